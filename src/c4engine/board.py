@@ -1,0 +1,511 @@
+"""The rules of Connect-N on any board, kept in bitboards.
+
+Bit layout -- the one of the published Connect-4 solvers, so the compiled
+kernels share it.  One bit per cell, column-major; each column has
+``height + 1`` bits, the top one a sentinel that is always 0 so that a run of
+stones can never continue from the top of one column into the next.  For the
+standard 7x6 board::
+
+    .  .  .  .  .  .  .      sentinel row: 6 13 20 27 34 41 48
+    5 12 19 26 33 40 47
+    4 11 18 25 32 39 46
+    3 10 17 24 31 38 45
+    2  9 16 23 30 37 44
+    1  8 15 22 29 36 43
+    0  7 14 21 28 35 42      bottom row
+
+The position is two integers: ``mask`` (every stone) and ``current`` (the
+stones of the side to move).  A line of N is found by shifts: 1 along a
+column, ``height + 1`` along a row, ``height`` and ``height + 2`` along the
+diagonals.  Python integers have no width limit, so boards of more than 64
+cells work the same way (the compiled kernels take those that fit in 64 bits).
+
+Columns are 0-based here; people read and type them 1-based (see
+:mod:`c4engine.notation`).
+
+>>> board = Board.from_moves("4453")
+>>> board.turn
+<Player.FIRST: 1>
+>>> board.play(5)      # column 6
+>>> print(board)
+ . . . . . . .
+ . . . . . . .
+ . . . . . . .
+ . . . . . . .
+ . . . O . . .
+ . . O X X X .
+ 1 2 3 4 5 6 7
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from enum import IntEnum
+from functools import cached_property
+
+from c4engine import notation
+from c4engine.errors import (
+    BoardBusyError,
+    BoardSizeError,
+    ColumnFullError,
+    ColumnOutOfRangeError,
+    ConnectError,
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+)
+
+__all__ = ["Board", "Player", "Geometry", "MAX_SIZE", "has_line", "line_cells"]
+
+MAX_SIZE = 32
+"""Largest width or height a board may have."""
+
+
+class Player(IntEnum):
+    """The two sides.  ``FIRST`` moves first and plays ``X``."""
+
+    FIRST = 1
+    SECOND = 2
+
+    @property
+    def other(self) -> Player:
+        return Player.SECOND if self is Player.FIRST else Player.FIRST
+
+    @property
+    def symbol(self) -> str:
+        return "X" if self is Player.FIRST else "O"
+
+
+def _run_starts(bits: int, shift: int, length: int) -> int:
+    """Bits where a run of ``length`` set bits, stepping by ``shift``, starts.
+
+    Doubling: after each step ``runs`` marks the starts of runs of ``covered``
+    bits, and two overlapping runs ``step <= covered`` apart make a longer one.
+    """
+    runs = bits
+    covered = 1
+    while covered < length:
+        step = min(covered, length - covered)
+        runs &= runs >> (shift * step)
+        covered += step
+    return runs
+
+
+def has_line(bits: int, height: int, length: int) -> bool:
+    """Whether ``bits`` (a board's stones in the layout above) hold ``length`` in a row."""
+    for shift in (1, height + 1, height, height + 2):
+        if _run_starts(bits, shift, length):
+            return True
+    return False
+
+
+def line_cells(bits: int, height: int, length: int) -> int:
+    """The bits of every cell in a run of ``length`` or more of ``bits``."""
+    cells = 0
+    for shift in (1, height + 1, height, height + 2):
+        starts = _run_starts(bits, shift, length)
+        for offset in range(length):
+            cells |= starts << (shift * offset)
+    return cells
+
+
+class Geometry:
+    """The masks of one board size, computed once and shared by its boards."""
+
+    _cache: dict[tuple[int, int, int], Geometry] = {}
+
+    def __init__(self, width: int, height: int, connect: int) -> None:
+        self.width = width
+        self.height = height
+        self.connect = connect
+        self.column_stride = height + 1
+        self.bottom = sum(1 << (column * self.column_stride) for column in range(width))
+        self.full = self.bottom * ((1 << height) - 1)
+
+    @classmethod
+    def of(cls, width: int, height: int, connect: int) -> Geometry:
+        key = (width, height, connect)
+        geometry = cls._cache.get(key)
+        if geometry is None:
+            _validate_size(width, height, connect)
+            geometry = cls._cache[key] = cls(width, height, connect)
+        return geometry
+
+    def bottom_of(self, column: int) -> int:
+        return 1 << (column * self.column_stride)
+
+    def top_of(self, column: int) -> int:
+        return 1 << (column * self.column_stride + self.height - 1)
+
+    def column_mask(self, column: int) -> int:
+        return ((1 << self.height) - 1) << (column * self.column_stride)
+
+    def bit(self, column: int, row: int) -> int:
+        return 1 << (column * self.column_stride + row)
+
+    @cached_property
+    def center_order(self) -> tuple[int, ...]:
+        """Columns from the centre outwards (left first on a tie): the usual search order."""
+        middle = (self.width - 1) / 2
+        return tuple(sorted(range(self.width), key=lambda column: (abs(column - middle), column)))
+
+    def mirror(self, bits: int) -> int:
+        """``bits`` reflected left to right."""
+        stride = self.column_stride
+        column_bits = (1 << stride) - 1
+        mirrored = 0
+        for column in range(self.width):
+            mirrored |= ((bits >> (column * stride)) & column_bits) << ((self.width - 1 - column) * stride)
+        return mirrored
+
+    def cells_of(self, bits: int) -> list[tuple[int, int]]:
+        """The ``(column, row)`` cells set in ``bits``, column by column, bottom up."""
+        cells = []
+        while bits:
+            low = bits & -bits
+            index = low.bit_length() - 1
+            cells.append(divmod(index, self.column_stride))
+            bits ^= low
+        return cells
+
+
+def _validate_size(width: int, height: int, connect: int) -> None:
+    for name, value in (("width", width), ("height", height)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BoardSizeError(f"board {name} must be a whole number, not {value!r}")
+        if not 1 <= value <= MAX_SIZE:
+            raise BoardSizeError(f"board {name} must be between 1 and {MAX_SIZE}, not {value}")
+    if isinstance(connect, bool) or not isinstance(connect, int):
+        raise ConnectError(f"connect must be a whole number, not {connect!r}")
+    if connect < 2:
+        raise ConnectError(f"connect must be at least 2, not {connect}")
+    if connect > max(width, height):
+        raise ConnectError(
+            f"connect {connect} cannot fit on a {width}x{height} board: "
+            f"no row, column or diagonal has {connect} cells"
+        )
+
+
+class Board:
+    """A Connect-N position with its move history.
+
+    ``Board()`` is the standard 7x6 connect-4 board.  Any ``width`` and
+    ``height`` from 1 to :data:`MAX_SIZE` and any ``connect`` from 2 up to the
+    longer side work.
+    """
+
+    __slots__ = ("_geometry", "_current", "_mask", "_moves", "_winner", "_busy")
+
+    def __init__(self, width: int = 7, height: int = 6, connect: int = 4) -> None:
+        self._geometry = Geometry.of(width, height, connect)
+        self._current = 0
+        self._mask = 0
+        self._moves: list[int] = []
+        self._winner: Player | None = None
+        self._busy = 0
+
+    @classmethod
+    def from_moves(
+        cls, moves: str | Iterable[int], width: int = 7, height: int = 6, connect: int = 4
+    ) -> Board:
+        """The position after ``moves``: a move string (``"4453"``) or 0-based columns.
+
+        An illegal move raises :class:`NotationError` naming it.
+
+        >>> Board.from_moves("4444444")
+        Traceback (most recent call last):
+        ...
+        c4engine.errors.NotationError: move 7 ('4'): column 4 is full
+        """
+        board = cls(width, height, connect)
+        if isinstance(moves, str):
+            tokens = notation.parse_moves(moves, width)
+            labels = [str(column + 1) for column in tokens]
+        else:
+            tokens = list(moves)
+            labels = [str(column + 1) if isinstance(column, int) else repr(column) for column in tokens]
+        for index, column in enumerate(tokens):
+            try:
+                board.play(column)
+            except IllegalMoveError as error:
+                reason = str(error)
+                raise NotationError(
+                    f"move {index + 1} ({labels[index]!r}): {reason}", index=index, token=labels[index]
+                ) from error
+        return board
+
+    # ----------------------------------------------------------------- size
+
+    @property
+    def width(self) -> int:
+        return self._geometry.width
+
+    @property
+    def height(self) -> int:
+        return self._geometry.height
+
+    @property
+    def connect(self) -> int:
+        return self._geometry.connect
+
+    @property
+    def geometry(self) -> Geometry:
+        return self._geometry
+
+    @property
+    def size(self) -> str:
+        """The size as people write it, ``"7x6"``."""
+        return f"{self.width}x{self.height}"
+
+    # ---------------------------------------------------------------- state
+
+    @property
+    def turn(self) -> Player:
+        """The side to move."""
+        return Player.FIRST if len(self._moves) % 2 == 0 else Player.SECOND
+
+    @property
+    def move_count(self) -> int:
+        """Stones on the board (plies played)."""
+        return len(self._moves)
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """The 0-based columns played so far."""
+        return tuple(self._moves)
+
+    @property
+    def move_string(self) -> str:
+        """The moves in the notation of :mod:`c4engine.notation`."""
+        return notation.format_moves(self._moves, self.width)
+
+    @property
+    def current_bits(self) -> int:
+        """The stones of the side to move."""
+        return self._current
+
+    @property
+    def mask_bits(self) -> int:
+        """Every stone on the board."""
+        return self._mask
+
+    def bits_of(self, player: Player) -> int:
+        return self._current if player is self.turn else self._current ^ self._mask
+
+    @property
+    def winner(self) -> Player | None:
+        return self._winner
+
+    @property
+    def is_full(self) -> bool:
+        return self._mask == self._geometry.full
+
+    @property
+    def is_draw(self) -> bool:
+        return self._winner is None and self.is_full
+
+    @property
+    def is_over(self) -> bool:
+        return self._winner is not None or self.is_full
+
+    @property
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` or ``"*"`` (still going)."""
+        if self._winner is Player.FIRST:
+            return "1-0"
+        if self._winner is Player.SECOND:
+            return "0-1"
+        return "1/2-1/2" if self.is_full else "*"
+
+    def cell(self, column: int, row: int) -> Player | None:
+        """Who owns ``(column, row)``; row 0 is the bottom."""
+        if not (0 <= column < self.width and 0 <= row < self.height):
+            raise ColumnOutOfRangeError(f"cell ({column}, {row}) is not on a {self.size} board")
+        bit = self._geometry.bit(column, row)
+        if not self._mask & bit:
+            return None
+        return self.turn if self._current & bit else self.turn.other
+
+    def column_height(self, column: int) -> int:
+        """How many stones ``column`` holds."""
+        self._check_column(column)
+        return (self._mask & self._geometry.column_mask(column)).bit_count()
+
+    def rows(self) -> list[list[Player | None]]:
+        """The grid, top row first, as people look at it."""
+        return [[self.cell(column, row) for column in range(self.width)] for row in reversed(range(self.height))]
+
+    # ---------------------------------------------------------------- moves
+
+    def can_play(self, column: int) -> bool:
+        """Whether ``column`` exists, has room and the game is not over."""
+        return (
+            isinstance(column, int)
+            and 0 <= column < self.width
+            and self._winner is None
+            and not self._mask & self._geometry.top_of(column)
+        )
+
+    def legal_moves(self) -> list[int]:
+        """The playable columns, left to right (none once the game is over)."""
+        if self._winner is not None:
+            return []
+        geometry = self._geometry
+        return [column for column in range(self.width) if not self._mask & geometry.top_of(column)]
+
+    def is_winning_move(self, column: int) -> bool:
+        """Whether the side to move wins at once by playing ``column``."""
+        self._check_playable(column)
+        stones = self._current | ((self._mask + self._geometry.bottom_of(column)) & self._geometry.column_mask(column))
+        return has_line(stones, self.height, self.connect)
+
+    def play(self, column: int) -> None:
+        """Drop a stone of the side to move into ``column`` (0-based)."""
+        self._check_not_busy()
+        self._check_playable(column)
+        self._push(column)
+
+    def undo(self) -> int:
+        """Take back the last move and return its column."""
+        self._check_not_busy()
+        if not self._moves:
+            raise IllegalMoveError("no move to undo")
+        return self._pop()
+
+    def copy(self) -> Board:
+        """An independent board in the same position with the same history."""
+        clone = Board.__new__(Board)
+        clone._geometry = self._geometry
+        clone._current = self._current
+        clone._mask = self._mask
+        clone._moves = list(self._moves)
+        clone._winner = self._winner
+        clone._busy = 0
+        return clone
+
+    @contextmanager
+    def frozen(self) -> Iterator[Board]:
+        """Refuse :meth:`play` and :meth:`undo` (with :class:`BoardBusyError`) inside the block.
+
+        The engines hold a board frozen while they think about it, so a poll
+        hook or a user-interface callback cannot change the game under them.
+        """
+        self._busy += 1
+        try:
+            yield self
+        finally:
+            self._busy -= 1
+
+    def _check_column(self, column: int) -> None:
+        if isinstance(column, bool) or not isinstance(column, int):
+            raise ColumnOutOfRangeError(f"column must be a whole number, not {column!r}")
+        if not 0 <= column < self.width:
+            raise ColumnOutOfRangeError(f"column {column + 1} is out of range 1..{self.width}")
+
+    def _check_playable(self, column: int) -> None:
+        self._check_column(column)
+        if self._winner is not None:
+            raise GameOverError(f"the game is over: {self._winner.symbol} has won")
+        if self._mask & self._geometry.top_of(column):
+            if self.is_full:
+                raise GameOverError("the game is over: the board is full")
+            raise ColumnFullError(f"column {column + 1} is full")
+
+    def _check_not_busy(self) -> None:
+        if self._busy:
+            raise BoardBusyError("the board is being searched; play or undo after the search returns")
+
+    # The search's fast path: no validation, the caller guarantees legality.
+
+    def _push(self, column: int) -> None:
+        geometry = self._geometry
+        mover = self._current | ((self._mask + geometry.bottom_of(column)) & geometry.column_mask(column))
+        self._mask |= self._mask + geometry.bottom_of(column)
+        self._current = mover ^ self._mask
+        self._moves.append(column)
+        if has_line(mover, geometry.height, geometry.connect):
+            self._winner = Player.FIRST if len(self._moves) % 2 else Player.SECOND
+
+    def _pop(self) -> int:
+        column = self._moves.pop()
+        geometry = self._geometry
+        column_stones = self._mask & geometry.column_mask(column)
+        top_stone = 1 << (column_stones.bit_length() - 1)
+        self._current ^= self._mask
+        self._mask ^= top_stone
+        self._current &= self._mask
+        self._winner = None
+        return column
+
+    # ------------------------------------------------------------ the lines
+
+    def winning_cells(self) -> list[tuple[int, int]]:
+        """The ``(column, row)`` cells of the winner's line(s), empty if nobody has won.
+
+        Lines longer than ``connect`` are given whole.
+
+        >>> Board.from_moves("1212121").winning_cells()
+        [(0, 0), (0, 1), (0, 2), (0, 3)]
+        """
+        if self._winner is None:
+            return []
+        stones = self.bits_of(self._winner)
+        return self._geometry.cells_of(line_cells(stones, self.height, self.connect))
+
+    # ------------------------------------------------------- keys and mirror
+
+    def key(self) -> int:
+        """A number that identifies the position (not the move order).
+
+        ``current + mask`` -- unique because each column's stones are
+        contiguous from the bottom, so the sum never carries between columns.
+        """
+        return self._current + self._mask
+
+    def mirror_key(self) -> int:
+        """The key of the left-right mirror image of this position."""
+        return self._geometry.mirror(self.key())
+
+    def canonical_key(self) -> int:
+        """The smaller of :meth:`key` and :meth:`mirror_key`: the same for a position and its mirror."""
+        return min(self.key(), self.mirror_key())
+
+    def mirror(self) -> Board:
+        """The left-right mirror image, with its history mirrored too."""
+        return Board.from_moves([self.width - 1 - column for column in self._moves], *self._dimensions())
+
+    def _dimensions(self) -> tuple[int, int, int]:
+        return self.width, self.height, self.connect
+
+    # ------------------------------------------------------------- display
+
+    def __str__(self) -> str:
+        cell_width = len(str(self.width)) + 1
+        lines = []
+        for row in reversed(range(self.height)):
+            symbols = [self.cell(column, row) for column in range(self.width)]
+            lines.append("".join((player.symbol if player else ".").rjust(cell_width) for player in symbols))
+        lines.append("".join(str(column + 1).rjust(cell_width) for column in range(self.width)))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        size = "" if self._dimensions() == (7, 6, 4) else f", width={self.width}, height={self.height}, connect={self.connect}"
+        return f"Board.from_moves({self.move_string!r}{size})"
+
+    def _repr_svg_(self) -> str:
+        from c4engine.svg import board_svg
+
+        return board_svg(self)
+
+    def __eq__(self, other: object) -> bool:
+        """Same size, same connect-N and the same stones (history aside)."""
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (
+            self._dimensions() == other._dimensions()
+            and self._mask == other._mask
+            and self._current == other._current
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable

@@ -1,0 +1,61 @@
+"""Exceptions raised by c4engine.
+
+Every error caused by bad input is a subclass of :class:`ValueError`, so
+callers that only care about "the input was wrong" can catch that, while a
+front-end can tell a full column from a malformed move string.
+"""
+
+from __future__ import annotations
+
+
+class C4Error(ValueError):
+    """Base class of every input error c4engine raises."""
+
+
+class BoardSizeError(C4Error):
+    """The board's width or height is impossible (zero, negative, too large)."""
+
+
+class ConnectError(C4Error):
+    """The connect-N cannot be used on this board."""
+
+
+class IllegalMoveError(C4Error):
+    """A move that the rules do not allow in the current position."""
+
+
+class ColumnOutOfRangeError(IllegalMoveError):
+    """The column does not exist on this board."""
+
+
+class ColumnFullError(IllegalMoveError):
+    """The column has no empty cell left."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move was attempted after the game had ended."""
+
+
+class NotationError(C4Error):
+    """A move string could not be parsed.
+
+    ``index`` is the 0-based position of the offending move in the sequence
+    and ``token`` the text of that move, so a front-end can point at it.
+    """
+
+    def __init__(self, message: str, *, index: int | None = None, token: str | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.token = token
+
+
+class RecordError(C4Error):
+    """A game record (JSON) is malformed or describes an impossible game."""
+
+
+class BoardBusyError(RuntimeError):
+    """The board is being searched and must not be changed until the search ends.
+
+    Raised when a poll hook (or any other code running during a search)
+    tries to play or undo a move on the board the engine is thinking about.
+    """

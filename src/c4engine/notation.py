@@ -1,0 +1,86 @@
+"""Move-sequence notation.
+
+A position is written as the columns played, in order, counted from 1 --
+the notation of the published Connect-4 solver benchmarks::
+
+    >>> parse_moves("4453")
+    [3, 3, 4, 2]
+    >>> format_moves([3, 3, 4, 2])
+    '4453'
+
+Boards wider than 9 columns need more than one digit per move, so their
+moves are separated by commas::
+
+    >>> parse_moves("10,3,4", width=12)
+    [9, 2, 3]
+    >>> format_moves([9, 2, 3], width=12)
+    '10,3,4'
+
+This module only reads and writes the text; whether the moves are legal
+(a full column, a game already over) is checked by
+:meth:`c4engine.board.Board.from_moves`, which reports the offending move
+the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from c4engine.errors import NotationError
+
+__all__ = ["parse_moves", "format_moves", "SEPARATOR"]
+
+SEPARATOR = ","
+
+
+def _tokens(text: str) -> list[str]:
+    text = text.strip()
+    if not text:
+        return []
+    if SEPARATOR in text:
+        return [token.strip() for token in text.split(SEPARATOR)]
+    return list(text)
+
+
+def parse_moves(text: str, width: int = 7) -> list[int]:
+    """Read a move string into 0-based columns, checking each is on the board.
+
+    Raises :class:`NotationError` naming the first bad move (its 1-based
+    place in the sequence and its text) and the reason.
+
+    >>> parse_moves("")
+    []
+    >>> parse_moves("48")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.NotationError: move 2 ('8'): column 8 is out of range 1..7
+    """
+    columns: list[int] = []
+    for index, token in enumerate(_tokens(text)):
+        where = f"move {index + 1} ({token!r})"
+        if not token:
+            raise NotationError(f"{where}: empty move (two separators in a row?)", index=index, token=token)
+        if not token.isdigit() or not token.isascii():
+            raise NotationError(
+                f"{where}: not a column number (moves are columns 1..{width})", index=index, token=token
+            )
+        column = int(token)
+        if not 1 <= column <= width:
+            hint = ""
+            if width > 9 and SEPARATOR not in text:
+                hint = f"; on boards wider than 9 columns separate the moves with '{SEPARATOR}', e.g. 10,3,4"
+            raise NotationError(
+                f"{where}: column {column} is out of range 1..{width}{hint}", index=index, token=token
+            )
+        columns.append(column - 1)
+    return columns
+
+
+def format_moves(columns: Iterable[int], width: int = 7) -> str:
+    """Write 0-based columns in the notation :func:`parse_moves` reads.
+
+    Boards up to 9 columns wide get the compact form (``"4453"``), wider
+    boards the separated one (``"10,3,4"``).
+    """
+    labels = [str(column + 1) for column in columns]
+    return (SEPARATOR if width > 9 else "").join(labels)
