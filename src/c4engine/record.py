@@ -225,8 +225,10 @@ after which the game is unfinished ('*')
             if value.utcoffset() is None:
                 raise RecordError(f"{name} has no time zone ({value.isoformat()}); give it in UTC")
         if self.started is not None and self.ended is not None and self.ended < self.started:
-            raise RecordError(f"the game ended ({_format_time(self.ended)}) before it started "
-                              f"({_format_time(self.started)})")
+            raise RecordError(
+                f"the game ended ({_format_time(self.ended)}) before it started "
+                f"({_format_time(self.started)})"
+            )
 
         if not isinstance(self.metadata, dict):
             raise RecordError(f"metadata must be a JSON object (a dict), not {_describe(self.metadata)}")
@@ -358,7 +360,7 @@ after which the game is unfinished ('*')
         players = data["players"]
         if not isinstance(players, dict):
             raise RecordError(
-                f"field 'players' must be an object like {{\"first\": \"Ann\", \"second\": \"Bo\"}}, "
+                f'field \'players\' must be an object like {{"first": "Ann", "second": "Bo"}}, '
                 f"not {_describe(players)}"
             )
         for side in ("first", "second"):
