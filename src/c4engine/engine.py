@@ -424,11 +424,8 @@ class Engine:
                 score = 0
             elif depth == 1:
                 score = -evaluate(board)
-            elif self.pruning:
-                score = -self._alphabeta(depth - 1, -_INF, -alpha, 1)
-                line = pv[1]
             else:
-                score = -self._minimax(depth - 1, 1)
+                score = -self._alphabeta(depth - 1, -_INF, -alpha, 1)
                 line = pv[1]
             board._pop()
             if score > best:
@@ -441,137 +438,74 @@ class Engine:
         return answer
 
     def _alphabeta(self, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """Negamax with alpha-beta (fail-soft) from the position ``ply`` plies below the root."""
+        """Negamax (fail-soft) from the position ``ply`` plies below the root.
+
+        With :attr:`pruning` off no cut-off of any kind is made -- plain
+        minimax, the reference the pruned search must agree with.
+        """
         if self._nodes >= self._next_check:
             self._tick()
+        pruning = self.pruning
         pv = self._pv
         pv[ply] = ()
         win = WIN_SCORE - ply - 1  # the best any move here can do: win at once
-        if alpha >= win:
-            return win
-        if beta <= 1 - win:  # the worst: lose to the opponent's next move
-            return 1 - win
+        if pruning:
+            if alpha >= win:
+                return win
+            if beta <= 1 - win:  # the worst: lose to the opponent's next move
+                return 1 - win
         board = self._board
         mask = board._mask
-        best = -_INF
-        if depth == 1:
-            cache = self._cache
-            evaluate = self.evaluator
-            full = self._full
-            opponent = board._current ^ mask
-            for column, top, bottom in self._order:
-                if mask & top:
-                    continue
-                self._nodes += 1
-                child_mask = mask | (mask + bottom)
-                key = opponent + child_mask
-                value = cache.get(key)
-                if value is None:
-                    board._push(column)
-                    if board._winner is not None:
-                        value = _LOST
-                    elif child_mask == full:
-                        value = 0.0
-                    else:
-                        value = evaluate(board)
-                    board._pop()
-                    if len(cache) >= self.EVAL_CACHE_SIZE:
-                        cache.clear()
-                    if self.EVAL_CACHE_SIZE:
-                        cache[key] = value
-                score = win if value is _LOST else -value
-                if score > best:
-                    best = score
-                    pv[ply] = (column,)
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta or score == win:
-                            break
-            return best
         full = self._full
-        for column, top, _ in self._order:
+        best = -_INF
+        for column, top, bottom in self._order:
             if mask & top:
                 continue
             self._nodes += 1
-            board._push(column)
-            if board._winner is not None:
-                board._pop()
-                score = win
-                pv[ply + 1] = ()
-            elif board._mask == full:
-                board._pop()
-                score = 0
-                pv[ply + 1] = ()
+            if depth == 1:
+                score = self._leaf_score(column, mask | (mask + bottom), win)
+                line: tuple[int, ...] = (column,)
             else:
-                score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1)
+                board._push(column)
+                if board._winner is not None:
+                    score = win
+                    line = (column,)
+                elif board._mask == full:
+                    score = 0
+                    line = (column,)
+                else:
+                    score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1)
+                    line = (column, *pv[ply + 1])
                 board._pop()
             if score > best:
                 best = score
-                pv[ply] = (column, *pv[ply + 1])
+                pv[ply] = line
                 if score > alpha:
                     alpha = score
-                    if alpha >= beta or score == win:
+                    if pruning and (alpha >= beta or score == win):
                         break
         return best
 
-    def _minimax(self, depth: int, ply: int) -> float:
-        """Plain negamax, every move searched: the reference the alpha-beta search must agree with."""
-        if self._nodes >= self._next_check:
-            self._tick()
-        pv = self._pv
-        pv[ply] = ()
-        win = WIN_SCORE - ply - 1
+    def _leaf_score(self, column: int, child_mask: int, win: float) -> float:
+        """The score of playing ``column`` at the horizon: a win, a draw, or minus the evaluation.
+
+        Each leaf position is evaluated once per search (cached by its key).
+        """
         board = self._board
-        mask = board._mask
-        best = -_INF
-        if depth == 1:
-            cache = self._cache
-            evaluate = self.evaluator
-            full = self._full
-            opponent = board._current ^ mask
-            for column, top, bottom in self._order:
-                if mask & top:
-                    continue
-                self._nodes += 1
-                child_mask = mask | (mask + bottom)
-                key = opponent + child_mask
-                value = cache.get(key)
-                if value is None:
-                    board._push(column)
-                    if board._winner is not None:
-                        value = _LOST
-                    elif child_mask == full:
-                        value = 0.0
-                    else:
-                        value = evaluate(board)
-                    board._pop()
-                    if len(cache) >= self.EVAL_CACHE_SIZE:
-                        cache.clear()
-                    if self.EVAL_CACHE_SIZE:
-                        cache[key] = value
-                score = win if value is _LOST else -value
-                if score > best:
-                    best = score
-                    pv[ply] = (column,)
-            return best
-        full = self._full
-        for column, top, _ in self._order:
-            if mask & top:
-                continue
-            self._nodes += 1
+        key = (board._current ^ board._mask) + child_mask
+        cache = self._cache
+        value = cache.get(key)
+        if value is None:
             board._push(column)
             if board._winner is not None:
-                board._pop()
-                score = win
-                pv[ply + 1] = ()
-            elif board._mask == full:
-                board._pop()
-                score = 0
-                pv[ply + 1] = ()
+                value = _LOST
+            elif child_mask == self._full:
+                value = 0.0
             else:
-                score = -self._minimax(depth - 1, ply + 1)
-                board._pop()
-            if score > best:
-                best = score
-                pv[ply] = (column, *pv[ply + 1])
-        return best
+                value = self.evaluator(board)
+            board._pop()
+            if len(cache) >= self.EVAL_CACHE_SIZE:
+                cache.clear()
+            if self.EVAL_CACHE_SIZE:
+                cache[key] = value
+        return win if value is _LOST else -value
