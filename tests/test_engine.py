@@ -3,34 +3,17 @@
 from __future__ import annotations
 
 import itertools
-import random
 import time
 from collections.abc import Callable
 from functools import cache
 
 import pytest
+from tests.positions import random_positions
 
 from c4engine.board import Board
 from c4engine.engine import WIN_SCORE, Engine, SearchProgress, SearchResult
 from c4engine.errors import BoardBusyError, GameOverError
 from c4engine.evaluation import EVALUATORS, areas, threat_distance, windows
-
-
-def random_positions(
-    count: int, seed: int, size: tuple[int, int, int] = (7, 6, 4), stones: tuple[int, int] = (0, 30)
-) -> list[Board]:
-    """``count`` random legal positions, game not over, with a number of stones in ``stones``."""
-    rng = random.Random(seed)
-    boards: list[Board] = []
-    while len(boards) < count:
-        board = Board(*size)
-        for _ in range(rng.randint(*stones)):
-            if board.is_over:
-                break
-            board.play(rng.choice(board.legal_moves()))
-        if not board.is_over:
-            boards.append(board)
-    return boards
 
 
 def snapshot(board: Board) -> tuple[object, ...]:

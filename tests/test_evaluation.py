@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import math
-import random
 
 import pytest
+from tests.positions import random_positions
 
 from c4engine.board import Board, Player
 from c4engine.errors import C4Error, UnknownEvaluatorError, WeightsError
@@ -35,22 +35,6 @@ def swapped(board: Board) -> Board:
     twin = board.copy()
     twin._current ^= twin._mask
     return twin
-
-
-def random_boards(
-    count: int, seed: int, size: tuple[int, int, int] = (7, 6, 4), most: int = 35
-) -> list[Board]:
-    rng = random.Random(seed)
-    boards: list[Board] = []
-    while len(boards) < count:
-        board = Board(*size)
-        for _ in range(rng.randrange(0, most)):
-            if board.is_over:
-                break
-            board.play(rng.choice(board.legal_moves()))
-        if not board.is_over:
-            boards.append(board)
-    return boards
 
 
 # ------------------------------------------------------------ windows
@@ -154,7 +138,7 @@ def test_even_width_has_two_centre_columns() -> None:
 @pytest.mark.parametrize("evaluate", [areas, threat_distance, WindowsEvaluator(SYMMETRIC)])
 def test_colour_swap_flips_the_sign(evaluate) -> None:  # type: ignore[no-untyped-def]
     """Own minus opponent with the same weights for both: exchanging the colours negates the score."""
-    for board in random_boards(60, seed=11):
+    for board in random_positions(60, seed=11):
         assert evaluate(swapped(board)) == pytest.approx(-evaluate(board))
 
 
@@ -167,12 +151,12 @@ def test_default_windows_is_not_antisymmetric() -> None:
 @pytest.mark.parametrize("name", sorted(EVALUATORS))
 def test_mirror_invariance(name: str) -> None:
     evaluate = EVALUATORS[name]
-    for board in random_boards(40, seed=12) + random_boards(20, seed=13, size=(6, 5, 4)):
+    for board in random_positions(40, seed=12) + random_positions(20, seed=13, size=(6, 5, 4)):
         assert evaluate(board.mirror()) == pytest.approx(evaluate(board))
 
 
 def test_areas_is_the_difference_of_area_scores() -> None:
-    for board in random_boards(40, seed=14):
+    for board in random_positions(40, seed=14):
         own = area_score(board, board.turn)
         other = area_score(board, board.turn.other)
         assert areas(board) == own - other
@@ -187,7 +171,7 @@ def test_bounded_on_random_positions(name: str) -> None:
     evaluate = EVALUATORS[name]
     sizes = [(7, 6, 4), (4, 4, 3), (9, 7, 5), (12, 10, 4), (10, 3, 2), (16, 16, 6)]
     for index, size in enumerate(sizes):
-        for board in random_boards(15, seed=20 + index, size=size, most=size[0] * size[1]):
+        for board in random_positions(15, seed=20 + index, size=size, stones=(0, size[0] * size[1] - 1)):
             assert -EVAL_LIMIT < evaluate(board) < EVAL_LIMIT
 
 
@@ -210,7 +194,7 @@ def test_bounded_on_extreme_boards() -> None:
     huge = WindowsEvaluator(WindowWeights(own=(1e12,) * 3, opponent=(-1e12,) * 3, center=1e12))
     assert huge(Board.from_moves("4")) == -(EVAL_LIMIT - 1)
     assert huge(Board.from_moves("45")) == EVAL_LIMIT - 1  # X to move, with the centre stone
-    for board in random_boards(20, seed=30):
+    for board in random_positions(20, seed=30):
         assert -EVAL_LIMIT < huge(board) < EVAL_LIMIT
 
 
