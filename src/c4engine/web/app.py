@@ -163,7 +163,7 @@ class ColumnScore(BaseModel):
     column: int = Field(description="1-based")
     score: int | float = Field(
         description="Exact: positive = the side to move wins by playing here, magnitude "
-        "(cells + 1 - stones when the winning stone is played) // 2, 0 = draw. "
+        "(cells + 1 - stones on the board before the winning stone) // 2, 0 = draw. "
         "Not exact: the engine's heuristic estimate."
     )
     exact: bool

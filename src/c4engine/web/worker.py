@@ -11,8 +11,9 @@ change.
 
 Scores follow the solver benchmarks' convention: positive when the side to
 move wins by playing that column, ``(cells + 1 - stones) // 2`` in magnitude,
-where ``stones`` counts the stones on the board once the winning stone is
-played (so a quicker win scores higher); ``0`` is a draw.  A column whose
+where ``stones`` counts the stones on the board when the winning stone is
+played, that stone excepted (so a quicker win scores higher, and a win with
+the board's last stone still scores 1); ``0`` is a draw.  A column whose
 outcome the search could not prove gets ``exact: false`` and the engine's
 heuristic score instead.
 
@@ -64,8 +65,8 @@ def _column_entry(column: int, value: float, exact: bool, board: Board) -> dict[
     entry: dict[str, Any] = {"column": column + 1, "exact": exact, "value": value}
     if abs(value) >= _WIN_THRESHOLD:
         plies = int(WIN_SCORE - abs(value))  # plies from now, the winning stone included
-        stones = board.move_count + plies
-        magnitude = (cells + 1 - stones) // 2
+        before = board.move_count + plies - 1  # stones on the board when the winning one is dropped
+        magnitude = (cells + 1 - before) // 2
         moves = (plies + 1) // 2
         win = value > 0
         entry.update(
