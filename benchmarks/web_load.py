@@ -129,9 +129,9 @@ def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    command = [sys.executable, "-m", "c4engine", "serve", "--port", str(port)]
     server = subprocess.Popen(
-        [sys.executable, "-m", "c4engine", "serve", "--port", str(port)]
-        + ["--workers", str(args.workers), "--queue", str(args.queue)],
+        [*command, "--workers", str(args.workers), "--queue", str(args.queue)],
         env=env,
         stderr=subprocess.DEVNULL,
     )
@@ -183,7 +183,10 @@ def main() -> int:
 
     try:
         commit = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"

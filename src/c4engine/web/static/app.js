@@ -251,6 +251,14 @@ function renderStatus() {
 
 function renderAnalysis(result) {
   const box = $("analysis");
+  const note = $("analysis-note");
+  note.hidden = !result;
+  if (result) {
+    const side = result.to_move === "X" ? "red ✕" : "yellow ◯";
+    note.textContent = result.exact
+      ? `If ${side} plays each column (exact):`
+      : `If ${side} plays each column (≈ = the engine's estimate, not proven in the time allowed):`;
+  }
   box.replaceChildren();
   box.classList.remove("loading");
   for (let c = 0; c < state.width; c++) {
@@ -423,6 +431,7 @@ async function refreshAnalysis() {
   const box = $("analysis");
   if (!$("analysis-toggle").checked) {
     box.hidden = true;
+    $("analysis-note").hidden = true;
     return;
   }
   box.hidden = false;
@@ -430,6 +439,7 @@ async function refreshAnalysis() {
   if (!position || position.over) {
     renderAnalysis(null);
     box.replaceChildren();
+    $("analysis-note").hidden = true;
     return;
   }
   box.classList.add("loading");
