@@ -13,6 +13,19 @@ fi
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e '.[test]'
 
+# The browser tests drive Debian's Chromium (Playwright's own browser download
+# is not used).  CI runs as root without a terminal: install it there.
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "== installing chromium (browser tests)"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    else
+        echo "note: chromium is not installed and this is not root: the browser tests will be skipped" >&2
+        echo "      (sudo apt-get install chromium)" >&2
+    fi
+fi
+
 echo "== ruff"; ruff check . && ruff format --check --quiet src tests
 echo "== mypy"; mypy
 echo "== pytest"; python -m pytest -n 2 -q "$@"

@@ -139,9 +139,48 @@ def _run_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+# ----------------------------------------------------------------- serve
+
+
+def _add_serve(commands: argparse._SubParsersAction[_Parser]) -> None:
+    parser = commands.add_parser(
+        "serve",
+        help="play and analyse in the browser",
+        description="Serve the web page and its JSON API (OpenAPI document at /docs). "
+        "Open the address it prints in a browser.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--workers", type=int, help="engine processes (default: cores - 1, at least 1)")
+    parser.add_argument(
+        "--queue", type=int, default=64, help="engine requests queued before 503 (default 64)"
+    )
+    parser.set_defaults(run=_run_serve)
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    try:
+        from c4engine.web.server import serve
+    except ImportError as error:  # pragma: no cover - fastapi and uvicorn are dependencies
+        raise C4Error(
+            f"the web server needs fastapi and uvicorn ({error}); install them: pip install fastapi uvicorn"
+        ) from error
+    if args.workers is not None and args.workers < 1:
+        raise C4Error(f"--workers must be at least 1, not {args.workers}")
+    if args.queue < 1:
+        raise C4Error(f"--queue must be at least 1, not {args.queue}")
+    if not 0 <= args.port <= 65535:
+        raise C4Error(f"--port must be 0..65535, not {args.port}")
+    return serve(args.host, args.port, workers=args.workers, max_pending=args.queue)
+
+
 # ------------------------------------------------------------------ main
 
-_COMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (_add_play, _add_perft)
+_COMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
+    _add_play,
+    _add_perft,
+    _add_serve,
+)
 
 
 def build_parser() -> _Parser:

@@ -1,0 +1,491 @@
+"""The web front-end: a FastAPI app serving the page and a JSON API.
+
+``c4 serve`` runs :func:`create_app` on uvicorn.  The page (``static/``) is
+plain HTML, CSS and JavaScript.  The API, documented at ``/docs`` (OpenAPI
+at ``/openapi.json``):
+
+* ``GET /api/position`` -- the board of a move string, whose turn, the winner and its line;
+* ``GET /api/analyze`` -- the value of every column (time-capped; says whether it is exact);
+* ``POST /api/move`` -- the computer's move at a skill level;
+* ``GET /api/record`` -- the game as a JSON game record;
+* ``GET /healthz`` -- liveness, answered by the event loop alone.
+
+Columns and rows in the API count from 1, as people and move strings do;
+rows from the bottom.  Positions are move strings (``4453``, or ``10,3,4``
+on boards wider than 9), sizes ``WxH``.
+
+Engine work runs in a process pool (:class:`EnginePool`) whose workers are
+started and warmed with the server; a bound on queued jobs answers ``503``
+with ``Retry-After`` instead of letting work pile up.  Bad input answers a
+4xx JSON ``{"error": "..."}`` a person can read; never a 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from fastapi import Body, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from c4engine import __version__, levels
+from c4engine.board import MAX_SIZE, Board, Player
+from c4engine.errors import BoardSizeError, C4Error, GameOverError
+from c4engine.record import GameRecord
+from c4engine.web import worker
+
+__all__ = ["EnginePool", "Limits", "PoolBusyError", "create_app", "parse_size"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+STATIC = resources.files("c4engine.web") / "static"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's bounds: workers, queued jobs, time caps (seconds), request sizes (bytes)."""
+
+    workers: int = max(1, (os.cpu_count() or 2) - 1)
+    max_pending: int = 64
+    move_time: float = 3.0
+    analyze_time: float = 1.0
+    max_time: float = 10.0
+    max_body: int = 16 * 1024
+    max_query: int = 8 * 1024
+    retry_after: int = 1
+
+
+class PoolBusyError(Exception):
+    """Too much engine work is queued; the client should retry later."""
+
+
+class EnginePool:
+    """A process pool of warm engine workers with a bound on work in flight."""
+
+    def __init__(self, workers: int, max_pending: int) -> None:
+        self.workers = workers
+        self.max_pending = max_pending
+        self.pending = 0
+        self._executor: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Start every worker and warm it (imports, evaluation tables) before the first request."""
+        self._executor = ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker
+        )
+        # The pool starts a process per submitted job while none is idle:
+        # one slow job per worker brings them all up, each warmed by the initializer.
+        for future in [self._executor.submit(_pause, 0.2) for _ in range(self.workers)]:
+            future.result()
+
+    def stop(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    async def run(self, function: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+        """Run ``function(*args)`` in a worker; :class:`PoolBusyError` when the queue is full."""
+        if self._executor is None:
+            raise PoolBusyError("the engine is not running")
+        if self.pending >= self.max_pending:
+            raise PoolBusyError(f"the engine is busy ({self.pending} requests queued); try again shortly")
+        self.pending += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, partial(function, *args))
+        except BrokenProcessPool as error:  # a worker died: start afresh, tell this client to retry
+            self.stop()
+            self.start()
+            raise PoolBusyError("the engine restarted; try again") from error
+        finally:
+            self.pending -= 1
+
+
+def _warm_worker() -> None:
+    worker.warm_up()
+
+
+def _pause(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)
+
+
+# ----------------------------------------------------------------- models
+
+
+class ErrorOut(BaseModel):
+    error: str = Field(description="What was wrong, for a person to read.")
+
+
+class Cell(BaseModel):
+    column: int = Field(description="1-based, from the left")
+    row: int = Field(description="1-based, from the bottom")
+
+
+class PositionOut(BaseModel):
+    pos: str = Field(description="The moves, as a move string")
+    size: str = Field(examples=["7x6"])
+    width: int
+    height: int
+    connect: int
+    moves: int = Field(description="Stones on the board")
+    grid: list[list[Literal["X", "O"] | None]] = Field(description="Rows, top row first; X moves first")
+    to_move: Literal["X", "O"] | None = Field(description="The side to move; null once the game is over")
+    winner: Literal["X", "O"] | None
+    draw: bool
+    over: bool
+    result: str = Field(description='"1-0", "0-1", "1/2-1/2" or "*"')
+    legal: list[int] = Field(description="Playable columns (1-based)")
+    last_move: int | None = Field(description="The column of the last move (1-based)")
+    winning_cells: list[Cell]
+
+
+class ColumnScore(BaseModel):
+    column: int = Field(description="1-based")
+    score: int | float = Field(
+        description="Exact: positive = the side to move wins by playing here, magnitude "
+        "(cells + 1 - stones on the board before the winning stone) // 2, 0 = draw. "
+        "Not exact: the engine's heuristic estimate."
+    )
+    exact: bool
+    outcome: Literal["win", "loss", "draw", "unknown"]
+    moves: int | None = Field(description="The winner's moves to the end (win or loss)")
+    label: str = Field(examples=["win in 5", "draw", "loss in 8", "+12"])
+
+
+class AnalysisOut(BaseModel):
+    pos: str
+    size: str
+    connect: int
+    to_move: Literal["X", "O"]
+    columns: list[ColumnScore | None] = Field(description="One per column; null for a full column")
+    scores: list[int | float | None] = Field(description="Just the scores, null for a full column")
+    best: list[int] = Field(description="The best column(s), 1-based")
+    exact: bool = Field(description="Whether every score is proven (false: the time cap stopped a search)")
+    elapsed: float
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    pos: str = Field("", max_length=4096, description="The moves so far", examples=["4453"])
+    size: str = Field("7x6", max_length=16, examples=["7x6"])
+    connect: int = Field(4, ge=2, le=MAX_SIZE)
+    level: int = Field(levels.DEFAULT_LEVEL, ge=1, le=len(levels.LEVELS))
+    time_cap: float | None = Field(None, gt=0, description="Seconds; the server's limit applies")
+
+
+class MoveOut(BaseModel):
+    column: int = Field(description="The computer's column (1-based)")
+    pos: str = Field(description="The position after it")
+    level: int
+    exact: bool = Field(description="False when the time cap stopped the level's full search")
+    elapsed: float
+    position: PositionOut
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok"]
+    version: str
+    workers: int
+    pending: int
+    max_pending: int
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"7x6"`` -> ``(7, 6)``; a readable :class:`BoardSizeError` otherwise.
+
+    >>> parse_size("9x7")
+    (9, 7)
+    """
+    parts = text.strip().lower().replace("\u00d7", "x").split("x")
+    if len(parts) != 2 or not all(part.strip().isdigit() and part.strip().isascii() for part in parts):
+        raise BoardSizeError(f"board size {text[:40]!r} is not WIDTHxHEIGHT, e.g. 7x6")
+    width, height = (int(part) for part in parts)
+    return width, height
+
+
+def _board(pos: str, size: str, connect: int) -> Board:
+    width, height = parse_size(size)
+    return Board.from_moves(pos, width, height, connect)
+
+
+def _symbol(player: Player | None) -> Literal["X", "O"] | None:
+    if player is None:
+        return None
+    return "X" if player is Player.FIRST else "O"
+
+
+def position_payload(board: Board) -> dict[str, Any]:
+    """The JSON of :class:`PositionOut` for ``board``."""
+    return {
+        "pos": board.move_string,
+        "size": board.size,
+        "width": board.width,
+        "height": board.height,
+        "connect": board.connect,
+        "moves": board.move_count,
+        "grid": [[_symbol(cell) for cell in row] for row in board.rows()],
+        "to_move": None if board.is_over else _symbol(board.turn),
+        "winner": _symbol(board.winner),
+        "draw": board.is_draw,
+        "over": board.is_over,
+        "result": board.result,
+        "legal": [column + 1 for column in board.legal_moves()],
+        "last_move": board.moves[-1] + 1 if board.moves else None,
+        "winning_cells": [{"column": c + 1, "row": r + 1} for c, r in board.winning_cells()],
+    }
+
+
+def _check_playing(board: Board) -> None:
+    if board.winner is not None:
+        raise GameOverError(f"the game is over: {board.winner.symbol} has won")
+    if board.is_full:
+        raise GameOverError("the game is over: the board is full (a draw)")
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item.get("loc", ()) if part not in ("query", "body"))
+        message = str(item.get("msg", "invalid value"))
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts) or "invalid request"
+
+
+class _LimitsMiddleware:
+    """Refuse long query strings (414) and large bodies (413) before the app sees them."""
+
+    def __init__(self, app: ASGIApp, max_body: int, max_query: int) -> None:
+        self.app = app
+        self.max_body = max_body
+        self.max_query = max_query
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if len(scope.get("query_string", b"")) > self.max_query:
+            await _error(414, f"the query string is too long (limit {self.max_query} bytes)")(
+                scope, receive, send
+            )
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
+                await _error(413, f"the request body is too large (limit {self.max_body} bytes)")(
+                    scope, receive, send
+                )
+                return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_body:
+                await _error(413, f"the request body is too large (limit {self.max_body} bytes)")(
+                    scope, receive, send
+                )
+                return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+# -------------------------------------------------------------------- app
+
+PosQuery = Annotated[
+    str, Query(max_length=4096, description="The moves, e.g. 4453 (10,3,4 on boards wider than 9)")
+]
+SizeQuery = Annotated[str, Query(max_length=16, description="WIDTHxHEIGHT", examples=["7x6"])]
+ConnectQuery = Annotated[int, Query(ge=2, le=MAX_SIZE, description="Stones in a row to win")]
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": description}
+    for status, description in (
+        (400, "Bad position, size or level"),
+        (409, "The game is already over"),
+        (422, "Malformed parameters"),
+        (503, "The engine is busy; retry after Retry-After seconds"),
+    )
+}
+
+
+def create_app(limits: Limits | None = None) -> FastAPI:
+    """The ASGI app; its engine pool starts and stops with the app's lifespan."""
+    limits = limits or Limits()
+    pool = EnginePool(limits.workers, limits.max_pending)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.get_running_loop().run_in_executor(None, pool.start)
+        try:
+            yield
+        finally:
+            pool.stop()
+
+    app = FastAPI(
+        title="c4engine",
+        version=__version__,
+        description="Play and analyse Connect-N. Columns and rows count from 1; positions are move strings.",
+        lifespan=lifespan,
+    )
+    app.state.pool = pool
+    app.state.limits = limits
+
+    @app.exception_handler(C4Error)
+    async def _c4_error(request: Request, error: C4Error) -> JSONResponse:
+        return _error(409 if isinstance(error, GameOverError) else 400, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(422, _validation_message(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return _error(error.status_code, str(error.detail), getattr(error, "headers", None))
+
+    @app.exception_handler(PoolBusyError)
+    async def _busy(request: Request, error: PoolBusyError) -> JSONResponse:
+        return _error(503, str(error), {"Retry-After": str(limits.retry_after)})
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception) -> JSONResponse:  # pragma: no cover
+        return _error(500, "internal error: the server could not answer this request")
+
+    def cap(requested: float | None, default: float) -> float:
+        return min(requested if requested is not None else default, limits.max_time)
+
+    @app.get("/healthz", response_model=HealthOut, tags=["service"])
+    async def healthz() -> dict[str, Any]:
+        """Liveness: answered by the event loop, never waits for the engine."""
+        return {
+            "status": "ok",
+            "version": __version__,
+            "workers": pool.workers,
+            "pending": pool.pending,
+            "max_pending": pool.max_pending,
+        }
+
+    @app.get("/api/position", response_model=PositionOut, responses=_ERRORS, tags=["api"])
+    async def position(
+        pos: PosQuery = "", size: SizeQuery = "7x6", connect: ConnectQuery = 4
+    ) -> dict[str, Any]:
+        """The board after the moves ``pos``: grid, side to move, winner and winning cells."""
+        return position_payload(_board(pos, size, connect))
+
+    @app.get("/api/analyze", response_model=AnalysisOut, responses=_ERRORS, tags=["api"])
+    async def analyze(
+        pos: PosQuery = "",
+        size: SizeQuery = "7x6",
+        connect: ConnectQuery = 4,
+        time_cap: Annotated[float | None, Query(gt=0, description="Seconds (capped by the server)")] = None,
+    ) -> dict[str, Any]:
+        """The score of every column for the side to move, the best column(s), whether exact."""
+        board = _board(pos, size, connect)
+        _check_playing(board)
+        seconds = cap(time_cap, limits.analyze_time)
+        result = await pool.run(
+            worker.analyze_position, board.move_string, board.width, board.height, board.connect, seconds
+        )
+        columns = [
+            None if entry is None else {key: value for key, value in entry.items() if key != "value"}
+            for entry in result["columns"]
+        ]
+        return {
+            "pos": board.move_string,
+            "size": board.size,
+            "connect": board.connect,
+            "to_move": _symbol(board.turn),
+            "columns": columns,
+            "scores": [None if entry is None else entry["score"] for entry in columns],
+            "best": result["best"],
+            "exact": result["exact"],
+            "elapsed": result["elapsed"],
+        }
+
+    @app.post("/api/move", response_model=MoveOut, responses=_ERRORS, tags=["api"])
+    async def move(request: Annotated[MoveIn, Body()]) -> dict[str, Any]:
+        """The computer's move at ``level`` and the position after it."""
+        board = _board(request.pos, request.size, request.connect)
+        _check_playing(board)
+        levels.level(request.level)
+        seconds = cap(request.time_cap, limits.move_time)
+        result = await pool.run(
+            worker.engine_move,
+            board.move_string,
+            board.width,
+            board.height,
+            board.connect,
+            request.level,
+            seconds,
+        )
+        board.play(result["column"] - 1)
+        return {
+            "column": result["column"],
+            "pos": board.move_string,
+            "level": request.level,
+            "exact": result["exact"],
+            "elapsed": result["elapsed"],
+            "position": position_payload(board),
+        }
+
+    @app.get("/api/record", responses=_ERRORS, tags=["api"])
+    async def record(
+        pos: PosQuery = "",
+        size: SizeQuery = "7x6",
+        connect: ConnectQuery = 4,
+        first: Annotated[str, Query(max_length=80, description="Name of the first player (X)")] = "First",
+        second: Annotated[str, Query(max_length=80, description="Name of the second player (O)")] = "Second",
+    ) -> Response:
+        """The game as a c4engine JSON game record (see ``c4engine.record``)."""
+        board = _board(pos, size, connect)
+        game = GameRecord.from_board(board, players=(first or "First", second or "Second"))
+        return Response(
+            json.dumps(game.to_dict(), indent=2) + "\n",
+            media_type="application/json",
+            headers={"Content-Disposition": 'attachment; filename="c4-game.json"'},
+        )
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.add_middleware(_LimitsMiddleware, max_body=limits.max_body, max_query=limits.max_query)
+    return app
