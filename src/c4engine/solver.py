@@ -46,8 +46,8 @@ __all__ = [
     "SolveProgress",
     "SolveResult",
     "Solver",
-    "score_words",
     "moves_to_end",
+    "score_words",
 ]
 
 DEFAULT_TABLE_MB = 64
@@ -327,7 +327,8 @@ class Solver:
         win = _winning_column(current, mask, width, height, connect)
         if win is not None:
             score = 1 if weak else (cells + 1 - stones) // 2
-            return SolveResult(score, True, score, score, win, 0, time.perf_counter() - t0, weak, cells, stones)
+            elapsed = time.perf_counter() - t0
+            return SolveResult(score, True, score, score, win, 0, elapsed, weak, cells, stones)
         lower, upper = (-1, 1) if weak else (-((cells - stones) // 2), (cells + 1 - stones) // 2)
         state = _kernel.new_state(lower, upper)
         status = self._run(current, mask, stones, board, state, budget)
@@ -335,8 +336,9 @@ class Solver:
         if weak:
             lo, hi = _sign(lo), _sign(hi)
         exact = status == _kernel.DONE
-        best: int | None = int(state[_kernel.S_ROOT_MOVE])
-        proved = best is not None and best >= 0 and int(state[_kernel.S_ROOT_BOUND]) >= int(state[_kernel.S_MIN])
+        root_move = int(state[_kernel.S_ROOT_MOVE])
+        best: int | None = root_move
+        proved = root_move >= 0 and int(state[_kernel.S_ROOT_BOUND]) >= int(state[_kernel.S_MIN])
         if best is not None and best < 0:
             best = None
         nodes = budget.nodes - start_nodes

@@ -26,8 +26,10 @@ every shift below 64 bits.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -41,7 +43,7 @@ DIR_DIAGONALS = 4
 
 
 @intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
     """Number of set bits of a uint64 (LLVM ctpop: one instruction on x86-64)."""
     if x != types.uint64:
         return None
@@ -56,7 +58,7 @@ def popcount(typingctx, x):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
-def lowest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
+def _lowest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
     """Index of the lowest set bit of a non-zero uint64 (LLVM cttz)."""
     if x != types.uint64:
         return None
@@ -68,6 +70,10 @@ def lowest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
         return builder.call(fn, [value, ir.Constant(ir.IntType(1), 1)])
 
     return sig, codegen
+
+
+popcount: Any = _popcount
+lowest_bit_index: Any = _lowest_bit_index
 
 
 @njit(cache=True)

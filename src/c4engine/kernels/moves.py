@@ -70,7 +70,8 @@ def order_moves(
             if column == first:
                 score = FIRST
             else:
-                score = popcount(winning_cells(current | move, mask, height, connect, directions, board, fast))
+                threats = winning_cells(current | move, mask, height, connect, directions, board, fast)
+                score = popcount(threats)
             # insertion sort, descending; equal scores keep centre-first order
             j = n
             while j > 0 and scores[j - 1] < score:

@@ -39,7 +39,8 @@ S_DEPTH = 4
 S_ENTER = 5
 S_RET = 6
 S_NODES = 7
-S_ROOT_MOVE = 8  # column proving the last raise of min (-1 none)
+S_ROOT_MOVE = 8  # a root move proved to score at least state[S_ROOT_BOUND] (-1 none)
+S_ROOT_BOUND = 9
 S_SIZE = 16
 
 PHASE_START = 0
@@ -243,6 +244,7 @@ def run(
                 state[S_MIN] = ret
                 if istack[0, I_NEXT] < istack[0, I_COUNT] and ret >= istack[0, I_BETA]:
                     state[S_ROOT_MOVE] = columns[0, istack[0, I_NEXT]]
+                    state[S_ROOT_BOUND] = ret
             phase = PHASE_START
             # mark the root frame as consumed
             istack[0, I_COUNT] = 0

@@ -39,7 +39,7 @@ def allocate(bits: int) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def scramble(key: np.uint64) -> np.uint64:
-    return key * MULTIPLIER
+    return key * MULTIPLIER  # type: ignore[no-any-return]
 
 
 @njit(cache=True, inline="always")
