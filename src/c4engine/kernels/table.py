@@ -39,7 +39,7 @@ def allocate(bits: int) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def scramble(key: np.uint64) -> np.uint64:
-    return key * MULTIPLIER  # type: ignore[no-any-return]
+    return key * MULTIPLIER
 
 
 @njit(cache=True, inline="always")
@@ -48,7 +48,7 @@ def probe(table: np.ndarray, h: np.uint64, bits: int) -> np.uint64:
     b = np.uint64(bits)
     entry = table[h >> (np.uint64(64) - b)]
     if (entry ^ (h << b)) >> np.uint64(20) == np.uint64(0):
-        return entry & _DATA
+        return entry & _DATA  # type: ignore[no-any-return]
     return np.uint64(0)
 
 
