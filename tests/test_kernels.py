@@ -7,7 +7,7 @@ memoized negamax over every move, scoring wins by the benchmark convention.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -22,7 +22,7 @@ def brute_force(width: int, height: int, connect: int):  # type: ignore[no-untyp
     cells = width * height
     stride = height + 1
 
-    @lru_cache(maxsize=None)
+    @cache
     def score(current: int, mask: int) -> int:
         stones = mask.bit_count()
         best = -cells
@@ -71,10 +71,13 @@ CASES = [
 
 
 @pytest.mark.parametrize(("width", "height", "connect", "plies", "count"), CASES)
-def test_solver_agrees_with_brute_force(width: int, height: int, connect: int, plies: int, count: int) -> None:
+def test_solver_agrees_with_brute_force(
+    width: int, height: int, connect: int, plies: int, count: int
+) -> None:
     exact = brute_force(width, height, connect)
     solver = Solver(table_size_mb=8)
-    for board in random_positions(width, height, connect, plies, count, seed=width * 100 + height * 10 + plies):
+    seed = width * 100 + height * 10 + plies
+    for board in random_positions(width, height, connect, plies, count, seed=seed):
         want = exact(board.current_bits, board.mask_bits)
         result = solver.solve(board)
         assert result.exact
