@@ -260,8 +260,14 @@ class Solver:
         node_limit: int | None = None,
         poll: PollHook | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
+        best_move: bool = True,
     ) -> SolveResult:
         """The score of ``board`` for the side to move (see the module's doc for the convention).
+
+        The result's ``best_move`` is the move the search proved best; when
+        the search ends without such a proof, the children are solved to find
+        one (usually cheap with the table warm) unless ``best_move`` is False,
+        when it may then be None (batch scoring and benchmarks need only the score).
 
         ``time_limit`` (seconds, wall clock) and ``node_limit`` bound the
         search; ``poll`` is called with a :class:`SolveProgress` about every
@@ -273,7 +279,7 @@ class Solver:
             self._prepare(board)
             budget = _Budget(time.perf_counter(), time_limit, node_limit, poll, poll_interval)
             with board.frozen():
-                return self._solve(board.current_bits, board.mask_bits, board, weak, budget, True)
+                return self._solve(board.current_bits, board.mask_bits, board, weak, budget, best_move)
 
     def analyze(
         self,
@@ -320,16 +326,10 @@ class Solver:
         self, current: int, mask: int, board: Board, weak: bool, budget: _Budget, find_best: bool
     ) -> SolveResult:
         """Solve the position (current, mask) of ``board``'s geometry, which must not be over."""
-        width, height, connect = board.width, board.height, board.connect
-        cells = width * height
+        cells = board.width * board.height
         stones = mask.bit_count()
         start_nodes = budget.nodes
         t0 = time.perf_counter()
-        win = _winning_column(current, mask, width, height, connect)
-        if win is not None:
-            score = 1 if weak else (cells + 1 - stones) // 2
-            elapsed = time.perf_counter() - t0
-            return SolveResult(score, True, score, score, win, 0, elapsed, weak, cells, stones)
         lower, upper = (-1, 1) if weak else (-((cells - stones) // 2), (cells + 1 - stones) // 2)
         state = _kernel.new_state(lower, upper)
         status = self._run(current, mask, stones, board, state, budget)
@@ -347,6 +347,8 @@ class Solver:
             best, extra = self._find_best(current, mask, board, lo, weak, budget)
             nodes += extra
             proved = best is not None
+        if exact and not proved:
+            best = None
         if not exact and best is None:
             best = _first_legal(mask, board)
             proved = False
@@ -535,19 +537,6 @@ def _is_winning(current: int, mask: int, column: int, board: Board) -> bool:
     geometry = board.geometry
     stones = current | ((mask + geometry.bottom_of(column)) & geometry.column_mask(column))
     return has_line(stones, geometry.height, geometry.connect)
-
-
-def _winning_column(current: int, mask: int, width: int, height: int, connect: int) -> int | None:
-    from c4engine.board import Geometry, has_line
-
-    geometry = Geometry.of(width, height, connect)
-    for column in geometry.center_order:
-        if mask & geometry.top_of(column):
-            continue
-        stones = current | ((mask + geometry.bottom_of(column)) & geometry.column_mask(column))
-        if has_line(stones, height, connect):
-            return column
-    return None
 
 
 def _first_legal(mask: int, board: Board) -> int | None:

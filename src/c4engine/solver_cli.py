@@ -165,7 +165,7 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
                 scores = " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.scores)
                 out.write(f"{line} {scores}\n")
             else:
-                result = solver.solve(board, time_limit=args.time)
+                result = solver.solve(board, time_limit=args.time, best_move=False)
                 if not result.exact:
                     raise C4Error(f"time limit reached (score between {result.lower} and {result.upper})")
                 out.write(f"{line} {result.score}\n")
@@ -267,7 +267,7 @@ def run_bench(args: argparse.Namespace) -> int:
             nodes = 0
             start = time.perf_counter()
             for moves, expected in cases:
-                result = solver.solve(Board.from_moves(moves), weak=args.weak)
+                result = solver.solve(Board.from_moves(moves), weak=args.weak, best_move=False)
                 want = (expected > 0) - (expected < 0) if args.weak else expected
                 correct += result.score == want
                 nodes += result.nodes

@@ -109,7 +109,6 @@ def run(
 ) -> int:
     """Advance the solve of (``current0``, ``mask0``) until done, ``node_stop`` nodes, or cancel.
 
-    The root must not have a winning move (the caller scores that itself).
     Returns DONE (the score is ``state[S_MIN]``), PAUSED or CANCELLED.
     """
     cells = width * height
@@ -120,6 +119,25 @@ def run(
     order = center_order(width)
     col_masks = column_masks(width, height)
     scores = np.empty(width, dtype=np.int64)
+
+    if state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1:
+        # a win at once is scored here: the negamax assumes there is none
+        possible = (mask0 + bottom) & board
+        wins = possible & winning_cells(current0, mask0, height, connect, directions, board, fast)
+        if wins:
+            for i in range(width):
+                column = order[i]
+                if wins & col_masks[column]:
+                    state[S_ROOT_MOVE] = column
+                    break
+            score = (cells + 1 - stones0) // 2
+            if state[S_MAX] < score:  # weak solve: [-1, 1]
+                score = state[S_MAX]
+            state[S_MIN] = score
+            state[S_MAX] = score
+            state[S_ROOT_BOUND] = score
+            state[S_PHASE] = PHASE_DONE
+            return DONE
 
     phase = state[S_PHASE]
     d = state[S_DEPTH]
