@@ -54,6 +54,8 @@ DEFAULT_TABLE_MB = 64
 DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 _ENTRY_BYTES = 8
+ETC_MARGIN = 8
+"""Enhanced transposition cutoffs are tried in nodes with more than this many empty cells."""
 
 
 def moves_to_end(score: int, cells: int, stones: int) -> int:
@@ -220,6 +222,7 @@ class Solver:
         self._stacks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
+        self.etc_margin = ETC_MARGIN
         _warm_up(self._table, self._bits)
 
     # ------------------------------------------------------------ metadata
@@ -416,7 +419,7 @@ class Solver:
             cpu = time.thread_time()
             status = _kernel.run(
                 cur, msk, stones, width, height, connect, self._table, self._bits, *self._stacks,
-                state, before + slice_nodes, self._cancel,
+                state, before + slice_nodes, self._cancel, width * height - self.etc_margin,
             )
             cpu = time.thread_time() - cpu
             done = int(state[_kernel.S_NODES]) - before
@@ -514,7 +517,7 @@ def _warm_up(table: np.ndarray, bits: int) -> None:
     state = _kernel.new_state(-1, 1)
     _kernel.run(
         np.uint64(0), np.uint64(0), 0, 7, 6, 4, table, bits, *_kernel.new_stacks(7, 6),
-        state, 0, np.zeros(1, dtype=np.uint8),
+        state, 0, np.zeros(1, dtype=np.uint8), 0,
     )
 
 

@@ -18,7 +18,9 @@ and the solve's own state lives in ``state`` (``S_*`` indices), so a
 Python caller can run a slice, poll, and run the next one.  Per node:
 forced replies and moves that lose at once are pruned, the window is
 clamped by the best and worst score still possible and by the
-transposition table's bounds, then the moves are tried best first.
+transposition table's bounds, a child whose stored bound already refutes
+the node cuts it off (enhanced transposition cutoff, away from the
+leaves), then the moves are tried best first.
 """
 
 from __future__ import annotations
@@ -106,9 +108,12 @@ def run(
     state: np.ndarray,
     node_stop: int,
     cancel: np.ndarray,
+    etc_until: int,
 ) -> int:
     """Advance the solve of (``current0``, ``mask0``) until done, ``node_stop`` nodes, or cancel.
 
+    Nodes with fewer than ``etc_until`` stones first look their children up
+    in the table (enhanced transposition cutoff).
     Returns DONE (the score is ``state[S_MIN]``), PAUSED or CANCELLED.
     """
     cells = width * height
@@ -236,6 +241,25 @@ def run(
                             enter = 0
                             continue
                     first = data_move(data)
+            if d > 0 and stones < etc_until:
+                # enhanced transposition cutoff: a child already known to score
+                # at most -beta (for the opponent) refutes this node at once
+                cut = False
+                for i in range(width):
+                    move = possible & col_masks[i]
+                    if move:
+                        child = scramble(opponent + (mask | move))
+                        cdata = probe(table, child, bits)
+                        if cdata:
+                            t = -data_upper(cdata)
+                            if t >= beta:
+                                store(table, h, bits, t, UNKNOWN_HIGH, i)
+                                ret = t
+                                cut = True
+                                break
+                if cut:
+                    enter = 0
+                    continue
             n = order_moves(
                 current, mask, possible, first, order, col_masks, height, connect, directions, board,
                 fast, moves, columns, scores, d,
