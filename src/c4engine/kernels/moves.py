@@ -62,6 +62,13 @@ def order_moves(
 
     ``first`` is a column to put first (-1 for none).
     """
+    if not possible & (possible - np.uint64(1)):
+        # a single (forced) move: nothing to sort
+        for column in range(order.shape[0]):
+            if possible & col_masks[column]:
+                moves[d, 0] = possible
+                columns[d, 0] = column
+                return 1
     n = 0
     for i in range(order.shape[0]):
         column = order[i]
