@@ -49,6 +49,10 @@ class NotationError(C4Error):
         self.token = token
 
 
+class UnsupportedBoardError(C4Error):
+    """The board is too large for the compiled solver (``width * (height + 1)`` over 64 bits)."""
+
+
 class RecordError(C4Error):
     """A game record (JSON) is malformed or describes an impossible game."""
 

@@ -1,0 +1,224 @@
+"""Compiled bitboard primitives: the Board's layout in one uint64, any connect-N.
+
+The layout is the one of :mod:`c4engine.board` -- column-major, ``height + 1``
+bits per column, the top bit of each column an always-empty sentinel::
+
+    bit index for a 7x6 board          direction   shift
+    .  .  .  .  .  .  .   (sentinels)  vertical    1
+    5 12 19 26 33 40 47                horizontal  H + 1
+    4 11 18 25 32 39 46                diagonal /  H + 2
+    3 10 17 24 31 38 45                diagonal \\  H
+    2  9 16 23 30 37 44
+    1  8 15 22 29 36 43
+    0  7 14 21 28 35 42
+
+A position is ``current`` (stones of the side to move) and ``mask`` (all
+stones).  Every board with ``width * (height + 1) <= 64`` fits.
+
+The search's hot spot is :func:`winning_cells`: the empty cells that would
+complete a line of ``connect`` for a player.  Connect-4 on boards with
+``3 * (height + 2) < 64`` takes an unrolled fast path (the formula of the
+published solvers); any other connect-N builds, per direction, the runs of
+1..N-1 stones ending next to each cell on either side and combines them.
+Directions that cannot hold a line on the board are skipped, which also keeps
+every shift below 64 bits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import njit, types
+from numba.extending import intrinsic
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+# Bits of ``directions``: which line directions exist on the board.
+DIR_VERTICAL = 1
+DIR_HORIZONTAL = 2
+DIR_DIAGONALS = 4
+
+
+@intrinsic
+def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of set bits of a uint64 (LLVM ctpop: one instruction on x86-64)."""
+    if x != types.uint64:
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        (value,) = args
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, [value])
+
+    return sig, codegen
+
+
+@intrinsic
+def _lowest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero uint64 (LLVM cttz)."""
+    if x != types.uint64:
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        (value,) = args
+        fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64), ir.IntType(1)])
+        return builder.call(fn, [value, ir.Constant(ir.IntType(1), 1)])
+
+    return sig, codegen
+
+
+popcount: Any = _popcount
+lowest_bit_index: Any = _lowest_bit_index
+
+
+@njit(cache=True)
+def bottom_mask(width: int, height: int) -> np.uint64:
+    """One bit at the bottom of every column."""
+    bottom = U0
+    for column in range(width):
+        bottom |= U1 << np.uint64(column * (height + 1))
+    return bottom
+
+
+@njit(cache=True)
+def board_mask(width: int, height: int) -> np.uint64:
+    """Every playable cell (sentinels excluded)."""
+    column = (U1 << np.uint64(height)) - U1
+    full = U0
+    for c in range(width):
+        full |= column << np.uint64(c * (height + 1))
+    return full
+
+
+@njit(cache=True)
+def column_mask(column: int, height: int) -> np.uint64:
+    return ((U1 << np.uint64(height)) - U1) << np.uint64(column * (height + 1))
+
+
+@njit(cache=True)
+def line_directions(width: int, height: int, connect: int) -> int:
+    """Which directions can hold a line of ``connect`` (``DIR_*`` bits)."""
+    directions = 0
+    if height >= connect:
+        directions |= DIR_VERTICAL
+    if width >= connect:
+        directions |= DIR_HORIZONTAL
+        if height >= connect:
+            directions |= DIR_DIAGONALS
+    return directions
+
+
+@njit(cache=True)
+def fast_path(height: int, connect: int) -> bool:
+    """Whether :func:`winning_cells` may use the unrolled connect-4 formula."""
+    return connect == 4 and 3 * (height + 2) < 64
+
+
+@njit(cache=True, inline="always")
+def _cells4(p: np.uint64, s: np.uint64) -> np.uint64:
+    # Both-sided runs along one non-vertical direction, connect 4.
+    t = (p << s) & (p << (s + s))
+    r = t & (p << (s + s + s))
+    r |= t & (p >> s)
+    t = (p >> s) & (p >> (s + s))
+    r |= t & (p << s)
+    r |= t & (p >> (s + s + s))
+    return r
+
+
+@njit(cache=True, inline="always")
+def winning_cells4(stones: np.uint64, mask: np.uint64, height: int, board: np.uint64) -> np.uint64:
+    """Connect-4 fast path: empty cells completing a line of 4 for ``stones``."""
+    h = np.uint64(height)
+    r = (stones << U1) & (stones << np.uint64(2)) & (stones << np.uint64(3))
+    r |= _cells4(stones, h + U1)
+    r |= _cells4(stones, h)
+    r |= _cells4(stones, h + np.uint64(2))
+    return r & (board ^ mask)
+
+
+@njit(cache=True, inline="always")
+def _cells_n(p: np.uint64, s: np.uint64, connect: int) -> np.uint64:
+    # Cells with k stones just below them (shift s) and connect-1-k just above.
+    result = U0
+    left = ~U0
+    for k in range(connect):
+        if k > 0:
+            left &= p << (s * np.uint64(k))
+        right = left
+        for j in range(1, connect - k):
+            right &= p >> (s * np.uint64(j))
+        result |= right
+    return result
+
+
+@njit(cache=True)
+def winning_cells_n(
+    stones: np.uint64, mask: np.uint64, height: int, connect: int, directions: int, board: np.uint64
+) -> np.uint64:
+    """Any connect-N: empty cells completing a line of ``connect`` for ``stones``."""
+    h = np.uint64(height)
+    r = U0
+    if directions & DIR_VERTICAL:
+        v = stones << U1
+        for k in range(2, connect):
+            v &= stones << np.uint64(k)
+        r |= v
+    if directions & DIR_HORIZONTAL:
+        r |= _cells_n(stones, h + U1, connect)
+    if directions & DIR_DIAGONALS:
+        r |= _cells_n(stones, h, connect)
+        r |= _cells_n(stones, h + np.uint64(2), connect)
+    return r & (board ^ mask)
+
+
+@njit(cache=True, inline="always")
+def winning_cells(
+    stones: np.uint64,
+    mask: np.uint64,
+    height: int,
+    connect: int,
+    directions: int,
+    board: np.uint64,
+    fast: bool,
+) -> np.uint64:
+    """Empty cells where ``stones`` would complete a line (``fast``: see :func:`fast_path`)."""
+    if fast:
+        return winning_cells4(stones, mask, height, board)
+    return winning_cells_n(stones, mask, height, connect, directions, board)
+
+
+@njit(cache=True)
+def has_line(stones: np.uint64, height: int, connect: int, directions: int) -> bool:
+    """Whether ``stones`` hold ``connect`` in a row."""
+    shifts = (np.uint64(1), np.uint64(height + 1), np.uint64(height), np.uint64(height + 2))
+    for i in range(4):
+        if i == 0 and not directions & DIR_VERTICAL:
+            continue
+        if i == 1 and not directions & DIR_HORIZONTAL:
+            continue
+        if i >= 2 and not directions & DIR_DIAGONALS:
+            continue
+        s = shifts[i]
+        run = stones
+        for k in range(1, connect):
+            run &= stones >> (s * np.uint64(k))
+        if run:
+            return True
+    return False
+
+
+@njit(cache=True)
+def mirror(bits: np.uint64, width: int, height: int) -> np.uint64:
+    """``bits`` reflected left to right."""
+    stride = np.uint64(height + 1)
+    column = (U1 << stride) - U1
+    out = U0
+    for c in range(width):
+        out |= ((bits >> (stride * np.uint64(c))) & column) << (stride * np.uint64(width - 1 - c))
+    return out

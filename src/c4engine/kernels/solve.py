@@ -1,0 +1,326 @@
+"""The exact search: negamax alpha-beta with null windows, resumable in slices.
+
+Scores follow the published solver benchmarks: for the side to move,
+``(cells + 1 - stones) // 2`` when it wins with the winning stone played on
+a board of ``stones`` stones, its negation for a loss, 0 for a draw.
+
+:func:`run` holds the whole solve: the outer loop narrows ``[min, max]``
+around the score with null-window searches (the strong solve starts from
+the full range, the weak one from ``[-1, 1]``), the inner one is the
+negamax on an explicit stack, so the search can stop after any node and go
+on later exactly where it stopped.  Search stack, per ply ``d``::
+
+    ustack[d] = current, mask, scrambled key      (uint64)
+    istack[d] = alpha, beta, moves, next, alpha0  (int64)
+    moves[d, i], columns[d, i]: ordered moves     (see kernels.moves)
+
+and the solve's own state lives in ``state`` (``S_*`` indices), so a
+Python caller can run a slice, poll, and run the next one.  Per node:
+forced replies and moves that lose at once are pruned, the window is
+clamped by the best and worst score still possible and by the
+transposition table's bounds, a child whose stored bound already refutes
+the node cuts it off (enhanced transposition cutoff, away from the
+leaves), then the moves are tried best first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from c4engine.kernels.bitboard import board_mask, bottom_mask, fast_path, line_directions, winning_cells
+from c4engine.kernels.moves import center_order, column_masks, order_moves
+from c4engine.kernels.table import data_lower, data_move, data_upper, probe, scramble, store
+
+# state[] indices
+S_PHASE = 0
+S_MIN = 1
+S_MAX = 2
+S_MED = 3
+S_DEPTH = 4
+S_ENTER = 5
+S_RET = 6
+S_NODES = 7
+S_ROOT_MOVE = 8  # a root move proved to score at least state[S_ROOT_BOUND] (-1 none)
+S_ROOT_BOUND = 9
+S_SIZE = 16
+
+PHASE_START = 0
+PHASE_SEARCH = 1
+PHASE_DONE = 2
+
+# run() status
+DONE = 0
+PAUSED = 1
+CANCELLED = 2
+
+# istack columns
+I_ALPHA = 0
+I_BETA = 1
+I_COUNT = 2
+I_NEXT = 3
+I_ALPHA0 = 4
+
+UNKNOWN_LOW = -63
+UNKNOWN_HIGH = 63
+
+
+@njit(cache=True, inline="always")
+def half(x: int) -> int:
+    """``x / 2`` rounded toward zero, as C does."""
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+def new_state(lower: int, upper: int) -> np.ndarray:
+    """A fresh solve state searching for the score within ``[lower, upper]``."""
+    state = np.zeros(S_SIZE, dtype=np.int64)
+    state[S_PHASE] = PHASE_START
+    state[S_MIN] = lower
+    state[S_MAX] = upper
+    state[S_ROOT_MOVE] = -1
+    return state
+
+
+def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    depth = width * height + 2
+    return (
+        np.zeros((depth, 3), dtype=np.uint64),
+        np.zeros((depth, 5), dtype=np.int64),
+        np.zeros((depth, width), dtype=np.uint64),
+        np.zeros((depth, width), dtype=np.int64),
+    )
+
+
+@njit(cache=True, nogil=True)
+def run(
+    current0: np.uint64,
+    mask0: np.uint64,
+    stones0: int,
+    width: int,
+    height: int,
+    connect: int,
+    table: np.ndarray,
+    bits: int,
+    ustack: np.ndarray,
+    istack: np.ndarray,
+    moves: np.ndarray,
+    columns: np.ndarray,
+    state: np.ndarray,
+    node_stop: int,
+    cancel: np.ndarray,
+    etc_until: int,
+) -> int:
+    """Advance the solve of (``current0``, ``mask0``) until done, ``node_stop`` nodes, or cancel.
+
+    Nodes with fewer than ``etc_until`` stones first look their children up
+    in the table (enhanced transposition cutoff).
+    Returns DONE (the score is ``state[S_MIN]``), PAUSED or CANCELLED.
+    """
+    cells = width * height
+    bottom = bottom_mask(width, height)
+    board = board_mask(width, height)
+    directions = line_directions(width, height, connect)
+    fast = fast_path(height, connect)
+    order = center_order(width)
+    col_masks = column_masks(width, height)
+    scores = np.empty(width, dtype=np.int64)
+
+    if state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1:
+        # a win at once is scored here: the negamax assumes there is none
+        possible = (mask0 + bottom) & board
+        wins = possible & winning_cells(current0, mask0, height, connect, directions, board, fast)
+        if wins:
+            for i in range(width):
+                column = order[i]
+                if wins & col_masks[column]:
+                    state[S_ROOT_MOVE] = column
+                    break
+            score = (cells + 1 - stones0) // 2
+            if state[S_MAX] < score:  # weak solve: [-1, 1]
+                score = state[S_MAX]
+            state[S_MIN] = score
+            state[S_MAX] = score
+            state[S_ROOT_BOUND] = score
+            state[S_PHASE] = PHASE_DONE
+            return DONE
+
+    phase = state[S_PHASE]
+    d = state[S_DEPTH]
+    enter = state[S_ENTER]
+    ret = state[S_RET]
+    nodes = state[S_NODES]
+    status = DONE
+
+    while True:
+        if phase == PHASE_DONE:
+            break
+        if phase == PHASE_START:
+            lo = state[S_MIN]
+            hi = state[S_MAX]
+            if lo >= hi:
+                phase = PHASE_DONE
+                break
+            med = lo + (hi - lo) // 2
+            if med <= 0 and half(lo) < med:
+                med = half(lo)
+            elif med >= 0 and half(hi) > med:
+                med = half(hi)
+            state[S_MED] = med
+            ustack[0, 0] = current0
+            ustack[0, 1] = mask0
+            istack[0, I_ALPHA] = med
+            istack[0, I_BETA] = med + 1
+            d = 0
+            enter = 1
+            phase = PHASE_SEARCH
+
+        if enter:
+            # ---------------------------------------------------- enter node d
+            if nodes >= node_stop:
+                status = PAUSED
+                break
+            if (nodes & 4095) == 0 and cancel[0]:
+                status = CANCELLED
+                break
+            nodes += 1
+            current = ustack[d, 0]
+            mask = ustack[d, 1]
+            alpha = istack[d, I_ALPHA]
+            beta = istack[d, I_BETA]
+            stones = stones0 + d
+            opponent = current ^ mask
+            possible = (mask + bottom) & board
+            threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
+            forced = possible & threats
+            if forced:
+                if forced & (forced - np.uint64(1)):
+                    ret = -((cells - stones) // 2)
+                    enter = 0
+                    continue
+                possible = forced
+            possible &= ~(threats >> np.uint64(1))
+            if possible == 0:
+                ret = -((cells - stones) // 2)
+                enter = 0
+                continue
+            if stones >= cells - 2:
+                ret = 0
+                enter = 0
+                continue
+            low = -((cells - 2 - stones) // 2)
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    ret = alpha
+                    enter = 0
+                    continue
+            high = (cells - 1 - stones) // 2
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    ret = beta
+                    enter = 0
+                    continue
+            h = scramble(current + mask)
+            first = -1
+            if d > 0:
+                data = probe(table, h, bits)
+                if data:
+                    t = data_lower(data)
+                    if t > alpha:
+                        alpha = t
+                        if alpha >= beta:
+                            ret = alpha
+                            enter = 0
+                            continue
+                    t = data_upper(data)
+                    if t < beta:
+                        beta = t
+                        if alpha >= beta:
+                            ret = beta
+                            enter = 0
+                            continue
+                    first = data_move(data)
+            if d > 0 and stones < etc_until:
+                # enhanced transposition cutoff: a child already known to score
+                # at most -beta (for the opponent) refutes this node at once
+                cut = False
+                for i in range(width):
+                    move = possible & col_masks[i]
+                    if move:
+                        child = scramble(opponent + (mask | move))
+                        cdata = probe(table, child, bits)
+                        if cdata:
+                            t = -data_upper(cdata)
+                            if t >= beta:
+                                store(table, h, bits, t, UNKNOWN_HIGH, i)
+                                ret = t
+                                cut = True
+                                break
+                if cut:
+                    enter = 0
+                    continue
+            n = order_moves(
+                current, mask, possible, first, order, col_masks, height, connect, directions, board,
+                fast, moves, columns, scores, d,
+            )
+            ustack[d, 2] = h
+            istack[d, I_ALPHA] = alpha
+            istack[d, I_BETA] = beta
+            istack[d, I_COUNT] = n
+            istack[d, I_NEXT] = 0
+            istack[d, I_ALPHA0] = alpha
+            ustack[d + 1, 0] = opponent
+            ustack[d + 1, 1] = mask | moves[d, 0]
+            istack[d + 1, I_ALPHA] = -beta
+            istack[d + 1, I_BETA] = -alpha
+            d += 1
+            continue
+
+        # -------------------------------------------- node d returned ``ret``
+        if d == 0:
+            med = state[S_MED]
+            if ret <= med:
+                state[S_MAX] = ret
+            else:
+                state[S_MIN] = ret
+                if istack[0, I_NEXT] < istack[0, I_COUNT] and ret >= istack[0, I_BETA]:
+                    state[S_ROOT_MOVE] = columns[0, istack[0, I_NEXT]]
+                    state[S_ROOT_BOUND] = ret
+            phase = PHASE_START
+            # mark the root frame as consumed
+            istack[0, I_COUNT] = 0
+            continue
+        d -= 1
+        score = -ret
+        alpha = istack[d, I_ALPHA]
+        beta = istack[d, I_BETA]
+        i = istack[d, I_NEXT]
+        if score >= beta:
+            store(table, ustack[d, 2], bits, score, UNKNOWN_HIGH, columns[d, i])
+            ret = score
+            continue
+        if score > alpha:
+            alpha = score
+            istack[d, I_ALPHA] = alpha
+        i += 1
+        if i < istack[d, I_COUNT]:
+            istack[d, I_NEXT] = i
+            ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]
+            ustack[d + 1, 1] = ustack[d, 1] | moves[d, i]
+            istack[d + 1, I_ALPHA] = -beta
+            istack[d + 1, I_BETA] = -alpha
+            d += 1
+            enter = 1
+            continue
+        low = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
+        store(table, ustack[d, 2], bits, low, alpha, -1)
+        ret = alpha
+        istack[d, I_NEXT] = i
+
+    state[S_PHASE] = phase
+    state[S_DEPTH] = d
+    state[S_ENTER] = enter
+    state[S_RET] = ret
+    state[S_NODES] = nodes
+    return status

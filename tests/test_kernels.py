@@ -1,0 +1,179 @@
+"""The compiled kernels against plain Python: bitboard primitives and an independent brute force.
+
+The brute force below shares nothing with the kernels but the rules: a
+memoized negamax over every move, scoring wins by the benchmark convention.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from c4engine.board import Board, has_line
+from c4engine.kernels import bitboard, moves, table
+from c4engine.solver import Solver
+
+
+def brute_force(width: int, height: int, connect: int):  # type: ignore[no-untyped-def]
+    """A memoized exact scorer of (current, mask) positions on one board size."""
+    cells = width * height
+    stride = height + 1
+
+    @cache
+    def score(current: int, mask: int) -> int:
+        stones = mask.bit_count()
+        best = -cells
+        for column in range(width):
+            top = 1 << (column * stride + height - 1)
+            if mask & top:
+                continue
+            cell = (mask + (1 << column * stride)) & (((1 << height) - 1) << column * stride)
+            if has_line(current | cell, height, connect):
+                return (cells + 1 - stones) // 2
+            new_mask = mask | cell
+            value = 0 if stones + 1 == cells else -score(current ^ mask, new_mask)
+            best = max(best, value)
+        return best
+
+    return score
+
+
+def random_positions(width: int, height: int, connect: int, plies: int, count: int, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    found: list[Board] = []
+    while len(found) < count:
+        board = Board(width, height, connect)
+        for _ in range(plies):
+            legal = board.legal_moves()
+            if not legal:
+                break
+            board.play(rng.choice(legal))
+        if not board.is_over:
+            found.append(board)
+    return found
+
+
+CASES = [
+    # width, height, connect, plies, count -- each a few seconds of brute force
+    (4, 4, 3, 2, 30),
+    (4, 4, 4, 0, 1),
+    (4, 4, 4, 4, 20),
+    (5, 4, 4, 7, 20),
+    (5, 5, 4, 11, 20),
+    (6, 5, 4, 18, 20),
+    (3, 3, 2, 1, 5),
+    (6, 4, 5, 12, 10),
+    (2, 8, 3, 3, 10),
+]
+
+
+@pytest.mark.parametrize(("width", "height", "connect", "plies", "count"), CASES)
+def test_solver_agrees_with_brute_force(
+    width: int, height: int, connect: int, plies: int, count: int
+) -> None:
+    exact = brute_force(width, height, connect)
+    solver = Solver(table_size_mb=8)
+    seed = width * 100 + height * 10 + plies
+    for board in random_positions(width, height, connect, plies, count, seed=seed):
+        want = exact(board.current_bits, board.mask_bits)
+        result = solver.solve(board)
+        assert result.exact
+        assert result.score == want, board
+        weak = solver.solve(board, weak=True)
+        assert weak.score == (want > 0) - (want < 0), board
+        # the best move really reaches the score
+        assert result.best_move is not None
+        child = board.copy()
+        if child.is_winning_move(result.best_move):
+            assert want == (width * height + 1 - board.move_count) // 2
+        else:
+            child.play(result.best_move)
+            value = 0 if child.is_full else -exact(child.current_bits, child.mask_bits)
+            assert value == want, board
+
+
+def test_analyze_agrees_with_brute_force_on_small_board() -> None:
+    exact = brute_force(5, 4, 4)
+    solver = Solver(table_size_mb=8)
+    cells = 20
+    for board in random_positions(5, 4, 4, 3, 10, seed=7):
+        analysis = solver.analyze(board)
+        for column in range(5):
+            if not board.can_play(column):
+                assert analysis.scores[column] is None
+                continue
+            if board.is_winning_move(column):
+                want = (cells + 1 - board.move_count) // 2
+            else:
+                child = board.copy()
+                child.play(column)
+                want = 0 if child.is_full else -exact(child.current_bits, child.mask_bits)
+            assert analysis.scores[column] == want
+
+
+def _python_winning_cells(stones: int, mask: int, width: int, height: int, connect: int) -> int:
+    cells = 0
+    for column in range(width):
+        for row in range(height):
+            bit = 1 << (column * (height + 1) + row)
+            if not mask & bit and has_line(stones | bit, height, connect):
+                cells |= bit
+    return cells
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "connect"),
+    [(7, 6, 4), (4, 4, 3), (5, 5, 4), (8, 7, 4), (6, 7, 5), (3, 20, 3), (2, 31, 2), (9, 5, 4), (7, 6, 6)],
+)
+def test_winning_cells_match_rules(width: int, height: int, connect: int) -> None:
+    rng = random.Random(width * height * connect)
+    full = int(bitboard.board_mask(width, height))
+    directions = bitboard.line_directions(width, height, connect)
+    fast = bitboard.fast_path(height, connect)
+    for _ in range(150):
+        board = Board(width, height, connect)
+        for _ in range(rng.randrange(width * height)):
+            legal = board.legal_moves()
+            if not legal:
+                break
+            board._push(rng.choice(legal))  # the rules' fast path: wins allowed, we test the masks
+        stones, mask = board.current_bits, board.mask_bits
+        want = _python_winning_cells(stones, mask, width, height, connect)
+        got = bitboard.winning_cells(
+            np.uint64(stones), np.uint64(mask), height, connect, directions, np.uint64(full), fast
+        )
+        assert int(got) == want
+        assert bitboard.has_line(np.uint64(stones), height, connect, directions) == has_line(
+            stones, height, connect
+        )
+
+
+def test_masks_and_mirror() -> None:
+    geometry = Board(7, 6).geometry
+    assert int(bitboard.bottom_mask(7, 6)) == geometry.bottom
+    assert int(bitboard.board_mask(7, 6)) == geometry.full
+    board = Board.from_moves("1123")
+    assert int(bitboard.mirror(np.uint64(board.key()), 7, 6)) == board.mirror_key()
+    assert list(moves.center_order(7)) == [3, 2, 4, 1, 5, 0, 6]
+    assert list(moves.center_order(4)) == [1, 2, 0, 3]
+
+
+def test_table_store_probe_and_merge() -> None:
+    bits = table.MIN_BITS
+    t = table.allocate(bits)
+    h = table.scramble(np.uint64(12345))
+    assert table.probe(t, h, bits) == 0
+    table.store(t, h, bits, 3, 63, 2)
+    data = table.probe(t, h, bits)
+    assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (3, 63, 2)
+    table.store(t, h, bits, -63, 5, -1)  # merged: the lower bound and move stay
+    data = table.probe(t, h, bits)
+    assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (3, 5, 2)
+    # another key in the same slot replaces it; the old key then misses
+    other = np.uint64(int(h) ^ 1)
+    table.store(t, other, bits, -2, 4, -1)
+    assert table.probe(t, h, bits) == 0
+    assert table.data_lower(table.probe(t, other, bits)) == -2
