@@ -13,6 +13,6 @@ fi
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e '.[test]'
 
-echo "== ruff"; ruff check .
+echo "== ruff"; ruff check . && ruff format --check --quiet src tests
 echo "== mypy"; mypy
 echo "== pytest"; python -m pytest -n 2 -q "$@"

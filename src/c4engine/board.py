@@ -43,6 +43,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import IntEnum
 from functools import cached_property
+from typing import ClassVar
 
 from c4engine import notation
 from c4engine.errors import (
@@ -56,7 +57,7 @@ from c4engine.errors import (
     NotationError,
 )
 
-__all__ = ["Board", "Player", "Geometry", "MAX_SIZE", "has_line", "line_cells"]
+__all__ = ["MAX_SIZE", "Board", "Geometry", "Player", "has_line", "line_cells"]
 
 MAX_SIZE = 32
 """Largest width or height a board may have."""
@@ -94,10 +95,7 @@ def _run_starts(bits: int, shift: int, length: int) -> int:
 
 def has_line(bits: int, height: int, length: int) -> bool:
     """Whether ``bits`` (a board's stones in the layout above) hold ``length`` in a row."""
-    for shift in (1, height + 1, height, height + 2):
-        if _run_starts(bits, shift, length):
-            return True
-    return False
+    return any(_run_starts(bits, shift, length) for shift in (1, height + 1, height, height + 2))
 
 
 def line_cells(bits: int, height: int, length: int) -> int:
@@ -113,7 +111,7 @@ def line_cells(bits: int, height: int, length: int) -> int:
 class Geometry:
     """The masks of one board size, computed once and shared by its boards."""
 
-    _cache: dict[tuple[int, int, int], Geometry] = {}
+    _cache: ClassVar[dict[tuple[int, int, int], Geometry]] = {}
 
     def __init__(self, width: int, height: int, connect: int) -> None:
         self.width = width
@@ -125,10 +123,12 @@ class Geometry:
 
     @classmethod
     def of(cls, width: int, height: int, connect: int) -> Geometry:
+        # Validate before the cache lookup: 7.0 and True hash like 7 and 1, so a
+        # lookup first would let them through once the int size is cached.
+        _validate_size(width, height, connect)
         key = (width, height, connect)
         geometry = cls._cache.get(key)
         if geometry is None:
-            _validate_size(width, height, connect)
             geometry = cls._cache[key] = cls(width, height, connect)
         return geometry
 
@@ -195,7 +195,7 @@ class Board:
     longer side work.
     """
 
-    __slots__ = ("_geometry", "_current", "_mask", "_moves", "_winner", "_busy")
+    __slots__ = ("_busy", "_current", "_geometry", "_mask", "_moves", "_winner")
 
     def __init__(self, width: int = 7, height: int = 6, connect: int = 4) -> None:
         self._geometry = Geometry.of(width, height, connect)
@@ -224,7 +224,11 @@ class Board:
             labels = [str(column + 1) for column in tokens]
         else:
             tokens = list(moves)
-            labels = [str(column + 1) if isinstance(column, int) else repr(column) for column in tokens]
+            # str, not repr: the message quotes the label itself ("move 1 ('x')").
+            labels = [
+                str(column + 1) if isinstance(column, int) and not isinstance(column, bool) else str(column)
+                for column in tokens
+            ]
         for index, column in enumerate(tokens):
             try:
                 board.play(column)
@@ -320,6 +324,8 @@ class Board:
 
     def cell(self, column: int, row: int) -> Player | None:
         """Who owns ``(column, row)``; row 0 is the bottom."""
+        if not all(isinstance(value, int) and not isinstance(value, bool) for value in (column, row)):
+            raise ColumnOutOfRangeError(f"cell ({column!r}, {row!r}) needs whole-number coordinates")
         if not (0 <= column < self.width and 0 <= row < self.height):
             raise ColumnOutOfRangeError(f"cell ({column}, {row}) is not on a {self.size} board")
         bit = self._geometry.bit(column, row)
@@ -334,7 +340,9 @@ class Board:
 
     def rows(self) -> list[list[Player | None]]:
         """The grid, top row first, as people look at it."""
-        return [[self.cell(column, row) for column in range(self.width)] for row in reversed(range(self.height))]
+        return [
+            [self.cell(column, row) for column in range(self.width)] for row in reversed(range(self.height))
+        ]
 
     # ---------------------------------------------------------------- moves
 
@@ -342,6 +350,7 @@ class Board:
         """Whether ``column`` exists, has room and the game is not over."""
         return (
             isinstance(column, int)
+            and not isinstance(column, bool)  # play() refuses True/False, so must this
             and 0 <= column < self.width
             and self._winner is None
             and not self._mask & self._geometry.top_of(column)
@@ -357,8 +366,34 @@ class Board:
     def is_winning_move(self, column: int) -> bool:
         """Whether the side to move wins at once by playing ``column``."""
         self._check_playable(column)
-        stones = self._current | ((self._mask + self._geometry.bottom_of(column)) & self._geometry.column_mask(column))
+        stones = self._current | (
+            (self._mask + self._geometry.bottom_of(column)) & self._geometry.column_mask(column)
+        )
         return has_line(stones, self.height, self.connect)
+
+    def winning_columns(self, player: Player | None = None) -> list[int]:
+        """Columns where ``player`` (default: the side to move) would win by dropping a stone now.
+
+        For the side not to move these are the threats the side to move must block.
+
+        >>> board = Board.from_moves("121314")   # X to move: three in column 1; O: three in row 1
+        >>> board.winning_columns()
+        [0]
+        >>> board.winning_columns(Player.SECOND)
+        [4]
+        """
+        if self._winner is not None:
+            return []
+        stones = self.bits_of(self.turn if player is None else player)
+        geometry = self._geometry
+        columns = []
+        for column in range(self.width):
+            if self._mask & geometry.top_of(column):
+                continue
+            drop = (self._mask + geometry.bottom_of(column)) & geometry.column_mask(column)
+            if has_line(stones | drop, self.height, self.connect):
+                columns.append(column)
+        return columns
 
     def play(self, column: int) -> None:
         """Drop a stone of the side to move into ``column`` (0-based)."""
@@ -396,6 +431,11 @@ class Board:
             yield self
         finally:
             self._busy -= 1
+
+    @property
+    def is_frozen(self) -> bool:
+        """Whether a search holds the board (see :meth:`frozen`)."""
+        return self._busy > 0
 
     def _check_column(self, column: int) -> None:
         if isinstance(column, bool) or not isinstance(column, int):
@@ -490,7 +530,11 @@ class Board:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        size = "" if self._dimensions() == (7, 6, 4) else f", width={self.width}, height={self.height}, connect={self.connect}"
+        size = (
+            ""
+            if self._dimensions() == (7, 6, 4)
+            else f", width={self.width}, height={self.height}, connect={self.connect}"
+        )
         return f"Board.from_moves({self.move_string!r}{size})"
 
     def _repr_svg_(self) -> str:

@@ -63,3 +63,19 @@ class BoardBusyError(RuntimeError):
     Raised when a poll hook (or any other code running during a search)
     tries to play or undo a move on the board the engine is thinking about.
     """
+
+
+class LevelError(C4Error):
+    """A skill level that does not exist."""
+
+
+class PlayerSpecError(C4Error):
+    """A description of a player (``human``, ``random``, a level) that cannot be read."""
+
+
+class WeightsError(C4Error):
+    """Evaluation weights that cannot be used: malformed data, wrong length for the connect-N, not numbers."""
+
+
+class UnknownEvaluatorError(C4Error):
+    """No evaluator has the requested name; the message lists the valid names."""

@@ -16,6 +16,12 @@ moves are separated by commas::
     >>> format_moves([9, 2, 3], width=12)
     '10,3,4'
 
+On such boards a string without a separator is a single move (``"10"`` is
+column 10, as :func:`format_moves` writes a one-move game)::
+
+    >>> parse_moves("10", width=12)
+    [9]
+
 This module only reads and writes the text; whether the moves are legal
 (a full column, a game already over) is checked by
 :meth:`c4engine.board.Board.from_moves`, which reports the offending move
@@ -28,17 +34,21 @@ from collections.abc import Iterable
 
 from c4engine.errors import NotationError
 
-__all__ = ["parse_moves", "format_moves", "SEPARATOR"]
+__all__ = ["SEPARATOR", "format_moves", "parse_moves"]
 
 SEPARATOR = ","
 
 
-def _tokens(text: str) -> list[str]:
+def _tokens(text: str, width: int) -> list[str]:
     text = text.strip()
     if not text:
         return []
     if SEPARATOR in text:
         return [token.strip() for token in text.split(SEPARATOR)]
+    if width > 9:
+        # format_moves writes a one-move game on a wide board as "10" (nothing
+        # to separate), so without a separator the text is one move, not "1", "0".
+        return [text]
     return list(text)
 
 
@@ -56,7 +66,7 @@ def parse_moves(text: str, width: int = 7) -> list[int]:
     c4engine.errors.NotationError: move 2 ('8'): column 8 is out of range 1..7
     """
     columns: list[int] = []
-    for index, token in enumerate(_tokens(text)):
+    for index, token in enumerate(_tokens(text, width)):
         where = f"move {index + 1} ({token!r})"
         if not token:
             raise NotationError(f"{where}: empty move (two separators in a row?)", index=index, token=token)

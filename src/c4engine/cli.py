@@ -1,0 +1,177 @@
+"""The ``c4`` command.
+
+Every sub-command reports bad input as one line on standard error and a
+non-zero exit status (2), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from c4engine import __version__
+from c4engine.board import Board
+from c4engine.errors import BoardSizeError, C4Error
+from c4engine.game import Game
+from c4engine.levels import DEFAULT_LEVEL, LEVELS
+from c4engine.perft import perft
+from c4engine.players import Agent, EnginePlayer, HumanPlayer
+from c4engine.progress import Progress
+from c4engine.terminal import TerminalGame, render_board, wants_color
+
+__all__ = ["main", "parse_size"]
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (the reason and where to look)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"7x6"`` -> ``(7, 6)`` (width x height); the numbers are checked by the board.
+
+    >>> parse_size("9x7")
+    (9, 7)
+    """
+    parts = text.lower().replace("\u00d7", "x").split("x")  # also accept the multiplication sign
+    if len(parts) != 2 or not all(part.strip().lstrip("-").isdigit() for part in parts):
+        raise BoardSizeError(f"board size {text!r} is not WIDTHxHEIGHT, e.g. 7x6")
+    width, height = (int(part) for part in parts)
+    return width, height
+
+
+def _add_board_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", default="7x6", metavar="WxH", help="board width x height (default 7x6)")
+    parser.add_argument(
+        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
+    )
+
+
+def _board(args: argparse.Namespace, moves: str = "") -> Board:
+    width, height = parse_size(args.size)
+    return Board.from_moves(moves, width, height, args.connect)
+
+
+# ------------------------------------------------------------------ play
+
+
+def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
+    levels = ", ".join(f"{entry.number} {entry.name}" for entry in LEVELS)
+    parser = commands.add_parser(
+        "play",
+        help="play in the terminal",
+        description="Play Connect-N in the terminal: against the computer, two people, "
+        "or watch two computers.",
+        epilog=f"Levels: {levels}.",
+    )
+    _add_board_options(parser)
+    parser.add_argument(
+        "--level", type=int, default=DEFAULT_LEVEL, help=f"the computer's level (default {DEFAULT_LEVEL})"
+    )
+    parser.add_argument("--first", choices=("you", "computer"), default="you", help="who moves first")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--two-players", action="store_true", help="two people at one keyboard")
+    mode.add_argument("--watch", action="store_true", help="computer against computer")
+    parser.add_argument(
+        "--level2", type=int, help="with --watch: the second computer's level (default: --level)"
+    )
+    parser.add_argument("--seed", type=int, help="seed for the computer's random choices (repeatable games)")
+    parser.add_argument("--moves", default="", metavar="MOVES", help="start from this position, e.g. 4453")
+    parser.add_argument("--show", action="store_true", help="print the position given by --moves and exit")
+    color = parser.add_mutually_exclusive_group()
+    color.add_argument("--color", dest="color", action="store_true", default=None, help="force colour")
+    color.add_argument("--no-color", dest="color", action="store_false", help="no colour")
+    parser.set_defaults(run=_run_play)
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    board = _board(args, args.moves)
+    color = wants_color(sys.stdout) if args.color is None else args.color
+    if args.show:
+        print(render_board(board, color=color))
+        print(f"{board.turn.symbol} to move" if not board.is_over else f"game over: {board.result}")
+        return 0
+    players: tuple[Agent, Agent]
+    if args.two_players:
+        players = (HumanPlayer("player 1"), HumanPlayer("player 2"))
+    elif args.watch:
+        second_level = args.level if args.level2 is None else args.level2
+        seed2 = None if args.seed is None else args.seed + 1
+        players = (
+            EnginePlayer(level=args.level, seed=args.seed),
+            EnginePlayer(level=second_level, seed=seed2),
+        )
+    else:
+        computer = EnginePlayer(level=args.level, seed=args.seed)
+        players = (HumanPlayer("you"), computer) if args.first == "you" else (computer, HumanPlayer("you"))
+    return TerminalGame(Game(players[0], players[1], board=board), color=color).run()
+
+
+# ----------------------------------------------------------------- perft
+
+
+def _add_perft(commands: argparse._SubParsersAction[_Parser]) -> None:
+    parser = commands.add_parser(
+        "perft",
+        help="count the positions reachable at each ply",
+        description="Print, for each ply 0..DEPTH, the number of distinct positions reachable "
+        "(finished games included): the standard check of a move generator.",
+    )
+    _add_board_options(parser)
+    parser.add_argument("--depth", type=int, required=True, help="last ply to count")
+    parser.set_defaults(run=_run_perft)
+
+
+def _run_perft(args: argparse.Namespace) -> int:
+    width, height = parse_size(args.size)
+    if args.depth < 0:
+        raise C4Error(f"depth must be 0 or more, not {args.depth}")
+    with Progress(args.depth + 1, "perft", unit=" plies") as bar:
+        counts = perft(args.depth, width, height, args.connect, progress=lambda ply, count: bar.advance())
+    for ply, count in enumerate(counts):
+        print(ply, count)
+    return 0
+
+
+# ------------------------------------------------------------------ main
+
+_COMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (_add_play, _add_perft)
+
+
+def build_parser() -> _Parser:
+    parser = _Parser(prog="c4", description="Connect-Four for any board: play, solve, analyse.")
+    parser.add_argument("--version", action="version", version=f"c4engine {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in _COMMANDS:
+        add(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``c4`` with ``argv`` (default: the command line); returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        status: int = args.run(args)
+    except C4Error as error:
+        print(f"c4 {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

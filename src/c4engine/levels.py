@@ -1,0 +1,68 @@
+"""Skill levels: from an opponent a beginner can beat up to the strongest search.
+
+Each level is a fixed recipe -- search depth, evaluation function and
+*noise*, the chance that the computer plays a random legal move instead of
+its choice (a random move is never chosen when there is a win to take or a
+loss to block: even a beginner's opponent sees those).
+
+=====  ===========  =====  ===============  =====
+level  name         depth  evaluator        noise
+=====  ===========  =====  ===============  =====
+1      beginner     1      areas            0.50
+2      novice       2      areas            0.30
+3      casual       3      threat_distance  0.15
+4      club         4      windows          0.05
+5      strong       6      windows          0
+6      expert       7      windows          0
+7      master       8      windows          0
+=====  ===========  =====  ===============  =====
+
+>>> level(1).depth, level(1).noise
+(1, 0.5)
+>>> level(9)
+Traceback (most recent call last):
+...
+c4engine.errors.LevelError: level 9 does not exist; choose 1..7
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from c4engine.errors import LevelError
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "level"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One rung of the ladder."""
+
+    number: int
+    name: str
+    depth: int
+    evaluator: str
+    noise: float
+
+    def __str__(self) -> str:
+        return f"level {self.number} ({self.name})"
+
+
+LEVELS: tuple[Level, ...] = (
+    Level(1, "beginner", 1, "areas", 0.50),
+    Level(2, "novice", 2, "areas", 0.30),
+    Level(3, "casual", 3, "threat_distance", 0.15),
+    Level(4, "club", 4, "windows", 0.05),
+    Level(5, "strong", 6, "windows", 0.0),
+    Level(6, "expert", 7, "windows", 0.0),
+    Level(7, "master", 8, "windows", 0.0),
+)
+
+DEFAULT_LEVEL = 3
+
+
+def level(number: int) -> Level:
+    """The level numbered ``number`` (1-based)."""
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(LEVELS):
+        raise LevelError(f"level {number} does not exist; choose 1..{len(LEVELS)}")
+    return LEVELS[number - 1]

@@ -1,0 +1,62 @@
+"""The ``c4`` command: output of the simple commands and one-line errors on bad input."""
+
+from __future__ import annotations
+
+import pytest
+from tests.conftest import run_c4
+
+from c4engine.cli import parse_size
+from c4engine.errors import BoardSizeError
+from c4engine.perft import PUBLISHED_7X6
+
+
+def assert_one_line_error(result, *words: str) -> None:  # type: ignore[no-untyped-def]
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+def test_perft_prints_published_counts() -> None:
+    result = run_c4("perft", "--depth", "6")
+    assert result.returncode == 0, result.stderr
+    lines = [tuple(map(int, line.split())) for line in result.stdout.splitlines()]
+    assert lines == list(enumerate(PUBLISHED_7X6[:7]))
+
+
+def test_perft_other_size() -> None:
+    result = run_c4("perft", "--depth", "3", "--size", "3x3", "--connect", "3")
+    assert result.stdout.split() == ["0", "1", "1", "3", "2", "9", "3", "24"]
+
+
+def test_show_prints_position() -> None:
+    result = run_c4("play", "--moves", "4453", "--show")
+    assert result.returncode == 0
+    assert " .  .  O  X  X  .  ." in result.stdout
+    assert "X to move" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("play", "--moves", "44x", "--show"), ("'x'", "move 3")),
+        (("play", "--size", "0x6"), ("width", "between 1 and 32")),
+        (("play", "--size", "seven", "--show"), ("WIDTHxHEIGHT",)),
+        (("play", "--size", "3x3", "--connect", "4", "--show"), ("cannot fit",)),
+        (("play", "--moves", "4444444", "--show"), ("column 4 is full",)),
+        (("play", "--level", "99"), ("level 99",)),
+        (("perft", "--depth", "-1"), ("depth",)),
+        (("perft",), ("--depth",)),
+        (("nonsense",), ("invalid choice",)),
+    ],
+)
+def test_bad_input_is_one_line_error(args: tuple[str, ...], words: tuple[str, ...]) -> None:
+    assert_one_line_error(run_c4(*args), *words)
+
+
+def test_parse_size() -> None:
+    assert parse_size("10x8") == (10, 8)
+    with pytest.raises(BoardSizeError):
+        parse_size("10")

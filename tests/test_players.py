@@ -1,0 +1,61 @@
+"""Players: random, engine with levels and noise, parsing a player description."""
+
+from __future__ import annotations
+
+import pytest
+
+from c4engine.board import Board
+from c4engine.errors import GameOverError, PlayerSpecError
+from c4engine.players import Agent, EnginePlayer, HumanPlayer, RandomPlayer, parse_agent
+
+
+def test_random_player_is_seeded_and_legal() -> None:
+    board = Board.from_moves("444444")
+    first = [RandomPlayer(seed=9).choose_move(board) for _ in range(5)]
+    assert len(set(first)) == 1
+    player = RandomPlayer(seed=9)
+    assert all(player.choose_move(board) != 3 for _ in range(50))
+
+
+def test_players_meet_the_agent_protocol() -> None:
+    for agent in (HumanPlayer(), RandomPlayer(), EnginePlayer(level=1)):
+        assert isinstance(agent, Agent)
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_noisy_levels_still_take_wins_and_block(number: int) -> None:
+    win = Board.from_moves("121212")  # X to move, wins in column 1
+    block = Board.from_moves("12121")  # O to move, X threatens column 1
+    for seed in range(20):
+        player = EnginePlayer(level=number, seed=seed)
+        assert player.choose_move(win) == 0
+        assert player.choose_move(block) == 0
+
+
+def test_noise_makes_low_levels_vary() -> None:
+    board = Board()
+    choices = {EnginePlayer(level=1, seed=seed).choose_move(board) for seed in range(30)}
+    assert len(choices) > 1
+    assert {EnginePlayer(level=5, seed=seed).choose_move(board) for seed in range(3)} == {3}
+
+
+def test_finished_game_has_no_move() -> None:
+    board = Board.from_moves("1212121")
+    for player in (RandomPlayer(), EnginePlayer(level=2)):
+        with pytest.raises(GameOverError):
+            player.choose_move(board)
+
+
+def test_parse_agent() -> None:
+    assert isinstance(parse_agent("Human"), HumanPlayer)
+    assert isinstance(parse_agent("random", seed=1), RandomPlayer)
+    engine = parse_agent("4")
+    assert isinstance(engine, EnginePlayer) and engine.level is not None and engine.level.number == 4
+    with pytest.raises(PlayerSpecError, match="unknown player"):
+        parse_agent("grandmaster")
+
+
+def test_explicit_depth_overrides_level() -> None:
+    player = EnginePlayer(depth=3, evaluator="areas")
+    assert player.level is None and player.noise == 0.0
+    assert player.name == "computer, depth 3"
