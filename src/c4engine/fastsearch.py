@@ -10,8 +10,9 @@ iteration of :mod:`c4engine.kernels.heuristic` in slices of about
 :attr:`KernelSearch.SLICE_SECONDS` of CPU, calling back after each slice so
 the engine can check its clock and poll hook (and stop by raising).
 
-It keeps a transposition table of ``2**TABLE_BITS`` entries for as long as
-it lives: the best moves it remembers order later searches too.
+It keeps a transposition table for as long as it lives (the best moves it
+remembers order later searches too), from ``2**FIRST_TABLE_BITS`` entries
+growing to ``2**TABLE_BITS`` as the searches get bigger.
 """
 
 from __future__ import annotations
@@ -79,25 +80,40 @@ def kernel_weights(evaluator: object, connect: int) -> KernelWeights | None:
 class KernelSearch:
     """Fixed-depth iterations of the compiled search, resumable, with a transposition table."""
 
-    TABLE_BITS = 19
-    """The transposition table holds ``2**TABLE_BITS`` positions (about 15 MB)."""
+    TABLE_BITS = 20
+    """The transposition table grows up to ``2**TABLE_BITS`` positions (40 bytes each, 40 MB)."""
+
+    FIRST_TABLE_BITS = 12
+    """The table starts small (fresh pages cost a page fault each) and grows with the searches."""
 
     SLICE_SECONDS = 0.002
     """CPU time aimed at per slice (between two calls of the slice hook)."""
 
     def __init__(self) -> None:
-        size = 1 << self.TABLE_BITS
-        self._keys = np.zeros(size, dtype=np.uint64)
-        self._lower = np.zeros(size, dtype=np.float64)
-        self._upper = np.zeros(size, dtype=np.float64)
-        self._gen = np.full(size, -1, dtype=np.int64)
-        self._move = np.full(size, -1, dtype=np.int64)
+        self._bits = 0
+        self._allocate(self.FIRST_TABLE_BITS)
         self._generation = 0
+        self._last_nodes = 0
         self._slice_nodes = 4096
         self._size: tuple[int, int, int] | None = None
         self._stacks: tuple[np.ndarray, ...] = ()
         self._masks = np.zeros(0, dtype=np.uint64)
         self._center = np.uint64(0)
+
+    def _allocate(self, bits: int) -> None:
+        # All zeros: an empty table (generation 0 is never searched).
+        size = 1 << bits
+        self._keys = np.zeros(size, dtype=np.uint64)
+        self._lower = np.zeros(size, dtype=np.float64)
+        self._upper = np.zeros(size, dtype=np.float64)
+        self._gen = np.zeros(size, dtype=np.int64)
+        self._move = np.zeros(size, dtype=np.int64)
+        self._bits = bits
+
+    def _grow(self, nodes: int) -> None:
+        """A bigger (empty) table when the last iteration visited many more nodes than it holds."""
+        if nodes > 4 << self._bits and self._bits < self.TABLE_BITS:
+            self._allocate(min(self.TABLE_BITS, max(self._bits + 2, nodes.bit_length() - 1)))
 
     def _prepare(self, board: Board) -> None:
         size = (board.width, board.height, board.connect)
@@ -134,6 +150,7 @@ class KernelSearch:
         far or None)`` is called; it may raise to abandon the iteration.
         """
         self._prepare(board)
+        self._grow(self._last_nodes)
         self._generation += 1
         ustack, fstack, istack, mstack, pv, pvlen = self._stacks
         own, opponent, center = weights
@@ -147,7 +164,7 @@ class KernelSearch:
             status = _kernel.run(
                 current, mask, board.width, board.height, board.connect, depth, roots,
                 self._masks, own, opponent, center, self._center, float(EVAL_LIMIT - 1),
-                self._keys, self._lower, self._upper, self._gen, self._move, self.TABLE_BITS,
+                self._keys, self._lower, self._upper, self._gen, self._move, self._bits,
                 self._generation, ustack, fstack, istack, mstack, pv, pvlen,
                 state, fret, done + self._slice_nodes,
             )  # fmt: skip
@@ -155,6 +172,7 @@ class KernelSearch:
             nodes = int(state[_kernel.S_NODES])
             sliced, done = nodes - done, nodes
             if status == _kernel.DONE:
+                self._last_nodes = nodes
                 return self._root_answer(), sliced
             # Keep a slice near SLICE_SECONDS whatever a node costs here.
             if spent < self.SLICE_SECONDS / 2:

@@ -23,7 +23,8 @@ windows as a uint64 array in the order of ``evaluation._Tables.masks``; new
 weights need no recompilation.
 
 The transposition table (numpy arrays ``tt_*``, 2**bits entries, exact keys,
-always replace) serves two purposes:
+always replace; ``tt_move`` holds the column + 1, 0 for none; generation 0 is
+never searched, so all-zero arrays are an empty table) serves two purposes:
 
 * move ordering -- the best move stored for a position is searched first,
   whatever iteration stored it;
@@ -233,7 +234,7 @@ def run(
                 slot = _slot(key, bits)
                 first = -1
                 if tt_keys[slot] == key:
-                    first = tt_move[slot]
+                    first = tt_move[slot] - 1
                     if tt_gen[slot] == gen:
                         bound = tt_lower[slot]
                         if bound >= beta:
@@ -358,12 +359,12 @@ def run(
                     if tt_upper[slot] < upper:
                         upper = tt_upper[slot]
                 if best <= fstack[d, F_ALPHA0]:
-                    move = tt_move[slot]  # a fail-low proves no move best: keep the old hint
+                    move = tt_move[slot] - 1  # a fail-low proves no move best: keep the old hint
             tt_keys[slot] = key
             tt_lower[slot] = lower
             tt_upper[slot] = upper
             tt_gen[slot] = gen
-            tt_move[slot] = move
+            tt_move[slot] = move + 1
         ret = best
 
     state[S_PHASE] = phase
