@@ -9,8 +9,8 @@ The ``windows`` levels search deep because the engine runs them on the
 compiled kernel (:mod:`c4engine.kernels.heuristic`): on the standard board
 level 7's slowest move of a game takes well under a second (measured in
 ``docs/benchmarks.md``, "Heuristic search").  Boards too big for 64-bit
-bitboards fall back to the pure-Python search, which is about a thousand
-times slower at these depths.
+bitboards fall back to the pure-Python search, tens to hundreds of times
+slower at these depths.
 
 =====  ===========  =====  ===============  =====
 level  name         depth  evaluator        noise
