@@ -5,16 +5,23 @@ Each level is a fixed recipe -- search depth, evaluation function and
 its choice (a random move is never chosen when there is a win to take or a
 loss to block: even a beginner's opponent sees those).
 
+The ``windows`` levels search deep because the engine runs them on the
+compiled kernel (:mod:`c4engine.kernels.heuristic`): on the standard board
+level 7's slowest move of a game takes well under a second (measured in
+``docs/benchmarks.md``, "Heuristic search").  Boards too big for 64-bit
+bitboards fall back to the pure-Python search, tens to hundreds of times
+slower at these depths.
+
 =====  ===========  =====  ===============  =====
 level  name         depth  evaluator        noise
 =====  ===========  =====  ===============  =====
 1      beginner     1      areas            0.50
 2      novice       2      areas            0.30
 3      casual       3      threat_distance  0.15
-4      club         4      windows          0.05
-5      strong       6      windows          0
-6      expert       7      windows          0
-7      master       8      windows          0
+4      club         6      windows          0.05
+5      strong       8      windows          0
+6      expert       10     windows          0
+7      master       12     windows          0
 =====  ===========  =====  ===============  =====
 
 >>> level(1).depth, level(1).noise
@@ -52,10 +59,10 @@ LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", 1, "areas", 0.50),
     Level(2, "novice", 2, "areas", 0.30),
     Level(3, "casual", 3, "threat_distance", 0.15),
-    Level(4, "club", 4, "windows", 0.05),
-    Level(5, "strong", 6, "windows", 0.0),
-    Level(6, "expert", 7, "windows", 0.0),
-    Level(7, "master", 8, "windows", 0.0),
+    Level(4, "club", 6, "windows", 0.05),
+    Level(5, "strong", 8, "windows", 0.0),
+    Level(6, "expert", 10, "windows", 0.0),
+    Level(7, "master", 12, "windows", 0.0),
 )
 
 DEFAULT_LEVEL = 3
