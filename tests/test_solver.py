@@ -83,9 +83,11 @@ def test_weak_agrees_with_sign_of_strong(solver: Solver) -> None:
 
 @pytest.mark.slow
 def test_analyze_agrees_with_solve(solver: Solver) -> None:
-    cases = _cases("Test_L3_R1")[1::5][:150] + _cases("Test_L2_R1")[3::10][:80] + [
-        case for case in _cases("Test_L1_R1")[7::10] if len(case[0]) >= 16
-    ][:30]
+    cases = (
+        _cases("Test_L3_R1")[1::5][:150]
+        + _cases("Test_L2_R1")[3::10][:80]
+        + [case for case in _cases("Test_L1_R1")[7::10] if len(case[0]) >= 16][:30]
+    )
     other = Solver(table_size_mb=8)  # its own table: the children are solved independently
     for moves, score in cases:
         board = Board.from_moves(moves)
@@ -105,9 +107,7 @@ def test_analyze_agrees_with_solve(solver: Solver) -> None:
                 assert analysis.scores[column] == 0
             else:
                 assert analysis.scores[column] == -other.solve(child).score  # type: ignore[operator]
-        assert set(analysis.best_columns) == {
-            c for c in range(board.width) if analysis.scores[c] == score
-        }
+        assert set(analysis.best_columns) == {c for c in range(board.width) if analysis.scores[c] == score}
 
 
 def test_pv_plays_out_the_score(solver: Solver) -> None:

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from c4engine import __version__
+from c4engine import __version__, solver_cli
 from c4engine.board import Board
 from c4engine.errors import BoardSizeError, C4Error
 from c4engine.game import Game
@@ -176,9 +176,18 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ main
 
+
+def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``c4 solve``, ``c4 analyze``, ``c4 bench``: the exact solver's commands."""
+    for add in (solver_cli.add_solve_parser, solver_cli.add_analyze_parser, solver_cli.add_bench_parser):
+        parser = add(commands)  # type: ignore[arg-type]
+        parser.set_defaults(run=parser.get_default("func"))
+
+
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
     _add_play,
     _add_perft,
+    _add_solver_commands,
     _add_serve,
 )
 

@@ -418,8 +418,19 @@ class Solver:
             before = int(state[_kernel.S_NODES])
             cpu = time.thread_time()
             status = _kernel.run(
-                cur, msk, stones, width, height, connect, self._table, self._bits, *self._stacks,
-                state, before + slice_nodes, self._cancel, width * height - self.etc_margin,
+                cur,
+                msk,
+                stones,
+                width,
+                height,
+                connect,
+                self._table,
+                self._bits,
+                *self._stacks,
+                state,
+                before + slice_nodes,
+                self._cancel,
+                width * height - self.etc_margin,
             )
             cpu = time.thread_time() - cpu
             done = int(state[_kernel.S_NODES]) - before
@@ -516,8 +527,19 @@ def _warm_up(table: np.ndarray, bits: int) -> None:
     """Load the compiled kernel (from numba's cache) now rather than inside the first timed solve."""
     state = _kernel.new_state(-1, 1)
     _kernel.run(
-        np.uint64(0), np.uint64(0), 0, 7, 6, 4, table, bits, *_kernel.new_stacks(7, 6),
-        state, 0, np.zeros(1, dtype=np.uint8), 0,
+        np.uint64(0),
+        np.uint64(0),
+        0,
+        7,
+        6,
+        4,
+        table,
+        bits,
+        *_kernel.new_stacks(7, 6),
+        state,
+        0,
+        np.zeros(1, dtype=np.uint8),
+        0,
     )
 
 

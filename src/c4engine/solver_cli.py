@@ -26,14 +26,13 @@ from typing import TextIO, TypeAlias
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.notation import format_moves
-from c4engine.progressbar import ProgressBar
+from c4engine.progress import Progress
 from c4engine.solver import DEFAULT_TABLE_MB, Analysis, Solver, SolveResult
 
 __all__ = [
     "add_analyze_parser",
     "add_bench_parser",
     "add_solve_parser",
-    "main",
     "run_analyze",
     "run_bench",
     "run_solve",
@@ -61,7 +60,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-w", "--weak", action="store_true", help="only win / draw / loss")
     parser.add_argument(
-        "--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB",
+        "--table-mb",
+        type=float,
+        default=DEFAULT_TABLE_MB,
+        metavar="MB",
         help=f"transposition table memory (default {DEFAULT_TABLE_MB})",
     )
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS", help="time limit per position")
@@ -281,7 +283,7 @@ def run_bench(args: argparse.Namespace) -> int:
         print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
         all_right = True
         for path, cases in sets:
-            bar = ProgressBar(len(cases), path.name, force=args.progress)
+            bar = Progress(len(cases), path.name, enabled=True if args.progress else None)
             correct = 0
             nodes = 0
             start = time.perf_counter()
@@ -306,19 +308,3 @@ def run_bench(args: argparse.Namespace) -> int:
         return _error(str(error))
     except KeyboardInterrupt:
         return _error("interrupted")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Stand-alone entry point (``python -m c4engine.solver_cli solve 4453``) until cli.py wires these in."""
-    parser = argparse.ArgumentParser(prog="c4")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    add_solve_parser(subparsers)
-    add_analyze_parser(subparsers)
-    add_bench_parser(subparsers)
-    args = parser.parse_args(argv)
-    code: int = args.func(args)
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

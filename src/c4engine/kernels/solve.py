@@ -261,8 +261,21 @@ def run(
                     enter = 0
                     continue
             n = order_moves(
-                current, mask, possible, first, order, col_masks, height, connect, directions, board,
-                fast, moves, columns, scores, d,
+                current,
+                mask,
+                possible,
+                first,
+                order,
+                col_masks,
+                height,
+                connect,
+                directions,
+                board,
+                fast,
+                moves,
+                columns,
+                scores,
+                d,
             )
             ustack[d, 2] = h
             istack[d, I_ALPHA] = alpha
