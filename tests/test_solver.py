@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from c4engine import Board, C4Error
+from c4engine.cli import main
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.solver import SolveProgress, Solver, moves_to_end, score_words
 from c4engine.solver_cli import (
@@ -20,7 +21,6 @@ from c4engine.solver_cli import (
     add_bench_parser,
     add_solve_parser,
     default_bench_dir,
-    main,
 )
 
 DATA = Path(os.environ.get(BENCH_ENV) or default_bench_dir())
