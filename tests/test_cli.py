@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from tests.conftest import run_c4
 
-from c4engine.cli import parse_size
 from c4engine.errors import BoardSizeError
+from c4engine.notation import parse_size
 from c4engine.perft import PUBLISHED_7X6
 
 

@@ -13,9 +13,10 @@ from typing import NoReturn
 
 from c4engine import __version__, solver_cli
 from c4engine.board import Board
-from c4engine.errors import BoardSizeError, C4Error
+from c4engine.errors import C4Error
 from c4engine.game import Game
 from c4engine.levels import DEFAULT_LEVEL, LEVELS
+from c4engine.notation import parse_size
 from c4engine.perft import perft
 from c4engine.players import Agent, EnginePlayer, HumanPlayer
 from c4engine.progress import Progress
@@ -31,19 +32,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"7x6"`` -> ``(7, 6)`` (width x height); the numbers are checked by the board.
-
-    >>> parse_size("9x7")
-    (9, 7)
-    """
-    parts = text.lower().replace("\u00d7", "x").split("x")  # also accept the multiplication sign
-    if len(parts) != 2 or not all(part.strip().lstrip("-").isdigit() for part in parts):
-        raise BoardSizeError(f"board size {text!r} is not WIDTHxHEIGHT, e.g. 7x6")
-    width, height = (int(part) for part in parts)
-    return width, height
 
 
 def _add_board_options(parser: argparse.ArgumentParser) -> None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from c4engine.errors import NotationError
+from c4engine.errors import BoardSizeError, NotationError
 
 __all__ = ["SEPARATOR", "format_moves", "parse_moves"]
 
@@ -94,3 +94,18 @@ def format_moves(columns: Iterable[int], width: int = 7) -> str:
     """
     labels = [str(column + 1) for column in columns]
     return (SEPARATOR if width > 9 else "").join(labels)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"7x6"`` -> ``(7, 6)`` (width x height); the numbers themselves are checked by the board.
+
+    >>> parse_size("9x7")
+    (9, 7)
+    """
+    parts = text.strip().lower().replace("\u00d7", "x").split("x")  # also accept the multiplication sign
+    if len(parts) != 2 or not all(
+        part.strip().lstrip("-").isdigit() and part.strip().isascii() for part in parts
+    ):
+        raise BoardSizeError(f"board size {text[:40]!r} is not WIDTHxHEIGHT, e.g. 7x6")
+    width, height = (int(part) for part in parts)
+    return width, height

@@ -25,7 +25,7 @@ from typing import TextIO, TypeAlias
 
 from c4engine.board import Board
 from c4engine.errors import C4Error
-from c4engine.notation import format_moves
+from c4engine.notation import format_moves, parse_size
 from c4engine.progress import Progress
 from c4engine.solver import DEFAULT_TABLE_MB, Analysis, Solver, SolveResult
 
@@ -47,10 +47,9 @@ BENCH_ENV = "C4_BENCH_DATA"
 
 def _size(text: str) -> tuple[int, int]:
     try:
-        width, height = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size must look like 7x6, not {text!r}") from None
-    return width, height
+        return parse_size(text)
+    except C4Error as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -44,11 +44,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from c4engine import __version__, levels
 from c4engine.board import MAX_SIZE, Board, Player
-from c4engine.errors import BoardSizeError, C4Error, GameOverError
+from c4engine.errors import C4Error, GameOverError
+from c4engine.notation import parse_size
 from c4engine.record import GameRecord
 from c4engine.web import worker
 
-__all__ = ["EnginePool", "Limits", "PoolBusyError", "create_app", "parse_size"]
+__all__ = ["EnginePool", "Limits", "PoolBusyError", "create_app"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -212,19 +213,6 @@ class HealthOut(BaseModel):
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"7x6"`` -> ``(7, 6)``; a readable :class:`BoardSizeError` otherwise.
-
-    >>> parse_size("9x7")
-    (9, 7)
-    """
-    parts = text.strip().lower().replace("\u00d7", "x").split("x")
-    if len(parts) != 2 or not all(part.strip().isdigit() and part.strip().isascii() for part in parts):
-        raise BoardSizeError(f"board size {text[:40]!r} is not WIDTHxHEIGHT, e.g. 7x6")
-    width, height = (int(part) for part in parts)
-    return width, height
 
 
 def _board(pos: str, size: str, connect: int) -> Board:
