@@ -79,3 +79,7 @@ class WeightsError(C4Error):
 
 class UnknownEvaluatorError(C4Error):
     """No evaluator has the requested name; the message lists the valid names."""
+
+
+class SchedulerError(C4Error):
+    """A parallel-work setting is wrong: an unreachable Dask scheduler, a bad worker count."""

@@ -1,0 +1,18 @@
+import pytest
+
+from c4engine.errors import SchedulerError
+from c4engine.parallel import default_workers, executor
+
+
+def test_local_pool_runs_jobs() -> None:
+    with executor(workers=2) as pool:
+        assert list(pool.map(pow, [2, 3], [3, 2])) == [8, 9]
+
+
+def test_bad_worker_count_is_refused() -> None:
+    with pytest.raises(SchedulerError, match="at least 1"), executor(workers=0):
+        pass
+
+
+def test_default_workers_is_positive() -> None:
+    assert default_workers() >= 1
