@@ -16,3 +16,28 @@ def test_bad_worker_count_is_refused() -> None:
 
 def test_default_workers_is_positive() -> None:
     assert default_workers() >= 1
+
+
+def test_dask_cluster_runs_jobs() -> None:
+    from distributed import LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=1,
+            threads_per_worker=1,
+            processes=False,
+            protocol="tcp",
+            scheduler_kwargs={"host": "127.0.0.1"},
+            dashboard_address=None,
+        ) as cluster,
+        executor(cluster.scheduler_address) as pool,
+    ):
+        assert list(pool.map(abs, [-1, -2])) == [1, 2]
+
+
+def test_unreachable_scheduler_is_a_clear_error() -> None:
+    with (
+        pytest.raises(SchedulerError, match="cannot reach"),
+        executor("tcp://127.0.0.1:1", connect_timeout=1),
+    ):
+        pass

@@ -34,12 +34,15 @@ def default_workers() -> int:
 
 
 @contextmanager
-def executor(scheduler: str | None = None, workers: int | None = None) -> Iterator[Executor]:
+def executor(
+    scheduler: str | None = None, workers: int | None = None, connect_timeout: float = 10.0
+) -> Iterator[Executor]:
     """An executor for independent jobs, shut down on leaving the block.
 
     With ``scheduler`` (a Dask scheduler address) the jobs run on that
     cluster and ``workers`` is ignored; otherwise on ``workers`` local
-    processes (default: one per CPU).  Local workers are *spawned*, not
+    processes (default: one per CPU).  A scheduler that does not answer
+    within ``connect_timeout`` seconds is a :class:`SchedulerError`.  Local workers are *spawned*, not
     forked, so they start clean whatever threads the parent runs.
     """
     if scheduler is None:
@@ -60,10 +63,10 @@ def executor(scheduler: str | None = None, workers: int | None = None) -> Iterat
             "a Dask scheduler needs the 'distributed' package: pip install 'c4engine[dask]'"
         ) from error
     try:
-        client = Client(scheduler, timeout=10)
+        client = Client(scheduler, timeout=connect_timeout)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as error:
         raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from error
     try:
-        yield client.get_executor()
+        yield client.get_executor()  # type: ignore[no-untyped-call]
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]
