@@ -16,7 +16,9 @@ True
 
 from __future__ import annotations
 
+import importlib
 import random
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from c4engine import levels
@@ -26,7 +28,15 @@ from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.evaluation import Evaluator, evaluator_by_name
 from c4engine.levels import DEFAULT_LEVEL, Level
 
-__all__ = ["Agent", "EnginePlayer", "HumanPlayer", "RandomPlayer", "parse_agent"]
+__all__ = [
+    "Agent",
+    "CallableAgent",
+    "EnginePlayer",
+    "HumanPlayer",
+    "RandomPlayer",
+    "load_external_agent",
+    "parse_agent",
+]
 
 
 @runtime_checkable
@@ -145,12 +155,89 @@ class EnginePlayer:
         return f"EnginePlayer(name={self.name!r})"
 
 
+class CallableAgent:
+    """A computer player made of a function ``board -> column`` (0-based).
+
+    The function gets a copy of the board, so it cannot disturb the game.
+
+    >>> from c4engine.board import Board
+    >>> CallableAgent(lambda board: board.legal_moves()[-1], "rightmost").choose_move(Board())
+    6
+    """
+
+    is_human = False
+
+    def __init__(self, function: Callable[[Board], int], name: str) -> None:
+        self.function = function
+        self.name = name
+
+    def choose_move(self, board: Board) -> int:
+        if board.is_over:
+            raise GameOverError("the game is over: there is no move to choose")
+        return self.function(board.copy())
+
+    def __repr__(self) -> str:
+        return f"CallableAgent({self.name!r})"
+
+
+def load_external_agent(spec: str) -> Agent:
+    """The player named by a Python path ``package.module:NAME`` (or ``...:NAME()``).
+
+    ``NAME`` may be:
+
+    * a class: it is called without arguments and must make an :class:`Agent`;
+    * an object that already is an :class:`Agent` (has ``choose_move``);
+    * a factory, written with ``()``: ``package.module:make_player()`` calls it
+      without arguments and must return an :class:`Agent`;
+    * any other callable: a move function ``board -> column`` (0-based), called
+      with a copy of the board (wrapped in a :class:`CallableAgent`).
+
+    The module must be importable (on ``sys.path``; for a match's worker
+    processes too).  Errors are :class:`PlayerSpecError` with the reason.
+
+    >>> load_external_agent("c4engine.players:RandomPlayer").name
+    'random'
+    >>> load_external_agent("c4engine.nowhere:f")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.PlayerSpecError: cannot import module 'c4engine.nowhere' for player 'c4engine.nowhere:f'
+    """
+    module_name, _, attribute = spec.strip().partition(":")
+    call = attribute.endswith("()")
+    attribute = attribute.removesuffix("()")
+    if not module_name or not attribute.isidentifier():
+        raise PlayerSpecError(f"unknown player {spec!r}: an external player is 'package.module:NAME'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise PlayerSpecError(f"cannot import module {module_name!r} for player {spec!r}") from error
+    target = getattr(module, attribute, None)
+    if target is None:
+        raise PlayerSpecError(f"module {module_name!r} has no {attribute!r} (player {spec!r})")
+    if call or isinstance(target, type):
+        if not callable(target):
+            raise PlayerSpecError(f"{spec!r} is not callable")
+        target = target()
+        if not isinstance(target, Agent):
+            raise PlayerSpecError(f"{spec!r} did not make a player (an object with choose_move)")
+        return target
+    if isinstance(target, Agent):
+        return target
+    if callable(target):
+        return CallableAgent(target, spec.strip())
+    raise PlayerSpecError(f"{spec!r} is neither a player nor a function board -> column")
+
+
 def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
-    """A player from a short description: ``human``, ``random`` or a level number.
+    """A player from a short description: ``human``, ``random``, a level number, or ``module:NAME``.
+
+    ``package.module:NAME`` is an external player (see :func:`load_external_agent`).
 
     >>> parse_agent("5").name
     'computer, level 5 strong'
     """
+    if ":" in spec:
+        return load_external_agent(spec)
     text = spec.strip().lower()
     if text in {"human", "you", "person"}:
         return HumanPlayer()
@@ -158,4 +245,6 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return RandomPlayer(seed=seed)
     if text.isdigit():
         return EnginePlayer(level=int(text), seed=seed)
-    raise PlayerSpecError(f"unknown player {spec!r}: use 'human', 'random' or a level number")
+    raise PlayerSpecError(
+        f"unknown player {spec!r}: use 'human', 'random', a level number or 'package.module:NAME'"
+    )
