@@ -87,3 +87,7 @@ class SchedulerError(C4Error):
 
 class MatchError(C4Error):
     """A match that cannot be played: bad parameters, another match's database, an illegal move."""
+
+
+class TuneError(C4Error):
+    """A tuning run that cannot be done: bad parameters or bounds, another run's database, a bad method."""

@@ -66,6 +66,7 @@ __all__ = [
     "area_score",
     "areas",
     "evaluator_by_name",
+    "load_weights",
     "threat_distance",
     "window_masks",
     "windows",
@@ -366,21 +367,17 @@ class WindowWeights:
             raise WeightsError(f"weights are missing {' and '.join(missing)}")
         return cls(own=data["own"], opponent=data["opponent"], center=data.get("center", 0.0))
 
-    def save(self, path: str | PathLike[str]) -> None:
-        """Write the weights to ``path`` as JSON."""
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+    def save(self, path: str | PathLike[str], metadata: Mapping[str, Any] | None = None) -> None:
+        """Write the weights to ``path`` as JSON, with ``metadata`` (where they come from) if given."""
+        data = self.to_dict()
+        if metadata is not None:
+            data["metadata"] = dict(metadata)
+        Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | PathLike[str]) -> WindowWeights:
         """Read weights saved by :meth:`save`; :class:`WeightsError` if the file is not valid weights."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise WeightsError(f"{path}: not valid JSON ({error})") from error
-        try:
-            return cls.from_dict(data)
-        except WeightsError as error:
-            raise WeightsError(f"{path}: {error}") from error
+        return load_weights(path)[0]
 
     def check_connect(self, connect: int) -> None:
         """Raise :class:`WeightsError` unless these weights fit connect ``connect``.
@@ -395,6 +392,40 @@ class WindowWeights:
                 f"weights with {len(self.own)} per side are for connect {self.connect}, "
                 f"not connect {connect} ({connect - 1} per side)"
             )
+
+
+def load_weights(path: str | PathLike[str]) -> tuple[WindowWeights, dict[str, Any]]:
+    """The weights in the JSON file ``path`` and its ``metadata`` object (``{}`` if none).
+
+    A weights file is :meth:`WindowWeights.to_dict` plus, optionally,
+    ``"metadata"``: what ``c4 tune`` records (board, connect, search depth,
+    method, budget, date ...).  A missing or unreadable file, bad JSON or bad
+    weights are a :class:`WeightsError` naming the file.
+
+    >>> load_weights("no/such/weights.json")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.WeightsError: cannot read weights file no/such/weights.json: no such file
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise WeightsError(f"cannot read weights file {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise WeightsError(f"cannot read weights file {path}: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise WeightsError(f"{path}: not valid JSON ({error})") from error
+    if not isinstance(data, dict):
+        raise WeightsError(f"{path}: weights must be a JSON object, not {type(data).__name__}")
+    metadata = data.pop("metadata", {})
+    if not isinstance(metadata, dict):
+        raise WeightsError(f"{path}: metadata must be a JSON object, not {type(metadata).__name__}")
+    try:
+        return WindowWeights.from_dict(data), metadata
+    except WeightsError as error:
+        raise WeightsError(f"{path}: {error}") from error
 
 
 DEFAULT_WEIGHTS = WindowWeights(own=(1.0, 10.0, 100.0), opponent=(-1.0, -10.0, -120.0), center=3.0)

@@ -116,7 +116,9 @@ class EloEstimate:
             return "no games"
         level = f"{self.confidence:.0%}"
         if math.isinf(self.elo):
-            return f">= {_signed(self.low)} ({level})" if self.elo > 0 else f"<= {_signed(self.high)} ({level})"
+            return (
+                f">= {_signed(self.low)} ({level})" if self.elo > 0 else f"<= {_signed(self.high)} ({level})"
+            )
         return f"{_signed(self.elo)} [{_signed(self.low)}, {_signed(self.high)}] ({level})"
 
 
@@ -312,7 +314,9 @@ def play_game(config: MatchConfig, index: int) -> GameOutcome:
         column = agent.choose_move(board.copy())
         times.append(time.perf_counter() - started)
         if not isinstance(column, int) or isinstance(column, bool) or not board.can_play(column):
-            raise MatchError(f"{agent.name} chose an illegal move {column!r} in position {board.move_string!r}")
+            raise MatchError(
+                f"{agent.name} chose an illegal move {column!r} in position {board.move_string!r}"
+            )
         board.play(column)
     if board.winner is None:
         score = 0.5
@@ -417,7 +421,12 @@ class MatchStore:
         rows = self._db.execute("SELECT game, a_first, opening_plies, moves, score, times FROM games")
         return {
             row[0]: GameOutcome(
-                row[0], bool(row[1]), row[2], tuple(parse_moves(row[3], width)), row[4], tuple(json.loads(row[5]))
+                row[0],
+                bool(row[1]),
+                row[2],
+                tuple(parse_moves(row[3], width)),
+                row[4],
+                tuple(json.loads(row[5])),
             )
             for row in rows
         }

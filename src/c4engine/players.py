@@ -19,13 +19,14 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from c4engine import levels
 from c4engine.board import Board
 from c4engine.engine import Engine, PollHook
 from c4engine.errors import GameOverError, PlayerSpecError
-from c4engine.evaluation import Evaluator, evaluator_by_name
+from c4engine.evaluation import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
 from c4engine.levels import DEFAULT_LEVEL, Level
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "RandomPlayer",
     "load_external_agent",
     "parse_agent",
+    "weights_player",
 ]
 
 
@@ -228,14 +230,56 @@ def load_external_agent(spec: str) -> Agent:
     raise PlayerSpecError(f"{spec!r} is neither a player nor a function board -> column")
 
 
+WEIGHTS_PREFIX = "weights:"
+FALLBACK_WEIGHTS_DEPTH = levels.level(5).depth
+"""The search depth of a weights file that records none (level 5's)."""
+
+
+def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
+    """The engine with the ``windows`` weights of a JSON file: ``weights:FILE[@DEPTH]`` or ``FILE.json``.
+
+    It searches ``DEPTH`` plies, or the depth the file records (``c4 tune``
+    writes the depth it tuned at), or :data:`FALLBACK_WEIGHTS_DEPTH`.  An
+    unreadable or malformed file is a :class:`~c4engine.errors.WeightsError`.
+
+    >>> weights_player("weights:missing.json@3")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.WeightsError: cannot read weights file missing.json: no such file
+    """
+    path = spec.strip().removeprefix(WEIGHTS_PREFIX)
+    depth: int | None = None
+    head, at, tail = path.rpartition("@")
+    if at and tail.strip().isdigit():
+        path, depth = head, int(tail)
+        if depth < 1:
+            raise PlayerSpecError(f"player {spec!r}: the depth must be at least 1")
+    if not path:
+        raise PlayerSpecError(f"player {spec!r} names no weights file: use 'weights:FILE.json'")
+    weights, metadata = load_weights(path)
+    if depth is None:
+        recorded = metadata.get("depth")
+        valid = isinstance(recorded, int) and not isinstance(recorded, bool) and recorded >= 1
+        depth = recorded if valid else FALLBACK_WEIGHTS_DEPTH
+    return EnginePlayer(
+        depth=depth, evaluator=WindowsEvaluator(weights), seed=seed, name=f"{Path(path).name}, depth {depth}"
+    )
+
+
 def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     """A player from a short description: ``human``, ``random``, a level number, or ``module:NAME``.
 
-    ``package.module:NAME`` is an external player (see :func:`load_external_agent`).
+    ``package.module:NAME`` is an external player (see :func:`load_external_agent`);
+    ``weights:FILE.json[@DEPTH]`` (or just ``FILE.json``) the engine with tuned
+    ``windows`` weights (see :func:`weights_player`).
 
     >>> parse_agent("5").name
     'computer, level 5 strong'
     """
+    if spec.strip().startswith(WEIGHTS_PREFIX) or spec.strip().lower().rstrip("@0123456789").endswith(
+        ".json"
+    ):
+        return weights_player(spec, seed=seed)
     if ":" in spec:
         return load_external_agent(spec)
     text = spec.strip().lower()
