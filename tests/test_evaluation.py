@@ -19,6 +19,7 @@ from c4engine.evaluation import (
     area_score,
     areas,
     evaluator_by_name,
+    load_weights,
     threat_distance,
     window_masks,
     windows,
@@ -303,3 +304,33 @@ def test_unknown_evaluator() -> None:
         assert name in str(info.value)
     with pytest.raises(UnknownEvaluatorError):
         evaluator_by_name(None)  # type: ignore[arg-type]
+
+
+def test_weights_files_with_metadata(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "tuned.json"
+    DEFAULT_WEIGHTS.save(path, {"depth": 3, "method": "cma"})
+    assert load_weights(path) == (DEFAULT_WEIGHTS, {"depth": 3, "method": "cma"})
+    assert WindowWeights.load(path) == DEFAULT_WEIGHTS
+    DEFAULT_WEIGHTS.save(path)
+    assert load_weights(path) == (DEFAULT_WEIGHTS, {})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (None, "no such file"),
+        ("[1, 2]", "must be a JSON object, not list"),
+        ('{"own": [1], "opponent": [-1], "metadata": 3}', "metadata must be a JSON object"),
+        ('{"own": [1], "opponent": [-1], "extra": {}}', "unknown weight field(s) 'extra'"),
+        ("\xff\xfe", "cannot read weights file"),
+    ],
+)
+def test_weight_file_errors(tmp_path, text: str | None, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "weights.json"
+    if text == "\xff\xfe":
+        path.write_bytes(b"\xff\xfe\x00")
+    elif text is not None:
+        path.write_text(text)
+    with pytest.raises(WeightsError) as info:
+        load_weights(path)
+    assert message in str(info.value) and str(path) in str(info.value)

@@ -14,6 +14,7 @@ from typing import NoReturn
 from c4engine import __version__, match_cli, move_cli, solver_cli, tune_cli
 from c4engine.board import Board
 from c4engine.errors import C4Error
+from c4engine.evaluation import WindowsEvaluator, load_weights
 from c4engine.game import Game
 from c4engine.levels import DEFAULT_LEVEL, LEVELS
 from c4engine.notation import parse_size
@@ -69,6 +70,9 @@ def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
     parser.add_argument(
         "--level2", type=int, help="with --watch: the second computer's level (default: --level)"
     )
+    parser.add_argument(
+        "--weights", metavar="FILE", help="the computer's windows weights (JSON, e.g. from c4 tune)"
+    )
     parser.add_argument("--seed", type=int, help="seed for the computer's random choices (repeatable games)")
     parser.add_argument("--moves", default="", metavar="MOVES", help="start from this position, e.g. 4453")
     parser.add_argument("--show", action="store_true", help="print the position given by --moves and exit")
@@ -85,6 +89,7 @@ def _run_play(args: argparse.Namespace) -> int:
         print(render_board(board, color=color))
         print(f"{board.turn.symbol} to move" if not board.is_over else f"game over: {board.result}")
         return 0
+    evaluator = None if args.weights is None else WindowsEvaluator(load_weights(args.weights)[0])
     players: tuple[Agent, Agent]
     if args.two_players:
         players = (HumanPlayer("player 1"), HumanPlayer("player 2"))
@@ -92,11 +97,11 @@ def _run_play(args: argparse.Namespace) -> int:
         second_level = args.level if args.level2 is None else args.level2
         seed2 = None if args.seed is None else args.seed + 1
         players = (
-            EnginePlayer(level=args.level, seed=args.seed),
-            EnginePlayer(level=second_level, seed=seed2),
+            EnginePlayer(level=args.level, seed=args.seed, evaluator=evaluator),
+            EnginePlayer(level=second_level, seed=seed2, evaluator=evaluator),
         )
     else:
-        computer = EnginePlayer(level=args.level, seed=args.seed)
+        computer = EnginePlayer(level=args.level, seed=args.seed, evaluator=evaluator)
         players = (HumanPlayer("you"), computer) if args.first == "you" else (computer, HumanPlayer("you"))
     return TerminalGame(Game(players[0], players[1], board=board), color=color).run()
 

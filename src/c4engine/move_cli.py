@@ -3,7 +3,10 @@
 ``c4 move POSITION`` prints the column (1-based) the chosen player would
 play; ``--level`` takes any computer player spec (a level number or
 ``random``), ``--depth`` a fixed-depth search with the ``windows``
-evaluator, ``--time`` iterative deepening for that many seconds.  Without
+evaluator, ``--time`` iterative deepening for that many seconds;
+``--weights FILE`` gives the ``windows`` evaluator the weights of a file
+written by ``c4 tune`` (searched at the file's depth unless one of the
+others says otherwise).  Without
 POSITION it reads positions from standard input, one a line, and writes
 ``POSITION COLUMN`` per line; an empty line is the empty board, and an
 invalid line gives an error naming its line number on standard error, an
@@ -18,9 +21,10 @@ from typing import TextIO, TypeAlias
 
 from c4engine.board import Board
 from c4engine.errors import C4Error, GameOverError, PlayerSpecError
+from c4engine.evaluation import WindowsEvaluator, load_weights
 from c4engine.levels import LEVELS
 from c4engine.notation import parse_size
-from c4engine.players import Agent, EnginePlayer, parse_agent
+from c4engine.players import Agent, EnginePlayer, parse_agent, weights_player
 
 __all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
 
@@ -42,6 +46,12 @@ def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     how.add_argument("--level", metavar="L", help="a level number, or 'random'")
     how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
     how.add_argument("--time", type=float, metavar="SECONDS", help="search as deep as SECONDS allow")
+    parser.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="windows weights (JSON, e.g. from c4 tune); searched at the file's depth unless "
+        "--depth/--time/--level says otherwise",
+    )
     parser.add_argument("--seed", type=int, help="seed for random choices (noise, random player)")
     parser.add_argument("--size", default="7x6", metavar="WxH", help="board width x height (default 7x6)")
     parser.add_argument(
@@ -52,9 +62,17 @@ def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
 
 
 def choose_player(
-    level: str | None = None, depth: int | None = None, time: float | None = None, seed: int | None = None
+    level: str | None = None,
+    depth: int | None = None,
+    time: float | None = None,
+    seed: int | None = None,
+    weights: str | None = None,
 ) -> Agent:
     """The computer player ``c4 move`` asks: by level spec, fixed depth or time budget.
+
+    ``weights`` is a weights file (:func:`c4engine.evaluation.load_weights`):
+    the ``windows`` evaluator with those weights, at the depth the file
+    records unless ``depth``, ``time`` or a level number is given.
 
     >>> choose_player(depth=4).name
     'computer, depth 4'
@@ -63,18 +81,33 @@ def choose_player(
     ...
     c4engine.errors.PlayerSpecError: 'human' is not a computer player
     """
+    if depth is not None and depth < 1:
+        raise PlayerSpecError(f"--depth must be at least 1, not {depth}")
+    if time is not None and not time > 0:
+        raise PlayerSpecError(f"--time must be more than 0 seconds, not {time}")
+    if weights is not None:
+        return _weighted_player(weights, level, depth, time, seed)
     if depth is not None:
-        if depth < 1:
-            raise PlayerSpecError(f"--depth must be at least 1, not {depth}")
         return EnginePlayer(depth=depth, seed=seed)
     if time is not None:
-        if not time > 0:
-            raise PlayerSpecError(f"--time must be more than 0 seconds, not {time}")
         return EnginePlayer(time_limit=time, seed=seed)
     player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
     if player.is_human:
         raise PlayerSpecError(f"{level!r} is not a computer player")
     return player
+
+
+def _weighted_player(
+    path: str, level: str | None, depth: int | None, time: float | None, seed: int | None
+) -> EnginePlayer:
+    evaluator = WindowsEvaluator(load_weights(path)[0])
+    if depth is not None or time is not None:
+        return EnginePlayer(depth=depth, time_limit=time, evaluator=evaluator, seed=seed)
+    if level is not None:
+        if not level.strip().isdigit():
+            raise PlayerSpecError(f"--weights needs a level number, not {level!r}")
+        return EnginePlayer(level=int(level), evaluator=evaluator, seed=seed)
+    return weights_player(path, seed=seed)
 
 
 def _move(player: Agent, position: str, width: int, height: int, connect: int) -> int:
@@ -102,7 +135,7 @@ def run_move(args: argparse.Namespace) -> int:
     """Handler of ``c4 move``; bad options or a bad position raise :class:`C4Error`."""
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect fails before any work
-    player = choose_player(args.level, args.depth, args.time, args.seed)
+    player = choose_player(args.level, args.depth, args.time, args.seed, args.weights)
     if args.position is None:
         return _batch(player, width, height, args.connect, sys.stdin, sys.stdout)
     print(_move(player, args.position, width, height, args.connect))

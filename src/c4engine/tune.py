@@ -319,13 +319,22 @@ class Optimizer(Protocol):
         ...
 
 
+_CMA_RANDOM = np.random.RandomState(0)
+
+
+def _cma_randn(*shape: int) -> Any:
+    """``cma``'s normal samples, from a generator this module seeds (module-level: it pickles by name)."""
+    return _CMA_RANDOM.standard_normal(shape)
+
+
 class CmaEs:
     """CMA-ES (the ``cma`` package) maximising fitness in the unit cube, bounds 0..1.
 
-    ``seed`` seeds numpy's global generator (which ``cma`` samples from)
-    before each ``ask``, so the candidates are a function of the seed and
-    the state, also after a resume.  The answer is CMA's mean (its
-    ``xfavorite``), the best estimate under noise.
+    ``cma`` samples from a generator that is seeded from ``seed`` and the
+    number of calls before every ``ask`` and ``tell`` (numpy's global one
+    too, for anything else it draws), so the candidates are a function of
+    the seed and the history, also across a pickled checkpoint.  The answer
+    is CMA's mean (its ``xfavorite``), the best estimate under noise.
     """
 
     def __init__(self, start: Sequence[float], sigma: float, seed: int, popsize: int | None = None) -> None:
@@ -335,19 +344,26 @@ class CmaEs:
                 import cma
         except ImportError as error:  # pragma: no cover - depends on the install
             raise TuneError("CMA-ES needs the 'cma' package: pip install 'c4engine[tune]'") from error
-        options: dict[str, Any] = {"bounds": [0.0, 1.0], "seed": seed + 1, "verbose": -9}
+        options: dict[str, Any] = {"bounds": [0.0, 1.0], "randn": _cma_randn, "verbose": -9}
         if popsize is not None:
             options["popsize"] = popsize
         self.seed = seed
-        self.asked = 0
+        self.calls = 0
+        self._reseed()
         self.es = cma.CMAEvolutionStrategy(list(start), sigma, options)
 
+    def _reseed(self) -> None:
+        value = (self.seed * 1_000_003 + self.calls) % 2**32
+        self.calls += 1
+        _CMA_RANDOM.seed(value)
+        np.random.seed(value)
+
     def ask(self) -> list[list[float]]:
-        np.random.seed((self.seed * 1_000_003 + self.asked) % 2**32)
-        self.asked += 1
+        self._reseed()
         return [[float(x) for x in point] for point in self.es.ask()]
 
     def tell(self, candidates: list[list[float]], fitness: list[float]) -> None:
+        self._reseed()
         self.es.tell([np.array(point) for point in candidates], [-value for value in fitness])
 
     def best(self) -> list[float]:
