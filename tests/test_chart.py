@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 from c4engine.chart import line_chart_svg, nice_ticks
@@ -13,7 +14,7 @@ def test_ticks_cover_the_range_with_round_steps() -> None:
     assert nice_ticks(0, 12000) == [0, 2500, 5000, 7500, 10000, 12500]
     ticks = nice_ticks(0.31, 0.68)
     assert ticks[0] <= 0.31 and ticks[-1] >= 0.68
-    steps = {round(b - a, 9) for a, b in zip(ticks, ticks[1:], strict=False)}
+    steps = {round(b - a, 9) for a, b in itertools.pairwise(ticks)}
     assert len(steps) == 1
 
 

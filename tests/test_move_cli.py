@@ -71,3 +71,57 @@ def test_bad_input_is_a_one_line_error(args: list[str], message: str) -> None:
 def test_choose_player_refuses_people() -> None:
     with pytest.raises(PlayerSpecError):
         choose_player("human")
+
+
+def _edge_loving_weights(tmp_path, depth: int | None = 1):  # type: ignore[no-untyped-def]
+    from c4engine.evaluation import WindowWeights
+
+    weights = WindowWeights(own=(1, 10, 100), opponent=(-1, -10, -120), center=-50)
+    path = tmp_path / "edges.json"
+    weights.save(path, None if depth is None else {"depth": depth})
+    return weights, path
+
+
+def test_move_with_a_weights_file_uses_those_weights(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from c4engine.evaluation import WindowsEvaluator
+    from c4engine.players import EnginePlayer
+
+    weights, path = _edge_loving_weights(tmp_path)
+    for position in ("11", "2"):
+        board = Board.from_moves(position)
+        expected = EnginePlayer(depth=1, evaluator=WindowsEvaluator(weights)).choose_move(board) + 1
+        default = EnginePlayer(depth=1).choose_move(board) + 1
+        assert expected != default  # the file must make a difference for this test to mean something
+        result = run_c4("move", position, "--weights", str(path))  # depth 1 from the file
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == f"{expected}\n"
+    deeper = (
+        EnginePlayer(depth=3, evaluator=WindowsEvaluator(weights)).choose_move(Board.from_moves("4453")) + 1
+    )
+    assert deeper != EnginePlayer(depth=3).choose_move(Board.from_moves("4453")) + 1
+    result = run_c4("move", "4453", "--weights", str(path), "--depth", "3")
+    assert result.stdout == f"{deeper}\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read weights file"),
+        ("{", "not valid JSON"),
+        ('{"own": [1, 2], "opponent": [-1, -2]}', "for connect 3, not connect 4"),
+    ],
+)
+def test_bad_weights_files_are_one_line_errors(tmp_path, content: str | None, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "w.json"
+    if content is not None:
+        path.write_text(content)
+    result = run_c4("move", "44", "--weights", str(path))
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_weights_need_a_level_number(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _weights, path = _edge_loving_weights(tmp_path)
+    with pytest.raises(PlayerSpecError, match="needs a level number"):
+        choose_player("random", weights=str(path))
+    assert choose_player("5", weights=str(path)).name == "computer, level 5 strong"

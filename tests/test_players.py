@@ -59,3 +59,29 @@ def test_explicit_depth_overrides_level() -> None:
     player = EnginePlayer(depth=3, evaluator="areas")
     assert player.level is None and player.noise == 0.0
     assert player.name == "computer, depth 3"
+
+
+def test_weights_files_as_players(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from c4engine.errors import WeightsError
+    from c4engine.evaluation import WindowsEvaluator, WindowWeights
+    from c4engine.players import FALLBACK_WEIGHTS_DEPTH, weights_player
+
+    weights = WindowWeights(own=(2, 20, 200), opponent=(-2, -20, -250), center=5)
+    path = tmp_path / "tuned.json"
+    weights.save(path, {"depth": 3})
+    for spec in (f"weights:{path}", str(path), f"  weights:{path} "):
+        player = parse_agent(spec)
+        assert isinstance(player, EnginePlayer)
+        assert player.engine.depth == 3 and player.name == "tuned.json, depth 3"
+        assert isinstance(player.engine.evaluator, WindowsEvaluator)
+        assert player.engine.evaluator.weights == weights
+    assert parse_agent(f"weights:{path}@6").engine.depth == 6  # type: ignore[attr-defined]
+    assert parse_agent(f"{path}@2").engine.depth == 2  # type: ignore[attr-defined]
+    weights.save(path)  # no depth recorded
+    assert weights_player(str(path)).engine.depth == FALLBACK_WEIGHTS_DEPTH
+    with pytest.raises(WeightsError, match="no such file"):
+        parse_agent("weights:nowhere.json")
+    with pytest.raises(PlayerSpecError, match="names no weights file"):
+        parse_agent("weights:")
+    with pytest.raises(PlayerSpecError, match="at least 1"):
+        parse_agent(f"weights:{path}@0")

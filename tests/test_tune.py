@@ -204,7 +204,10 @@ def test_a_pair_plays_both_colours_from_the_same_opening() -> None:
     (first_score, first_moves), (second_score, second_moves) = play_pair(job)
     assert first_moves.startswith("44") and second_moves.startswith("44")
     assert first_moves != second_moves
-    for score, moves, candidate_first in ((first_score, first_moves, True), (second_score, second_moves, False)):
+    for score, moves, candidate_first in (
+        (first_score, first_moves, True),
+        (second_score, second_moves, False),
+    ):
         board = Board.from_moves(moves)
         assert board.is_over
         if board.winner is None:
@@ -303,7 +306,7 @@ def test_a_store_refuses_another_run(tmp_path) -> None:  # type: ignore[no-untyp
     path = tmp_path / "run.sqlite"
     with TuneStore(path) as store:
         tune(_config(budget=32), store=store, workers=1)
-    with TuneStore(path) as store, pytest.raises(TuneError, match="holds another tuning run .*depth"):
+    with TuneStore(path) as store, pytest.raises(TuneError, match=r"holds another tuning run .*depth"):
         tune(_config(budget=32, depth=2), store=store, workers=1)
     bad = tmp_path / "not.sqlite"
     bad.write_text("this is not a database" * 100)

@@ -121,8 +121,12 @@ def test_bad_tune_options_are_one_line_errors(tmp_path: Path, extra: list[str], 
 
 def test_a_database_of_another_run_is_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "t.sqlite")
-    first = run_c4(*TINY, "--games-budget", "32", "--validate", "0", "--db", db, "--out", str(tmp_path / "t.json"))
+    first = run_c4(
+        *TINY, "--games-budget", "32", "--validate", "0", "--db", db, "--out", str(tmp_path / "t.json")
+    )
     assert first.returncode == 0, first.stderr
-    other = run_c4(*TINY, "--games-budget", "32", "--seed", "9", "--db", db, "--out", str(tmp_path / "t.json"))
+    other = run_c4(
+        *TINY, "--games-budget", "32", "--seed", "9", "--db", db, "--out", str(tmp_path / "t.json")
+    )
     assert other.returncode == 2
     assert "holds another tuning run (different seed)" in other.stderr

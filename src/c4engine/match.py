@@ -58,6 +58,7 @@ __all__ = [
     "MatchConfig",
     "MatchStore",
     "MatchSummary",
+    "check_players",
     "elo_difference",
     "opening",
     "play_game",
@@ -105,7 +106,7 @@ class EloEstimate:
     confidence: float = 0.95
 
     def __str__(self) -> str:
-        """``+147 [+82, +210] (95%)``, or ``>= +166 (95%)`` (``<= ...``) for a 100 % (0 %) score.
+        """``+147 [+81, +210] (95%)``, or ``>= +166 (95%)`` (``<= ...``) for a 100 % (0 %) score.
 
         >>> str(elo_difference(10, 0, 0))
         '>= +166 (95%)'
@@ -142,7 +143,10 @@ def elo_difference(wins: int, draws: int, losses: int, confidence: float = 0.95)
     score interval carried over to three outcomes: the ``p`` with
     ``(s - p)^2 <= z^2 v(p) / n``, where ``v(p) = p (1 - p) - d/4`` is the
     variance of one game's score (0, 1/2 or 1) whose mean is ``p`` at the
-    observed draw rate ``d``; its ends are mapped to Elo.  Unlike the plain
+    observed draw rate ``d`` (taken as ``D / (n + z^2)``, a little below
+    ``D / n``, the way Wilson's interval pulls towards the middle: with
+    ``D / n`` a match of only draws would claim an interval of width 0);
+    its ends are mapped to Elo.  Unlike the plain
     normal interval ``s ± z sqrt(v(s)/n)`` it stays sensible at the extremes:
     a 100 % score gives a finite lower end and an infinite upper one, and it
     narrows like ``1/sqrt(n)`` as games accumulate.  (Without draws it is
@@ -150,7 +154,7 @@ def elo_difference(wins: int, draws: int, losses: int, confidence: float = 0.95)
 
     >>> estimate = elo_difference(60, 20, 20)     # 70 %
     >>> round(estimate.elo), round(estimate.low), round(estimate.high)
-    (147, 82, 210)
+    (147, 81, 210)
     >>> swept = elo_difference(0, 0, 10)          # 0 %: no finite estimate, a finite upper end
     >>> swept.elo, round(swept.high)
     (-inf, -166)
@@ -164,8 +168,9 @@ def elo_difference(wins: int, draws: int, losses: int, confidence: float = 0.95)
     if games == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0, confidence)
     score = (wins + draws / 2.0) / games
-    draw_rate = draws / games
-    k = _normal_quantile(confidence) ** 2 / games
+    z2 = _normal_quantile(confidence) ** 2
+    draw_rate = draws / (games + z2)  # shrunk a little, so that all draws still leave an interval
+    k = z2 / games
     # (1 + k) p^2 - (2 s + k) p + (s^2 + k d / 4) = 0
     root = math.sqrt(max(0.0, k * (4.0 * score * (1.0 - score) - draw_rate + k * (1.0 - draw_rate))))
     low = max(0.0, (2.0 * score + k - root) / (2.0 * (1.0 + k)))
@@ -248,7 +253,9 @@ class GameOutcome:
 
     ``moves`` are all moves (0-based columns), the opening's first (the
     store writes them in the usual notation, 1-based: ``"4453..."``);
-    ``times`` the seconds each player took for each move after the opening;
+    ``times`` the CPU seconds (of the process playing the game) each
+    player took for each move after the opening -- CPU time, not wall time,
+    so that a busy machine does not inflate them;
     ``score`` is player A's: 1 win, 0.5 draw, 0 loss.
     """
 
@@ -284,11 +291,21 @@ _WARM: set[tuple[str, int, int, int]] = set()
 
 
 def _warm_up(spec: str, config: MatchConfig) -> None:
-    """Let a player make one untimed move once per process, so loading compiled code is not timed."""
+    """Let a player make untimed moves once per process, so that loading compiled code is not timed.
+
+    The empty board is not enough: engines answer it without searching.
+    """
     key = (spec, config.width, config.height, config.connect)
     if key not in _WARM:
         _WARM.add(key)
-        _make_agent(spec, 0).choose_move(config.board())
+        agent, board = _make_agent(spec, 0), config.board()
+        for _ in range(3):
+            if board.is_over:
+                break
+            column = agent.choose_move(board.copy())
+            if not isinstance(column, int) or not board.can_play(column):
+                break  # the game itself reports it
+            board.play(column)
 
 
 def play_game(config: MatchConfig, index: int) -> GameOutcome:
@@ -310,9 +327,9 @@ def play_game(config: MatchConfig, index: int) -> GameOutcome:
     times: list[float] = []
     while not board.is_over:
         agent = first if board.turn is Player.FIRST else second
-        started = time.perf_counter()
+        started = time.process_time()
         column = agent.choose_move(board.copy())
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
         if not isinstance(column, int) or isinstance(column, bool) or not board.can_play(column):
             raise MatchError(
                 f"{agent.name} chose an illegal move {column!r} in position {board.move_string!r}"
@@ -458,7 +475,7 @@ def _now() -> str:
 
 @dataclass(frozen=True)
 class TimeStats:
-    """Seconds per move of one player: count, mean, median, 95th percentile, max."""
+    """CPU seconds per move of one player: count, mean, median, 95th percentile, max."""
 
     moves: int
     mean: float
@@ -523,10 +540,16 @@ class MatchSummary:
             f"connect {config.connect}, seed {config.seed}, {config.random_plies} random opening plies",
             f"A wins {self.wins}, draws {self.draws}, B wins {self.losses} (A scores {score})",
             f"Elo A - B: {self.elo()}",
-            f"A's time per move: {self.times(True)}",
-            f"B's time per move: {self.times(False)}",
+            f"A's CPU time per move: {self.times(True)}",
+            f"B's CPU time per move: {self.times(False)}",
         ]
         return "\n".join(lines)
+
+
+def check_players(config: MatchConfig) -> None:
+    """Make both players once, so a bad spec fails here with its message, not on a worker."""
+    for spec in (config.a, config.b):
+        _make_agent(spec, 0)
 
 
 def play_match(
@@ -544,14 +567,13 @@ def play_match(
     a scheduler plays them one after another in this process.  Each finished
     game goes into ``store`` at once and to ``on_game`` (a progress bar).
     """
+    check_players(config)
     if store is not None:
         store.start(config)
         done = {index: game for index, game in store.games().items() if index < config.games}
     else:
         done = {}
     todo = [index for index in range(config.games) if index not in done]
-    for spec in (config.a, config.b):
-        _make_agent(spec, 0)  # a bad spec fails here, with its message, not on a worker
 
     def finish(outcome: GameOutcome) -> None:
         done[outcome.index] = outcome
