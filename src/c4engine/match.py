@@ -58,6 +58,7 @@ __all__ = [
     "MatchConfig",
     "MatchStore",
     "MatchSummary",
+    "check_players",
     "elo_difference",
     "opening",
     "play_game",
@@ -116,7 +117,9 @@ class EloEstimate:
             return "no games"
         level = f"{self.confidence:.0%}"
         if math.isinf(self.elo):
-            return f">= {_signed(self.low)} ({level})" if self.elo > 0 else f"<= {_signed(self.high)} ({level})"
+            return (
+                f">= {_signed(self.low)} ({level})" if self.elo > 0 else f"<= {_signed(self.high)} ({level})"
+            )
         return f"{_signed(self.elo)} [{_signed(self.low)}, {_signed(self.high)}] ({level})"
 
 
@@ -140,7 +143,10 @@ def elo_difference(wins: int, draws: int, losses: int, confidence: float = 0.95)
     score interval carried over to three outcomes: the ``p`` with
     ``(s - p)^2 <= z^2 v(p) / n``, where ``v(p) = p (1 - p) - d/4`` is the
     variance of one game's score (0, 1/2 or 1) whose mean is ``p`` at the
-    observed draw rate ``d``; its ends are mapped to Elo.  Unlike the plain
+    observed draw rate ``d`` (taken as ``D / (n + z^2)``, a little below
+    ``D / n``, the way Wilson's interval pulls towards the middle: with
+    ``D / n`` a match of only draws would claim an interval of width 0);
+    its ends are mapped to Elo.  Unlike the plain
     normal interval ``s ± z sqrt(v(s)/n)`` it stays sensible at the extremes:
     a 100 % score gives a finite lower end and an infinite upper one, and it
     narrows like ``1/sqrt(n)`` as games accumulate.  (Without draws it is
@@ -162,8 +168,9 @@ def elo_difference(wins: int, draws: int, losses: int, confidence: float = 0.95)
     if games == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0, confidence)
     score = (wins + draws / 2.0) / games
-    draw_rate = draws / games
-    k = _normal_quantile(confidence) ** 2 / games
+    z2 = _normal_quantile(confidence) ** 2
+    draw_rate = draws / (games + z2)  # shrunk a little, so that all draws still leave an interval
+    k = z2 / games
     # (1 + k) p^2 - (2 s + k) p + (s^2 + k d / 4) = 0
     root = math.sqrt(max(0.0, k * (4.0 * score * (1.0 - score) - draw_rate + k * (1.0 - draw_rate))))
     low = max(0.0, (2.0 * score + k - root) / (2.0 * (1.0 + k)))
@@ -312,7 +319,9 @@ def play_game(config: MatchConfig, index: int) -> GameOutcome:
         column = agent.choose_move(board.copy())
         times.append(time.perf_counter() - started)
         if not isinstance(column, int) or isinstance(column, bool) or not board.can_play(column):
-            raise MatchError(f"{agent.name} chose an illegal move {column!r} in position {board.move_string!r}")
+            raise MatchError(
+                f"{agent.name} chose an illegal move {column!r} in position {board.move_string!r}"
+            )
         board.play(column)
     if board.winner is None:
         score = 0.5
@@ -417,7 +426,12 @@ class MatchStore:
         rows = self._db.execute("SELECT game, a_first, opening_plies, moves, score, times FROM games")
         return {
             row[0]: GameOutcome(
-                row[0], bool(row[1]), row[2], tuple(parse_moves(row[3], width)), row[4], tuple(json.loads(row[5]))
+                row[0],
+                bool(row[1]),
+                row[2],
+                tuple(parse_moves(row[3], width)),
+                row[4],
+                tuple(json.loads(row[5])),
             )
             for row in rows
         }
@@ -520,6 +534,12 @@ class MatchSummary:
         return "\n".join(lines)
 
 
+def check_players(config: MatchConfig) -> None:
+    """Make both players once, so a bad spec fails here with its message, not on a worker."""
+    for spec in (config.a, config.b):
+        _make_agent(spec, 0)
+
+
 def play_match(
     config: MatchConfig,
     *,
@@ -535,14 +555,13 @@ def play_match(
     a scheduler plays them one after another in this process.  Each finished
     game goes into ``store`` at once and to ``on_game`` (a progress bar).
     """
+    check_players(config)
     if store is not None:
         store.start(config)
         done = {index: game for index, game in store.games().items() if index < config.games}
     else:
         done = {}
     todo = [index for index in range(config.games) if index not in done]
-    for spec in (config.a, config.b):
-        _make_agent(spec, 0)  # a bad spec fails here, with its message, not on a worker
 
     def finish(outcome: GameOutcome) -> None:
         done[outcome.index] = outcome

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from c4engine.errors import C4Error
-from c4engine.match import GameOutcome, MatchConfig, MatchStore, MatchSummary, play_match
+from c4engine.match import GameOutcome, MatchConfig, MatchStore, MatchSummary, check_players, play_match
 from c4engine.notation import parse_size
 from c4engine.progress import Progress
 
@@ -53,7 +53,9 @@ def add_match_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     size.add_argument("--size", default=None, metavar="WxH", help="board width x height (default 7x6)")
     size.add_argument("--width", type=int, help="board width (default 7)")
     parser.add_argument("--height", type=int, help="board height (default 6)")
-    parser.add_argument("--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)")
+    parser.add_argument(
+        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
+    )
     parser.set_defaults(func=run_match)
     return parser
 
@@ -84,13 +86,12 @@ def _config(args: argparse.Namespace) -> MatchConfig:
         height = args.height
     if args.workers is not None and args.workers < 1:
         raise C4Error(f"--workers must be at least 1, not {args.workers}")
-    return MatchConfig(
-        args.a, args.b, args.games, args.seed, args.random_plies, width, height, args.connect
-    )
+    return MatchConfig(args.a, args.b, args.games, args.seed, args.random_plies, width, height, args.connect)
 
 
 def run_match(args: argparse.Namespace) -> int:
     config = _config(args)
+    check_players(config)
     path = None if args.no_db else Path(args.db) if args.db else default_db(config)
     store = MatchStore(path) if path is not None else None
     try:
