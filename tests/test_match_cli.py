@@ -18,15 +18,6 @@ from c4engine.match import MatchConfig, MatchStore, play_match
 from c4engine.match_cli import default_db
 
 
-def _one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> None:
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    for word in words:
-        assert word in lines[0]
-
-
 def test_match_prints_a_summary_and_stores_the_games(tmp_path: Path) -> None:
     db = tmp_path / "m.sqlite"
     result = run_c4("match", "random", "2", "--games", "4", "--workers", "1", "--seed", "3", "--db", str(db))
@@ -82,29 +73,48 @@ def test_a_killed_match_resumes_to_the_same_result(tmp_path: Path) -> None:
     ]
 
 
+def _run_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as stop:  # argparse's usage errors
+        code = int(stop.code or 0)
+    return code, capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
         (("match", "randomm", "2"), ("unknown player 'randomm'",)),
         (("match", "9", "2"), ("level 9 does not exist",)),
         (("match", "human", "2"), ("computer players",)),
+        (("match", "depth=0", "2"), ("depth must be",)),
         (("match", "nowhere.module:f", "2"), ("cannot import module 'nowhere.module'",)),
         (("match", "1", "2", "--games", "0"), ("at least 1",)),
         (("match", "1", "2", "--workers", "0"), ("--workers",)),
         (("match", "1", "2", "--size", "7x"), ("board size",)),
+        (("match", "1", "2", "--size", "7x6", "--height", "5"), ("not both",)),
         (("match", "1", "2", "--random-plies", "-2"), ("random plies",)),
         (("match", "1"), ("required",)),
         (("match", "1", "2", "--games", "x"), ("invalid int",)),
     ],
 )
-def test_bad_input_is_a_one_line_error(args: tuple[str, ...], words: tuple[str, ...], tmp_path: Path) -> None:
-    _one_line_error(run_c4(*args, "--db", str(tmp_path / "x.sqlite")), *words)
+def test_bad_input_is_a_one_line_error(
+    args: tuple[str, ...], words: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = _run_in_process(capsys, *args, "--db", str(tmp_path / "x.sqlite"))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert all(word in lines[0] for word in words), lines[0]
     assert not (tmp_path / "x.sqlite").exists()  # nothing stored for a match that cannot start
 
 
-def test_another_match_in_the_same_database_is_refused(tmp_path: Path) -> None:
+def test_another_match_in_the_same_database_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "m.sqlite")
-    assert run_c4("match", "random", "1", "--games", "2", "--workers", "1", "--db", db).returncode == 0
-    _one_line_error(
-        run_c4("match", "random", "2", "--games", "2", "--workers", "1", "--db", db), "holds another match"
+    assert (
+        _run_in_process(capsys, "match", "random", "1", "--games", "2", "--workers", "1", "--db", db)[0] == 0
     )
+    code, err = _run_in_process(capsys, "match", "random", "2", "--games", "2", "--workers", "1", "--db", db)
+    assert code == 2 and "holds another match" in err and len(err.strip().splitlines()) == 1
