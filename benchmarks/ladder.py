@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -30,8 +31,16 @@ from c4engine.match import MatchConfig, MatchStore, MatchSummary, play_match
 from c4engine.progress import Progress
 
 
-def _players() -> list[str]:
-    return ["random", *(str(entry.number) for entry in LEVELS)]
+def recipe_spec(depth: int, evaluator: str, noise: float) -> str:
+    """A level's recipe as a player spec (the match files are named after it, so a retuned level
+    starts a new match instead of resuming the old one)."""
+    return f"depth={depth},evaluator={evaluator},noise={noise:g}"
+
+
+def _players(given: list[str]) -> list[str]:
+    if given:
+        return ["random", *given]
+    return ["random", *(recipe_spec(entry.depth, entry.evaluator, entry.noise) for entry in LEVELS)]
 
 
 def _games_for(pair: str, default: int, overrides: dict[str, int]) -> int:
@@ -47,16 +56,19 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--dir", type=Path, default=Path("ladder-games"), help="where the match files go")
     parser.add_argument("--only", metavar="X-Y", action="append", default=[], help="play only these pairs")
+    parser.add_argument(
+        "--players", nargs="+", default=[], metavar="SPEC", help="candidate levels 1.. (default: levels.py)"
+    )
     args = parser.parse_args()
     overrides = {}
     for item in args.pair_games:
         pair, _, count = item.partition("=")
         overrides[pair] = int(count)
     args.dir.mkdir(parents=True, exist_ok=True)
-    players = _players()
-    rows: list[tuple[str, str, MatchSummary, float]] = []
-    for lower, upper in itertools.pairwise(players):
-        pair = f"{lower}-{upper}"
+    players = _players(args.players)
+    rows: list[tuple[int, str, str, MatchSummary, float]] = []
+    for number, (lower, upper) in enumerate(itertools.pairwise(players), start=1):
+        pair = f"{number - 1}-{number}"
         if args.only and pair not in args.only:
             continue
         # A = the higher level, so the Elo difference is its gain over the level below.
@@ -65,8 +77,8 @@ def main() -> int:
         )
         started = time.monotonic()
         with (
-            MatchStore(args.dir / f"ladder-{lower}-vs-{upper}.sqlite") as store,
-            Progress(config.games, f"{upper} vs {lower}", unit=" games") as bar,
+            MatchStore(args.dir / f"ladder-{_slug(lower)}-vs-{_slug(upper)}.sqlite") as store,
+            Progress(config.games, f"level {number} vs below", unit=" games") as bar,
         ):
             store.start(config)
             bar.done = sum(1 for index in store.games() if index < config.games)
@@ -80,23 +92,25 @@ def main() -> int:
     return 0
 
 
-def _table(rows: list[tuple[str, str, MatchSummary, float]]) -> str:
-    recipes = {str(entry.number): entry for entry in LEVELS}
+def _slug(spec: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec)
+
+
+def _table(rows: list[tuple[int, str, str, MatchSummary, float]]) -> str:
     lines = [
-        "| level | name | depth | evaluator | noise | vs level below: W-D-L (games) | Elo gain [95%] "
+        "| level | player | vs level below: W-D-L (games) | Elo gain [95%] "
         "| Elo (level 1 = 0) [95%] | ms/move median / p95 / max |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|",
     ]
     total, variance, open_ended = 0.0, 0.0, False
     unclear = []
-    for lower, upper, summary, _seconds in rows:
+    for number, _lower, upper, summary, _seconds in rows:
         estimate = summary.elo()
-        entry = recipes[upper]
         times = summary.times(True)
         timing = f"{times.median * 1000:.1f} / {times.p95 * 1000:.0f} / {times.max * 1000:.0f}"
         if estimate.low <= 0 <= estimate.high:
-            unclear.append(f"{lower}-{upper}")
-        if upper == "1":
+            unclear.append(f"{number - 1}-{number}")
+        if number == 1:
             cumulative = "0 (anchor)"
         else:
             if math.isinf(estimate.elo):
@@ -109,8 +123,8 @@ def _table(rows: list[tuple[str, str, MatchSummary, float]]) -> str:
             mark = ">= " if open_ended else ""
             cumulative = f"{mark}{total:+.0f} [{total - spread:+.0f}, {total + spread:+.0f}]"
         lines.append(
-            f"| {entry.number} | {entry.name} | {entry.depth} | {entry.evaluator} | {entry.noise:.0%} "
-            f"| {summary.wins}-{summary.draws}-{summary.losses} ({len(summary.games)}) vs {lower} "
+            f"| {number} | {upper} "
+            f"| {summary.wins}-{summary.draws}-{summary.losses} ({len(summary.games)}) "
             f"| {estimate} | {cumulative} | {timing} |"
         )
     if unclear:

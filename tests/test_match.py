@@ -137,7 +137,7 @@ def test_summary_report_counts_and_times() -> None:
     summary = play_match(MatchConfig("random", "2", games=4, seed=2), workers=1)
     report = summary.report()
     assert f"A wins {summary.wins}, draws {summary.draws}, B wins {summary.losses}" in report
-    assert "Elo A - B" in report and "B's time per move" in report
+    assert "Elo A - B" in report and "B's CPU time per move" in report
     assert summary.times(False).moves > 0 and summary.times(False).max >= summary.times(False).median
 
 

@@ -253,7 +253,9 @@ class GameOutcome:
 
     ``moves`` are all moves (0-based columns), the opening's first (the
     store writes them in the usual notation, 1-based: ``"4453..."``);
-    ``times`` the seconds each player took for each move after the opening;
+    ``times`` the CPU seconds (of the process playing the game) each
+    player took for each move after the opening -- CPU time, not wall time,
+    so that a busy machine does not inflate them;
     ``score`` is player A's: 1 win, 0.5 draw, 0 loss.
     """
 
@@ -315,9 +317,9 @@ def play_game(config: MatchConfig, index: int) -> GameOutcome:
     times: list[float] = []
     while not board.is_over:
         agent = first if board.turn is Player.FIRST else second
-        started = time.perf_counter()
+        started = time.process_time()
         column = agent.choose_move(board.copy())
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
         if not isinstance(column, int) or isinstance(column, bool) or not board.can_play(column):
             raise MatchError(
                 f"{agent.name} chose an illegal move {column!r} in position {board.move_string!r}"
@@ -463,7 +465,7 @@ def _now() -> str:
 
 @dataclass(frozen=True)
 class TimeStats:
-    """Seconds per move of one player: count, mean, median, 95th percentile, max."""
+    """CPU seconds per move of one player: count, mean, median, 95th percentile, max."""
 
     moves: int
     mean: float
@@ -528,8 +530,8 @@ class MatchSummary:
             f"connect {config.connect}, seed {config.seed}, {config.random_plies} random opening plies",
             f"A wins {self.wins}, draws {self.draws}, B wins {self.losses} (A scores {score})",
             f"Elo A - B: {self.elo()}",
-            f"A's time per move: {self.times(True)}",
-            f"B's time per move: {self.times(False)}",
+            f"A's CPU time per move: {self.times(True)}",
+            f"B's CPU time per move: {self.times(False)}",
         ]
         return "\n".join(lines)
 

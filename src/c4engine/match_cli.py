@@ -30,7 +30,7 @@ def add_match_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         help="play a match between two players: W/D/L and Elo",
         description="Play GAMES games between players A and B: colours alternate, each seeded random "
         "opening is played twice with the colours swapped.  Prints wins, draws, losses, the Elo "
-        "difference A - B with a 95%% interval and the time per move.  Games are stored in SQLite: "
+        "difference A - B with a 95%% interval and the CPU time per move.  Games are stored in SQLite: "
         "run the same command again to resume a stopped match.",
         epilog="Players: random, a level 1..7, or an external player 'package.module:NAME' "
         "(a function board -> column, a class or an Agent object; 'NAME()' calls a factory).",
