@@ -39,8 +39,8 @@ class KaggleNegamax:
     name = "kaggle negamax"
 
     def __init__(self) -> None:
-        from kaggle_environments.envs.connectx import connectx
-        from kaggle_environments.utils import Struct
+        from kaggle_environments.envs.connectx import connectx  # type: ignore[import-untyped]
+        from kaggle_environments.utils import Struct  # type: ignore[import-untyped]
 
         self._module: Any = connectx
         self._struct: Any = Struct

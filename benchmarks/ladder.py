@@ -83,11 +83,9 @@ def main() -> int:
             store.start(config)
             bar.done = sum(1 for index in store.games() if index < config.games)
             summary = play_match(config, store=store, workers=args.workers, on_game=lambda _: bar.advance())
-        rows.append((lower, upper, summary, time.monotonic() - started))
-        print(
-            f"{upper} vs {lower}: {summary.wins}-{summary.draws}-{summary.losses} {summary.elo()}",
-            file=sys.stderr,
-        )
+        rows.append((number, lower, upper, summary, time.monotonic() - started))
+        result = f"{summary.wins}-{summary.draws}-{summary.losses} {summary.elo()}"
+        print(f"level {number} ({upper}) vs {lower}: {result}", file=sys.stderr, flush=True)
     print(_table(rows))
     return 0
 
