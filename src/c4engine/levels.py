@@ -58,11 +58,11 @@ class Level:
 LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", 1, "areas", 0.50),
     Level(2, "novice", 2, "areas", 0.30),
-    Level(3, "casual", 3, "threat_distance", 0.15),
-    Level(4, "club", 6, "windows", 0.05),
-    Level(5, "strong", 8, "windows", 0.0),
-    Level(6, "expert", 10, "windows", 0.0),
-    Level(7, "master", 12, "windows", 0.0),
+    Level(3, "casual", 4, "areas", 0.25),
+    Level(4, "club", 6, "areas", 0.16),
+    Level(5, "strong", 8, "areas", 0.10),
+    Level(6, "expert", 12, "areas", 0.03),
+    Level(7, "master", 14, "areas", 0.0),
 )
 
 DEFAULT_LEVEL = 3
