@@ -106,7 +106,7 @@ class EloEstimate:
     confidence: float = 0.95
 
     def __str__(self) -> str:
-        """``+147 [+82, +210] (95%)``, or ``>= +166 (95%)`` (``<= ...``) for a 100 % (0 %) score.
+        """``+147 [+81, +210] (95%)``, or ``>= +166 (95%)`` (``<= ...``) for a 100 % (0 %) score.
 
         >>> str(elo_difference(10, 0, 0))
         '>= +166 (95%)'
@@ -154,7 +154,7 @@ def elo_difference(wins: int, draws: int, losses: int, confidence: float = 0.95)
 
     >>> estimate = elo_difference(60, 20, 20)     # 70 %
     >>> round(estimate.elo), round(estimate.low), round(estimate.high)
-    (147, 82, 210)
+    (147, 81, 210)
     >>> swept = elo_difference(0, 0, 10)          # 0 %: no finite estimate, a finite upper end
     >>> swept.elo, round(swept.high)
     (-inf, -166)
@@ -291,11 +291,21 @@ _WARM: set[tuple[str, int, int, int]] = set()
 
 
 def _warm_up(spec: str, config: MatchConfig) -> None:
-    """Let a player make one untimed move once per process, so loading compiled code is not timed."""
+    """Let a player make untimed moves once per process, so that loading compiled code is not timed.
+
+    The empty board is not enough: engines answer it without searching.
+    """
     key = (spec, config.width, config.height, config.connect)
     if key not in _WARM:
         _WARM.add(key)
-        _make_agent(spec, 0).choose_move(config.board())
+        agent, board = _make_agent(spec, 0), config.board()
+        for _ in range(3):
+            if board.is_over:
+                break
+            column = agent.choose_move(board.copy())
+            if not isinstance(column, int) or not board.can_play(column):
+                break  # the game itself reports it
+            board.play(column)
 
 
 def play_game(config: MatchConfig, index: int) -> GameOutcome:
