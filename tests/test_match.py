@@ -216,19 +216,9 @@ def test_a_process_pool_plays_the_same_games() -> None:
     )
 
 
-def test_the_dask_path_plays_the_same_games() -> None:
-    from distributed import LocalCluster
-
+def test_the_dask_path_plays_the_same_games(dask_scheduler: str) -> None:
     config = MatchConfig("random", "1", games=4, seed=5, random_plies=2)
-    with LocalCluster(
-        n_workers=1,
-        threads_per_worker=2,
-        processes=False,
-        protocol="tcp",
-        scheduler_kwargs={"host": "127.0.0.1"},
-        dashboard_address=None,
-    ) as cluster:
-        on_dask = play_match(config, scheduler=cluster.scheduler_address)
+    on_dask = play_match(config, scheduler=dask_scheduler)
     assert _moves_and_scores(on_dask.games) == _moves_and_scores(play_match(config, workers=1).games)
 
 
