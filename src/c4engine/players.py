@@ -266,15 +266,57 @@ def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
     )
 
 
-def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
-    """A player from a short description: ``human``, ``random``, a level number, or ``module:NAME``.
+_SETTINGS = ("level", "depth", "evaluator", "noise", "time")
 
-    ``package.module:NAME`` is an external player (see :func:`load_external_agent`);
-    ``weights:FILE.json[@DEPTH]`` (or just ``FILE.json``) the engine with tuned
-    ``windows`` weights (see :func:`weights_player`).
+
+def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlayer:
+    settings: dict[str, str] = {}
+    for item in text.split(","):
+        key, _, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if key not in _SETTINGS or not value:
+            raise PlayerSpecError(f"unknown player {spec!r}: settings are {', '.join(_SETTINGS)} (key=value)")
+        settings[key] = value
+    try:
+        level = int(settings["level"]) if "level" in settings else None
+        depth = int(settings["depth"]) if "depth" in settings else None
+        noise = float(settings["noise"]) if "noise" in settings else None
+        time_limit = float(settings["time"]) if "time" in settings else None
+    except ValueError as error:
+        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+    if noise is not None and not 0.0 <= noise <= 1.0:
+        raise PlayerSpecError(f"player {spec!r}: noise is a probability 0..1, not {noise}")
+    try:
+        return EnginePlayer(
+            level,
+            depth=depth,
+            evaluator=settings.get("evaluator"),
+            time_limit=time_limit,
+            noise=noise,
+            seed=seed,
+            name=spec.strip(),
+        )
+    except (TypeError, ValueError) as error:
+        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+
+
+def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
+    """A player from a short description.
+
+    * ``human``, ``random``, or a level number (``5``);
+    * an engine by its settings, ``key=value`` separated by commas: ``level``,
+      ``depth``, ``evaluator`` (windows, areas, threat_distance), ``noise``
+      (0..1), ``time`` (seconds a move), e.g. ``depth=8,evaluator=areas`` or
+      ``level=7,noise=0.1`` (a level with settings overridden);
+    * ``package.module:NAME``, an external player (see :func:`load_external_agent`);
+    * ``weights:FILE.json[@DEPTH]`` (or just ``FILE.json``), the engine with tuned
+      ``windows`` weights (see :func:`weights_player`).
 
     >>> parse_agent("5").name
     'computer, level 5 strong'
+    >>> player = parse_agent("depth=3,evaluator=areas,noise=0.1")
+    >>> player.engine.depth, player.noise
+    (3, 0.1)
     """
     if spec.strip().startswith(WEIGHTS_PREFIX) or spec.strip().lower().rstrip("@0123456789").endswith(
         ".json"
@@ -289,6 +331,9 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return RandomPlayer(seed=seed)
     if text.isdigit():
         return EnginePlayer(level=int(text), seed=seed)
+    if "=" in text:
+        return _engine_from_settings(spec, text, seed)
     raise PlayerSpecError(
-        f"unknown player {spec!r}: use 'human', 'random', a level number or 'package.module:NAME'"
+        f"unknown player {spec!r}: use 'human', 'random', a level number, "
+        "engine settings like 'depth=8' or 'package.module:NAME'"
     )
