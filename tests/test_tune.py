@@ -313,3 +313,13 @@ def test_a_store_refuses_another_run(tmp_path) -> None:  # type: ignore[no-untyp
     with pytest.raises(TuneError, match="cannot use"):
         TuneStore(bad)
     assert sqlite3.connect(path).execute("SELECT count(*) FROM candidates").fetchone()[0] == 4
+
+
+def test_games_on_a_dask_cluster_give_the_same_run(dask_scheduler: str) -> None:
+    config = _config(budget=64)
+    assert tune(config, scheduler=dask_scheduler).candidates == tune(config, workers=1).candidates
+
+
+def test_games_on_local_processes_give_the_same_run() -> None:
+    config = _config(budget=32)
+    assert tune(config, workers=2).candidates == tune(config, workers=1).candidates
