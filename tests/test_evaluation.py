@@ -71,8 +71,9 @@ def test_centre_stone_on_standard_board() -> None:
     assert areas(board) == -14
     # vertical and 4 horizontals lie on the floor (d = 0); each diagonal waits for 1 + 2 + 3 stones
     assert threat_distance(board) == pytest.approx(-(5 + 2 / 7))
-    # default weights: 7 X windows of one stone (-1 each) and X's centre stone (-3)
-    assert windows(board) == -10
+    # default weights: 7 X windows of one stone (opponent[0] each) and X's centre stone (-center)
+    assert windows(board) == pytest.approx(7 * DEFAULT_WEIGHTS.opponent[0] - DEFAULT_WEIGHTS.center)
+    assert WindowsEvaluator(WindowWeights((1, 10, 100), (-1, -10, -120), 3))(board) == -10
 
 
 def test_3x3_single_stone() -> None:
@@ -203,11 +204,12 @@ def test_bounded_on_extreme_boards() -> None:
 
 
 def test_default_weights() -> None:
-    assert DEFAULT_WEIGHTS.own == (1, 10, 100)
-    assert DEFAULT_WEIGHTS.opponent[-1] < -DEFAULT_WEIGHTS.own[-1] < 0
-    assert DEFAULT_WEIGHTS.center == 3
+    # tuned (docs/tuning.md): steeply growing own weights, threats of the opponent weigh more, centre counts
+    assert DEFAULT_WEIGHTS.own[0] < DEFAULT_WEIGHTS.own[1] < DEFAULT_WEIGHTS.own[2]
+    assert DEFAULT_WEIGHTS.opponent[2] < DEFAULT_WEIGHTS.opponent[1] < DEFAULT_WEIGHTS.opponent[0] < 0
+    assert DEFAULT_WEIGHTS.center > 0
     assert DEFAULT_WEIGHTS.connect == 4
-    assert WindowWeights.for_connect(4) == DEFAULT_WEIGHTS
+    assert WindowWeights.for_connect(4) == WindowWeights((1, 10, 100), (-1, -10, -120), 3)
 
 
 @pytest.mark.parametrize("connect", range(2, 9))
@@ -219,7 +221,8 @@ def test_for_connect(connect: int) -> None:
     board = Board(connect + 3, connect + 2, connect)
     for column in (0, 1, 1, 2, 3, 3) if connect > 2 else (0,):
         board.play(column)
-    assert WindowsEvaluator(weights)(board) == windows(board)
+    default = WindowsEvaluator(DEFAULT_WEIGHTS if connect == 4 else weights)  # connect 4: tuned
+    assert default(board) == windows(board)
 
 
 def test_weights_round_trip(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -240,10 +240,12 @@ def window_space(connect: int) -> ParameterSpace:
 
 
 def reference_weights(name: str, connect: int) -> WindowWeights:
-    """Named weights for a reference pool or a start: ``default``, ``areas``, ``hand``, ``flat``, ``bad``.
+    """Named weights for a pool or a start: ``default``, ``classic``, ``areas``, ``hand``, ``flat``, ``bad``.
 
-    ``default`` is :meth:`WindowWeights.for_connect` (:data:`DEFAULT_WEIGHTS`
-    on connect 4); ``areas`` counts ``2**k`` per window like the classic
+    ``default`` is :data:`DEFAULT_WEIGHTS` on connect 4 and
+    :meth:`WindowWeights.for_connect` otherwise; ``classic`` is always the
+    latter (on connect 4 the hand-made defaults the tuned ones started
+    from: 1, 10, 100 / -1, -10, -120 / centre 3); ``areas`` counts ``2**k`` per window like the classic
     evaluator; ``hand`` is the hand-picked powers of ten ``1, 10, 100, ...``
     for both sides without a centre term; ``flat`` gives every window 1
     whatever its stones; ``bad`` is ``flat`` with the centre term's sign
@@ -257,6 +259,8 @@ def reference_weights(name: str, connect: int) -> WindowWeights:
     count = connect - 1
     if name == "default":
         return DEFAULT_WEIGHTS if connect == 4 else WindowWeights.for_connect(connect)
+    if name == "classic":
+        return WindowWeights.for_connect(connect)
     if name == "areas":
         powers = tuple(float(2**k) for k in range(1, connect))
         return WindowWeights(powers, tuple(-power for power in powers), 0.0)
@@ -265,7 +269,7 @@ def reference_weights(name: str, connect: int) -> WindowWeights:
         return WindowWeights(tens, tuple(-ten for ten in tens), 0.0)
     if name in ("flat", "bad"):
         return WindowWeights((1.0,) * count, (-1.0,) * count, -3.0 if name == "bad" else 0.0)
-    raise TuneError(f"unknown weights {name!r}: use default, areas, hand, flat, bad or a JSON file")
+    raise TuneError(f"unknown weights {name!r}: use default, classic, areas, hand, flat, bad or a JSON file")
 
 
 # ------------------------------------------------------------------ games

@@ -44,8 +44,9 @@ def add_tune_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         "paired games (both colours, common seeded openings) at a fixed depth against a reference pool. "
         "Checkpointed in SQLite: run the same command again to resume.  Ends with a validation match, "
         "tuned against starting weights, and the Elo gain with a 95%% interval.",
-        epilog="Weights (--start, --pool): default, hand (1/10/100), areas (2^k), flat (all 1), "
-        "bad (flat, centre sign-flipped), start (the starting weights), or a weights JSON file.",
+        epilog="Weights (--start, --pool): default, classic (the hand-made defaults before tuning), "
+        "hand (1/10/100), areas (2^k), flat (all 1), bad (flat, centre sign-flipped), "
+        "start (the starting weights), or a weights JSON file.",
     )
     parser.add_argument("--method", choices=METHODS, default="cma", help="optimiser (default cma)")
     parser.add_argument(
@@ -105,7 +106,7 @@ def weights_argument(text: str, connect: int, start: WindowWeights | None = None
     >>> weights_argument("nonsense", 4)
     Traceback (most recent call last):
     ...
-    c4engine.errors.TuneError: unknown weights 'nonsense': use default, areas, hand, flat, bad or a JSON file
+    c4engine.errors.TuneError: unknown weights 'nonsense': use default, classic, areas, ...
     """
     name = text.strip()
     if name == "start":
