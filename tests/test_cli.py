@@ -60,3 +60,15 @@ def test_parse_size() -> None:
     assert parse_size("10x8") == (10, 8)
     with pytest.raises(BoardSizeError):
         parse_size("10")
+
+
+def test_play_with_a_weights_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from c4engine.evaluation import DEFAULT_WEIGHTS
+
+    missing = run_c4("play", "--weights", str(tmp_path / "none.json"), stdin="q\n")
+    assert_one_line_error(missing, "cannot read weights file", "no such file")
+    path = tmp_path / "w.json"
+    DEFAULT_WEIGHTS.save(path)
+    watched = run_c4("play", "--watch", "--level", "2", "--weights", str(path), "--seed", "1")
+    assert watched.returncode == 0, watched.stderr
+    assert "wins" in watched.stdout or "draw" in watched.stdout.lower()
