@@ -43,7 +43,7 @@ def add_tune_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         description="Tune the windows weights with CMA-ES or simulated annealing: each candidate plays "
         "paired games (both colours, common seeded openings) at a fixed depth against a reference pool. "
         "Checkpointed in SQLite: run the same command again to resume.  Ends with a validation match, "
-        "tuned against starting weights, and the Elo gain with a 95%% interval.",
+        "tuned against starting weights, and the Elo gain with a 95% interval.",
         epilog="Weights (--start, --pool): default, classic (the hand-made defaults before tuning), "
         "hand (1/10/100), areas (2^k), flat (all 1), bad (flat, centre sign-flipped), "
         "start (the starting weights), or a weights JSON file.",
