@@ -66,8 +66,8 @@ LEVELS: tuple[Level, ...] = (
     Level(3, "casual", 4, "areas", 0.25),
     Level(4, "club", 6, "areas", 0.16),
     Level(5, "strong", 8, "areas", 0.10),
-    Level(6, "expert", 12, "areas", 0.03),
-    Level(7, "master", 14, "areas", 0.0),
+    Level(6, "expert", 12, "areas", 0.06),
+    Level(7, "master", 13, "areas", 0.0),
 )
 
 DEFAULT_LEVEL = 3
