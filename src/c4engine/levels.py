@@ -25,8 +25,8 @@ level  name      depth  evaluator  noise  Elo (step vs below)
 3      casual    4      areas      0.25   ELO_3
 4      club      6      areas      0.16   ELO_4
 5      strong    8      areas      0.10   ELO_5
-6      expert    12     areas      0.03   ELO_6
-7      master    14     areas      0      ELO_7
+6      expert    12     areas      0.06   ELO_6
+7      master    13     areas      0      ELO_7
 =====  ========  =====  =========  =====  =====================
 
 >>> level(1).depth, level(1).noise
