@@ -13,9 +13,10 @@ a level (default: the strongest, ``c4engine.levels.LEVELS[-1]``: fixed depth,
 no solver) and :class:`KaggleNegamax`, a thin adapter that hands Kaggle's
 ``negamax_agent`` the observation it expects (a row-major board, top row
 first, 1 = first player, 2 = second; ``mark`` of the side to move).  Kaggle's
-negamax breaks ties with ``random.choice``; the adapter seeds that choice from
-the position, so a match is reproducible.  Prints W/D/L, the share of games
-won and the Elo difference.
+negamax breaks ties with ``random.choice``; the adapter makes that choice
+with its own generator, seeded by the match for each game, so the games
+differ and a match is reproducible.  Prints W/D/L, the share of games won,
+the Elo difference and how many distinct games were played.
 """
 
 from __future__ import annotations
@@ -38,12 +39,13 @@ class KaggleNegamax:
     is_human = False
     name = "kaggle negamax"
 
-    def __init__(self) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         from kaggle_environments.envs.connectx import connectx  # type: ignore[import-untyped]
         from kaggle_environments.utils import Struct  # type: ignore[import-untyped]
 
         self._module: Any = connectx
         self._struct: Any = Struct
+        self._random = random.Random(seed)
 
     def choose_move(self, board: Board) -> int:
         columns, rows = board.width, board.height
@@ -55,8 +57,7 @@ class KaggleNegamax:
                     cells[(rows - 1 - row) * columns + column] = 1 if owner is Player.FIRST else 2
         observation = self._struct(board=cells, mark=1 if board.turn is Player.FIRST else 2)
         configuration = self._struct(columns=columns, rows=rows, inarow=board.connect)
-        rng = random.Random(board.move_string or "start")
-        self._module.choice = rng.choice  # negamax_agent's tie-breaks: seeded by the position
+        self._module.choice = self._random.choice  # negamax_agent's tie-breaks, seeded per game
         return int(self._module.negamax_agent(observation, configuration))
 
 
@@ -84,6 +85,7 @@ def main() -> int:
         print(f"level {args.level} {label}: {wins} wins, {draws} draws, {len(games) - wins - draws} losses")
     share = summary.wins / len(summary.games)
     print(f"won {summary.wins} of {len(summary.games)} games ({share:.1%})")
+    print(f"distinct games: {len({game.moves for game in summary.games})}")
     return 0
 
 

@@ -110,6 +110,9 @@ def factory():
 
 def bad_factory():
     return "no player"
+
+class WithSeed(RandomPlayer):
+    pass
 """
 
 
@@ -131,6 +134,8 @@ def test_external_players_by_python_path(external: str) -> None:
     assert parse_agent(f"{external}:Lefty").choose_move(board) == 0  # a class is instantiated
     assert parse_agent(f"{external}:INSTANCE").name == "lefty"  # an Agent object is used as it is
     assert parse_agent(f"{external}:factory()").name == "made"  # NAME() calls a factory
+    seeded = parse_agent(f"{external}:WithSeed", seed=17)  # a class that takes seed= gets the seed
+    assert isinstance(seeded, RandomPlayer) and seeded.seed == 17
 
 
 @pytest.mark.parametrize(

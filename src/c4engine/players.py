@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -182,23 +183,32 @@ class CallableAgent:
         return f"CallableAgent({self.name!r})"
 
 
-def load_external_agent(spec: str) -> Agent:
+def _takes_seed(target: Callable[..., object]) -> bool:
+    try:
+        return "seed" in inspect.signature(target).parameters
+    except (TypeError, ValueError):  # builtins without a signature
+        return False
+
+
+def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
     """The player named by a Python path ``package.module:NAME`` (or ``...:NAME()``).
 
     ``NAME`` may be:
 
-    * a class: it is called without arguments and must make an :class:`Agent`;
+    * a class: it is called without arguments (with ``seed=`` if it takes a
+      ``seed`` parameter: a match gives each game's players their own seeds)
+      and must make an :class:`Agent`;
     * an object that already is an :class:`Agent` (has ``choose_move``);
     * a factory, written with ``()``: ``package.module:make_player()`` calls it
-      without arguments and must return an :class:`Agent`;
+      like a class and must return an :class:`Agent`;
     * any other callable: a move function ``board -> column`` (0-based), called
       with a copy of the board (wrapped in a :class:`CallableAgent`).
 
     The module must be importable (on ``sys.path``; for a match's worker
     processes too).  Errors are :class:`PlayerSpecError` with the reason.
 
-    >>> load_external_agent("c4engine.players:RandomPlayer").name
-    'random'
+    >>> load_external_agent("c4engine.players:RandomPlayer", seed=2).seed   # takes seed=
+    2
     >>> load_external_agent("c4engine.nowhere:f")
     Traceback (most recent call last):
     ...
@@ -219,7 +229,7 @@ def load_external_agent(spec: str) -> Agent:
     if call or isinstance(target, type):
         if not callable(target):
             raise PlayerSpecError(f"{spec!r} is not callable")
-        target = target()
+        target = target(seed=seed) if _takes_seed(target) else target()
         if not isinstance(target, Agent):
             raise PlayerSpecError(f"{spec!r} did not make a player (an object with choose_move)")
         return target
@@ -323,7 +333,7 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     ):
         return weights_player(spec, seed=seed)
     if ":" in spec:
-        return load_external_agent(spec)
+        return load_external_agent(spec, seed=seed)
     text = spec.strip().lower()
     if text in {"human", "you", "person"}:
         return HumanPlayer()
