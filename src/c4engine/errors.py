@@ -49,6 +49,10 @@ class NotationError(C4Error):
         self.token = token
 
 
+class PositionError(C4Error):
+    """A position given by its cells (not its moves) that no game can reach."""
+
+
 class UnsupportedBoardError(C4Error):
     """The board is too large for the compiled solver (``width * (height + 1)`` over 64 bits)."""
 
