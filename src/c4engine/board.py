@@ -302,7 +302,7 @@ class Board:
             raise PositionError(f"the grid's rows must all have {width} cells")
         columns: list[list[int]] = []
         for column in range(width):
-            stones = []
+            stones: list[int] = []
             for row in reversed(range(height)):
                 value = grid[row][column]
                 if value not in (0, 1, 2) or isinstance(value, bool):
