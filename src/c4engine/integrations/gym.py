@@ -128,7 +128,7 @@ class ConnectFourEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ColumnOutOfRangeError(f"action {column} is not a column: use 0..{self.width - 1}")
         if not self.board.can_play(column):
             if self.illegal_move == "raise":
-                raise ColumnFullError(f"column {column} is full (action_mask tells the legal columns)")
+                raise ColumnFullError(f"action {column}: column {column + 1} is full (see the action mask)")
             self._over = True
             return self._observation(), -1.0, True, False, self._info(illegal_move=True)
         self._last_opponent_move = None

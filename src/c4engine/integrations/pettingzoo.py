@@ -135,7 +135,7 @@ class raw_env(AECEnv[str, _ObsType, int]):  # type: ignore[misc]  # PettingZoo's
         if not 0 <= column < self.board.width:
             raise ColumnOutOfRangeError(f"action {column} is not a column: use 0..{self.board.width - 1}")
         if not self.board.can_play(column):
-            raise ColumnFullError(f"column {column} is full (the action mask tells the legal columns)")
+            raise ColumnFullError(f"action {column}: column {column + 1} is full (see the action mask)")
         self._cumulative_rewards[agent] = 0
         self.board.play(column)
         following = self._selector.next()
