@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from c4engine import __version__, solver_cli
+from c4engine import __version__, dataset_cli, solver_cli
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.game import Game
@@ -172,11 +172,18 @@ def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
         parser.set_defaults(run=parser.get_default("func"))
 
 
+def _add_dataset(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``c4 dataset``: positions labelled by the solver (:mod:`c4engine.dataset_cli`)."""
+    parser = dataset_cli.add_dataset_parser(commands)  # type: ignore[arg-type]
+    parser.set_defaults(run=parser.get_default("func"))
+
+
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
     _add_play,
     _add_perft,
     _add_solver_commands,
     _add_serve,
+    _add_dataset,
 )
 
 
