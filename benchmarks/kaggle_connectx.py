@@ -38,6 +38,7 @@ class Tally:
     moves: int = 0
     plies: list[int] = field(default_factory=list)
     limit: float = 0.0
+    max_by_source: dict[str, float] = field(default_factory=dict)
 
 
 class _Tracked:
@@ -76,10 +77,15 @@ def play(env_config: dict[str, Any], games: int, tally: dict[str, Tally], label:
         entry.statuses[f"{final[ours].status}/{final[1 - ours].status}"] += 1
         entry.sources.update(tracked.sources)
         entry.plies.append(len(steps) - 1)
-        for log in env.logs:
-            if len(log) > ours and isinstance(log[ours], dict) and "duration" in log[ours]:
-                entry.moves += 1
-                entry.max_move = max(entry.max_move, float(log[ours]["duration"]))
+        durations = [
+            float(log[ours]["duration"])
+            for log in env.logs
+            if len(log) > ours and isinstance(log[ours], dict) and "duration" in log[ours]
+        ]
+        entry.moves += len(durations)
+        entry.max_move = max([entry.max_move, *durations])
+        for source, duration in zip(tracked.sources, durations, strict=False):
+            entry.max_by_source[source] = max(entry.max_by_source.get(source, 0.0), duration)
         bar.advance(note=f"{key}: {dict(entry.results)}")
 
 
@@ -114,15 +120,20 @@ def main() -> int:
         f"(kernels {kaggle.WARM_UP_SECONDS:.2f} s); whole run {elapsed / 60:.1f} min"
     )
     print()
-    print("| games | won | drawn | lost | moves by solver / engine | slowest move / limit | end states |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| games | won | drawn | lost | moves by solver / engine | slowest move / limit "
+        "| slowest solver / engine move | end states |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for key, entry in tally.items():
         games = sum(entry.results.values())
         sources = f"{entry.sources['solver']} / {entry.sources['engine']}"
         states = ", ".join(f"{state} x{count}" for state, count in entry.statuses.items())
         print(
             f"| {key}: {games} | {entry.results['win']} | {entry.results['draw']} | {entry.results['loss']} "
-            f"| {sources} | {entry.max_move:.3f} s / {entry.limit:g} s | {states} |"
+            f"| {sources} | {entry.max_move:.3f} s / {entry.limit:g} s "
+            f"| {entry.max_by_source.get('solver', 0):.3f} s / {entry.max_by_source.get('engine', 0):.3f} s "
+            f"| {states} |"
         )
     standard = [entry for key, entry in tally.items() if key.startswith("7x6")]
     won = sum(entry.results["win"] for entry in standard)

@@ -52,6 +52,8 @@ __all__ = ["WARM_UP_SECONDS", "ConnectXAgent", "MoveInfo", "agent", "board_from_
 
 DEFAULT_ACT_TIMEOUT = 2.0
 """Seconds per move when the configuration gives none (Kaggle's default ``actTimeout``)."""
+SOLVER_SLICE = 0.01
+"""CPU seconds the solver runs between two looks at the clock."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,9 @@ class ConnectXAgent:
         if self.solver is not None and self.solver_share > 0 and Solver.supports(board.width, board.height):
             left = budget * self.solver_share - (time.perf_counter() - start)
             if left > 0.005:
-                result = self.solver.solve(board, time_limit=left)
+                # Short slices: the solver checks its clock between slices of CPU time, and on a
+                # busy machine a slice of CPU takes several times as long on the wall clock.
+                result = self.solver.solve(board, time_limit=left, poll_interval=SOLVER_SLICE)
                 if result.exact and result.best_move is not None:
                     self.last = MoveInfo(
                         result.best_move, "solver", time.perf_counter() - start, budget, score=result.score
