@@ -22,7 +22,7 @@ import numpy as np
 
 from c4engine.board import Board, Player
 
-__all__ = ["BACKGROUND", "COLOURS", "action_mask", "board_planes", "board_rgb", "board_status"]
+__all__ = ["BACKGROUND", "COLOURS", "action_mask", "board_planes", "board_rgb", "render"]
 
 BACKGROUND = (20, 60, 160)
 """The board's blue, RGB."""
@@ -73,10 +73,23 @@ def board_rgb(board: Board, *, cell: int = 40) -> np.ndarray:
     return image
 
 
-def board_status(board: Board) -> str:
-    """One line under a text board: who is to move, or the result.
+def render(board: Board, mode: str | None, note: str = "") -> str | np.ndarray | None:
+    """What an environment's ``render()`` returns in ``mode``: text (``"ansi"``) or a picture.
 
-    >>> board_status(Board.from_moves("1212121"))
-    'game over: 1-0'
+    The text is the board and a line saying who is to move, or the result,
+    then ``note``; no mode (None) gives None.
+
+    >>> print(render(Board.from_moves("1212121", 4, 4, 4), "ansi"))
+     X . . .
+     X O . .
+     X O . .
+     X O . .
+     1 2 3 4
+    game over: 1-0
     """
-    return f"game over: {board.result}" if board.is_over else f"{board.turn.symbol} to move"
+    if mode == "ansi":
+        status = f"game over: {board.result}" if board.is_over else f"{board.turn.symbol} to move"
+        return f"{board}\n{status}{note}"
+    if mode == "rgb_array":
+        return board_rgb(board)
+    return None

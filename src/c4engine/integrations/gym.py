@@ -44,7 +44,7 @@ from gymnasium import spaces
 
 from c4engine.board import Board, Player
 from c4engine.errors import ColumnFullError, ColumnOutOfRangeError
-from c4engine.integrations.arrays import action_mask, board_planes, board_rgb, board_status
+from c4engine.integrations.arrays import action_mask, board_planes, render
 from c4engine.integrations.opponents import make_opponent
 from c4engine.players import Agent
 
@@ -146,12 +146,7 @@ class ConnectFourEnv(gymnasium.Env[np.ndarray, np.int64]):
         return action_mask(self.board).astype(bool)
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode == "ansi":
-            status = board_status(self.board)
-            return f"{self.board}\n{status} (the agent is {self.agent_player.symbol})\n"
-        if self.render_mode == "rgb_array":
-            return board_rgb(self.board)
-        return None
+        return render(self.board, self.render_mode, f" (the agent is {self.agent_player.symbol})\n")
 
     # ------------------------------------------------------------ helpers
 

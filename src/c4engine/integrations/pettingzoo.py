@@ -45,7 +45,7 @@ from pettingzoo.utils import AgentSelector, wrappers
 
 from c4engine.board import Board, Player
 from c4engine.errors import ColumnFullError, ColumnOutOfRangeError
-from c4engine.integrations.arrays import action_mask, board_planes, board_rgb, board_status
+from c4engine.integrations.arrays import action_mask, board_planes, render
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
@@ -149,13 +149,9 @@ class raw_env(AECEnv[str, _ObsType, int]):  # type: ignore[misc]  # PettingZoo's
         self._accumulate_rewards()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode == "ansi":
-            status = board_status(self.board)
-            return f"{self.board}\n{status}"
-        if self.render_mode == "rgb_array":
-            return board_rgb(self.board)
-        gymnasium.logger.warn("render() was called without a render_mode")
-        return None
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode")
+        return render(self.board, self.render_mode)
 
     def close(self) -> None:
         pass
