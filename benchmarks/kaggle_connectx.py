@@ -98,6 +98,9 @@ def main() -> int:
     parser.add_argument("--odd", default="7,9,5", help="rows,columns,inarow of the odd board (7,9,5)")
     args = parser.parse_args()
     rows, columns, inarow = (int(part) for part in args.odd.split(","))
+    commit = subprocess.run(  # now: the code this run imports
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent
+    ).stdout.strip()
     start = time.perf_counter()
     import_start = time.perf_counter()
     from c4engine.integrations import kaggle
@@ -110,9 +113,6 @@ def main() -> int:
         odd = {"rows": rows, "columns": columns, "inarow": inarow}
         play(odd, args.odd_games, tally, f"{columns}x{rows} connect-{inarow}", bar)
     elapsed = time.perf_counter() - start
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent
-    ).stdout.strip()
     print(f"machine: {platform.processor() or platform.machine()}, python {sys.version.split()[0]}")
     print(f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit {commit}")
     print(
