@@ -33,7 +33,7 @@ class Rightmost:
         {"opponent": "random"},
         {"opponent": "2", "agent_player": "second", "render_mode": "ansi"},
         {"opponent": "perfect", "width": 5, "height": 4, "connect": 3, "render_mode": "rgb_array"},
-        {"opponent": "1", "width": 9, "height": 7, "connect": 5},
+        {"opponent": "1", "width": 9, "height": 7, "connect": 5, "render_mode": "human"},
     ],
 )
 def test_the_gymnasium_checker_passes(settings: dict[str, Any]) -> None:
@@ -74,6 +74,7 @@ def test_rewards_win_and_loss() -> None:
     assert (reward, terminated) == (1.0, True)
     assert observation[0, 2:, 0].tolist() == [1, 1, 1, 1]
     assert info["action_mask"].tolist() == [0] * 7
+    assert not env.action_masks().any()
 
     env.reset(seed=0)
     for column in (0, 1, 2):
@@ -91,6 +92,7 @@ def test_an_illegal_move_loses_or_raises() -> None:
     _, reward, terminated, _, info = env.step(3)
     assert (reward, terminated, info["illegal_move"]) == (-1.0, True, True)
     assert env.board.move_string == before
+    assert not env.action_masks().any() and not info["action_mask"].any()
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
 
@@ -134,6 +136,6 @@ def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="agent_player"):
         ConnectFourEnv(agent_player="both")
     with pytest.raises(ValueError, match="render_mode"):
-        ConnectFourEnv(render_mode="human")
+        ConnectFourEnv(render_mode="svg")
     with pytest.raises(ValueError, match="connect 9 cannot fit"):
         ConnectFourEnv(connect=9)

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="needs the gym extra")
 
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from c4engine.errors import ColumnFullError
 from c4engine.integrations.pettingzoo import env, raw_env
@@ -29,6 +29,11 @@ def test_pettingzoo_api_test_passes(size: dict[str, int]) -> None:
 
 def test_pettingzoo_seed_test_passes() -> None:
     seed_test(lambda: env(width=5, height=4, connect=3), num_cycles=50)
+
+
+def test_pettingzoo_render_test_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: env(width=5, height=4, connect=3, render_mode=render_mode))
+    assert "1 2 3 4 5" in capsys.readouterr().out  # what "human" printed
 
 
 def sampled_game(seed: int) -> list[Any]:
@@ -100,4 +105,4 @@ def test_render() -> None:
     picture = raw_env(width=4, height=3, connect=3, render_mode="rgb_array").render()
     assert isinstance(picture, np.ndarray) and picture.shape == (120, 160, 3)
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb")

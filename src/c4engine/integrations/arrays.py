@@ -77,7 +77,8 @@ def render(board: Board, mode: str | None, note: str = "") -> str | np.ndarray |
     """What an environment's ``render()`` returns in ``mode``: text (``"ansi"``) or a picture.
 
     The text is the board and a line saying who is to move, or the result,
-    then ``note``; no mode (None) gives None.
+    then ``note``; ``"human"`` prints that text and returns None, as does no
+    mode (None) without printing.
 
     >>> print(render(Board.from_moves("1212121", 4, 4, 4), "ansi"))
      X . . .
@@ -87,9 +88,13 @@ def render(board: Board, mode: str | None, note: str = "") -> str | np.ndarray |
      1 2 3 4
     game over: 1-0
     """
-    if mode == "ansi":
+    if mode in ("ansi", "human"):
         status = f"game over: {board.result}" if board.is_over else f"{board.turn.symbol} to move"
-        return f"{board}\n{status}{note}"
+        text = f"{board}\n{status}{note}"
+        if mode == "human":
+            print(text.rstrip("\n"))
+            return None
+        return text
     if mode == "rgb_array":
         return board_rgb(board)
     return None

@@ -31,7 +31,7 @@ Importing this module registers it as ``c4engine/ConnectFour-v0``
   opponent is made at every reset, seeded from the environment's generator,
   as is the colour when ``agent_player="random"``: ``reset(seed=...)``
   makes episodes repeatable, opponent noise included.
-* **Render modes**: ``"ansi"`` (the board as text) and ``"rgb_array"``.
+* **Render modes**: ``"ansi"`` (the board as text), ``"human"`` (that text printed) and ``"rgb_array"``.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class ConnectFourEnv(gymnasium.Env[np.ndarray, np.int64]):
     each reset).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -143,7 +143,10 @@ class ConnectFourEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal columns as booleans (for sb3-contrib's ``ActionMasker``/``MaskablePPO``)."""
-        return action_mask(self.board).astype(bool)
+        mask: np.ndarray = action_mask(self.board).astype(bool)
+        if self._over:  # an illegal move ended the episode on a board that is not over
+            mask[:] = False
+        return mask
 
     def render(self) -> str | np.ndarray | None:
         return render(self.board, self.render_mode, f" (the agent is {self.agent_player.symbol})\n")

@@ -30,7 +30,7 @@ game over: 1-0
   ``raw_env`` itself raises :class:`~c4engine.errors.ColumnFullError`.
 * ``reset(seed=...)`` seeds the environment's generator and the action
   spaces, so sampled play repeats; the game itself has no randomness.
-* Render modes: ``"ansi"`` (text, returned) and ``"rgb_array"``.
+* Render modes: ``"ansi"`` (text, returned), ``"human"`` (printed) and ``"rgb_array"``.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class raw_env(AECEnv[str, _ObsType, int]):  # type: ignore[misc]  # PettingZoo's
     """Two players, Connect-``connect`` on ``width`` x ``height`` (see the module notes)."""
 
     metadata = {  # noqa: RUF012
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "name": "c4engine_connect_four_v0",
         "is_parallelizable": False,
         "render_fps": 2,
