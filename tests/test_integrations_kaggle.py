@@ -71,9 +71,12 @@ def test_the_default_agent_answers_legal_columns_on_random_boards() -> None:
         assert board.can_play(agent(observation, configuration))
 
 
-def test_connect_one_is_won_by_any_stone() -> None:
-    column = agent({"board": [0] * 12, "mark": 1}, {"rows": 3, "columns": 4, "inarow": 1})
-    assert column in range(4)
+def test_boards_beyond_the_engine_still_get_a_legal_column() -> None:
+    assert agent({"board": [0] * 12, "mark": 1}, {"rows": 3, "columns": 4, "inarow": 1}) == 1  # connect-1
+    assert agent({"board": [0] * 12, "mark": 1}, {"rows": 3, "columns": 4, "inarow": 5}) == 1  # never won
+    wide = [0] * 80  # 40 columns x 2 rows, over MAX_SIZE; column 20 (0-based 19), the centre-left, is full
+    wide[19], wide[40 + 19] = 2, 1
+    assert agent({"board": wide, "mark": 1}, {"rows": 2, "columns": 40, "inarow": 4}) == 20
 
 
 def test_a_real_kaggle_game_against_negamax() -> None:

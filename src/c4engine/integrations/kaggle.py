@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from c4engine.board import Board
+from c4engine.board import MAX_SIZE, Board
 from c4engine.engine import Engine
 from c4engine.errors import C4Error
 from c4engine.evaluation import windows
@@ -138,8 +138,10 @@ class ConnectXAgent:
         budget = self.budget(configuration)
         inarow = int(_get(configuration, "inarow", 4))
         columns = int(_get(configuration, "columns", 7))
-        if inarow < 2 or inarow > max(columns, int(_get(configuration, "rows", 6))):
-            # Connect-1 is won by any stone, an impossible connect-N never: any legal column.
+        rows = int(_get(configuration, "rows", 6))
+        if inarow < 2 or inarow > max(columns, rows) or max(columns, rows) > MAX_SIZE:
+            # Connect-1 is won by any stone, an impossible connect-N never, and boards over
+            # MAX_SIZE are beyond c4engine: the most central legal column.
             cells = list(_get(observation, "board"))
             column = next(c for c in _centre_order(columns) if cells[c] == 0)
             self.last = MoveInfo(column, "rule", time.perf_counter() - start, budget)
