@@ -91,3 +91,7 @@ class UnknownEvaluatorError(C4Error):
 
 class SchedulerError(C4Error):
     """A parallel-work setting is wrong: an unreachable Dask scheduler, a bad worker count."""
+
+
+class MatchError(C4Error):
+    """A match that cannot be played: bad parameters, another match's database, an illegal move."""
