@@ -98,7 +98,8 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
 def test_analyze_time_capped_is_not_exact(client: httpx.Client) -> None:
     started = time.monotonic()
     body = client.get("/api/analyze", params={"pos": "4455", "time_cap": 0.3}).json()
-    assert time.monotonic() - started < 3
+    # a full analysis of 4455 takes ~25 s; the capped one stops long before (generous: loaded CI)
+    assert time.monotonic() - started < 12
     assert not body["exact"]
     labels = [column["label"] for column in body["columns"]]
     assert labels[2] == labels[5] == "win in 2" and body["best"] == [3, 6]
