@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.positions import random_positions
 
+from c4engine import levels
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.integrations.opponents import SolverPlayer, make_opponent
@@ -26,7 +27,7 @@ def test_perfect_plays_a_best_move_centre_first() -> None:
 def test_names_give_players() -> None:
     assert isinstance(make_opponent("random", seed=1), RandomPlayer)
     level = make_opponent("3", seed=1)
-    assert isinstance(level, EnginePlayer) and level.noise == 0.15
+    assert isinstance(level, EnginePlayer) and level.noise == levels.level(3).noise
     assert make_opponent(" Perfect ").name == "perfect"
 
 
