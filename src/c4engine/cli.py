@@ -170,44 +170,31 @@ def _run_serve(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ main
 
 
-def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
-    """``c4 solve``, ``c4 analyze``, ``c4 bench``, ``c4 move``: the solver's and engine's commands."""
-    for add in (
-        solver_cli.add_solve_parser,
-        solver_cli.add_analyze_parser,
-        solver_cli.add_bench_parser,
-        move_cli.add_move_parser,
-    ):
+# Sub-commands that live in their own modules: each ``add_*_parser`` registers
+# its parser with the handler as ``func``.
+_MODULE_PARSERS = (
+    solver_cli.add_solve_parser,
+    solver_cli.add_analyze_parser,
+    solver_cli.add_bench_parser,
+    move_cli.add_move_parser,
+    match_cli.add_match_parser,
+    tune_cli.add_tune_parser,
+    dataset_cli.add_dataset_parser,
+)
+
+
+def _add_module_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``c4 solve``, ``analyze``, ``bench``, ``move``, ``match``, ``tune``, ``dataset``."""
+    for add in _MODULE_PARSERS:
         parser = add(commands)  # type: ignore[arg-type]
         parser.set_defaults(run=parser.get_default("func"))
-
-
-def _add_dataset(commands: argparse._SubParsersAction[_Parser]) -> None:
-    """``c4 dataset``: positions labelled by the solver (:mod:`c4engine.dataset_cli`)."""
-    parser = dataset_cli.add_dataset_parser(commands)  # type: ignore[arg-type]
-    parser.set_defaults(run=parser.get_default("func"))
-
-
-def _add_match(commands: argparse._SubParsersAction[_Parser]) -> None:
-    """``c4 match``: two players, many games, W/D/L and Elo."""
-    parser = match_cli.add_match_parser(commands)  # type: ignore[arg-type]
-    parser.set_defaults(run=match_cli.run_match)
-
-
-def _add_tune(commands: argparse._SubParsersAction[_Parser]) -> None:
-    """``c4 tune``: the windows weights tuned by self-play."""
-    parser = tune_cli.add_tune_parser(commands)  # type: ignore[arg-type]
-    parser.set_defaults(run=tune_cli.run_tune)
 
 
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
     _add_play,
     _add_perft,
-    _add_solver_commands,
+    _add_module_commands,
     _add_serve,
-    _add_dataset,
-    _add_match,
-    _add_tune,
 )
 
 
