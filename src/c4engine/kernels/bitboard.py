@@ -72,8 +72,25 @@ def _lowest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+@intrinsic
+def _bit_length(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of bits needed for a uint64: 64 minus its leading zeros (LLVM ctlz), 0 for 0."""
+    if x != types.uint64:
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        (value,) = args
+        fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
+        zeros = builder.call(fn, [value, ir.Constant(ir.IntType(1), 0)])
+        return builder.sub(ir.Constant(ir.IntType(64), 64), zeros)
+
+    return sig, codegen
+
+
 popcount: Any = _popcount
 lowest_bit_index: Any = _lowest_bit_index
+bit_length: Any = _bit_length
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ negamax on an explicit stack, so the search can stop after any node and go
 on later exactly where it stopped.  Search stack, per ply ``d``::
 
     ustack[d] = current, mask, scrambled key      (uint64)
-    istack[d] = alpha, beta, moves, next, alpha0  (int64)
+    istack[d] = alpha, beta, moves, next, alpha0, nodes0  (int64)
     moves[d, i], columns[d, i]: ordered moves     (see kernels.moves)
 
 and the solve's own state lives in ``state`` (``S_*`` indices), so a
@@ -28,9 +28,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from c4engine.kernels.bitboard import board_mask, bottom_mask, fast_path, line_directions, winning_cells
+from c4engine.kernels.bitboard import (
+    bit_length,
+    board_mask,
+    bottom_mask,
+    fast_path,
+    line_directions,
+    winning_cells,
+)
 from c4engine.kernels.moves import center_order, column_masks, order_moves
-from c4engine.kernels.table import data_lower, data_move, data_upper, probe, scramble, store
+from c4engine.kernels.table import (
+    data_lower,
+    data_move,
+    data_upper,
+    key_bits,
+    probe,
+    scramble,
+    store,
+    tag_shift,
+    work_limit,
+)
 
 # state[] indices
 S_PHASE = 0
@@ -60,6 +77,7 @@ I_BETA = 1
 I_COUNT = 2
 I_NEXT = 3
 I_ALPHA0 = 4
+I_NODES0 = 5
 
 UNKNOWN_LOW = -63
 UNKNOWN_HIGH = 63
@@ -85,7 +103,7 @@ def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     depth = width * height + 2
     return (
         np.zeros((depth, 3), dtype=np.uint64),
-        np.zeros((depth, 5), dtype=np.int64),
+        np.zeros((depth, 6), dtype=np.int64),
         np.zeros((depth, width), dtype=np.uint64),
         np.zeros((depth, width), dtype=np.int64),
     )
@@ -124,6 +142,9 @@ def run(
     order = center_order(width)
     col_masks = column_masks(width, height)
     scores = np.empty(width, dtype=np.int64)
+    kbits = key_bits(width, height, bits)
+    tshift = tag_shift(kbits, bits)
+    max_work = work_limit(tshift)
 
     if state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1:
         # a win at once is scored here: the negamax assumes there is none
@@ -221,10 +242,10 @@ def run(
                     ret = beta
                     enter = 0
                     continue
-            h = scramble(current + mask)
+            h = scramble(current + mask, kbits)
             first = -1
             if d > 0:
-                data = probe(table, h, bits)
+                data = probe(table, h, tshift)
                 if data:
                     t = data_lower(data)
                     if t > alpha:
@@ -248,12 +269,12 @@ def run(
                 for i in range(width):
                     move = possible & col_masks[i]
                     if move:
-                        child = scramble(opponent + (mask | move))
-                        cdata = probe(table, child, bits)
+                        child = scramble(opponent + (mask | move), kbits)
+                        cdata = probe(table, child, tshift)
                         if cdata:
                             t = -data_upper(cdata)
                             if t >= beta:
-                                store(table, h, bits, t, UNKNOWN_HIGH, i)
+                                store(table, h, tshift, t, UNKNOWN_HIGH, i, 0, max_work)
                                 ret = t
                                 cut = True
                                 break
@@ -283,6 +304,7 @@ def run(
             istack[d, I_COUNT] = n
             istack[d, I_NEXT] = 0
             istack[d, I_ALPHA0] = alpha
+            istack[d, I_NODES0] = nodes
             ustack[d + 1, 0] = opponent
             ustack[d + 1, 1] = mask | moves[d, 0]
             istack[d + 1, I_ALPHA] = -beta
@@ -310,7 +332,16 @@ def run(
         beta = istack[d, I_BETA]
         i = istack[d, I_NEXT]
         if score >= beta:
-            store(table, ustack[d, 2], bits, score, UNKNOWN_HIGH, columns[d, i])
+            store(
+                table,
+                ustack[d, 2],
+                tshift,
+                score,
+                UNKNOWN_HIGH,
+                columns[d, i],
+                bit_length(np.uint64(nodes - istack[d, I_NODES0])),
+                max_work,
+            )
             ret = score
             continue
         if score > alpha:
@@ -327,7 +358,16 @@ def run(
             enter = 1
             continue
         low = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
-        store(table, ustack[d, 2], bits, low, alpha, -1)
+        store(
+            table,
+            ustack[d, 2],
+            tshift,
+            low,
+            alpha,
+            -1,
+            bit_length(np.uint64(nodes - istack[d, I_NODES0])),
+            max_work,
+        )
         ret = alpha
         istack[d, I_NEXT] = i
 
