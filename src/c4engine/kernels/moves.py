@@ -45,6 +45,7 @@ def order_moves(
     current: np.uint64,
     mask: np.uint64,
     possible: np.uint64,
+    own: np.uint64,
     first: int,
     order: np.ndarray,
     col_masks: np.ndarray,
@@ -55,39 +56,41 @@ def order_moves(
     fast: bool,
     moves: np.ndarray,
     columns: np.ndarray,
+    threats: np.ndarray,
     scores: np.ndarray,
     d: int,
 ) -> int:
     """Sort the moves of ``possible`` into ``moves[d]``/``columns[d]``, best first; return how many.
 
-    ``first`` is a column to put first (-1 for none).
+    ``threats[d, i]`` gets the cells where the mover would then complete a
+    line (the child's opponent threats, up to the cell just filled).
+    ``own`` are the mover's threats now: a move just below one of them
+    lets the opponent block it, so it ranks after its equals.  ``first`` is
+    a column to put first (-1 for none).
     """
-    if not possible & (possible - np.uint64(1)):
-        # a single (forced) move: nothing to sort
-        for column in range(order.shape[0]):
-            if possible & col_masks[column]:
-                moves[d, 0] = possible
-                columns[d, 0] = column
-                return 1
     n = 0
     for i in range(order.shape[0]):
         column = order[i]
         move = possible & col_masks[column]
         if move:
+            after = winning_cells(current | move, mask, height, connect, directions, board, fast)
             if column == first:
                 score = FIRST
             else:
-                threats = winning_cells(current | move, mask, height, connect, directions, board, fast)
-                score = popcount(threats)
+                score = 2 * popcount(after)
+                if (move << np.uint64(1)) & own:
+                    score -= 1
             # insertion sort, descending; equal scores keep centre-first order
             j = n
             while j > 0 and scores[j - 1] < score:
                 moves[d, j] = moves[d, j - 1]
                 columns[d, j] = columns[d, j - 1]
+                threats[d, j] = threats[d, j - 1]
                 scores[j] = scores[j - 1]
                 j -= 1
             moves[d, j] = move
             columns[d, j] = column
+            threats[d, j] = after
             scores[j] = score
             n += 1
     return n

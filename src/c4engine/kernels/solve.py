@@ -10,9 +10,9 @@ the full range, the weak one from ``[-1, 1]``), the inner one is the
 negamax on an explicit stack, so the search can stop after any node and go
 on later exactly where it stopped.  Search stack, per ply ``d``::
 
-    ustack[d] = current, mask, scrambled key      (uint64)
+    ustack[d] = current, mask, scrambled key, opponent's threats  (uint64)
     istack[d] = alpha, beta, moves, next, alpha0, nodes0  (int64)
-    moves[d, i], columns[d, i]: ordered moves     (see kernels.moves)
+    moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
 and the solve's own state lives in ``state`` (``S_*`` indices), so a
 Python caller can run a slice, poll, and run the next one.  Per node:
@@ -99,13 +99,14 @@ def new_state(lower: int, upper: int) -> np.ndarray:
     return state
 
 
-def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     depth = width * height + 2
     return (
-        np.zeros((depth, 3), dtype=np.uint64),
+        np.zeros((depth, 4), dtype=np.uint64),
         np.zeros((depth, 6), dtype=np.int64),
         np.zeros((depth, width), dtype=np.uint64),
         np.zeros((depth, width), dtype=np.int64),
+        np.zeros((depth, width), dtype=np.uint64),
     )
 
 
@@ -123,6 +124,7 @@ def run(
     istack: np.ndarray,
     moves: np.ndarray,
     columns: np.ndarray,
+    mthreats: np.ndarray,
     state: np.ndarray,
     node_stop: int,
     cancel: np.ndarray,
@@ -211,7 +213,13 @@ def run(
             stones = stones0 + d
             opponent = current ^ mask
             possible = (mask + bottom) & board
-            threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
+            if d > 0:
+                # computed by the parent when it ordered its moves
+                threats = mthreats[d - 1, istack[d - 1, I_NEXT]] & ~mask
+                own = ustack[d - 1, 3] & ~mask
+            else:
+                threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
+                own = winning_cells(current, mask, height, connect, directions, board, fast)
             forced = possible & threats
             if forced:
                 if forced & (forced - np.uint64(1)):
@@ -285,6 +293,7 @@ def run(
                 current,
                 mask,
                 possible,
+                own,
                 first,
                 order,
                 col_masks,
@@ -295,10 +304,12 @@ def run(
                 fast,
                 moves,
                 columns,
+                mthreats,
                 scores,
                 d,
             )
             ustack[d, 2] = h
+            ustack[d, 3] = threats
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
             istack[d, I_COUNT] = n
