@@ -11,7 +11,7 @@ negamax on an explicit stack, so the search can stop after any node and go
 on later exactly where it stopped.  Search stack, per ply ``d``::
 
     ustack[d] = current, mask, scrambled key, opponent's threats  (uint64)
-    istack[d] = alpha, beta, moves, next, alpha0, nodes0  (int64)
+    istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored  (int64)
     moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
 and the solve's own state lives in ``state`` (``S_*`` indices), so a
@@ -20,7 +20,9 @@ forced replies and moves that lose at once are pruned, the window is
 clamped by the best and worst score still possible and by the
 transposition table's bounds, a child whose stored bound already refutes
 the node cuts it off (enhanced transposition cutoff, away from the
-leaves), then the moves are tried best first.
+leaves), then the moves are tried best first.  Positions with fewer than
+``SYMMETRY_STONES`` stones share one table entry with their mirror image
+(the smaller key; the stored move is mirrored with it).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from c4engine.kernels.bitboard import (
     bottom_mask,
     fast_path,
     line_directions,
+    mirror,
     winning_cells,
 )
 from c4engine.kernels.moves import center_order, column_masks, order_moves
@@ -78,6 +81,10 @@ I_COUNT = 2
 I_NEXT = 3
 I_ALPHA0 = 4
 I_NODES0 = 5
+I_MIRROR = 6
+
+SYMMETRY_STONES = 14
+"""Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
 UNKNOWN_LOW = -63
 UNKNOWN_HIGH = 63
@@ -103,7 +110,7 @@ def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     depth = width * height + 2
     return (
         np.zeros((depth, 4), dtype=np.uint64),
-        np.zeros((depth, 6), dtype=np.int64),
+        np.zeros((depth, 7), dtype=np.int64),
         np.zeros((depth, width), dtype=np.uint64),
         np.zeros((depth, width), dtype=np.int64),
         np.zeros((depth, width), dtype=np.uint64),
@@ -250,7 +257,15 @@ def run(
                     ret = beta
                     enter = 0
                     continue
-            h = scramble(current + mask, kbits)
+            key = current + mask
+            mirrored = 0
+            if stones < SYMMETRY_STONES:
+                # left-right symmetry: one entry for a position and its mirror image
+                mirrored_key = mirror(key, width, height)
+                if mirrored_key < key:
+                    key = mirrored_key
+                    mirrored = 1
+            h = scramble(key, kbits)
             first = -1
             if d > 0:
                 data = probe(table, h, tshift)
@@ -270,6 +285,8 @@ def run(
                             enter = 0
                             continue
                     first = data_move(data)
+                    if mirrored and first >= 0:
+                        first = width - 1 - first
             if d > 0 and stones < etc_until:
                 # enhanced transposition cutoff: a child already known to score
                 # at most -beta (for the opponent) refutes this node at once
@@ -277,12 +294,18 @@ def run(
                 for i in range(width):
                     move = possible & col_masks[i]
                     if move:
-                        child = scramble(opponent + (mask | move), kbits)
+                        child_key = opponent + (mask | move)
+                        if stones + 1 < SYMMETRY_STONES:
+                            mirrored_key = mirror(child_key, width, height)
+                            if mirrored_key < child_key:
+                                child_key = mirrored_key
+                        child = scramble(child_key, kbits)
                         cdata = probe(table, child, tshift)
                         if cdata:
                             t = -data_upper(cdata)
                             if t >= beta:
-                                store(table, h, tshift, t, UNKNOWN_HIGH, i, 0, max_work)
+                                best = width - 1 - i if mirrored else i
+                                store(table, h, tshift, t, UNKNOWN_HIGH, best, 0, max_work)
                                 ret = t
                                 cut = True
                                 break
@@ -316,6 +339,7 @@ def run(
             istack[d, I_NEXT] = 0
             istack[d, I_ALPHA0] = alpha
             istack[d, I_NODES0] = nodes
+            istack[d, I_MIRROR] = mirrored
             ustack[d + 1, 0] = opponent
             ustack[d + 1, 1] = mask | moves[d, 0]
             istack[d + 1, I_ALPHA] = -beta
@@ -343,13 +367,16 @@ def run(
         beta = istack[d, I_BETA]
         i = istack[d, I_NEXT]
         if score >= beta:
+            best = columns[d, i]
+            if istack[d, I_MIRROR]:
+                best = width - 1 - best
             store(
                 table,
                 ustack[d, 2],
                 tshift,
                 score,
                 UNKNOWN_HIGH,
-                columns[d, i],
+                best,
                 bit_length(np.uint64(nodes - istack[d, I_NODES0])),
                 max_work,
             )
