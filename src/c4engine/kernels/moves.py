@@ -45,7 +45,6 @@ def order_moves(
     current: np.uint64,
     mask: np.uint64,
     possible: np.uint64,
-    own: np.uint64,
     first: int,
     order: np.ndarray,
     col_masks: np.ndarray,
@@ -64,9 +63,7 @@ def order_moves(
 
     ``threats[d, i]`` gets the cells where the mover would then complete a
     line (the child's opponent threats, up to the cell just filled).
-    ``own`` are the mover's threats now: a move just below one of them
-    lets the opponent block it, so it ranks after its equals.  ``first`` is
-    a column to put first (-1 for none).
+    ``first`` is a column to put first (-1 for none).
     """
     n = 0
     for i in range(order.shape[0]):
@@ -74,12 +71,7 @@ def order_moves(
         move = possible & col_masks[column]
         if move:
             after = winning_cells(current | move, mask, height, connect, directions, board, fast)
-            if column == first:
-                score = FIRST
-            else:
-                score = 2 * popcount(after)
-                if (move << np.uint64(1)) & own:
-                    score -= 1
+            score = FIRST if column == first else popcount(after)
             # insertion sort, descending; equal scores keep centre-first order
             j = n
             while j > 0 and scores[j - 1] < score:

@@ -10,7 +10,7 @@ the full range, the weak one from ``[-1, 1]``), the inner one is the
 negamax on an explicit stack, so the search can stop after any node and go
 on later exactly where it stopped.  Search stack, per ply ``d``::
 
-    ustack[d] = current, mask, scrambled key, opponent's threats  (uint64)
+    ustack[d] = current, mask, scrambled key      (uint64)
     istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored  (int64)
     moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
@@ -109,7 +109,7 @@ def new_state(lower: int, upper: int) -> np.ndarray:
 def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     depth = width * height + 2
     return (
-        np.zeros((depth, 4), dtype=np.uint64),
+        np.zeros((depth, 3), dtype=np.uint64),
         np.zeros((depth, 7), dtype=np.int64),
         np.zeros((depth, width), dtype=np.uint64),
         np.zeros((depth, width), dtype=np.int64),
@@ -223,10 +223,8 @@ def run(
             if d > 0:
                 # computed by the parent when it ordered its moves
                 threats = mthreats[d - 1, istack[d - 1, I_NEXT]] & ~mask
-                own = ustack[d - 1, 3] & ~mask
             else:
                 threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
-                own = winning_cells(current, mask, height, connect, directions, board, fast)
             forced = possible & threats
             if forced:
                 if forced & (forced - np.uint64(1)):
@@ -316,7 +314,6 @@ def run(
                 current,
                 mask,
                 possible,
-                own,
                 first,
                 order,
                 col_masks,
@@ -332,7 +329,6 @@ def run(
                 d,
             )
             ustack[d, 2] = h
-            ustack[d, 3] = threats
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
             istack[d, I_COUNT] = n
