@@ -164,16 +164,45 @@ def test_masks_and_mirror() -> None:
 def test_table_store_probe_and_merge() -> None:
     bits = table.MIN_BITS
     t = table.allocate(bits)
-    h = table.scramble(np.uint64(12345))
-    assert table.probe(t, h, bits) == 0
-    table.store(t, h, bits, 3, 63, 2)
-    data = table.probe(t, h, bits)
+    kbits = table.key_bits(7, 6, bits)
+    shift = table.tag_shift(kbits, bits)
+    top = table.work_limit(shift)
+    assert (kbits, shift, top) == (49, 30, 63)
+    h = np.uint64(table.scramble(np.uint64(12345), kbits))
+    assert h >> np.uint64(kbits) == 0
+    assert table.probe(t, h, shift) == 0
+    table.store(t, h, shift, 3, 63, 2, 10, top)
+    data = table.probe(t, h, shift)
     assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (3, 63, 2)
-    table.store(t, h, bits, -63, 5, -1)  # merged: the lower bound and move stay
-    data = table.probe(t, h, bits)
+    table.store(t, h, shift, -63, 5, -1, 1, top)  # merged: the lower bound and move stay
+    data = table.probe(t, h, shift)
     assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (3, 5, 2)
-    # another key in the same slot replaces it; the old key then misses
-    other = np.uint64(int(h) ^ 1)
-    table.store(t, other, bits, -2, 4, -1)
-    assert table.probe(t, h, bits) == 0
-    assert table.data_lower(table.probe(t, other, bits)) == -2
+    # other keys of the same bucket: a cheaper one takes the second entry, the next cheap one
+    # replaces it; the costly position stays in the first
+    cheap = np.uint64(int(h) ^ 1)
+    cheaper = np.uint64(int(h) ^ 2)
+    table.store(t, cheap, shift, -2, 4, -1, 3, top)
+    assert table.data_lower(table.probe(t, cheap, shift)) == -2
+    assert table.data_upper(table.probe(t, h, shift)) == 5
+    table.store(t, cheaper, shift, -1, 4, -1, 2, top)
+    assert table.probe(t, cheap, shift) == 0
+    assert table.data_lower(table.probe(t, cheaper, shift)) == -1
+    assert table.data_upper(table.probe(t, h, shift)) == 5
+    # more work than the first entry: it takes the first place, the old one moves to the second
+    costly = np.uint64(int(h) ^ 3)
+    table.store(t, costly, shift, 0, 0, 4, 20, top)
+    assert table.data_move(table.probe(t, costly, shift)) == 4
+    assert table.data_upper(table.probe(t, h, shift)) == 5
+    assert table.probe(t, cheaper, shift) == 0
+
+
+def test_table_without_room_for_work() -> None:
+    # a 64-bit key in the smallest table leaves just the bounds and the move
+    bits = table.MIN_BITS
+    shift = table.tag_shift(table.key_bits(8, 7, bits), bits)
+    assert table.work_limit(shift) == 0
+    t = table.allocate(bits)
+    h = np.uint64(table.scramble(np.uint64(2**63 + 5), 64))
+    table.store(t, h, shift, -20, 21, 7, 30, 0)
+    data = table.probe(t, h, shift)
+    assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (-20, 21, 7)

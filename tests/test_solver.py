@@ -141,6 +141,25 @@ def test_best_move_reaches_score(solver: Solver) -> None:
         assert -solver.solve(child).score == score  # type: ignore[operator]
 
 
+def test_mirror_images_share_the_table() -> None:
+    # few stones: a position and its mirror image are one table entry, with the move mirrored
+    solver = Solver(table_size_mb=8)
+    for moves in ("1", "12", "213", "3112"):
+        board = Board.from_moves(moves, 5, 4)
+        mirrored = Board.from_moves("".join(str(6 - int(c)) for c in moves), 5, 4)
+        first = solver.solve(board)
+        again = solver.solve(mirrored)
+        fresh = Solver(table_size_mb=8).solve(mirrored)
+        assert first.score == again.score == fresh.score
+        for result, position in ((first, board), (again, mirrored)):
+            assert result.best_move is not None and result.best_proved
+            if position.is_winning_move(result.best_move):
+                continue
+            child = position.copy()
+            child.play(result.best_move)
+            assert -Solver(table_size_mb=8).solve(child).score == result.score  # type: ignore[operator]
+
+
 def test_words() -> None:
     assert score_words(0) == "draw"
     assert score_words(1, 42, 0) == "win in 21 moves"

@@ -54,7 +54,7 @@ DEFAULT_TABLE_MB = 64
 DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 _ENTRY_BYTES = 8
-ETC_MARGIN = 8
+ETC_MARGIN = 12
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells."""
 
 
@@ -219,7 +219,7 @@ class Solver:
         self._table = _table.allocate(self._bits)
         self.weak = weak
         self._geometry: tuple[int, int, int] | None = None
-        self._stacks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._stacks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
         self.etc_margin = ETC_MARGIN

@@ -42,38 +42,45 @@ DIR_HORIZONTAL = 2
 DIR_DIAGONALS = 4
 
 
-@intrinsic
-def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
-    """Number of set bits of a uint64 (LLVM ctpop: one instruction on x86-64)."""
-    if x != types.uint64:
-        return None
-    sig = types.int64(types.uint64)
+def _bit_count_intrinsic(name: str, zero_poison: bool | None, from_top: bool = False) -> Any:
+    """A compiled uint64 -> int64 function made of the LLVM bit-count intrinsic ``name``.
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        (value,) = args
-        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-        return builder.call(fn, [value])
+    ``zero_poison`` is the intrinsic's flag (None for ``ctpop``, which has
+    none); ``from_top`` returns ``64 - result`` (a bit length from ``ctlz``).
+    """
 
-    return sig, codegen
+    def typer(typingctx, x):  # type: ignore[no-untyped-def]
+        if x != types.uint64:
+            return None
+        sig = types.int64(types.uint64)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            (value,) = args
+            i64 = ir.IntType(64)
+            if zero_poison is None:
+                fn = builder.module.declare_intrinsic(name, [i64])
+                result = builder.call(fn, [value])
+            else:
+                fn = builder.module.declare_intrinsic(name, [i64, ir.IntType(1)])
+                result = builder.call(fn, [value, ir.Constant(ir.IntType(1), int(zero_poison))])
+            return builder.sub(ir.Constant(i64, 64), result) if from_top else result
+
+        return sig, codegen
+
+    typer.__name__ = name.replace(".", "_")
+    return intrinsic(typer)
 
 
-@intrinsic
-def _lowest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
-    """Index of the lowest set bit of a non-zero uint64 (LLVM cttz)."""
-    if x != types.uint64:
-        return None
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        (value,) = args
-        fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64), ir.IntType(1)])
-        return builder.call(fn, [value, ir.Constant(ir.IntType(1), 1)])
-
-    return sig, codegen
-
+# Number of set bits (LLVM ctpop: one instruction on x86-64).
+_popcount = _bit_count_intrinsic("llvm.ctpop", None)
+# Index of the lowest set bit of a non-zero uint64 (LLVM cttz).
+_lowest_bit_index = _bit_count_intrinsic("llvm.cttz", True)
+# Bits needed for a uint64: 64 minus its leading zeros (LLVM ctlz); 0 for 0.
+_bit_length = _bit_count_intrinsic("llvm.ctlz", False, from_top=True)
 
 popcount: Any = _popcount
 lowest_bit_index: Any = _lowest_bit_index
+bit_length: Any = _bit_length
 
 
 @njit(cache=True)

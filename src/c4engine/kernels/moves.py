@@ -55,39 +55,34 @@ def order_moves(
     fast: bool,
     moves: np.ndarray,
     columns: np.ndarray,
+    threats: np.ndarray,
     scores: np.ndarray,
     d: int,
 ) -> int:
     """Sort the moves of ``possible`` into ``moves[d]``/``columns[d]``, best first; return how many.
 
+    ``threats[d, i]`` gets the cells where the mover would then complete a
+    line (the child's opponent threats, up to the cell just filled).
     ``first`` is a column to put first (-1 for none).
     """
-    if not possible & (possible - np.uint64(1)):
-        # a single (forced) move: nothing to sort
-        for column in range(order.shape[0]):
-            if possible & col_masks[column]:
-                moves[d, 0] = possible
-                columns[d, 0] = column
-                return 1
     n = 0
     for i in range(order.shape[0]):
         column = order[i]
         move = possible & col_masks[column]
         if move:
-            if column == first:
-                score = FIRST
-            else:
-                threats = winning_cells(current | move, mask, height, connect, directions, board, fast)
-                score = popcount(threats)
+            after = winning_cells(current | move, mask, height, connect, directions, board, fast)
+            score = FIRST if column == first else popcount(after)
             # insertion sort, descending; equal scores keep centre-first order
             j = n
             while j > 0 and scores[j - 1] < score:
                 moves[d, j] = moves[d, j - 1]
                 columns[d, j] = columns[d, j - 1]
+                threats[d, j] = threats[d, j - 1]
                 scores[j] = scores[j - 1]
                 j -= 1
             moves[d, j] = move
             columns[d, j] = column
+            threats[d, j] = after
             scores[j] = score
             n += 1
     return n

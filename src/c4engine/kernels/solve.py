@@ -11,8 +11,8 @@ negamax on an explicit stack, so the search can stop after any node and go
 on later exactly where it stopped.  Search stack, per ply ``d``::
 
     ustack[d] = current, mask, scrambled key      (uint64)
-    istack[d] = alpha, beta, moves, next, alpha0  (int64)
-    moves[d, i], columns[d, i]: ordered moves     (see kernels.moves)
+    istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored  (int64)
+    moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
 and the solve's own state lives in ``state`` (``S_*`` indices), so a
 Python caller can run a slice, poll, and run the next one.  Per node:
@@ -20,7 +20,9 @@ forced replies and moves that lose at once are pruned, the window is
 clamped by the best and worst score still possible and by the
 transposition table's bounds, a child whose stored bound already refutes
 the node cuts it off (enhanced transposition cutoff, away from the
-leaves), then the moves are tried best first.
+leaves), then the moves are tried best first.  Positions with fewer than
+``SYMMETRY_STONES`` stones share one table entry with their mirror image
+(the smaller key; the stored move is mirrored with it).
 """
 
 from __future__ import annotations
@@ -28,9 +30,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from c4engine.kernels.bitboard import board_mask, bottom_mask, fast_path, line_directions, winning_cells
+from c4engine.kernels.bitboard import (
+    bit_length,
+    board_mask,
+    bottom_mask,
+    fast_path,
+    line_directions,
+    mirror,
+    winning_cells,
+)
 from c4engine.kernels.moves import center_order, column_masks, order_moves
-from c4engine.kernels.table import data_lower, data_move, data_upper, probe, scramble, store
+from c4engine.kernels.table import (
+    data_lower,
+    data_move,
+    data_upper,
+    key_bits,
+    probe,
+    scramble,
+    store,
+    tag_shift,
+    work_limit,
+)
 
 # state[] indices
 S_PHASE = 0
@@ -60,6 +80,11 @@ I_BETA = 1
 I_COUNT = 2
 I_NEXT = 3
 I_ALPHA0 = 4
+I_NODES0 = 5
+I_MIRROR = 6
+
+SYMMETRY_STONES = 14
+"""Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
 UNKNOWN_LOW = -63
 UNKNOWN_HIGH = 63
@@ -81,13 +106,14 @@ def new_state(lower: int, upper: int) -> np.ndarray:
     return state
 
 
-def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     depth = width * height + 2
     return (
         np.zeros((depth, 3), dtype=np.uint64),
-        np.zeros((depth, 5), dtype=np.int64),
+        np.zeros((depth, 7), dtype=np.int64),
         np.zeros((depth, width), dtype=np.uint64),
         np.zeros((depth, width), dtype=np.int64),
+        np.zeros((depth, width), dtype=np.uint64),
     )
 
 
@@ -105,6 +131,7 @@ def run(
     istack: np.ndarray,
     moves: np.ndarray,
     columns: np.ndarray,
+    mthreats: np.ndarray,
     state: np.ndarray,
     node_stop: int,
     cancel: np.ndarray,
@@ -124,6 +151,9 @@ def run(
     order = center_order(width)
     col_masks = column_masks(width, height)
     scores = np.empty(width, dtype=np.int64)
+    kbits = key_bits(width, height, bits)
+    tshift = tag_shift(kbits, bits)
+    max_work = work_limit(tshift)
 
     if state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1:
         # a win at once is scored here: the negamax assumes there is none
@@ -190,7 +220,11 @@ def run(
             stones = stones0 + d
             opponent = current ^ mask
             possible = (mask + bottom) & board
-            threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
+            if d > 0:
+                # computed by the parent when it ordered its moves
+                threats = mthreats[d - 1, istack[d - 1, I_NEXT]] & ~mask
+            else:
+                threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
             forced = possible & threats
             if forced:
                 if forced & (forced - np.uint64(1)):
@@ -221,10 +255,18 @@ def run(
                     ret = beta
                     enter = 0
                     continue
-            h = scramble(current + mask)
+            key = current + mask
+            mirrored = 0
+            if stones < SYMMETRY_STONES:
+                # left-right symmetry: one entry for a position and its mirror image
+                mirrored_key = mirror(key, width, height)
+                if mirrored_key < key:
+                    key = mirrored_key
+                    mirrored = 1
+            h = scramble(key, kbits)
             first = -1
             if d > 0:
-                data = probe(table, h, bits)
+                data = probe(table, h, tshift)
                 if data:
                     t = data_lower(data)
                     if t > alpha:
@@ -241,6 +283,8 @@ def run(
                             enter = 0
                             continue
                     first = data_move(data)
+                    if mirrored and first >= 0:
+                        first = width - 1 - first
             if d > 0 and stones < etc_until:
                 # enhanced transposition cutoff: a child already known to score
                 # at most -beta (for the opponent) refutes this node at once
@@ -248,12 +292,18 @@ def run(
                 for i in range(width):
                     move = possible & col_masks[i]
                     if move:
-                        child = scramble(opponent + (mask | move))
-                        cdata = probe(table, child, bits)
+                        child_key = opponent + (mask | move)
+                        if stones + 1 < SYMMETRY_STONES:
+                            mirrored_key = mirror(child_key, width, height)
+                            if mirrored_key < child_key:
+                                child_key = mirrored_key
+                        child = scramble(child_key, kbits)
+                        cdata = probe(table, child, tshift)
                         if cdata:
                             t = -data_upper(cdata)
                             if t >= beta:
-                                store(table, h, bits, t, UNKNOWN_HIGH, i)
+                                best = width - 1 - i if mirrored else i
+                                store(table, h, tshift, t, UNKNOWN_HIGH, best, 0, max_work)
                                 ret = t
                                 cut = True
                                 break
@@ -274,6 +324,7 @@ def run(
                 fast,
                 moves,
                 columns,
+                mthreats,
                 scores,
                 d,
             )
@@ -283,6 +334,8 @@ def run(
             istack[d, I_COUNT] = n
             istack[d, I_NEXT] = 0
             istack[d, I_ALPHA0] = alpha
+            istack[d, I_NODES0] = nodes
+            istack[d, I_MIRROR] = mirrored
             ustack[d + 1, 0] = opponent
             ustack[d + 1, 1] = mask | moves[d, 0]
             istack[d + 1, I_ALPHA] = -beta
@@ -310,7 +363,19 @@ def run(
         beta = istack[d, I_BETA]
         i = istack[d, I_NEXT]
         if score >= beta:
-            store(table, ustack[d, 2], bits, score, UNKNOWN_HIGH, columns[d, i])
+            best = columns[d, i]
+            if istack[d, I_MIRROR]:
+                best = width - 1 - best
+            store(
+                table,
+                ustack[d, 2],
+                tshift,
+                score,
+                UNKNOWN_HIGH,
+                best,
+                bit_length(np.uint64(nodes - istack[d, I_NODES0])),
+                max_work,
+            )
             ret = score
             continue
         if score > alpha:
@@ -327,7 +392,16 @@ def run(
             enter = 1
             continue
         low = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
-        store(table, ustack[d, 2], bits, low, alpha, -1)
+        store(
+            table,
+            ustack[d, 2],
+            tshift,
+            low,
+            alpha,
+            -1,
+            bit_length(np.uint64(nodes - istack[d, I_NODES0])),
+            max_work,
+        )
         ret = alpha
         istack[d, I_NEXT] = i
 

@@ -1,19 +1,29 @@
-"""Transposition table: one uint64 numpy array, 2**bits entries, one cache line per probe.
+"""Transposition table: one uint64 numpy array of 2**bits entries, in buckets of two.
 
-A position's key is ``current + mask`` (unique, at most 64 bits).  It is
-scrambled by an odd multiplier -- a bijection on 64-bit words -- into
-``h``.  The top ``bits`` bits of ``h`` choose the slot; the slot stores the
-remaining ``64 - bits`` low bits of ``h`` shifted to the top, so slot + stored
-bits give back ``h`` and hence the key exactly: no false hits, for any board
-that fits 64 bits.  The freed low ``bits`` bits (at least 20) hold the data::
+A position's key is ``current + mask``: unique, and below ``2**key_bits``
+with ``key_bits = width * (height + 1)`` (:func:`key_bits`).  It is scrambled
+by an odd multiplier modulo ``2**key_bits`` -- a bijection on those words --
+into ``h``.  The top ``bits - 1`` bits of ``h`` choose a bucket (two
+adjacent entries, 16 bytes: one cache line); an entry stores the other
+``tag_shift`` low bits of ``h`` at its top, so bucket + stored bits give back
+``h`` and hence the key exactly: no false hits.  The low ``64 - tag_shift``
+bits (at least 19) hold the data::
 
-    63 ...................... bits | 19..14 | 13..7      | 6..0
-    low (64 - bits) bits of h      | move+1 | upper + 64 | lower + 64
+    63 ........... 64 - tag_shift | 24..19 | 18..14 | 13..7      | 6..0
+    low tag_shift bits of h       | work   | move+1 | upper + 64 | lower + 64
 
 ``lower``/``upper`` bound the exact score (strong-solver convention); a
-lower field of 0 marks an empty slot.  ``move`` is the column that last
-proved a lower bound (0 = none), tried first on the next visit.  A store
-for the same position merges the bounds; any other entry is replaced.
+lower field of 0 marks an empty entry.  ``move`` is the column that last
+proved a lower bound (0 = none; columns past 30 are not kept), tried first
+on the next visit.  ``work`` is the bit length of the number of nodes the
+search below the position took, capped by the room left (up to 6 bits; none
+when the key fills 64 bits and the table is small).
+
+A store for a position already in its bucket merges the bounds.  Otherwise
+the first entry of a bucket keeps the position that cost the most work and
+the second takes everything else (always replaced): a new position with at
+least the first entry's work takes the first place and the old one moves to
+the second, else the new one takes the second.
 """
 
 from __future__ import annotations
@@ -23,9 +33,13 @@ from numba import njit
 
 MIN_BITS = 20
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-_DATA = np.uint64((1 << 20) - 1)
+DATA_BITS = 19  # lower, upper, move
+_DATA = np.uint64((1 << DATA_BITS) - 1)
 _U7 = np.uint64(0x7F)
-_U6 = np.uint64(0x3F)
+_U5 = np.uint64(0x1F)
+_MOVE_LIMIT = 31
+_WORK_SHIFT = np.uint64(DATA_BITS)
+_MAX_WORK_BITS = 6
 NO_MOVE = -1
 SCORE_OFFSET = 64
 
@@ -37,17 +51,45 @@ def allocate(bits: int) -> np.ndarray:
     return np.zeros(1 << bits, dtype=np.uint64)
 
 
-@njit(cache=True, inline="always")
-def scramble(key: np.uint64) -> np.uint64:
-    return key * MULTIPLIER
+@njit(cache=True)
+def key_bits(width: int, height: int, bits: int) -> int:
+    """Bits of the scrambled key: the board's ``width * (height + 1)``, at least ``bits``."""
+    kb = width * (height + 1)
+    return kb if kb > bits else bits
+
+
+@njit(cache=True)
+def tag_shift(kbits: int, bits: int) -> int:
+    """How many low bits of ``h`` an entry stores (the others choose the bucket)."""
+    return kbits - (bits - 1)
+
+
+@njit(cache=True)
+def work_limit(tshift: int) -> int:
+    """The largest ``work`` value an entry can hold with this ``tag_shift``."""
+    room = 64 - tshift - DATA_BITS
+    if room > _MAX_WORK_BITS:
+        room = _MAX_WORK_BITS
+    return (1 << room) - 1
 
 
 @njit(cache=True, inline="always")
-def probe(table: np.ndarray, h: np.uint64, bits: int) -> np.uint64:
-    """The data bits of the entry for scrambled key ``h``, 0 when absent."""
-    b = np.uint64(bits)
-    entry = table[h >> (np.uint64(64) - b)]
-    if (entry ^ (h << b)) >> np.uint64(20) == np.uint64(0):
+def scramble(key: np.uint64, kbits: int) -> np.uint64:
+    """``key`` times an odd constant modulo ``2**kbits``."""
+    return (key * MULTIPLIER) & (~np.uint64(0) >> np.uint64(64 - kbits))
+
+
+@njit(cache=True, inline="always")
+def probe(table: np.ndarray, h: np.uint64, tshift: int) -> np.uint64:
+    """The data bits (bounds and move) of the entry for scrambled key ``h``, 0 when absent."""
+    dw = np.uint64(64 - tshift)
+    index = (h >> np.uint64(tshift)) << np.uint64(1)
+    tag = h << dw
+    entry = table[index]
+    if (entry ^ tag) >> dw == np.uint64(0):
+        return entry & _DATA  # type: ignore[no-any-return]
+    entry = table[index + np.uint64(1)]
+    if (entry ^ tag) >> dw == np.uint64(0):
         return entry & _DATA  # type: ignore[no-any-return]
     return np.uint64(0)
 
@@ -64,32 +106,61 @@ def data_upper(data: np.uint64) -> int:
 
 @njit(cache=True, inline="always")
 def data_move(data: np.uint64) -> int:
-    return int((data >> np.uint64(14)) & _U6) - 1
+    return int((data >> np.uint64(14)) & _U5) - 1
 
 
 @njit(cache=True, inline="always")
-def store(table: np.ndarray, h: np.uint64, bits: int, lower: int, upper: int, move: int) -> None:
-    """Record ``lower <= score <= upper`` (and the best ``move``, or -1) for ``h``.
+def _work(entry: np.uint64, max_work: int) -> int:
+    return int((entry >> _WORK_SHIFT) & np.uint64(max_work))
+
+
+@njit(cache=True, inline="always")
+def store(
+    table: np.ndarray, h: np.uint64, tshift: int, lower: int, upper: int, move: int, work: int, max_work: int
+) -> None:
+    """Record ``lower <= score <= upper``, the best ``move`` (or -1) and the ``work`` spent for ``h``.
 
     Bounds already known for the same position are merged in.
     """
-    b = np.uint64(bits)
-    index = h >> (np.uint64(64) - b)
-    tag = h << b
-    entry = table[index]
-    if (entry ^ tag) >> np.uint64(20) == np.uint64(0) and entry & _U7:
-        old = entry & _DATA
-        old_lower = data_lower(old)
-        old_upper = data_upper(old)
+    dw = np.uint64(64 - tshift)
+    index = (h >> np.uint64(tshift)) << np.uint64(1)
+    tag = h << dw
+    if work > max_work:
+        work = max_work
+    slot = index
+    entry = table[slot]
+    found = (entry ^ tag) >> dw == np.uint64(0) and entry & _U7
+    if not found:
+        slot = index + np.uint64(1)
+        entry = table[slot]
+        found = (entry ^ tag) >> dw == np.uint64(0) and entry & _U7
+    if found:
+        old_lower = data_lower(entry)
+        old_upper = data_upper(entry)
         if old_lower > lower:
             lower = old_lower
         if old_upper < upper:
             upper = old_upper
         if move < 0:
-            move = data_move(old)
-    data = (
-        np.uint64(lower + SCORE_OFFSET)
+            move = data_move(entry)
+        old_work = _work(entry, max_work)
+        if old_work > work:
+            work = old_work
+    if move >= _MOVE_LIMIT:
+        move = -1
+    new = (
+        tag
+        | np.uint64(lower + SCORE_OFFSET)
         | (np.uint64(upper + SCORE_OFFSET) << np.uint64(7))
         | (np.uint64(move + 1) << np.uint64(14))
+        | (np.uint64(work) << _WORK_SHIFT)
     )
-    table[index] = tag | data
+    if found:
+        table[slot] = new
+        return
+    first = table[index]
+    if work >= _work(first, max_work):
+        table[index + np.uint64(1)] = first
+        table[index] = new
+    else:
+        table[index + np.uint64(1)] = new
