@@ -83,3 +83,7 @@ class UnknownEvaluatorError(C4Error):
 
 class SchedulerError(C4Error):
     """A parallel-work setting is wrong: an unreachable Dask scheduler, a bad worker count."""
+
+
+class BookError(C4Error):
+    """An opening book that cannot be used: not a book file, damaged, another format version or board."""

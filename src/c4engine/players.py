@@ -25,8 +25,12 @@ from c4engine.engine import Engine, PollHook
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.evaluation import Evaluator, evaluator_by_name
 from c4engine.levels import DEFAULT_LEVEL, Level
+from c4engine.perfect import PerfectPlayer
 
-__all__ = ["Agent", "EnginePlayer", "HumanPlayer", "RandomPlayer", "parse_agent"]
+__all__ = ["PERFECT", "Agent", "EnginePlayer", "HumanPlayer", "PerfectPlayer", "RandomPlayer", "parse_agent"]
+
+PERFECT = "perfect"
+"""The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
 
 
 @runtime_checkable
@@ -146,10 +150,12 @@ class EnginePlayer:
 
 
 def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
-    """A player from a short description: ``human``, ``random`` or a level number.
+    """A player from a short description: ``human``, ``random``, a level number or ``perfect``.
 
     >>> parse_agent("5").name
     'computer, level 5 strong'
+    >>> parse_agent("perfect").name
+    'perfect'
     """
     text = spec.strip().lower()
     if text in {"human", "you", "person"}:
@@ -158,4 +164,6 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return RandomPlayer(seed=seed)
     if text.isdigit():
         return EnginePlayer(level=int(text), seed=seed)
-    raise PlayerSpecError(f"unknown player {spec!r}: use 'human', 'random' or a level number")
+    if text == PERFECT:
+        return PerfectPlayer(seed=seed)
+    raise PlayerSpecError(f"unknown player {spec!r}: use 'human', 'random', a level number or 'perfect'")
