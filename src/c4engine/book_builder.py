@@ -193,6 +193,12 @@ class Checkpoint:
     def close(self) -> None:
         self._db.close()
 
+    def __enter__(self) -> Checkpoint:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 def default_checkpoint_path(output: str | os.PathLike[str]) -> Path:
     """Where the checkpoint of a book goes by default: next to it, ``FILE.sqlite``."""
