@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.conftest import PONS
 from tests.web_server import server_in_thread
 
 from c4engine.board import Board
@@ -97,7 +98,8 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
 def test_analyze_time_capped_is_not_exact(client: httpx.Client) -> None:
     started = time.monotonic()
     body = client.get("/api/analyze", params={"pos": "4455", "time_cap": 0.3}).json()
-    assert time.monotonic() - started < 3
+    # a full analysis of 4455 takes ~25 s; the capped one stops long before (generous: loaded CI)
+    assert time.monotonic() - started < 12
     assert not body["exact"]
     labels = [column["label"] for column in body["columns"]]
     assert labels[2] == labels[5] == "win in 2" and body["best"] == [3, 6]
@@ -219,7 +221,8 @@ def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.
         time.sleep(0.02)
     for thread in threads:
         thread.join()
-    assert sorted(latencies)[-2] < 0.1, latencies
+    # health never waits behind engine work: not even one analysis's time cap
+    assert sorted(latencies)[-2] < 0.4, latencies
     assert results.count(503) >= 4 and set(results) == {200, 503}, results
     refused = client.get("/api/analyze", params={"pos": "", "time_cap": 0.1})
     assert refused.status_code == 200  # the queue drained
@@ -278,3 +281,18 @@ def test_fuzz_from_openapi(base: str) -> None:
     for operation, mode in itertools.product(operations, GenerationMode):
         fuzz(operation, mode)
     assert seen.get(200, 0) > 0 and any(400 <= status < 500 for status in seen), seen
+
+
+def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
+    from c4engine.solver import Solver
+
+    solver = Solver(table_size_mb=16)
+    lines = (PONS / "Test_L2_R1").read_text().split("\n")[:20]
+    for line in lines:
+        board = Board.from_moves(line.split()[0])
+        expected = solver.analyze(board, pv=False).scores
+        got = analyze(board, time_cap=30)
+        assert got["exact"]
+        assert [c and c["score"] for c in got["columns"]] == list(expected), line
+        best = max(s for s in expected if s is not None)
+        assert got["best"] == [c + 1 for c, s in enumerate(expected) if s == best]

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from c4engine import __version__, book_cli, solver_cli
+from c4engine import __version__, book_cli, move_cli, solver_cli
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.game import Game
@@ -187,8 +187,13 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 def _add_solver_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
-    """``c4 solve``, ``c4 analyze``, ``c4 bench``: the exact solver's commands."""
-    for add in (solver_cli.add_solve_parser, solver_cli.add_analyze_parser, solver_cli.add_bench_parser):
+    """``c4 solve``, ``c4 analyze``, ``c4 bench``, ``c4 move``: the solver's and engine's commands."""
+    for add in (
+        solver_cli.add_solve_parser,
+        solver_cli.add_analyze_parser,
+        solver_cli.add_bench_parser,
+        move_cli.add_move_parser,
+    ):
         parser = add(commands)  # type: ignore[arg-type]
         parser.set_defaults(run=parser.get_default("func"))
 

@@ -5,9 +5,11 @@ it can cross a process boundary; the app (:mod:`c4engine.web.app`) submits
 these functions to a process pool so the event loop never searches.
 
 :func:`analyze` is the one place that decides how a position is analysed:
-today it searches each column with the classic :class:`~c4engine.engine.Engine`
-under a time cap; when the exact solver lands it is the only function to
-change.
+the exact solver (:class:`~c4engine.solver.Solver`, one per worker, its
+table kept between requests) scores every column it can within most of the
+time cap; columns it has not proven by then -- early in the game, or on
+boards too big for the solver -- are searched by the heuristic
+:class:`~c4engine.engine.Engine` in the time left.
 
 Scores follow the solver benchmarks' convention: positive when the side to
 move wins by playing that column, ``(cells + 1 - stones) // 2`` in magnitude,
@@ -37,11 +39,33 @@ from c4engine.board import Board
 from c4engine.engine import WIN_SCORE, Engine, SearchProgress
 from c4engine.evaluation import windows
 from c4engine.players import EnginePlayer
+from c4engine.solver import Solver, moves_to_end
 
 __all__ = ["analyze", "analyze_position", "engine_move", "warm_up"]
 
 _MAX_PLIES = 32 * 32
 _WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES
+_SOLVER_TABLE_MB = 32  # per worker process
+_SOLVER_SHARE = 0.7  # of the time cap; the heuristic search gets the rest
+
+_solver: Solver | None = None
+
+
+def _worker_solver() -> Solver:
+    """This process's solver, created on first use and kept (with its table) for later requests."""
+    global _solver
+    if _solver is None:
+        _solver = Solver(table_size_mb=_SOLVER_TABLE_MB)
+    return _solver
+
+
+def _exact_value(score: int, board: Board) -> float:
+    """The solver's ``score`` of a column as an engine value (a win or loss in so many plies)."""
+    if score == 0:
+        return 0.0
+    moves = moves_to_end(score, board.width * board.height, board.move_count)
+    plies = 2 * moves - 1 if score > 0 else 2 * moves  # the winner's stones and the replies between
+    return float(WIN_SCORE - plies) if score > 0 else float(plies - WIN_SCORE)
 
 
 def warm_up() -> int:
@@ -91,13 +115,17 @@ def analyze(board: Board, time_cap: float) -> dict[str, Any]:
     (the winner's moves to the end, the column's own included for a win) and
     ``label`` (``"win in 5"``, ``"draw"``, ``"loss in 8"``, or the heuristic
     score).  ``value`` orders the columns (the engine's score).
-
-    This is the single function to swap for the exact solver.
     """
     legal = board.legal_moves()
     columns: list[dict[str, Any] | None] = [None] * board.width
     deadline = monotonic() + time_cap
-    for index, column in enumerate(legal):
+    if Solver.supports(board.width, board.height):
+        solved = _worker_solver().analyze(board, pv=False, time_limit=time_cap * _SOLVER_SHARE)
+        for column, score in enumerate(solved.scores):
+            if score is not None:
+                columns[column] = _column_entry(column, _exact_value(score, board), True, board)
+    unsolved = [column for column in legal if columns[column] is None]
+    for index, column in enumerate(unsolved):
         if board.is_winning_move(column):
             columns[column] = _column_entry(column, WIN_SCORE - 1, True, board)
             continue
@@ -106,7 +134,7 @@ def analyze(board: Board, time_cap: float) -> dict[str, Any]:
         if child.is_full:
             columns[column] = _column_entry(column, 0.0, True, board)
             continue
-        share = max(deadline - monotonic(), 0.0) / (len(legal) - index)
+        share = max(deadline - monotonic(), 0.0) / (len(unsolved) - index)
         result = Engine(windows, time_limit=max(share, 0.002), center_first_move=False).search(child)
         remaining = child.width * child.height - child.move_count
         value = -result.score + 0.0

@@ -1,0 +1,109 @@
+"""``c4 move``: the computer's chosen column for a position.
+
+``c4 move POSITION`` prints the column (1-based) the chosen player would
+play; ``--level`` takes any computer player spec (a level number or
+``random``), ``--depth`` a fixed-depth search with the ``windows``
+evaluator, ``--time`` iterative deepening for that many seconds.  Without
+POSITION it reads positions from standard input, one a line, and writes
+``POSITION COLUMN`` per line; an empty line is the empty board, and an
+invalid line gives an error naming its line number on standard error, an
+empty line on standard output, and the batch goes on (exit code 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO, TypeAlias
+
+from c4engine.board import Board
+from c4engine.errors import C4Error, GameOverError, PlayerSpecError
+from c4engine.levels import LEVELS
+from c4engine.notation import parse_size
+from c4engine.players import Agent, EnginePlayer, parse_agent
+
+__all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
+
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+DEFAULT_MOVE_LEVEL = str(LEVELS[-1].number)
+
+
+def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "move",
+        help="the computer's move in a position",
+        description="Print the column (1-based) the computer plays in POSITION (e.g. 4453); "
+        "without POSITION, write 'POSITION COLUMN' for each line of stdin.",
+        epilog=f"Default player: level {DEFAULT_MOVE_LEVEL}.",
+    )
+    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--level", metavar="L", help="a level number, or 'random'")
+    how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
+    how.add_argument("--time", type=float, metavar="SECONDS", help="search as deep as SECONDS allow")
+    parser.add_argument("--seed", type=int, help="seed for random choices (noise, random player)")
+    parser.add_argument("--size", default="7x6", metavar="WxH", help="board width x height (default 7x6)")
+    parser.add_argument(
+        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
+    )
+    parser.set_defaults(func=run_move)
+    return parser
+
+
+def choose_player(
+    level: str | None = None, depth: int | None = None, time: float | None = None, seed: int | None = None
+) -> Agent:
+    """The computer player ``c4 move`` asks: by level spec, fixed depth or time budget.
+
+    >>> choose_player(depth=4).name
+    'computer, depth 4'
+    >>> choose_player("human")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.PlayerSpecError: 'human' is not a computer player
+    """
+    if depth is not None:
+        if depth < 1:
+            raise PlayerSpecError(f"--depth must be at least 1, not {depth}")
+        return EnginePlayer(depth=depth, seed=seed)
+    if time is not None:
+        if not time > 0:
+            raise PlayerSpecError(f"--time must be more than 0 seconds, not {time}")
+        return EnginePlayer(time_limit=time, seed=seed)
+    player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
+    if player.is_human:
+        raise PlayerSpecError(f"{level!r} is not a computer player")
+    return player
+
+
+def _move(player: Agent, position: str, width: int, height: int, connect: int) -> int:
+    board = Board.from_moves(position, width, height, connect)
+    if board.is_over:
+        raise GameOverError(f"the game is over ({board.result}): there is no move to play")
+    return player.choose_move(board) + 1
+
+
+def _batch(player: Agent, width: int, height: int, connect: int, stdin: TextIO, out: TextIO) -> int:
+    status = 0
+    for number, raw in enumerate(stdin, start=1):
+        line = raw.strip()
+        try:
+            out.write(f"{line} {_move(player, line, width, height, connect)}\n")
+        except C4Error as error:
+            print(f"line {number}: {error}", file=sys.stderr)
+            out.write("\n")
+            status = 1
+        out.flush()
+    return status
+
+
+def run_move(args: argparse.Namespace) -> int:
+    """Handler of ``c4 move``; bad options or a bad position raise :class:`C4Error`."""
+    width, height = parse_size(args.size)
+    Board(width, height, args.connect)  # a bad size or connect fails before any work
+    player = choose_player(args.level, args.depth, args.time, args.seed)
+    if args.position is None:
+        return _batch(player, width, height, args.connect, sys.stdin, sys.stdout)
+    print(_move(player, args.position, width, height, args.connect))
+    return 0
