@@ -1,9 +1,9 @@
 """``c4 move``: the computer's chosen column for a position.
 
 ``c4 move POSITION`` prints the column (1-based) the chosen player would
-play; ``--level`` takes any computer player spec (a level number or
-``random``), ``--depth`` a fixed-depth search with the ``windows``
-evaluator, ``--time`` iterative deepening for that many seconds.  Without
+play; ``--level`` takes any computer player spec (a level number,
+``random`` or ``perfect``), ``--depth`` a fixed-depth search with the
+``windows`` evaluator, ``--time`` iterative deepening for that many seconds.  Without
 POSITION it reads positions from standard input, one a line, and writes
 ``POSITION COLUMN`` per line; an empty line is the empty board, and an
 invalid line gives an error naming its line number on standard error, an
@@ -39,7 +39,7 @@ def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
     how = parser.add_mutually_exclusive_group()
-    how.add_argument("--level", metavar="L", help="a level number, or 'random'")
+    how.add_argument("--level", metavar="L", help="a level number, 'random' or 'perfect'")
     how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
     how.add_argument("--time", type=float, metavar="SECONDS", help="search as deep as SECONDS allow")
     parser.add_argument("--seed", type=int, help="seed for random choices (noise, random player)")
