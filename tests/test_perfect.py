@@ -154,3 +154,14 @@ def test_perfect_is_a_player_name() -> None:
         PerfectPlayer(book=None, table_size_mb=8).choose_move(Board.from_moves("1212121"))
     with pytest.raises(ValueError, match="positive"):
         PerfectPlayer(time_limit=0)
+
+
+def test_play_accepts_level_perfect() -> None:
+    from c4engine.cli import _computer, build_parser
+
+    args = build_parser().parse_args(["play", "--level", "perfect", "--watch", "--level2", "7"])
+    assert args.level == "perfect" and args.level2 == 7
+    assert isinstance(_computer(args.level, 1), PerfectPlayer)
+    assert isinstance(_computer(args.level2, 1), EnginePlayer)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--level", "best"])
