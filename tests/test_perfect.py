@@ -165,3 +165,12 @@ def test_play_accepts_level_perfect() -> None:
     assert isinstance(_computer(args.level2, 1), EnginePlayer)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--level", "best"])
+
+
+def test_the_book_documentation_examples_run() -> None:
+    import doctest
+
+    from tests.conftest import REPO
+
+    result = doctest.testfile(str(REPO / "docs" / "book.md"), module_relative=False)
+    assert result.attempted >= 3 and result.failed == 0
