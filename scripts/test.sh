@@ -12,6 +12,9 @@ if [ -z "${VIRTUAL_ENV:-}" ]; then
 fi
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e '.[test]'
+# Kaggle's ConnectX environment for the integration test: without its dependencies (about
+# 1.8 GB); what ConnectX needs of them (jsonschema, requests, numpy) comes with the test extra.
+python -m pip install --quiet --no-deps kaggle-environments
 
 # The browser tests drive Debian's Chromium (Playwright's own browser download
 # is not used).  CI runs as root without a terminal: install it there.

@@ -29,3 +29,19 @@ def run_c4(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Comp
 @pytest.fixture
 def c4():  # type: ignore[no-untyped-def]
     return run_c4
+
+
+@pytest.fixture
+def dask_scheduler():  # type: ignore[no-untyped-def]
+    """The address of a one-worker Dask cluster on loopback (threads, not processes: quick to start)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        scheduler_kwargs={"host": "127.0.0.1"},
+        dashboard_address=None,
+    ) as cluster:
+        yield cluster.scheduler_address

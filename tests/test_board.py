@@ -410,3 +410,57 @@ def test_equality_ignores_history_but_not_size() -> None:
     assert Board.from_moves("4453") != Board.from_moves("4435")
     assert Board(7, 6, 4) != Board(7, 6, 5)
     assert Board() != "Board()"
+
+
+# ------------------------------------------------------------- from_grid
+
+
+def cells_of(board: Board) -> list[list[int]]:
+    return [[0 if owner is None else int(owner) for owner in row] for row in board.rows()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_from_grid_rebuilds_any_unfinished_position(data: st.DataObject) -> None:
+    width = data.draw(st.integers(3, 9))
+    height = data.draw(st.integers(3, 8))
+    board = Board(width, height, 3)
+    for _ in range(data.draw(st.integers(0, width * height))):
+        if board.is_over:
+            break
+        board.play(data.draw(st.sampled_from(board.legal_moves())))
+    if board.winner is not None:
+        board.undo()
+    rebuilt = Board.from_grid(cells_of(board), connect=3)
+    assert rebuilt == board
+    assert rebuilt.turn is board.turn
+    assert rebuilt.move_count == board.move_count
+
+
+def test_from_grid_finds_an_order_that_needs_backtracking() -> None:
+    # The centre column holds X under O, column 1 O under X.  The search tries the
+    # centre first, so O's first stone goes onto X there -- a dead end (X's next stone
+    # has nowhere to go) that it must back out of: O starts column 1 instead.
+    grid = [[0, 0, 0], [1, 2, 0], [2, 1, 0]]
+    board = Board.from_grid(grid, connect=3)
+    assert cells_of(board) == grid
+    assert board.moves == (1, 0, 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("grid", "reason"),
+    [
+        ([[1, 0, 0], [0, 0, 0], [2, 0, 0]], "stone above an empty cell"),
+        ([[0, 0, 0], [0, 0, 0], [2, 0, 0]], "0 stones of the first player and 1 of the second"),
+        ([[0, 0, 0], [1, 0, 0], [1, 2, 1]], "3 stones of the first player and 1 of the second"),
+        ([[0, 0, 0], [1, 0, 0], [2, 0, 0]], "no game reaches this position"),
+        ([[0, 0, 0], [2, 2, 0], [1, 1, 1]], "X already has 3 in a row"),
+        ([[0, 0, 3], [0, 0, 0], [0, 0, 0]], "cell values are 0, 1 or 2"),
+        ([[0, 0, 0], [0, 0]], "rows must all have 3 cells"),
+    ],
+)
+def test_from_grid_refuses_impossible_grids(grid: list[list[int]], reason: str) -> None:
+    from c4engine.errors import PositionError
+
+    with pytest.raises(PositionError, match=reason):
+        Board.from_grid(grid, connect=3)

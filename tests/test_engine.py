@@ -364,14 +364,16 @@ def test_poll_hook_stops_the_search() -> None:
     assert len(calls) == 3
     assert result.stopped
     assert result.move in board.legal_moves()
-    assert result.elapsed < 0.5
+    # stopped after three 20 ms polls of CPU time, not at depth 14 (seconds of CPU);
+    # CPU time, not wall time, so a loaded machine does not make this fail
+    assert result.cpu_time < 0.5
     assert result.pv and result.pv[0] == result.move
     # the same with iterative deepening: the last completed depth's move
     calls.clear()
     engine = Engine(windows, time_limit=30, poll=stop_soon, poll_interval=0.02)
     result = engine.search(board)
     assert result.stopped and result.move in board.legal_moves()
-    assert result.depth >= 1 and result.elapsed < 0.5
+    assert result.depth >= 1 and result.cpu_time < 0.5
     assert result.score == Engine(windows, depth=result.depth).search(board).score
 
 
@@ -422,7 +424,7 @@ def test_time_limit_returns_last_completed_depth() -> None:
     board = Board.from_moves("4453")
     result = Engine(windows, time_limit=0.3, poll=lambda p: depths.append(p.depth)).search(board)
     assert result.stopped and result.depth >= 2
-    assert 0.3 <= result.elapsed < 0.6
+    assert 0.3 <= result.elapsed < 3  # wall clock: generous, the machine may be loaded
     # the score is that of a full search to the last completed depth
     assert result.score == Engine(windows, depth=result.depth).search(board).score
     assert depths and max(depths) in (result.depth, result.depth + 1)

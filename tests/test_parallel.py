@@ -18,20 +18,8 @@ def test_default_workers_is_positive() -> None:
     assert default_workers() >= 1
 
 
-def test_dask_cluster_runs_jobs() -> None:
-    from distributed import LocalCluster
-
-    with (
-        LocalCluster(
-            n_workers=1,
-            threads_per_worker=1,
-            processes=False,
-            protocol="tcp",
-            scheduler_kwargs={"host": "127.0.0.1"},
-            dashboard_address=None,
-        ) as cluster,
-        executor(cluster.scheduler_address) as pool,
-    ):
+def test_dask_cluster_runs_jobs(dask_scheduler: str) -> None:
+    with executor(dask_scheduler) as pool:
         assert list(pool.map(abs, [-1, -2])) == [1, 2]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from c4engine import levels
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.players import Agent, EnginePlayer, HumanPlayer, RandomPlayer, parse_agent
@@ -59,3 +60,85 @@ def test_explicit_depth_overrides_level() -> None:
     player = EnginePlayer(depth=3, evaluator="areas")
     assert player.level is None and player.noise == 0.0
     assert player.name == "computer, depth 3"
+
+
+# ------------------------------------------------------- specs: settings, external players
+
+EXTERNAL = """
+from c4engine.players import RandomPlayer
+
+def centre(board):
+    return board.width // 2
+
+class Lefty:
+    name = "lefty"
+    is_human = False
+    def choose_move(self, board):
+        return board.legal_moves()[0]
+
+INSTANCE = Lefty()
+NOT_A_PLAYER = 42
+
+def factory():
+    return RandomPlayer(seed=3, name="made")
+
+def bad_factory():
+    return "no player"
+
+class WithSeed(RandomPlayer):
+    pass
+"""
+
+
+@pytest.fixture
+def external(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    import sys
+
+    (tmp_path / "ext_players_mod.py").write_text(EXTERNAL)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "ext_players_mod"
+    sys.modules.pop("ext_players_mod", None)
+
+
+def test_external_players_by_python_path(external: str) -> None:
+    board = Board.from_moves("1")
+    function = parse_agent(f"{external}:centre")
+    assert function.name == f"{external}:centre" and not function.is_human
+    assert function.choose_move(board) == 3
+    assert parse_agent(f"{external}:Lefty").choose_move(board) == 0  # a class is instantiated
+    assert parse_agent(f"{external}:INSTANCE").name == "lefty"  # an Agent object is used as it is
+    assert parse_agent(f"{external}:factory()").name == "made"  # NAME() calls a factory
+    seeded = parse_agent(f"{external}:WithSeed", seed=17)  # a class that takes seed= gets the seed
+    assert isinstance(seeded, RandomPlayer) and seeded.seed == 17
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("missing", "has no 'missing'"),
+        ("NOT_A_PLAYER", "neither a player nor a function"),
+        ("bad_factory()", "did not make a player"),
+        ("", "package.module:NAME"),
+    ],
+)
+def test_bad_external_players_are_spec_errors(external: str, name: str, message: str) -> None:
+    with pytest.raises(PlayerSpecError, match=message):
+        parse_agent(f"{external}:{name}")
+
+
+def test_engine_settings_as_a_spec() -> None:
+    player = parse_agent("depth=4,evaluator=areas,noise=0.25", seed=1)
+    assert isinstance(player, EnginePlayer)
+    assert (player.engine.depth, player.noise, player.name) == (4, 0.25, "depth=4,evaluator=areas,noise=0.25")
+    based = parse_agent("level=6,noise=0.1")
+    assert isinstance(based, EnginePlayer) and based.engine.depth == levels.level(6).depth
+    assert based.noise == 0.1
+    for spec, message in [
+        ("depth=x", "invalid literal"),
+        ("speed=3", "settings are"),
+        ("noise=2", "probability"),
+        ("depth=2,evaluator=best", "unknown evaluator"),
+        ("level=12", "does not exist"),
+    ]:
+        with pytest.raises(PlayerSpecError, match=message):
+            parse_agent(spec)

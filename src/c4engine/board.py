@@ -39,7 +39,7 @@ Columns are 0-based here; people read and type them 1-based (see
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import IntEnum
 from functools import cached_property
@@ -55,6 +55,7 @@ from c4engine.errors import (
     GameOverError,
     IllegalMoveError,
     NotationError,
+    PositionError,
 )
 
 __all__ = ["MAX_SIZE", "Board", "Geometry", "Player", "has_line", "line_cells"]
@@ -170,6 +171,43 @@ class Geometry:
         return cells
 
 
+def _move_order(columns: list[list[int]], order: tuple[int, ...]) -> list[int] | None:
+    """Columns to play, alternately from the first player, that stack up ``columns`` (owners bottom up).
+
+    A depth-first search over the columns' heights; heights that lead nowhere
+    are remembered, so no state is tried twice.
+    """
+    total = sum(len(stones) for stones in columns)
+    heights = [0] * len(columns)
+    dead: set[tuple[int, ...]] = set()
+    moves: list[int] = []
+    next_index = [0]  # per depth: where in ``order`` to go on looking
+    while len(moves) < total:
+        owner = 1 + len(moves) % 2
+        index = next_index[-1]
+        while index < len(order) and not (
+            heights[order[index]] < len(columns[order[index]])
+            and columns[order[index]][heights[order[index]]] == owner
+        ):
+            index += 1
+        if index < len(order):
+            next_index[-1] = index + 1
+            column = order[index]
+            heights[column] += 1
+            if tuple(heights) in dead:
+                heights[column] -= 1
+                continue
+            moves.append(column)
+            next_index.append(0)
+            continue
+        dead.add(tuple(heights))
+        next_index.pop()
+        if not moves:
+            return None
+        heights[moves.pop()] -= 1
+    return moves
+
+
 def _validate_size(width: int, height: int, connect: int) -> None:
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, int):
@@ -237,6 +275,58 @@ class Board:
                 raise NotationError(
                     f"move {index + 1} ({labels[index]!r}): {reason}", index=index, token=labels[index]
                 ) from error
+        return board
+
+    @classmethod
+    def from_grid(cls, grid: Sequence[Sequence[int]], connect: int = 4) -> Board:
+        """The position drawn in ``grid``: rows top first, 0 empty, 1 the first player, 2 the second.
+
+        Only the stones are given, so a move order that reaches them is
+        searched for (the history of the returned board; the position, not
+        the order, is what the engines look at).  A grid that no game can
+        reach -- stones floating over empty cells, wrong stone counts, a
+        line already made, no possible order -- is a :class:`PositionError`.
+
+        >>> board = Board.from_grid([[2, 0, 0], [2, 0, 0], [1, 1, 0]], connect=3)
+        >>> board.turn, board.winning_columns()
+        (<Player.FIRST: 1>, [2])
+        >>> Board.from_grid([[1, 0], [1, 0]])
+        Traceback (most recent call last):
+        ...
+        c4engine.errors.PositionError: 2 stones of the first player and 0 of the second: ...
+        """
+        height = len(grid)
+        width = len(grid[0]) if height else 0
+        Geometry.of(width, height, connect)
+        if any(len(row) != width for row in grid):
+            raise PositionError(f"the grid's rows must all have {width} cells")
+        columns: list[list[int]] = []
+        for column in range(width):
+            stones: list[int] = []
+            for row in reversed(range(height)):
+                value = grid[row][column]
+                if value not in (0, 1, 2) or isinstance(value, bool):
+                    raise PositionError(f"cell values are 0, 1 or 2, not {value!r}")
+                if value:
+                    if len(stones) != height - 1 - row:
+                        raise PositionError(f"column {column + 1} has a stone above an empty cell")
+                    stones.append(int(value))
+            columns.append(stones)
+        first = sum(stones.count(1) for stones in columns)
+        second = sum(stones.count(2) for stones in columns)
+        if first - second not in (0, 1):
+            raise PositionError(
+                f"{first} stones of the first player and {second} of the second: "
+                "the first player has as many stones as the second, or one more"
+            )
+        order = _move_order(columns, Geometry.of(width, height, connect).center_order)
+        if order is None:
+            raise PositionError("no game reaches this position: no order of the moves fits the columns")
+        board = cls(width, height, connect)
+        for column in order:
+            board._push(column)
+            if board._winner is not None:
+                raise PositionError(f"{board._winner.symbol} already has {connect} in a row")
         return board
 
     # ----------------------------------------------------------------- size

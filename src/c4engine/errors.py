@@ -49,6 +49,14 @@ class NotationError(C4Error):
         self.token = token
 
 
+class PositionError(C4Error):
+    """A position given by its cells (not its moves) that no game can reach."""
+
+
+class DatasetError(C4Error):
+    """Dataset settings that cannot work: plies off the board, an unknown format, no pyarrow."""
+
+
 class UnsupportedBoardError(C4Error):
     """The board is too large for the compiled solver (``width * (height + 1)`` over 64 bits)."""
 
@@ -83,6 +91,10 @@ class UnknownEvaluatorError(C4Error):
 
 class SchedulerError(C4Error):
     """A parallel-work setting is wrong: an unreachable Dask scheduler, a bad worker count."""
+
+
+class MatchError(C4Error):
+    """A match that cannot be played: bad parameters, another match's database, an illegal move."""
 
 
 class BookError(C4Error):

@@ -16,7 +16,10 @@ True
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import random
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from c4engine import levels
@@ -27,7 +30,17 @@ from c4engine.evaluation import Evaluator, evaluator_by_name
 from c4engine.levels import DEFAULT_LEVEL, Level
 from c4engine.perfect import PerfectPlayer
 
-__all__ = ["PERFECT", "Agent", "EnginePlayer", "HumanPlayer", "PerfectPlayer", "RandomPlayer", "parse_agent"]
+__all__ = [
+    "PERFECT",
+    "Agent",
+    "CallableAgent",
+    "EnginePlayer",
+    "HumanPlayer",
+    "PerfectPlayer",
+    "RandomPlayer",
+    "load_external_agent",
+    "parse_agent",
+]
 
 PERFECT = "perfect"
 """The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
@@ -149,14 +162,142 @@ class EnginePlayer:
         return f"EnginePlayer(name={self.name!r})"
 
 
+class CallableAgent:
+    """A computer player made of a function ``board -> column`` (0-based).
+
+    The function gets a copy of the board, so it cannot disturb the game.
+
+    >>> from c4engine.board import Board
+    >>> CallableAgent(lambda board: board.legal_moves()[-1], "rightmost").choose_move(Board())
+    6
+    """
+
+    is_human = False
+
+    def __init__(self, function: Callable[[Board], int], name: str) -> None:
+        self.function = function
+        self.name = name
+
+    def choose_move(self, board: Board) -> int:
+        if board.is_over:
+            raise GameOverError("the game is over: there is no move to choose")
+        return self.function(board.copy())
+
+    def __repr__(self) -> str:
+        return f"CallableAgent({self.name!r})"
+
+
+def _takes_seed(target: Callable[..., object]) -> bool:
+    try:
+        return "seed" in inspect.signature(target).parameters
+    except (TypeError, ValueError):  # builtins without a signature
+        return False
+
+
+def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
+    """The player named by a Python path ``package.module:NAME`` (or ``...:NAME()``).
+
+    ``NAME`` may be:
+
+    * a class: it is called without arguments (with ``seed=`` if it takes a
+      ``seed`` parameter: a match gives each game's players their own seeds)
+      and must make an :class:`Agent`;
+    * an object that already is an :class:`Agent` (has ``choose_move``);
+    * a factory, written with ``()``: ``package.module:make_player()`` calls it
+      like a class and must return an :class:`Agent`;
+    * any other callable: a move function ``board -> column`` (0-based), called
+      with a copy of the board (wrapped in a :class:`CallableAgent`).
+
+    The module must be importable (on ``sys.path``; for a match's worker
+    processes too).  Errors are :class:`PlayerSpecError` with the reason.
+
+    >>> load_external_agent("c4engine.players:RandomPlayer", seed=2).seed   # takes seed=
+    2
+    >>> load_external_agent("c4engine.nowhere:f")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.PlayerSpecError: cannot import module 'c4engine.nowhere' for player 'c4engine.nowhere:f'
+    """
+    module_name, _, attribute = spec.strip().partition(":")
+    call = attribute.endswith("()")
+    attribute = attribute.removesuffix("()")
+    if not module_name or not attribute.isidentifier():
+        raise PlayerSpecError(f"unknown player {spec!r}: an external player is 'package.module:NAME'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise PlayerSpecError(f"cannot import module {module_name!r} for player {spec!r}") from error
+    target = getattr(module, attribute, None)
+    if target is None:
+        raise PlayerSpecError(f"module {module_name!r} has no {attribute!r} (player {spec!r})")
+    if call or isinstance(target, type):
+        if not callable(target):
+            raise PlayerSpecError(f"{spec!r} is not callable")
+        target = target(seed=seed) if _takes_seed(target) else target()
+        if not isinstance(target, Agent):
+            raise PlayerSpecError(f"{spec!r} did not make a player (an object with choose_move)")
+        return target
+    if isinstance(target, Agent):
+        return target
+    if callable(target):
+        return CallableAgent(target, spec.strip())
+    raise PlayerSpecError(f"{spec!r} is neither a player nor a function board -> column")
+
+
+_SETTINGS = ("level", "depth", "evaluator", "noise", "time")
+
+
+def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlayer:
+    settings: dict[str, str] = {}
+    for item in text.split(","):
+        key, _, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if key not in _SETTINGS or not value:
+            raise PlayerSpecError(f"unknown player {spec!r}: settings are {', '.join(_SETTINGS)} (key=value)")
+        settings[key] = value
+    try:
+        level = int(settings["level"]) if "level" in settings else None
+        depth = int(settings["depth"]) if "depth" in settings else None
+        noise = float(settings["noise"]) if "noise" in settings else None
+        time_limit = float(settings["time"]) if "time" in settings else None
+    except ValueError as error:
+        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+    if noise is not None and not 0.0 <= noise <= 1.0:
+        raise PlayerSpecError(f"player {spec!r}: noise is a probability 0..1, not {noise}")
+    try:
+        return EnginePlayer(
+            level,
+            depth=depth,
+            evaluator=settings.get("evaluator"),
+            time_limit=time_limit,
+            noise=noise,
+            seed=seed,
+            name=spec.strip(),
+        )
+    except (TypeError, ValueError) as error:
+        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+
+
 def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
-    """A player from a short description: ``human``, ``random``, a level number or ``perfect``.
+    """A player from a short description.
+
+    * ``human``, ``random``, a level number (``5``) or ``perfect``;
+    * an engine by its settings, ``key=value`` separated by commas: ``level``,
+      ``depth``, ``evaluator`` (windows, areas, threat_distance), ``noise``
+      (0..1), ``time`` (seconds a move), e.g. ``depth=8,evaluator=areas`` or
+      ``level=7,noise=0.1`` (a level with settings overridden);
+    * ``package.module:NAME``, an external player (see :func:`load_external_agent`).
 
     >>> parse_agent("5").name
     'computer, level 5 strong'
     >>> parse_agent("perfect").name
     'perfect'
+    >>> player = parse_agent("depth=3,evaluator=areas,noise=0.1")
+    >>> player.engine.depth, player.noise
+    (3, 0.1)
     """
+    if ":" in spec:
+        return load_external_agent(spec, seed=seed)
     text = spec.strip().lower()
     if text in {"human", "you", "person"}:
         return HumanPlayer()
@@ -166,4 +307,9 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return EnginePlayer(level=int(text), seed=seed)
     if text == PERFECT:
         return PerfectPlayer(seed=seed)
-    raise PlayerSpecError(f"unknown player {spec!r}: use 'human', 'random', a level number or 'perfect'")
+    if "=" in text:
+        return _engine_from_settings(spec, text, seed)
+    raise PlayerSpecError(
+        f"unknown player {spec!r}: use 'human', 'random', a level number, 'perfect', "
+        "engine settings like 'depth=8' or 'package.module:NAME'"
+    )

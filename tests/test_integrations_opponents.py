@@ -1,0 +1,39 @@
+"""Opponents by name for the integrations, the solver's perfect player included."""
+
+from __future__ import annotations
+
+import pytest
+from tests.positions import random_positions
+
+from c4engine.board import Board
+from c4engine.errors import GameOverError, PlayerSpecError
+from c4engine.integrations.opponents import SolverPlayer, make_opponent
+from c4engine.players import EnginePlayer, RandomPlayer
+from c4engine.solver import Solver
+
+
+def test_perfect_plays_a_best_move_centre_first() -> None:
+    player = SolverPlayer(table_size_mb=8)
+    solver = Solver(table_size_mb=8)
+    for board in random_positions(12, seed=2, size=(5, 4, 4), stones=(0, 14)):
+        analysis = solver.analyze(board, pv=False)
+        column = player.choose_move(board)
+        assert column in analysis.best_columns
+        centre_rank = board.geometry.center_order.index
+        assert all(centre_rank(column) <= centre_rank(other) for other in analysis.best_columns)
+
+
+def test_names_give_players() -> None:
+    assert isinstance(make_opponent("random", seed=1), RandomPlayer)
+    level = make_opponent("3", seed=1)
+    assert isinstance(level, EnginePlayer) and level.noise == 0.15
+    assert make_opponent(" Perfect ").name == "perfect"
+
+
+def test_bad_names_and_finished_games() -> None:
+    with pytest.raises(PlayerSpecError, match="unknown player"):
+        make_opponent("grandmaster")
+    with pytest.raises(PlayerSpecError, match="cannot be one"):
+        make_opponent("human")
+    with pytest.raises(GameOverError):
+        SolverPlayer(table_size_mb=8).choose_move(Board.from_moves("1212121"))
