@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from c4engine import __version__, dataset_cli, match_cli, move_cli, solver_cli, tune_cli
+from c4engine import __version__, book_cli, dataset_cli, match_cli, move_cli, solver_cli, tune_cli
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.evaluation import WindowsEvaluator, load_weights
@@ -19,7 +19,7 @@ from c4engine.game import Game
 from c4engine.levels import DEFAULT_LEVEL, LEVELS
 from c4engine.notation import parse_size
 from c4engine.perft import perft
-from c4engine.players import Agent, EnginePlayer, HumanPlayer
+from c4engine.players import PERFECT, Agent, EnginePlayer, HumanPlayer, PerfectPlayer
 from c4engine.progress import Progress
 from c4engine.terminal import TerminalGame, render_board, wants_color
 
@@ -61,14 +61,17 @@ def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     _add_board_options(parser)
     parser.add_argument(
-        "--level", type=int, default=DEFAULT_LEVEL, help=f"the computer's level (default {DEFAULT_LEVEL})"
+        "--level",
+        type=_level,
+        default=DEFAULT_LEVEL,
+        help=f"the computer's level, 1..{len(LEVELS)} or 'perfect' (default {DEFAULT_LEVEL})",
     )
     parser.add_argument("--first", choices=("you", "computer"), default="you", help="who moves first")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--two-players", action="store_true", help="two people at one keyboard")
     mode.add_argument("--watch", action="store_true", help="computer against computer")
     parser.add_argument(
-        "--level2", type=int, help="with --watch: the second computer's level (default: --level)"
+        "--level2", type=_level, help="with --watch: the second computer's level (default: --level)"
     )
     parser.add_argument(
         "--weights", metavar="FILE", help="the computer's windows weights (JSON, e.g. from c4 tune)"
@@ -80,6 +83,24 @@ def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
     color.add_argument("--color", dest="color", action="store_true", default=None, help="force colour")
     color.add_argument("--no-color", dest="color", action="store_false", help="no colour")
     parser.set_defaults(run=_run_play)
+
+
+def _level(text: str) -> int | str:
+    """A ``--level`` value: a level number or ``perfect``."""
+    if text.strip().lower() == PERFECT:
+        return PERFECT
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid level {text!r}: a number 1..{len(LEVELS)} or 'perfect'"
+        ) from None
+
+
+def _computer(level: int | str, seed: int | None, evaluator: WindowsEvaluator | None = None) -> Agent:
+    if level == PERFECT:
+        return PerfectPlayer(seed=seed)
+    return EnginePlayer(level=int(level), seed=seed, evaluator=evaluator)
 
 
 def _run_play(args: argparse.Namespace) -> int:
@@ -97,11 +118,11 @@ def _run_play(args: argparse.Namespace) -> int:
         second_level = args.level if args.level2 is None else args.level2
         seed2 = None if args.seed is None else args.seed + 1
         players = (
-            EnginePlayer(level=args.level, seed=args.seed, evaluator=evaluator),
-            EnginePlayer(level=second_level, seed=seed2, evaluator=evaluator),
+            _computer(args.level, args.seed, evaluator),
+            _computer(second_level, seed2, evaluator),
         )
     else:
-        computer = EnginePlayer(level=args.level, seed=args.seed, evaluator=evaluator)
+        computer = _computer(args.level, args.seed, evaluator)
         players = (HumanPlayer("you"), computer) if args.first == "you" else (computer, HumanPlayer("you"))
     return TerminalGame(Game(players[0], players[1], board=board), color=color).run()
 
@@ -177,6 +198,7 @@ _MODULE_PARSERS = (
     solver_cli.add_analyze_parser,
     solver_cli.add_bench_parser,
     move_cli.add_move_parser,
+    book_cli.add_book_parser,
     match_cli.add_match_parser,
     tune_cli.add_tune_parser,
     dataset_cli.add_dataset_parser,
@@ -184,7 +206,7 @@ _MODULE_PARSERS = (
 
 
 def _add_module_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
-    """``c4 solve``, ``analyze``, ``bench``, ``move``, ``match``, ``tune``, ``dataset``."""
+    """``c4 solve``, ``analyze``, ``bench``, ``move``, ``book``, ``match``, ``tune``, ``dataset``."""
     for add in _MODULE_PARSERS:
         parser = add(commands)  # type: ignore[arg-type]
         parser.set_defaults(run=parser.get_default("func"))

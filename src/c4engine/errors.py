@@ -99,3 +99,7 @@ class MatchError(C4Error):
 
 class TuneError(C4Error):
     """A tuning run that cannot be done: bad parameters or bounds, another run's database, a bad method."""
+
+
+class BookError(C4Error):
+    """An opening book that cannot be used: not a book file, damaged, another format version or board."""

@@ -1,9 +1,9 @@
 """``c4 move``: the computer's chosen column for a position.
 
 ``c4 move POSITION`` prints the column (1-based) the chosen player would
-play; ``--level`` takes any computer player spec (a level number or
-``random``), ``--depth`` a fixed-depth search with the ``windows``
-evaluator, ``--time`` iterative deepening for that many seconds;
+play; ``--level`` takes any computer player spec (a level number,
+``random`` or ``perfect``), ``--depth`` a fixed-depth search with the
+``windows`` evaluator, ``--time`` iterative deepening for that many seconds;
 ``--weights FILE`` gives the ``windows`` evaluator the weights of a file
 written by ``c4 tune`` (searched at the file's depth unless one of the
 others says otherwise).  Without
@@ -43,7 +43,7 @@ def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
     how = parser.add_mutually_exclusive_group()
-    how.add_argument("--level", metavar="L", help="a level number, or 'random'")
+    how.add_argument("--level", metavar="L", help="a level number, 'random' or 'perfect'")
     how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
     how.add_argument("--time", type=float, metavar="SECONDS", help="search as deep as SECONDS allow")
     parser.add_argument(

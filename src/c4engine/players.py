@@ -29,17 +29,23 @@ from c4engine.engine import Engine, PollHook
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.evaluation import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
 from c4engine.levels import DEFAULT_LEVEL, Level
+from c4engine.perfect import PerfectPlayer
 
 __all__ = [
+    "PERFECT",
     "Agent",
     "CallableAgent",
     "EnginePlayer",
     "HumanPlayer",
+    "PerfectPlayer",
     "RandomPlayer",
     "load_external_agent",
     "parse_agent",
     "weights_player",
 ]
+
+PERFECT = "perfect"
+"""The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
 
 
 @runtime_checkable
@@ -313,7 +319,7 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
 def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     """A player from a short description.
 
-    * ``human``, ``random``, or a level number (``5``);
+    * ``human``, ``random``, a level number (``5``) or ``perfect``;
     * an engine by its settings, ``key=value`` separated by commas: ``level``,
       ``depth``, ``evaluator`` (windows, areas, threat_distance), ``noise``
       (0..1), ``time`` (seconds a move), e.g. ``depth=8,evaluator=areas`` or
@@ -324,6 +330,8 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
 
     >>> parse_agent("5").name
     'computer, level 5 strong'
+    >>> parse_agent("perfect").name
+    'perfect'
     >>> player = parse_agent("depth=3,evaluator=areas,noise=0.1")
     >>> player.engine.depth, player.noise
     (3, 0.1)
@@ -341,9 +349,11 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return RandomPlayer(seed=seed)
     if text.isdigit():
         return EnginePlayer(level=int(text), seed=seed)
+    if text == PERFECT:
+        return PerfectPlayer(seed=seed)
     if "=" in text:
         return _engine_from_settings(spec, text, seed)
     raise PlayerSpecError(
-        f"unknown player {spec!r}: use 'human', 'random', a level number, "
+        f"unknown player {spec!r}: use 'human', 'random', a level number, 'perfect', "
         "engine settings like 'depth=8' or 'package.module:NAME'"
     )

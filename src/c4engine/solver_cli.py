@@ -26,6 +26,7 @@ from typing import TextIO, TypeAlias
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.notation import format_moves, parse_size
+from c4engine.perfect import Analyst
 from c4engine.progress import Progress
 from c4engine.solver import DEFAULT_TABLE_MB, Analysis, Solver, SolveResult
 
@@ -91,6 +92,7 @@ def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
     _common(parser)
+    parser.add_argument("--no-book", action="store_true", help="solve even when the opening book knows")
     parser.set_defaults(func=run_analyze, analyze=True)
     return parser
 
@@ -197,18 +199,27 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
     return status
 
 
+def _book_analysis(board: Board, args: argparse.Namespace) -> Analysis | None:
+    """The analysis from the shipped opening book when it scores every move (strong scores only)."""
+    if args.weak or getattr(args, "no_book", False):
+        return None
+    analyst = Analyst()
+    if analyst.book_scores(board) is None:
+        return None
+    return analyst.analyze(board)
+
+
 def run_solve(args: argparse.Namespace) -> int:
     """Handler of ``c4 solve``."""
     try:
         if args.position is None:
             return _batch(args, args.analyze, sys.stdin, sys.stdout)
         board = _board(args.position, args)
-        solver = _solver(args)
         if args.analyze:
-            analysis = solver.analyze(board, time_limit=args.time)
+            analysis = _book_analysis(board, args) or _solver(args).analyze(board, time_limit=args.time)
             _print_analysis(args.position, analysis, board.width, sys.stdout)
         else:
-            _print_result(args.position, solver.solve(board, time_limit=args.time), sys.stdout)
+            _print_result(args.position, _solver(args).solve(board, time_limit=args.time), sys.stdout)
         return 0
     except (C4Error, ValueError) as error:
         return _error(str(error))
