@@ -72,3 +72,13 @@ def test_play_with_a_weights_file(tmp_path) -> None:  # type: ignore[no-untyped-
     watched = run_c4("play", "--watch", "--level", "2", "--weights", str(path), "--seed", "1")
     assert watched.returncode == 0, watched.stderr
     assert "wins" in watched.stdout or "draw" in watched.stdout.lower()
+
+
+def test_solve_answers_from_the_opening_book() -> None:
+    empty = run_c4("solve", "")
+    assert empty.returncode == 0, empty.stderr
+    assert "score: 1 (win in 21 moves)" in empty.stdout and "best move: 4" in empty.stdout
+    assert "nodes: 0 " in empty.stdout
+    searched = run_c4("solve", "", "--no-book", "--time", "0.2")
+    assert searched.returncode == 0, searched.stderr
+    assert "unknown (time limit)" in searched.stdout

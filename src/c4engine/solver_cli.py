@@ -67,6 +67,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help=f"transposition table memory (default {DEFAULT_TABLE_MB})",
     )
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS", help="time limit per position")
+    parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
 
 
 def add_solve_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
@@ -92,7 +93,6 @@ def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
     _common(parser)
-    parser.add_argument("--no-book", action="store_true", help="solve even when the opening book knows")
     parser.set_defaults(func=run_analyze, analyze=True)
     return parser
 
@@ -209,6 +209,30 @@ def _book_analysis(board: Board, args: argparse.Namespace) -> Analysis | None:
     return analyst.analyze(board)
 
 
+def _book_result(board: Board, args: argparse.Namespace) -> SolveResult | None:
+    """The position's score from the shipped opening book, or None when the book lacks it.
+
+    The best move comes from the book too when it scores every move (else
+    it is left out: finding it would mean searching).
+    """
+    if args.weak or args.no_book:
+        return None
+    started = time.perf_counter()
+    analyst = Analyst()
+    book = analyst.book_for(board)
+    score = None if book is None else book.score(board)
+    if score is None:
+        return None
+    scores = analyst.book_scores(board)
+    best = None
+    if scores is not None:
+        top = max(s for s in scores if s is not None)
+        best = next(c for c in board.geometry.center_order if scores[c] == top)
+    cells = board.width * board.height
+    elapsed = time.perf_counter() - started
+    return SolveResult(score, True, score, score, best, 0, elapsed, False, cells, board.move_count)
+
+
 def run_solve(args: argparse.Namespace) -> int:
     """Handler of ``c4 solve``."""
     try:
@@ -219,7 +243,8 @@ def run_solve(args: argparse.Namespace) -> int:
             analysis = _book_analysis(board, args) or _solver(args).analyze(board, time_limit=args.time)
             _print_analysis(args.position, analysis, board.width, sys.stdout)
         else:
-            _print_result(args.position, _solver(args).solve(board, time_limit=args.time), sys.stdout)
+            result = _book_result(board, args) or _solver(args).solve(board, time_limit=args.time)
+            _print_result(args.position, result, sys.stdout)
         return 0
     except (C4Error, ValueError) as error:
         return _error(str(error))
