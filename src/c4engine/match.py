@@ -41,9 +41,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from c4engine.board import Board, Player
@@ -51,6 +49,7 @@ from c4engine.errors import MatchError
 from c4engine.notation import format_moves, parse_moves
 from c4engine.parallel import executor
 from c4engine.players import Agent, parse_agent
+from c4engine.sqlite_store import SQLiteStore, utc_now
 
 __all__ = [
     "EloEstimate",
@@ -346,7 +345,7 @@ def play_game(config: MatchConfig, index: int) -> GameOutcome:
 # ---------------------------------------------------------------- store
 
 
-class MatchStore:
+class MatchStore(SQLiteStore):
     """A match's parameters and finished games in SQLite (``":memory:"`` keeps them in memory).
 
     One store holds one match.  :meth:`start` records the parameters, or
@@ -395,7 +394,7 @@ class MatchStore:
         if row is None:
             self._db.execute(
                 "INSERT INTO match VALUES (1, ?, ?, ?, ?)",
-                (SCHEMA_VERSION, json.dumps(parameters, sort_keys=True), config.games, _now()),
+                (SCHEMA_VERSION, json.dumps(parameters, sort_keys=True), config.games, utc_now()),
             )
             self._db.commit()
             return
@@ -427,7 +426,7 @@ class MatchStore:
                 format_moves(outcome.moves, self._width()),
                 outcome.score,
                 json.dumps([round(seconds, 6) for seconds in outcome.times]),
-                _now(),
+                utc_now(),
             ),
         )
         self._db.commit()
@@ -453,21 +452,6 @@ class MatchStore:
         if config is None:
             raise MatchError(f"{self.path} holds no match yet (start it first)")
         return config.width
-
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> MatchStore:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # ---------------------------------------------------------------- match

@@ -53,9 +53,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Protocol
 
 import numpy as np
@@ -66,6 +64,7 @@ from c4engine.evaluation import DEFAULT_WEIGHTS, Evaluator, WindowsEvaluator, Wi
 from c4engine.match import MatchConfig, opening
 from c4engine.parallel import executor
 from c4engine.players import EnginePlayer
+from c4engine.sqlite_store import SQLiteStore, utc_now
 
 __all__ = [
     "METHODS",
@@ -537,7 +536,7 @@ class CandidateResult:
     losses: int
 
 
-class TuneStore:
+class TuneStore(SQLiteStore):
     """A tuning run in SQLite: parameters, games, candidates, optimiser state (``":memory:"`` allowed).
 
     >>> store = TuneStore(":memory:")
@@ -599,7 +598,7 @@ class TuneStore:
         if row is None:
             self._db.execute(
                 "INSERT INTO run VALUES (1, ?, ?, ?)",
-                (SCHEMA_VERSION, json.dumps(parameters, sort_keys=True), _now()),
+                (SCHEMA_VERSION, json.dumps(parameters, sort_keys=True), utc_now()),
             )
             self._db.commit()
             return
@@ -638,14 +637,17 @@ class TuneStore:
             self._db.executemany(
                 "UPDATE candidates SET fitness = ?, games = ?, wins = ?, draws = ?, losses = ?, finished = ? "
                 "WHERE round = ? AND candidate = ?",
-                [(r.fitness, r.games, r.wins, r.draws, r.losses, _now(), r.round, r.index) for r in results],
+                [
+                    (r.fitness, r.games, r.wins, r.draws, r.losses, utc_now(), r.round, r.index)
+                    for r in results
+                ],
             )
             self._save_state(round_number + 1, False, optimizer)
 
     def _save_state(self, round_number: int, pending: bool, optimizer: Optimizer) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO state VALUES (1, ?, ?, ?, ?)",
-            (round_number, int(pending), pickle.dumps(optimizer), _now()),
+            (round_number, int(pending), pickle.dumps(optimizer), utc_now()),
         )
 
     def asked(self, round_number: int) -> list[list[float]]:
@@ -690,21 +692,6 @@ class TuneStore:
             CandidateResult(row[0], row[1], tuple(json.loads(row[2])), row[3], row[4], row[5], row[6], row[7])
             for row in rows
         ]
-
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> TuneStore:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # ------------------------------------------------------------------- run
