@@ -19,8 +19,9 @@ import argparse
 import sys
 from typing import TextIO, TypeAlias
 
+from c4engine.batch import answer_lines
 from c4engine.board import Board
-from c4engine.errors import C4Error, GameOverError, PlayerSpecError
+from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.evaluation import WindowsEvaluator, load_weights
 from c4engine.levels import LEVELS
 from c4engine.notation import parse_size
@@ -118,17 +119,7 @@ def _move(player: Agent, position: str, width: int, height: int, connect: int) -
 
 
 def _batch(player: Agent, width: int, height: int, connect: int, stdin: TextIO, out: TextIO) -> int:
-    status = 0
-    for number, raw in enumerate(stdin, start=1):
-        line = raw.strip()
-        try:
-            out.write(f"{line} {_move(player, line, width, height, connect)}\n")
-        except C4Error as error:
-            print(f"line {number}: {error}", file=sys.stderr)
-            out.write("\n")
-            status = 1
-        out.flush()
-    return status
+    return answer_lines(lambda line: str(_move(player, line, width, height, connect)), stdin, out)
 
 
 def run_move(args: argparse.Namespace) -> int:

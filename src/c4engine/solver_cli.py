@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO, TypeAlias
 
+from c4engine.batch import answer_lines
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.notation import format_moves, parse_size
@@ -177,26 +178,18 @@ def _print_analysis(position: str, analysis: Analysis, width: int, out: TextIO) 
 
 def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) -> int:
     solver = _solver(args)
-    status = 0
-    for number, raw in enumerate(stdin, start=1):
-        line = raw.strip()
-        try:
-            board = _board(line, args)
-            if analyze:
-                analysis = solver.analyze(board, pv=False, time_limit=args.time)
-                scores = " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.scores)
-                out.write(f"{line} {scores}\n")
-            else:
-                result = solver.solve(board, time_limit=args.time, best_move=False)
-                if not result.exact:
-                    raise C4Error(f"time limit reached (score between {result.lower} and {result.upper})")
-                out.write(f"{line} {result.score}\n")
-        except C4Error as error:
-            print(f"line {number}: {error}", file=sys.stderr)
-            out.write("\n")
-            status = 1
-        out.flush()
-    return status
+
+    def answer(line: str) -> str:
+        board = _board(line, args)
+        if analyze:
+            analysis = solver.analyze(board, pv=False, time_limit=args.time)
+            return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.scores)
+        result = solver.solve(board, time_limit=args.time, best_move=False)
+        if not result.exact:
+            raise C4Error(f"time limit reached (score between {result.lower} and {result.upper})")
+        return str(result.score)
+
+    return answer_lines(answer, stdin, out)
 
 
 def _book_analysis(board: Board, args: argparse.Namespace) -> Analysis | None:
