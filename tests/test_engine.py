@@ -359,12 +359,13 @@ def test_poll_hook_stops_the_search() -> None:
         return len(calls) >= 3
 
     board = Board.from_moves("4453")
-    engine = Engine(windows, depth=14, poll=stop_soon, poll_interval=0.02)
+    Engine(windows, depth=2).search(board)  # load the compiled search first: its loading is not timed
+    engine = Engine(windows, depth=24, poll=stop_soon, poll_interval=0.02)  # far longer than 3 polls
     result = engine.search(board)
     assert len(calls) == 3
     assert result.stopped
     assert result.move in board.legal_moves()
-    # stopped after three 20 ms polls of CPU time, not at depth 14 (seconds of CPU);
+    # stopped after three 20 ms polls of CPU time, not at depth 24 (minutes of CPU);
     # CPU time, not wall time, so a loaded machine does not make this fail
     assert result.cpu_time < 0.5
     assert result.pv and result.pv[0] == result.move
