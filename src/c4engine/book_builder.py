@@ -29,7 +29,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,26 +107,44 @@ def _children(current: int, mask: int, geometry: Geometry) -> Iterator[tuple[int
         yield column, mover ^ child_mask, child_mask
 
 
+def _negamax(current: int, mask: int, geometry: Geometry, win: int, scores: Mapping[int, int]) -> int | None:
+    """The position's score from its children's (``scores``, canonical keys); None if one is missing.
+
+    ``win`` is the score of a move that wins at once (it depends on the ply).
+    """
+    best = -geometry.width * geometry.height
+    for _column, child_current, child_mask in _children(current, mask, geometry):
+        if child_current == -1:
+            value = win
+        elif child_current == -2:
+            value = 0
+        else:
+            child_key = child_current + child_mask
+            found = scores.get(min(child_key, geometry.mirror(child_key)))
+            if found is None:
+                return None
+            value = -found
+        best = max(best, value)
+    return best
+
+
+def _win_score(geometry: Geometry, weak: bool, ply: int) -> int:
+    """The score of winning with the stone played at ``ply``."""
+    return 1 if weak else (geometry.width * geometry.height + 1 - ply) // 2
+
+
 def back_up(
     levels: Sequence[dict[int, Position]], leaf_scores: dict[int, int], geometry: Geometry, weak: bool
 ) -> dict[int, int]:
     """Scores of every position of ``levels``: the leaves' from ``leaf_scores``, the rest by negamax."""
     scores = {key: leaf_scores[key] for key in levels[-1]}
-    cells = geometry.width * geometry.height
     for ply in range(len(levels) - 2, -1, -1):
-        win = 1 if weak else (cells + 1 - ply) // 2
+        win = _win_score(geometry, weak, ply)
         for key, (current, mask, _moves) in levels[ply].items():
-            best = -cells
-            for _column, child_current, child_mask in _children(current, mask, geometry):
-                if child_current == -1:
-                    value = win
-                elif child_current == -2:
-                    value = 0
-                else:
-                    child_key = child_current + child_mask
-                    value = -scores[min(child_key, geometry.mirror(child_key))]
-                best = max(best, value)
-            scores[key] = best
+            score = _negamax(current, mask, geometry, win, scores)
+            if score is None:
+                raise KeyError(f"position {key} has a child with no score")
+            scores[key] = score
     return scores
 
 
@@ -397,28 +415,12 @@ def _back_up_from_deeper(
     leaves: dict[int, Position], known: dict[int, int], geometry: Geometry, weak: bool, ply: int
 ) -> None:
     """Score, without solving, each leaf whose children a deeper build already solved."""
-    cells = geometry.width * geometry.height
-    win = 1 if weak else (cells + 1 - ply) // 2
+    win = _win_score(geometry, weak, ply)
     for key, (current, mask, _moves) in leaves.items():
-        if key in known:
-            continue
-        best = -cells
-        complete = True
-        for _column, child_current, child_mask in _children(current, mask, geometry):
-            if child_current == -1:
-                value = win
-            elif child_current == -2:
-                value = 0
-            else:
-                child_key = child_current + child_mask
-                found = known.get(min(child_key, geometry.mirror(child_key)))
-                if found is None:
-                    complete = False
-                    break
-                value = -found
-            best = max(best, value)
-        if complete:
-            known[key] = best
+        if key not in known:
+            score = _negamax(current, mask, geometry, win, known)
+            if score is not None:
+                known[key] = score
 
 
 def _default_batch(leaves: int, workers: int | None, scheduler: str | None) -> int:
