@@ -29,6 +29,7 @@ from c4engine.book_builder import (
     default_checkpoint_path,
     run_jobs,
 )
+from c4engine.cli_options import add_board_options
 from c4engine.errors import BookError, C4Error
 from c4engine.notation import parse_size
 from c4engine.progress import Progress
@@ -58,7 +59,7 @@ def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     build.add_argument(
         "-o", "--output", default=None, metavar="FILE", help="book file (default book-WxH-dD.c4b)"
     )
-    _board_options(build)
+    add_board_options(build)
     build.add_argument("-w", "--weak", action="store_true", help="win/draw/loss only (faster, smaller use)")
     _work_options(build)
     build.add_argument(
@@ -76,7 +77,7 @@ def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         "(exit status 1 if there is one).",
     )
     verify.add_argument("file", nargs="?", help="book file (default: the shipped book for --size)")
-    _board_options(verify)
+    add_board_options(verify)
     verify.add_argument(
         "--sample", type=int, default=100, metavar="N", help="entries to re-solve (default 100)"
     )
@@ -93,18 +94,11 @@ def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         description="Print a book's header and its entries per ply.",
     )
     info.add_argument("file", nargs="?", help="book file (default: the shipped book for --size)")
-    _board_options(info)
+    add_board_options(info)
     info.set_defaults(book_run=_run_info)
 
     parser.set_defaults(func=run_book, book_parser=parser)
     return parser
-
-
-def _board_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", default="7x6", metavar="WxH", help="board width x height (default 7x6)")
-    parser.add_argument(
-        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
-    )
 
 
 def _work_options(parser: argparse.ArgumentParser) -> None:

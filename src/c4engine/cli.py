@@ -13,6 +13,7 @@ from typing import NoReturn
 
 from c4engine import __version__, book_cli, dataset_cli, match_cli, move_cli, solver_cli, tune_cli
 from c4engine.board import Board
+from c4engine.cli_options import add_board_options
 from c4engine.errors import C4Error
 from c4engine.evaluation import WindowsEvaluator, load_weights
 from c4engine.game import Game
@@ -35,13 +36,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _add_board_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", default="7x6", metavar="WxH", help="board width x height (default 7x6)")
-    parser.add_argument(
-        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
-    )
-
-
 def _board(args: argparse.Namespace, moves: str = "") -> Board:
     width, height = parse_size(args.size)
     return Board.from_moves(moves, width, height, args.connect)
@@ -59,7 +53,7 @@ def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
         "or watch two computers.",
         epilog=f"Levels: {levels}.",
     )
-    _add_board_options(parser)
+    add_board_options(parser)
     parser.add_argument(
         "--level",
         type=_level,
@@ -137,7 +131,7 @@ def _add_perft(commands: argparse._SubParsersAction[_Parser]) -> None:
         description="Print, for each ply 0..DEPTH, the number of distinct positions reachable "
         "(finished games included): the standard check of a move generator.",
     )
-    _add_board_options(parser)
+    add_board_options(parser)
     parser.add_argument("--depth", type=int, required=True, help="last ply to count")
     parser.set_defaults(run=_run_perft)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from c4engine.board import Board
+from c4engine.cli_options import add_board_options
 from c4engine.dataset import (
     FORMATS,
     build_dataset,
@@ -75,10 +76,7 @@ def add_dataset_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         "-o", "--output", required=True, metavar="FILE", help="file to write (.csv or .parquet)"
     )
     parser.add_argument("--format", choices=FORMATS, help="file format (default: from the suffix, else csv)")
-    parser.add_argument("--size", default="7x6", metavar="WxH", help="board size (default 7x6)")
-    parser.add_argument(
-        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
-    )
+    add_board_options(parser)
     parser.add_argument(
         "--plies",
         metavar="A-B",

@@ -21,6 +21,7 @@ from typing import TextIO, TypeAlias
 
 from c4engine.batch import answer_lines
 from c4engine.board import Board
+from c4engine.cli_options import add_board_options
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.evaluation import WindowsEvaluator, load_weights
 from c4engine.levels import LEVELS
@@ -54,10 +55,7 @@ def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         "--depth/--time/--level says otherwise",
     )
     parser.add_argument("--seed", type=int, help="seed for random choices (noise, random player)")
-    parser.add_argument("--size", default="7x6", metavar="WxH", help="board width x height (default 7x6)")
-    parser.add_argument(
-        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
-    )
+    add_board_options(parser)
     parser.set_defaults(func=run_move)
     return parser
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from c4engine.chart import line_chart_svg
+from c4engine.cli_options import add_board_options
 from c4engine.errors import C4Error, TuneError
 from c4engine.evaluation import WindowWeights, load_weights
 from c4engine.match import MatchConfig, MatchStore, MatchSummary, play_match
@@ -76,10 +77,7 @@ def add_tune_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         "--sigma", type=float, default=0.15, help="initial step, unit-cube scale (default 0.15)"
     )
     parser.add_argument("--popsize", type=int, metavar="N", help="CMA-ES population (default: cma's)")
-    parser.add_argument("--size", default="7x6", metavar="WxH", help="board width x height (default 7x6)")
-    parser.add_argument(
-        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
-    )
+    add_board_options(parser)
     parser.add_argument("--workers", type=int, metavar="N", help="local processes (default: one per CPU)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster")
     parser.add_argument(
