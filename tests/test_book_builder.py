@@ -143,28 +143,18 @@ def test_sigkill_then_resume_gives_the_identical_book(reference: Path, tmp_path:
     assert output.read_bytes() == reference.read_bytes()
 
 
-def test_the_dask_path_builds_the_same_book(reference: Path, tmp_path: Path) -> None:
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",
-        scheduler_kwargs={"host": "127.0.0.1"},
-        dashboard_address=None,
-    ) as cluster:
-        stats = build_book(
-            tmp_path / "dask.c4b",
-            DEPTH,
-            width=W,
-            height=H,
-            connect=C,
-            scheduler=cluster.scheduler_address,
-            batch_size=64,
-            table_mb=8,
-            progress=False,
-        )
+def test_the_dask_path_builds_the_same_book(reference: Path, tmp_path: Path, dask_scheduler: str) -> None:
+    stats = build_book(
+        tmp_path / "dask.c4b",
+        DEPTH,
+        width=W,
+        height=H,
+        connect=C,
+        scheduler=dask_scheduler,
+        batch_size=64,
+        table_mb=8,
+        progress=False,
+    )
     assert stats.solved == stats.leaves
     assert (tmp_path / "dask.c4b").read_bytes() == reference.read_bytes()
 
