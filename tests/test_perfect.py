@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from tests.conftest import PONS
 
 from c4engine.board import Board
+from c4engine.book import OpeningBook
+from c4engine.book_builder import build_book
 from c4engine.errors import GameOverError
 from c4engine.perfect import Analyst, PerfectPlayer, _pick
 from c4engine.players import EnginePlayer, RandomPlayer, parse_agent
@@ -145,6 +148,31 @@ def test_the_analyst_falls_back_to_the_solver(judge: Solver) -> None:
     assert analysis.scores == judge.analyze(board, pv=False).scores
     with pytest.raises(GameOverError):
         analyst.analyze(Board.from_moves("1212121"))
+
+
+def test_a_position_at_the_books_depth_takes_its_score_from_the_book(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the book's last ply the moves are tested against the book's score: the root is not solved."""
+    path = tmp_path / "small.c4b"
+    build_book(path, 3, width=5, height=4, connect=4, workers=0, progress=False)
+    book = OpeningBook.open(path)
+    judge = Solver(table_size_mb=8)
+    player = PerfectPlayer(book=book, table_size_mb=8, time_limit=None)
+
+    def no_root_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the root was solved although the book knows its score")
+
+    monkeypatch.setattr(player.analyst.solver, "solve", no_root_solve)
+    for moves in ["123", "333", "154", "225"]:
+        board = Board.from_moves(moves, 5, 4, 4)
+        column = player.choose_move(board)
+        assert player.last is not None and player.last.proven and player.last.source == "solver"
+        assert player.last.score == book.score(board)
+        assert _score_of_move(board, column, judge) == book.score(board), moves
+        best = judge.analyze(board, pv=False).scores
+        ties = [c for c in board.geometry.center_order if best[c] == book.score(board)]
+        assert column == ties[0], moves  # centre-first among the best
 
 
 def test_perfect_is_a_player_name() -> None:

@@ -201,6 +201,15 @@ def test_table_size_and_reuse() -> None:
     assert solver.solve(Board.from_moves("12", 4, 4, 3)).exact
 
 
+def test_is_at_least_agrees_with_the_published_scores(solver: Solver) -> None:
+    """The one-window test answers "score >= v" right on both sides of the score and at the extremes."""
+    cases = _cases("Test_L2_R1")[::50] + _cases("Test_L1_R1")[::100]
+    for moves, score in cases:
+        board = Board.from_moves(moves)
+        for threshold in (score - 1, score, score + 1, -100, 100):
+            assert solver.is_at_least(board, threshold) == (score >= threshold), (moves, threshold)
+
+
 HARD = "4453"  # millions of nodes: long enough to be stopped
 
 
@@ -212,6 +221,11 @@ def test_node_limit() -> None:
     assert result.lower <= -2 <= result.upper
     assert result.best_move is not None
     assert "unknown" in result.describe()
+
+
+def test_is_at_least_stopped_by_a_limit_says_none() -> None:
+    solver = Solver(table_size_mb=8)
+    assert solver.is_at_least(Board.from_moves(HARD), -2, node_limit=20_000) is None
 
 
 def test_time_limit() -> None:

@@ -284,6 +284,43 @@ class Solver:
             with board.frozen():
                 return self._solve(board.current_bits, board.mask_bits, board, weak, budget, best_move)
 
+    def is_at_least(
+        self,
+        board: Board,
+        score: int,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+    ) -> bool | None:
+        """Whether ``board`` scores ``score`` or more for the side to move (strong scores).
+
+        One null-window search: much cheaper than :meth:`solve` when only a
+        threshold matters (is this move as good as the best one?).  None when
+        a limit stopped the search before the answer.
+
+        >>> from c4engine import Board
+        >>> solver = Solver(table_size_mb=8)
+        >>> board = Board.from_moves("2252576253462244111563365343671351441")
+        >>> solver.is_at_least(board, -1), solver.is_at_least(board, 0)
+        (True, False)
+        """
+        with self._lock:
+            self._prepare(board)
+            cells = board.width * board.height
+            stones = board.move_count
+            lowest, highest = -((cells - stones) // 2), (cells + 1 - stones) // 2
+            if score <= lowest:
+                return True
+            if score > highest:
+                return False
+            budget = _Budget(time.perf_counter(), time_limit, node_limit, None, DEFAULT_POLL_INTERVAL)
+            state = _kernel.new_state(score - 1, score)
+            with board.frozen():
+                status = self._run(board.current_bits, board.mask_bits, stones, board, state, budget)
+            if status != _kernel.DONE:
+                return None
+            return int(state[_kernel.S_MIN]) >= score
+
     def analyze(
         self,
         board: Board,
