@@ -1,0 +1,231 @@
+"""The perfect player's games on 7x6: results, a solver check of its moves, and move latency.
+
+Two parts, one perfect player (one solver and table, kept across all the
+games, as a long-running program would):
+
+* **First player.**  From the empty board against a random player and
+  each heuristic level (``--first``, e.g. ``random:100,7:100,1:15,...``).
+  A level is deterministic, so its first ``--opening-plies`` moves are
+  random (seeded) and the games differ.  It must win every game.
+* **Second player** (``--second``, same form).  Each of the perfect
+  player's moves is checked by an independent judge -- a separate solver
+  with its own table, or the book for positions the book holds (the book is
+  checked against the solver by ``c4 book verify``): the move must keep the
+  position's exact score.  So it never loses a position that is not lost.
+
+Reported per opponent: games (distinct), the perfect player's W/D/L, moves
+timed, the median, p95, p99 and maximum wall time a move, how many moves
+were unproven (a time limit stopped the solver), where the moves came from,
+and for the second player the moves checked and how many kept the score.
+The exit status is 1 if a first-player game is not won or a checked move
+lost score.
+
+    python benchmarks/perfect_games.py --second random:20,7:20 --opening-plies 2
+    python benchmarks/perfect_games.py --first random:2 --second 7:2 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from c4engine.board import Board, Player
+from c4engine.book import OpeningBook, default_book_path
+from c4engine.perfect import PerfectPlayer
+from c4engine.players import Agent, EnginePlayer, RandomPlayer
+from c4engine.progress import Progress
+from c4engine.solver import Solver
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+class Judge:
+    """Exact scores from the book when it holds the position, else from its own solver."""
+
+    def __init__(self, book: OpeningBook | None, table_mb: float) -> None:
+        self.book = book
+        self.solver = Solver(table_size_mb=table_mb)
+
+    def score(self, board: Board) -> int:
+        if self.book is not None:
+            known = self.book.score(board)
+            if known is not None:
+                return known
+        result = self.solver.solve(board, best_move=False)
+        assert result.score is not None
+        return result.score
+
+    def move_keeps_score(self, board: Board, column: int) -> tuple[int, bool]:
+        """(the position's score, whether ``column`` reaches it)."""
+        before = self.score(board)
+        if board.is_winning_move(column):
+            return before, before == (board.width * board.height + 1 - board.move_count) // 2
+        child = board.copy()
+        child.play(column)
+        after = 0 if child.is_full else -self.score(child)
+        return before, after == before
+
+
+@dataclass
+class Tally:
+    opponent: str
+    side: Player
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    times: list[float] = field(default_factory=list)
+    sources: Counter[str] = field(default_factory=Counter)
+    unproven: int = 0
+    distinct: set[str] = field(default_factory=set)
+    checked: int = 0
+    kept: int = 0
+    not_lost_faced: int = 0
+    lost_games_from_not_lost: int = 0
+
+    def row(self) -> dict[str, object]:
+        return {
+            "opponent": self.opponent,
+            "perfect_plays": "first" if self.side is Player.FIRST else "second",
+            "games": self.games,
+            "distinct_games": len(self.distinct),
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "moves": len(self.times),
+            "median_ms": 1000 * statistics.median(self.times),
+            "p95_ms": 1000 * _percentile(self.times, 0.95),
+            "p99_ms": 1000 * _percentile(self.times, 0.99),
+            "max_ms": 1000 * max(self.times),
+            "unproven": self.unproven,
+            "sources": dict(self.sources),
+            "moves_checked": self.checked,
+            "moves_keeping_score": self.kept,
+            "games_from_a_position_not_lost": self.not_lost_faced,
+            "of_them_lost": self.lost_games_from_not_lost,
+        }
+
+
+def _opponent(name: str, seed: int) -> Agent:
+    return RandomPlayer(seed=seed) if name == "random" else EnginePlayer(level=int(name), seed=seed)
+
+
+def play_games(
+    tally: Tally, count: int, perfect: PerfectPlayer, judge: Judge | None, seed: int, opening: int
+) -> None:
+    rng = random.Random(seed)
+    with Progress(count, f"{tally.opponent} ({tally.side.name.lower()})", unit=" games") as bar:
+        for game in range(count):
+            opponent = _opponent(tally.opponent, seed * 100_000 + game)
+            random_plies = 0 if tally.opponent == "random" else opening
+            board = Board()
+            faced_not_lost = False
+            opponent_moves = 0
+            while not board.is_over:
+                if board.turn is tally.side:
+                    start = time.perf_counter()
+                    unproven = perfect.unproven
+                    column = perfect.choose_move(board.copy())
+                    tally.times.append(time.perf_counter() - start)
+                    assert perfect.last is not None
+                    tally.sources[perfect.last.source] += 1
+                    tally.unproven += perfect.unproven - unproven
+                    if judge is not None:
+                        before, kept = judge.move_keeps_score(board, column)
+                        tally.checked += 1
+                        tally.kept += kept
+                        faced_not_lost |= before >= 0
+                elif opponent_moves < random_plies:
+                    column = rng.choice(board.legal_moves())
+                    opponent_moves += 1
+                else:
+                    column = opponent.choose_move(board.copy())
+                    opponent_moves += 1
+                board.play(column)
+            tally.games += 1
+            tally.distinct.add(board.move_string)
+            tally.wins += board.winner is tally.side
+            tally.draws += board.winner is None
+            lost = board.winner is tally.side.other
+            tally.losses += lost
+            tally.not_lost_faced += faced_not_lost
+            tally.lost_games_from_not_lost += faced_not_lost and lost
+            bar.advance(note=f"W{tally.wins} D{tally.draws} L{tally.losses}")
+
+
+def _plan(text: str) -> list[tuple[str, int]]:
+    plan = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, games = item.partition(":")
+        plan.append((name, int(games or 10)))
+    return plan
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--first",
+        default="random:100,7:100,1:10,2:10,3:10,4:10,5:10,6:10",
+        help="OPPONENT:GAMES,... with perfect first",
+    )
+    parser.add_argument("--second", default="", help="OPPONENT:GAMES,... with perfect second (checked)")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds a move (default 60)")
+    parser.add_argument("--table-mb", type=float, default=256, help="perfect's table (default 256)")
+    parser.add_argument("--book", default=None, help="book file (default: the shipped book)")
+    parser.add_argument("--opening-plies", type=int, default=1, help="random first moves of a level opponent")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", default=None, help="write the results here too")
+    args = parser.parse_args(argv)
+    book_path = Path(args.book) if args.book else default_book_path()
+    book = OpeningBook.open(book_path) if book_path else None
+    perfect = PerfectPlayer(book=book, time_limit=args.time_limit, table_size_mb=args.table_mb)
+    judge = Judge(book, args.table_mb)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    tallies = []
+    for side, plan, checked in ((Player.FIRST, args.first, None), (Player.SECOND, args.second, judge)):
+        for name, games in _plan(plan):
+            tally = Tally(name, side)
+            play_games(tally, games, perfect, checked, args.seed, args.opening_plies)
+            tallies.append(tally)
+    rows = [tally.row() for tally in tallies]
+    print(f"machine: {platform.machine()} {platform.processor() or ''}  python {sys.version.split()[0]}")
+    print(f"commit: {commit}  book: {book!r}  time limit: {args.time_limit}")
+    print(
+        "| perfect | opponent | games (distinct) | W/D/L | moves | median | p95 | p99 | max | unproven "
+        "| sources | moves checked: kept score |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        check = f"{row['moves_keeping_score']}/{row['moves_checked']}" if row["moves_checked"] else "-"
+        print(
+            f"| {row['perfect_plays']} | {row['opponent']} | {row['games']} ({row['distinct_games']}) | "
+            f"{row['wins']}/{row['draws']}/{row['losses']} | {row['moves']} | {row['median_ms']:.1f} ms | "
+            f"{row['p95_ms']:.0f} ms | {row['p99_ms']:.0f} ms | {row['max_ms']:.0f} ms | {row['unproven']} | "
+            f"{row['sources']} | {check} |"
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps({"commit": commit, "rows": rows}, indent=2))
+    first_ok = all(t.wins == t.games for t in tallies if t.side is Player.FIRST)
+    second_ok = all(t.kept == t.checked and t.lost_games_from_not_lost == 0 for t in tallies)
+    return 0 if first_ok and second_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
