@@ -7,11 +7,11 @@ seconds, the median CPU seconds (user + sys of the child) and the total
 import time of one run under ``python -X importtime`` (the sum of every
 module's own time).  ``--src DIR`` runs the c4engine in DIR (a ``src``
 directory, e.g. of another checkout) instead of the installed one, to
-compare two versions in one run.  Run every command once beforehand so
-that numba's cache is warm: this measures start-up after the first compile.
+compare two versions in one run.  Each command first runs once untimed, so
+numba's cache is warm: this measures start-up after the first compile.
 
-    .venv/bin/python benchmarks/startup.py --runs 7 "solve ''" "solve 4" \\
-        "solve 2252576253462244111563365343671351441"
+    .venv/bin/python benchmarks/startup.py --runs 7 -- "solve ''" "solve 4" \\
+        "solve 2252576253462244111563365343671351441" --help
 """
 
 from __future__ import annotations
