@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 from tests.conftest import run_c4
 
+from c4engine.cli import _COMMANDS, build_parser
 from c4engine.errors import BoardSizeError
 from c4engine.notation import parse_size
 from c4engine.perft import PUBLISHED_7X6
@@ -82,3 +85,27 @@ def test_solve_answers_from_the_opening_book() -> None:
     searched = run_c4("solve", "", "--no-book", "--time", "0.2")
     assert searched.returncode == 0, searched.stderr
     assert "unknown (time limit)" in searched.stdout
+
+
+def _command_names(parser: argparse.ArgumentParser) -> list[str]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(action.choices)
+
+
+def test_command_table_lists_every_command_in_help_order() -> None:
+    assert _command_names(build_parser()) == list(_COMMANDS)
+    assert _command_names(build_parser("no-such-command")) == list(_COMMANDS)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "4453", "-w", "--time", "2"],
+        ["analyze", "44", "--size", "6x5"],
+        ["move", "4", "--depth", "3"],
+    ],
+)
+def test_the_chosen_command_alone_parses_the_same(argv: list[str]) -> None:
+    alone = build_parser(argv[0])
+    assert _command_names(alone) == [argv[0]]
+    assert alone.parse_args(argv) == build_parser().parse_args(argv)

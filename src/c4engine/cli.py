@@ -7,22 +7,22 @@ non-zero exit status (2), never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
-from c4engine import __version__, book_cli, dataset_cli, match_cli, move_cli, solver_cli, tune_cli
+from c4engine import __version__
 from c4engine.board import Board
 from c4engine.cli_options import add_board_options
 from c4engine.errors import C4Error
-from c4engine.evaluation import WindowsEvaluator, load_weights
-from c4engine.game import Game
 from c4engine.levels import DEFAULT_LEVEL, LEVELS
 from c4engine.notation import parse_size
-from c4engine.perft import perft
-from c4engine.players import PERFECT, Agent, EnginePlayer, HumanPlayer, PerfectPlayer
 from c4engine.progress import Progress
-from c4engine.terminal import TerminalGame, render_board, wants_color
+
+if TYPE_CHECKING:  # a command imports the heavy modules (numba) it needs when it runs
+    from c4engine.evaluation import WindowsEvaluator
+    from c4engine.players import Agent
 
 __all__ = ["main", "parse_size"]
 
@@ -81,6 +81,8 @@ def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
 
 def _level(text: str) -> int | str:
     """A ``--level`` value: a level number or ``perfect``."""
+    from c4engine.players import PERFECT
+
     if text.strip().lower() == PERFECT:
         return PERFECT
     try:
@@ -92,12 +94,19 @@ def _level(text: str) -> int | str:
 
 
 def _computer(level: int | str, seed: int | None, evaluator: WindowsEvaluator | None = None) -> Agent:
+    from c4engine.players import PERFECT, EnginePlayer, PerfectPlayer
+
     if level == PERFECT:
         return PerfectPlayer(seed=seed)
     return EnginePlayer(level=int(level), seed=seed, evaluator=evaluator)
 
 
 def _run_play(args: argparse.Namespace) -> int:
+    from c4engine.evaluation import WindowsEvaluator, load_weights
+    from c4engine.game import Game
+    from c4engine.players import HumanPlayer
+    from c4engine.terminal import TerminalGame, render_board, wants_color
+
     board = _board(args, args.moves)
     color = wants_color(sys.stdout) if args.color is None else args.color
     if args.show:
@@ -137,6 +146,8 @@ def _add_perft(commands: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _run_perft(args: argparse.Namespace) -> int:
+    from c4engine.perft import perft
+
     width, height = parse_size(args.size)
     if args.depth < 0:
         raise C4Error(f"depth must be 0 or more, not {args.depth}")
@@ -185,48 +196,59 @@ def _run_serve(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ main
 
 
-# Sub-commands that live in their own modules: each ``add_*_parser`` registers
-# its parser with the handler as ``func``.
-_MODULE_PARSERS = (
-    solver_cli.add_solve_parser,
-    solver_cli.add_analyze_parser,
-    solver_cli.add_bench_parser,
-    move_cli.add_move_parser,
-    book_cli.add_book_parser,
-    match_cli.add_match_parser,
-    tune_cli.add_tune_parser,
-    dataset_cli.add_dataset_parser,
-)
+_Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+# Every sub-command, in the order ``c4 --help`` lists them: the ones above, and
+# those in their own modules, where ``add_<command>_parser`` registers the
+# command with its handler as ``func``.  A module is imported only when one of
+# its commands is registered, so ``c4 solve`` loads nothing ``c4 tune`` needs.
+_COMMANDS: dict[str, Callable[[_Subparsers], None] | str] = {
+    "play": _add_play,
+    "perft": _add_perft,
+    "solve": "c4engine.solver_cli",
+    "analyze": "c4engine.solver_cli",
+    "bench": "c4engine.solver_cli",
+    "move": "c4engine.move_cli",
+    "book": "c4engine.book_cli",
+    "match": "c4engine.match_cli",
+    "tune": "c4engine.tune_cli",
+    "dataset": "c4engine.dataset_cli",
+    "serve": _add_serve,
+}
 
 
-def _add_module_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
-    """``c4 solve``, ``analyze``, ``bench``, ``move``, ``book``, ``match``, ``tune``, ``dataset``."""
-    for add in _MODULE_PARSERS:
-        parser = add(commands)  # type: ignore[arg-type]
-        parser.set_defaults(run=parser.get_default("func"))
+def _add_command(commands: _Subparsers, name: str) -> None:
+    where = _COMMANDS[name]
+    if not isinstance(where, str):
+        where(commands)
+        return
+    add: Callable[[_Subparsers], argparse.ArgumentParser] = getattr(
+        importlib.import_module(where), f"add_{name}_parser"
+    )
+    parser = add(commands)
+    parser.set_defaults(run=parser.get_default("func"))
 
 
-_COMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
-    _add_play,
-    _add_perft,
-    _add_module_commands,
-    _add_serve,
-)
+def build_parser(command: str | None = None) -> _Parser:
+    """The ``c4`` parser: every sub-command, or only ``command`` when it names one.
 
-
-def build_parser() -> _Parser:
+    ``main`` passes the command about to run, so that only its module (and
+    what that imports) is loaded: ``c4 solve`` answered from the opening
+    book never imports numba.  Help and errors read the same either way.
+    """
     parser = _Parser(prog="c4", description="Connect-Four for any board: play, solve, analyse.")
     parser.add_argument("--version", action="version", version=f"c4engine {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in _COMMANDS:
-        add(commands)
+    for name in [command] if command in _COMMANDS else _COMMANDS:
+        _add_command(commands, name)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``c4`` with ``argv`` (default: the command line); returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

@@ -25,12 +25,15 @@ import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from c4engine.board import Board
 from c4engine.book import OpeningBook, default_book_path
 from c4engine.errors import BookError, GameOverError
-from c4engine.solver import DEFAULT_TABLE_MB, Analysis, Solver
+from c4engine.solution import DEFAULT_TABLE_MB, Analysis
+
+if TYPE_CHECKING:  # the solver (numba) is imported on first search: book answers need none
+    from c4engine.solver import Solver
 
 __all__ = ["DEFAULT_BOOK", "DEFAULT_TIME_LIMIT", "Analyst", "MoveChoice", "PerfectPlayer"]
 
@@ -85,6 +88,8 @@ class Analyst:
     def solver(self) -> Solver:
         """The solver, made on first use."""
         if self._solver is None:
+            from c4engine.solver import Solver
+
             self._solver = Solver(table_size_mb=self._table_size_mb)
         return self._solver
 

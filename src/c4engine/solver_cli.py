@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO, TypeAlias
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from c4engine.batch import answer_lines
 from c4engine.board import Board
@@ -29,7 +29,10 @@ from c4engine.errors import C4Error
 from c4engine.notation import format_moves, parse_size
 from c4engine.perfect import Analyst
 from c4engine.progress import Progress
-from c4engine.solver import DEFAULT_TABLE_MB, Analysis, Solver, SolveResult
+from c4engine.solution import DEFAULT_TABLE_MB, Analysis, SolveResult
+
+if TYPE_CHECKING:  # imported when a search is needed: answers from the book load no numba
+    from c4engine.solver import Solver
 
 __all__ = [
     "add_analyze_parser",
@@ -143,6 +146,8 @@ def _quick_solver(table_mb: float, weak: bool = False) -> Solver:
     solver never uses BLAS.  The block is lifted right after, so scipy.linalg
     can still be imported later in the same process.
     """
+    from c4engine.solver import Solver
+
     name = "scipy.linalg"
     blocked = name not in sys.modules
     if blocked:
