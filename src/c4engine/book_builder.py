@@ -383,7 +383,8 @@ def build_book(
                 for key, score, seconds in results:
                     known[key] = score
                     cpu += seconds
-                bar.advance(len(results), note=f"{cpu / max(bar.done, 1):.2f} s/leaf")
+                solved = bar.done + len(results)
+                bar.advance(len(results), note=f"{cpu / solved:.2f} CPU s/leaf")
 
             run_jobs(
                 geometry,
