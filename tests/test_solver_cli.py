@@ -44,6 +44,15 @@ def test_analyze_from_the_book_imports_no_kernels() -> None:
     assert loaded == []
 
 
+def test_a_position_on_the_books_last_ply_has_its_score_and_says_why_no_move() -> None:
+    """The shipped 7x6 book goes 4 plies deep: 4453's score is there, its children's are not."""
+    status, out, loaded = _c4("solve", "4453")
+    assert status == 0
+    assert "score: -2 (loss in 18 moves)" in out and "nodes: 0 " in out
+    assert "best move: - (the book holds this position's score" in out
+    assert loaded == []
+
+
 def test_a_position_the_book_lacks_is_searched() -> None:
     status, out, loaded = _c4("solve", ENDGAME)
     assert status == 0

@@ -165,6 +165,8 @@ def _columns(columns: Sequence[int], width: int) -> str:
 
 def _print_result(position: str, result: SolveResult, out: TextIO) -> None:
     best = "-" if result.best_move is None else str(result.best_move + 1)
+    if result.best_move is None and result.exact and result.nodes == 0:
+        best = "- (the book holds this position's score, not its moves': --no-book searches for it)"
     score = result.score if result.exact else f"[{result.lower}, {result.upper}]"
     print(f"position: {position or '(empty)'}", file=out)
     print(f"score: {score} ({result.describe()})", file=out)
