@@ -83,7 +83,6 @@ class Judge:
 class Tally:
     opponent: str
     side: Player
-    games: int = 0
     wins: int = 0
     draws: int = 0
     losses: int = 0
@@ -95,6 +94,10 @@ class Tally:
     kept: int = 0
     not_lost_faced: int = 0
     lost_games_from_not_lost: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
 
     def row(self) -> dict[str, object]:
         return {
@@ -155,7 +158,6 @@ def play_games(
                     column = opponent.choose_move(board.copy())
                     opponent_moves += 1
                 board.play(column)
-            tally.games += 1
             tally.distinct.add(board.move_string)
             tally.wins += board.winner is tally.side
             tally.draws += board.winner is None

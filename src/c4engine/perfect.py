@@ -107,10 +107,15 @@ class Analyst:
             raise BookError(f"the book is for {found.width}x{found.height} connect {found.connect}")
         return found
 
+    def _strong_book(self, board: Board) -> OpeningBook | None:
+        """The book for ``board`` when it can give exact scores of it (strong, game not over)."""
+        book = self.book_for(board)
+        return None if book is None or book.weak or board.is_over else book
+
     def book_scores(self, board: Board) -> list[int | None] | None:
         """Every move's score from the book, or None when the book lacks one of them."""
-        book = self.book_for(board)
-        if book is None or book.weak or board.is_over:
+        book = self._strong_book(board)
+        if book is None:
             return None
         scores = book.move_scores(board)
         if any(score is None for column, score in enumerate(scores) if board.can_play(column)):
@@ -119,10 +124,8 @@ class Analyst:
 
     def book_score(self, board: Board) -> int | None:
         """The position's own score from the book, or None when the book lacks it."""
-        book = self.book_for(board)
-        if book is None or book.weak or board.is_over:
-            return None
-        return book.score(board)
+        book = self._strong_book(board)
+        return None if book is None else book.score(board)
 
     def analyze(self, board: Board, *, time_limit: float | None = None, pv: bool = True) -> Analysis:
         """Like :meth:`Solver.analyze` (strong scores), answered from the book when it can be.
