@@ -15,7 +15,8 @@ games, as a long-running program would):
 
 Reported per opponent: games (distinct), the perfect player's W/D/L, moves
 timed, the median, p95, p99 and maximum wall time a move, how many moves
-were unproven (a time limit stopped the solver), where the moves came from,
+were unproven (a time limit stopped the solver), how many moves took over
+1 s at each ply (stones on the board), where the moves came from,
 and for the second player the moves checked and how many kept the score.
 The exit status is 1 if a first-player game is not won or a checked move
 lost score.
@@ -44,6 +45,8 @@ from c4engine.perfect import PerfectPlayer
 from c4engine.players import Agent, EnginePlayer, RandomPlayer
 from c4engine.progress import Progress
 from c4engine.solver import Solver
+
+SLOW_MOVE_S = 1.0  # the p99 goal: moves slower than this are counted by ply, to show where they are
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -89,6 +92,7 @@ class Tally:
     times: list[float] = field(default_factory=list)
     sources: Counter[str] = field(default_factory=Counter)
     unproven: int = 0
+    slow_by_ply: Counter[int] = field(default_factory=Counter)
     distinct: set[str] = field(default_factory=set)
     checked: int = 0
     kept: int = 0
@@ -114,6 +118,7 @@ class Tally:
             "p99_ms": 1000 * _percentile(self.times, 0.99),
             "max_ms": 1000 * max(self.times),
             "unproven": self.unproven,
+            "slow_moves_by_ply": dict(sorted(self.slow_by_ply.items())),
             "sources": dict(self.sources),
             "moves_checked": self.checked,
             "moves_keeping_score": self.kept,
@@ -142,7 +147,10 @@ def play_games(
                     start = time.perf_counter()
                     unproven = perfect.unproven
                     column = perfect.choose_move(board.copy())
-                    tally.times.append(time.perf_counter() - start)
+                    elapsed = time.perf_counter() - start
+                    tally.times.append(elapsed)
+                    if elapsed > SLOW_MOVE_S:
+                        tally.slow_by_ply[board.move_count] += 1
                     assert perfect.last is not None
                     tally.sources[perfect.last.source] += 1
                     tally.unproven += perfect.unproven - unproven
@@ -166,6 +174,10 @@ def play_games(
             tally.not_lost_faced += faced_not_lost
             tally.lost_games_from_not_lost += faced_not_lost and lost
             bar.advance(note=f"W{tally.wins} D{tally.draws} L{tally.losses}")
+
+
+def _by_ply(counts: Counter[int]) -> str:
+    return " ".join(f"{ply}:{n}" for ply, n in sorted(counts.items())) or "-"
 
 
 def _plan(text: str) -> list[tuple[str, int]]:
@@ -211,16 +223,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"commit: {commit}  book: {book!r}  time limit: {args.time_limit}")
     print(
         "| perfect | opponent | games (distinct) | W/D/L | moves | median | p95 | p99 | max | unproven "
-        "| sources | moves checked: kept score |"
+        "| moves > 1 s by ply | sources | moves checked: kept score |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for row in rows:
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for tally, row in zip(tallies, rows, strict=True):
         check = f"{row['moves_keeping_score']}/{row['moves_checked']}" if row["moves_checked"] else "-"
         print(
             f"| {row['perfect_plays']} | {row['opponent']} | {row['games']} ({row['distinct_games']}) | "
             f"{row['wins']}/{row['draws']}/{row['losses']} | {row['moves']} | {row['median_ms']:.1f} ms | "
             f"{row['p95_ms']:.0f} ms | {row['p99_ms']:.0f} ms | {row['max_ms']:.0f} ms | {row['unproven']} | "
-            f"{row['sources']} | {check} |"
+            f"{_by_ply(tally.slow_by_ply)} | {row['sources']} | {check} |"
         )
     if args.json:
         Path(args.json).write_text(json.dumps({"commit": commit, "rows": rows}, indent=2))
