@@ -6,6 +6,10 @@ import json
 import subprocess
 import sys
 
+from tests.conftest import PONS
+
+from c4engine.book import OpeningBook, default_book_path
+
 # Runs ``c4`` in a fresh interpreter through ``main`` and reports its output and
 # which of the heavy modules it imported.
 _PROBE = """
@@ -44,12 +48,39 @@ def test_analyze_from_the_book_imports_no_kernels() -> None:
     assert loaded == []
 
 
+def _published_line(plies: int) -> tuple[str, int]:
+    """The first line of the published opening sets with ``plies`` moves: (moves, score)."""
+    for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3"):
+        for line in (PONS / name).read_text().splitlines():
+            moves, score = line.split()
+            if len(moves) == plies:
+                return moves, int(score)
+    raise AssertionError(f"no published line of {plies} moves")
+
+
+def _shipped_depth() -> int:
+    path = default_book_path()
+    assert path is not None
+    with OpeningBook.open(path) as book:
+        return book.depth
+
+
 def test_a_position_on_the_books_last_ply_has_its_score_and_says_why_no_move() -> None:
-    """The shipped 7x6 book goes 4 plies deep: 4453's score is there, its children's are not."""
-    status, out, loaded = _c4("solve", "4453")
+    """On the shipped book's last ply the position's score is there, its children's are not."""
+    moves, score = _published_line(_shipped_depth())
+    status, out, loaded = _c4("solve", moves)
     assert status == 0
-    assert "score: -2 (loss in 18 moves)" in out and "nodes: 0 " in out
+    assert f"score: {score} (" in out and "nodes: 0 " in out
     assert "best move: - (the book holds this position's score" in out
+    assert loaded == []
+
+
+def test_analyze_one_ply_above_the_books_last_scores_every_move_from_the_book() -> None:
+    moves, score = _published_line(_shipped_depth() - 1)
+    status, out, loaded = _c4("analyze", moves)
+    assert status == 0
+    scores = [int(word) for word in out.split("scores:")[1].splitlines()[0].split() if word != "-"]
+    assert max(scores) == score and "nodes: 0 " in out
     assert loaded == []
 
 
