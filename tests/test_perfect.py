@@ -175,6 +175,50 @@ def test_a_position_at_the_books_depth_takes_its_score_from_the_book(
         assert column == ties[0], moves  # centre-first among the best
 
 
+def _reply_after_perfect_move(moves: str, pick: str, judge: Solver) -> tuple[PerfectPlayer, Board, int]:
+    """A player that has just moved from ``moves``, the board after the opponent's best or worst reply,
+    and the score the player's move kept."""
+    board = Board.from_moves(moves)
+    player = PerfectPlayer(book=None, table_size_mb=16, time_limit=None)
+    board.play(player.choose_move(board.copy()))
+    assert player.last is not None and player.last.score is not None
+    scores = judge.analyze(board, pv=False).scores
+    playable = [c for c in board.geometry.center_order if scores[c] is not None]
+    reply = (max if pick == "best" else min)(playable, key=lambda c: scores[c])  # type: ignore[arg-type,return-value]
+    board.play(reply)
+    return player, board, player.last.score
+
+
+@pytest.mark.parametrize("moves", [moves for moves, _ in _held("Test_L2_R1", 5)])
+def test_after_a_best_reply_the_kept_score_is_confirmed_without_a_solve(
+    moves: str, judge: Solver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    player, board, kept = _reply_after_perfect_move(moves, "best", judge)
+    if board.is_over:
+        return
+    assert judge.solve(board, best_move=False).score == kept
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved although the kept score needed one check")
+
+    monkeypatch.setattr(player.analyst.solver, "solve", no_solve)
+    column = player.choose_move(board.copy())
+    assert player.last is not None and player.last.proven and player.last.score == kept
+    assert _score_of_move(board, column, judge) == kept
+
+
+@pytest.mark.parametrize("moves", [moves for moves, _ in _held("Test_L2_R1", 5)])
+def test_after_a_mistaken_reply_the_player_finds_the_higher_score(moves: str, judge: Solver) -> None:
+    player, board, kept = _reply_after_perfect_move(moves, "worst", judge)
+    if board.is_over:
+        return
+    exact = judge.solve(board, best_move=False).score
+    assert exact is not None and exact >= kept
+    column = player.choose_move(board.copy())
+    assert player.last is not None and player.last.proven and player.last.score == exact
+    assert _score_of_move(board, column, judge) == exact
+
+
 def test_perfect_is_a_player_name() -> None:
     player = parse_agent("perfect", seed=4)
     assert isinstance(player, PerfectPlayer) and not player.is_human

@@ -210,6 +210,22 @@ def test_is_at_least_agrees_with_the_published_scores(solver: Solver) -> None:
             assert solver.is_at_least(board, threshold) == (score >= threshold), (moves, threshold)
 
 
+def test_a_proved_lower_bound_gives_the_same_score_and_best_move() -> None:
+    """``at_least`` starts the search from a known bound (tables fresh on both sides, so no reuse)."""
+    for moves, score in _cases("Test_L2_R1")[::100]:
+        board = Board.from_moves(moves)
+        plain = Solver(table_size_mb=8).solve(board)
+        for bound in (score, score - 3, -100):
+            hinted = Solver(table_size_mb=8).solve(board, at_least=bound)
+            assert hinted.score == plain.score == score, (moves, bound)
+            assert hinted.best_move is not None and hinted.best_proved
+            weak = Solver(table_size_mb=8).solve(board, at_least=bound, weak=True)
+            assert weak.score == (score > 0) - (score < 0), (moves, bound)
+    # with one stone played no score can exceed (42 + 1 - 1) // 2 = 21
+    with pytest.raises(ValueError, match="above the best score possible"):
+        Solver(table_size_mb=8).solve(Board.from_moves("4"), at_least=22)
+
+
 HARD = "4453"  # millions of nodes: long enough to be stopped
 
 

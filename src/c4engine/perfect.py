@@ -218,6 +218,8 @@ class PerfectPlayer:
         self.last: MoveChoice | None = None
         self.moves = 0
         self.unproven = 0
+        # the position our last proven move reached, and the score it kept for us
+        self._kept: tuple[Board, int] | None = None
 
     def choose_move(self, board: Board) -> int:
         if board.is_over:
@@ -227,32 +229,48 @@ class PerfectPlayer:
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
             score = (board.width * board.height + 1 - board.move_count) // 2
-            return self._record(MoveChoice(column, score, True, "immediate", time.perf_counter() - start))
+            return self._record(
+                board, MoveChoice(column, score, True, "immediate", time.perf_counter() - start)
+            )
         if self._random is None and self.analyst.book_scores(board) is None:
-            return self._record(self._solve_centre_first(board, start))
+            return self._record(board, self._solve_centre_first(board, start))
         analysis = self.analyst.analyze(board, time_limit=self.time_limit, pv=False)
         source = self.analyst.last_source or "solver"
         if analysis.exact:
             column = _pick(board, list(analysis.scores), self._random)
             choice = MoveChoice(column, analysis.scores[column], True, source, time.perf_counter() - start)
-            return self._record(choice)
+            return self._record(board, choice)
         column, lower, proven = _best_known(board, analysis)
-        return self._record(MoveChoice(column, lower, proven, source, time.perf_counter() - start))
+        return self._record(board, MoveChoice(column, lower, proven, source, time.perf_counter() - start))
 
     def _solve_centre_first(self, board: Board, start: float) -> MoveChoice:
         """Find the position's score, then test its moves centre-first until one reaches it.
 
         The score comes from the book when the book holds the position (its
-        children may lie beyond the book's depth), else from a solve.  Each
+        children may lie beyond the book's depth), else from a solve -- one
+        null-window search when our previous move kept a score the opponent's
+        reply can only have raised (a best reply leaves it as it was).  Each
         move is then checked with one null-window search ("does it reach the
         score?") with the table warm: far cheaper than scoring every move,
         and the first move that passes is the centre-first tie-break wanted.
         """
         solver = self.analyst.solver
         target = self.analyst.book_score(board)
-        fallback = board.legal_moves()[0]
+        fallback = next(column for column in board.geometry.center_order if board.can_play(column))
+        floor = None if target is not None else self._floor(board)
+        if floor is not None:
+            # our last move kept ``floor``: unless the reply was a mistake, that is the score
+            better = solver.is_at_least(board, floor + 1, time_limit=self._left(start))
+            if better is None:
+                return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
+            if better:
+                floor += 1
+            else:
+                target = floor
         if target is None:
-            result = solver.solve(board, weak=False, best_move=False, time_limit=self._left(start))
+            result = solver.solve(
+                board, weak=False, best_move=False, time_limit=self._left(start), at_least=floor
+            )
             if result.best_move is not None:
                 fallback = result.best_move
             if not result.exact or result.score is None:
@@ -283,7 +301,21 @@ class PerfectPlayer:
             return None
         return max(1e-3, self.time_limit - (time.perf_counter() - start))
 
-    def _record(self, choice: MoveChoice) -> int:
+    def _floor(self, board: Board) -> int | None:
+        """A score proved for ``board``: the one our last move kept, if ``board`` is one reply later."""
+        if self._kept is None:
+            return None
+        reached, kept = self._kept
+        moves = board.moves
+        same_game = board.geometry == reached.geometry and moves[:-1] == reached.moves
+        return kept if same_game and len(moves) == reached.move_count + 1 else None
+
+    def _record(self, board: Board, choice: MoveChoice) -> int:
+        self._kept = None
+        if choice.proven and choice.score is not None and choice.source != "immediate":
+            reached = board.copy()
+            reached.play(choice.column)
+            self._kept = (reached, choice.score)
         self.last = choice
         self.moves += 1
         if not choice.proven:

@@ -155,6 +155,7 @@ class Solver:
         poll: PollHook | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         best_move: bool = True,
+        at_least: int | None = None,
     ) -> SolveResult:
         """The score of ``board`` for the side to move (see the module's doc for the convention).
 
@@ -167,13 +168,25 @@ class Solver:
         search; ``poll`` is called with a :class:`SolveProgress` about every
         ``poll_interval`` CPU seconds and stops the search by returning True.
         A stopped search returns ``exact=False`` with the bounds proved so far.
+
+        ``at_least`` is a score already proved for the position (say, by
+        :meth:`is_at_least`, or because the previous move kept that score):
+        the search starts from it instead of proving it again.  A wrong
+        bound gives a wrong answer.
+
+        >>> from c4engine import Board
+        >>> board = Board.from_moves("2252576253462244111563365343671351441")
+        >>> Solver(table_size_mb=8).solve(board, at_least=-1).score
+        -1
         """
         weak = self.weak if weak is None else weak
         with self._lock:
             self._prepare(board)
             budget = _Budget(time.perf_counter(), time_limit, node_limit, poll, poll_interval)
             with board.frozen():
-                return self._solve(board.current_bits, board.mask_bits, board, weak, budget, best_move)
+                return self._solve(
+                    board.current_bits, board.mask_bits, board, weak, budget, best_move, at_least
+                )
 
     def is_at_least(
         self,
@@ -254,7 +267,14 @@ class Solver:
         self._cancel[0] = 0
 
     def _solve(
-        self, current: int, mask: int, board: Board, weak: bool, budget: _Budget, find_best: bool
+        self,
+        current: int,
+        mask: int,
+        board: Board,
+        weak: bool,
+        budget: _Budget,
+        find_best: bool,
+        at_least: int | None = None,
     ) -> SolveResult:
         """Solve the position (current, mask) of ``board``'s geometry, which must not be over."""
         cells = board.width * board.height
@@ -262,6 +282,10 @@ class Solver:
         start_nodes = budget.nodes
         t0 = time.perf_counter()
         lower, upper = (-1, 1) if weak else (-((cells - stones) // 2), (cells + 1 - stones) // 2)
+        if at_least is not None:
+            if at_least > (cells + 1 - stones) // 2:
+                raise ValueError(f"at_least={at_least} is above the best score possible here")
+            lower = max(lower, _sign(at_least) if weak else at_least)
         state = _kernel.new_state(lower, upper)
         status = self._run(current, mask, stones, board, state, budget)
         lo, hi = int(state[_kernel.S_MIN]), int(state[_kernel.S_MAX])
