@@ -11,7 +11,7 @@ win, else a draw, else the slowest loss; equal moves are broken centre-first
 when the limit stops the solver, with the best move known, and records the
 move as unproven (:attr:`PerfectPlayer.last`, :attr:`PerfectPlayer.unproven`).
 
->>> from c4engine.board import Board
+>>> from c4engine.board import Board, Geometry
 >>> player = PerfectPlayer(book=None, table_size_mb=8)
 >>> player.choose_move(Board.from_moves("112233", 7, 6))   # take the win: column 4 (0-based 3)
 3
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
 
-from c4engine.board import Board
+from c4engine.board import Board, Geometry
 from c4engine.book import OpeningBook, default_book_path
 from c4engine.errors import BookError, GameOverError
 from c4engine.solution import DEFAULT_TABLE_MB, Analysis
@@ -218,8 +218,8 @@ class PerfectPlayer:
         self.last: MoveChoice | None = None
         self.moves = 0
         self.unproven = 0
-        # the position our last proven move reached, and the score it kept for us
-        self._kept: tuple[Board, int] | None = None
+        # the board (geometry, moves) our last proven move reached, and the score it kept for us
+        self._kept: tuple[Geometry, tuple[int, ...], int] | None = None
 
     def choose_move(self, board: Board) -> int:
         if board.is_over:
@@ -305,17 +305,14 @@ class PerfectPlayer:
         """A score proved for ``board``: the one our last move kept, if ``board`` is one reply later."""
         if self._kept is None:
             return None
-        reached, kept = self._kept
-        moves = board.moves
-        same_game = board.geometry == reached.geometry and moves[:-1] == reached.moves
-        return kept if same_game and len(moves) == reached.move_count + 1 else None
+        geometry, reached, kept = self._kept
+        # ``reached`` is never empty, so equal to all but the last move means exactly one move more
+        return kept if board.geometry == geometry and board.moves[:-1] == reached else None
 
     def _record(self, board: Board, choice: MoveChoice) -> int:
         self._kept = None
         if choice.proven and choice.score is not None and choice.source != "immediate":
-            reached = board.copy()
-            reached.play(choice.column)
-            self._kept = (reached, choice.score)
+            self._kept = (board.geometry, (*board.moves, choice.column), choice.score)
         self.last = choice
         self.moves += 1
         if not choice.proven:

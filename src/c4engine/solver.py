@@ -210,9 +210,8 @@ class Solver:
         """
         with self._lock:
             self._prepare(board)
-            cells = board.width * board.height
             stones = board.move_count
-            lowest, highest = -((cells - stones) // 2), (cells + 1 - stones) // 2
+            lowest, highest = _score_range(board.width * board.height, stones)
             if score <= lowest:
                 return True
             if score > highest:
@@ -281,9 +280,10 @@ class Solver:
         stones = mask.bit_count()
         start_nodes = budget.nodes
         t0 = time.perf_counter()
-        lower, upper = (-1, 1) if weak else (-((cells - stones) // 2), (cells + 1 - stones) // 2)
+        lowest, highest = _score_range(cells, stones)
+        lower, upper = (-1, 1) if weak else (lowest, highest)
         if at_least is not None:
-            if at_least > (cells + 1 - stones) // 2:
+            if at_least > highest:
                 raise ValueError(f"at_least={at_least} is above the best score possible here")
             lower = max(lower, _sign(at_least) if weak else at_least)
         state = _kernel.new_state(lower, upper)
@@ -413,7 +413,7 @@ class Solver:
         lowers: list[int | None] = [None] * width
         uppers: list[int | None] = [None] * width
         exact = True
-        win_score = 1 if weak else (cells + 1 - stones) // 2
+        win_score = 1 if weak else _score_range(cells, stones)[1]
         for column in board.geometry.center_order:
             if not board.can_play(column):
                 continue
@@ -493,6 +493,11 @@ def _warm_up(table: np.ndarray, bits: int) -> None:
         np.zeros(1, dtype=np.uint8),
         0,
     )
+
+
+def _score_range(cells: int, stones: int) -> tuple[int, int]:
+    """The lowest and highest strong scores of a position with ``stones`` of ``cells`` filled."""
+    return -((cells - stones) // 2), (cells + 1 - stones) // 2
 
 
 def _sign(x: int) -> int:

@@ -163,9 +163,9 @@ def _columns(columns: Sequence[int], width: int) -> str:
     return " ".join(str(column + 1) for column in columns)
 
 
-def _print_result(position: str, result: SolveResult, out: TextIO) -> None:
+def _print_result(position: str, result: SolveResult, out: TextIO, *, from_book: bool = False) -> None:
     best = "-" if result.best_move is None else str(result.best_move + 1)
-    if result.best_move is None and result.exact and result.nodes == 0:
+    if result.best_move is None and from_book:
         best = "- (the book holds this position's score, not its moves': --no-book searches for it)"
     score = result.score if result.exact else f"[{result.lower}, {result.upper}]"
     print(f"position: {position or '(empty)'}", file=out)
@@ -219,8 +219,7 @@ def _book_result(board: Board, args: argparse.Namespace) -> SolveResult | None:
         return None
     started = time.perf_counter()
     analyst = Analyst()
-    book = analyst.book_for(board)
-    score = None if book is None else book.score(board)
+    score = analyst.book_score(board)
     if score is None:
         return None
     scores = analyst.book_scores(board)
@@ -243,8 +242,9 @@ def run_solve(args: argparse.Namespace) -> int:
             analysis = _book_analysis(board, args) or _solver(args).analyze(board, time_limit=args.time)
             _print_analysis(args.position, analysis, board.width, sys.stdout)
         else:
-            result = _book_result(board, args) or _solver(args).solve(board, time_limit=args.time)
-            _print_result(args.position, result, sys.stdout)
+            known = _book_result(board, args)
+            result = known or _solver(args).solve(board, time_limit=args.time)
+            _print_result(args.position, result, sys.stdout, from_book=known is not None)
         return 0
     except (C4Error, ValueError) as error:
         return _error(str(error))
