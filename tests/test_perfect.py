@@ -183,8 +183,8 @@ def _reply_after_perfect_move(moves: str, pick: str, judge: Solver) -> tuple[Per
     board.play(player.choose_move(board.copy()))
     assert player.last is not None and player.last.score is not None
     scores = judge.analyze(board, pv=False).scores
-    playable = [c for c in board.geometry.center_order if scores[c] is not None]
-    reply = (max if pick == "best" else min)(playable, key=lambda c: scores[c])  # type: ignore[arg-type,return-value]
+    replies = {c: score for c in board.geometry.center_order if (score := scores[c]) is not None}
+    reply = (max if pick == "best" else min)(replies, key=replies.__getitem__)
     board.play(reply)
     return player, board, player.last.score
 
