@@ -8,7 +8,9 @@ import sys
 
 from tests.conftest import PONS
 
+from c4engine.board import Board
 from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.solver import Solver
 
 # Runs ``c4`` in a fresh interpreter through ``main`` and reports its output and
 # which of the heavy modules it imported.
@@ -71,14 +73,16 @@ def _shipped_depth() -> int:
         return book.depth
 
 
-def test_a_position_on_the_books_last_ply_has_its_score_and_says_why_no_move() -> None:
-    """On the shipped book's last ply the position's score is there, its children's are not."""
+def test_a_position_on_the_books_last_ply_has_its_score_and_a_searched_move_that_keeps_it() -> None:
+    """On the shipped book's last ply the score is the book's; null-window searches find the move."""
     moves, score = _published_line(_shipped_depth())
-    status, out, loaded = _c4("solve", moves)
+    status, out, _loaded = _c4("solve", moves)
     assert status == 0
-    assert f"score: {score} (" in out and "nodes: 0 " in out
-    assert "best move: - (the book holds this position's score" in out
-    assert loaded == []
+    assert f"score: {score} (" in out
+    best = out.split("best move: ")[1].split()[0]
+    assert best in "1234567" and "searched for a move that keeps it" in out
+    board = Board.from_moves(moves + best)
+    assert Solver(table_size_mb=16).solve(board, best_move=False).score == -score
 
 
 def test_analyze_one_ply_above_the_books_last_scores_every_move_from_the_book() -> None:

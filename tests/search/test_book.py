@@ -178,3 +178,25 @@ def test_a_copied_book_reads_the_same(small_book: Path, tmp_path: Path) -> None:
     shutil.copy(small_book, copy)
     with OpeningBook.open(copy) as a, OpeningBook.open(small_book) as b:
         assert list(a.items()) == list(b.items())
+
+
+def test_a_sparse_part_beyond_the_depth_is_read(small_book: Path, tmp_path: Path, solver: Solver) -> None:
+    """Entries deeper than ``depth`` up to ``sparse_depth`` are found; the full part reads as before."""
+    deep = Board.from_moves("2513144", *SIZE)
+    child = Board.from_moves("25131443", *SIZE)
+    with OpeningBook.open(small_book) as book:
+        scores = dict(book.items())
+    scores[deep.canonical_key()] = solver.solve(deep, best_move=False).score or 0
+    scores[child.canonical_key()] = solver.solve(child, best_move=False).score or 0
+    path = tmp_path / "sparse.c4b"
+    write_book(path, scores, width=5, height=4, connect=4, depth=DEPTH, sparse_depth=8)
+    with OpeningBook.open(path) as sparse, OpeningBook.open(small_book) as full:
+        assert (sparse.depth, sparse.sparse_depth, full.sparse_depth) == (DEPTH, 8, 0)
+        assert sparse.score(deep) == scores[deep.canonical_key()] and full.score(deep) is None
+        assert sparse.score(Board.from_moves("3322", *SIZE)) == full.score(Board.from_moves("3322", *SIZE))
+        moves = sparse.move_scores(deep)
+        assert moves[2] == -scores[child.canonical_key()] and moves.count(None) == 4
+        best = solver.analyze(deep, pv=False).scores
+        if best[2] == max(s for s in best if s is not None):
+            assert sparse.keeping_move(deep, best[2]) == 2
+        assert sparse.keeping_move(deep, 99) is None

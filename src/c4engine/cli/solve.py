@@ -163,10 +163,10 @@ def _columns(columns: Sequence[int], width: int) -> str:
     return " ".join(str(column + 1) for column in columns)
 
 
-def _print_result(position: str, result: SolveResult, out: TextIO, *, from_book: bool = False) -> None:
+def _print_result(position: str, result: SolveResult, out: TextIO, *, searched_move: bool = False) -> None:
     best = "-" if result.best_move is None else str(result.best_move + 1)
-    if result.best_move is None and from_book:
-        best = "- (the book holds this position's score, not its moves': --no-book searches for it)"
+    if searched_move:
+        best += " (the book's score; searched for a move that keeps it)"
     score = result.score if result.exact else f"[{result.lower}, {result.upper}]"
     print(f"position: {position or '(empty)'}", file=out)
     print(f"score: {score} ({result.describe()})", file=out)
@@ -209,27 +209,31 @@ def _book_analysis(board: Board, args: argparse.Namespace) -> Analysis | None:
     return analyst.analyze(board)
 
 
-def _book_result(board: Board, args: argparse.Namespace) -> SolveResult | None:
-    """The position's score from the shipped opening book, or None when the book lacks it.
+def _book_result(board: Board, args: argparse.Namespace) -> tuple[SolveResult, bool] | None:
+    """The position's score from the shipped opening book (None when the book lacks it), and its move.
 
-    The best move comes from the book too when it scores every move (else
-    it is left out: finding it would mean searching).
+    The best move comes from the book too when the book shows a move that
+    keeps the score; else null-window searches find the most central one
+    that does (:func:`~c4engine.search.keeping.keeping_move`), which the
+    second value tells.
     """
     if args.weak or args.no_book:
         return None
     started = time.perf_counter()
     analyst = Analyst()
     score = analyst.book_score(board)
-    if score is None:
+    book = analyst.book_for(board)
+    if score is None or book is None:
         return None
-    scores = analyst.book_scores(board)
-    best = None
-    if scores is not None:
-        top = max(s for s in scores if s is not None)
-        best = next(c for c in board.geometry.center_order if scores[c] == top)
+    best = book.keeping_move(board, score)
+    searched = best is None
+    if best is None:
+        from c4engine.search.keeping import keeping_move
+
+        best = keeping_move(_solver(args), board, score, time_limit=args.time)
     cells = board.width * board.height
     elapsed = time.perf_counter() - started
-    return SolveResult(score, True, score, score, best, 0, elapsed, False, cells, board.move_count)
+    return SolveResult(score, True, score, score, best, 0, elapsed, False, cells, board.move_count), searched
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -243,8 +247,10 @@ def run_solve(args: argparse.Namespace) -> int:
             _print_analysis(args.position, analysis, board.width, sys.stdout)
         else:
             known = _book_result(board, args)
-            result = known or _solver(args).solve(board, time_limit=args.time)
-            _print_result(args.position, result, sys.stdout, from_book=known is not None)
+            if known is None:
+                _print_result(args.position, _solver(args).solve(board, time_limit=args.time), sys.stdout)
+            else:
+                _print_result(args.position, known[0], sys.stdout, searched_move=known[1])
         return 0
     except (C4Error, ValueError) as error:
         return _error(str(error))

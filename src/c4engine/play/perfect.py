@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Final, Literal
 from c4engine.board import Board, Geometry
 from c4engine.errors import BookError, GameOverError
 from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.keeping import keeping_move
 from c4engine.search.results import DEFAULT_TABLE_MB, Analysis
 
 if TYPE_CHECKING:  # the solver (numba) is imported on first search: book answers need none
@@ -244,18 +245,24 @@ class PerfectPlayer:
         return self._record(board, MoveChoice(column, lower, proven, source, time.perf_counter() - start))
 
     def _solve_centre_first(self, board: Board, start: float) -> MoveChoice:
-        """Find the position's score, then test its moves centre-first until one reaches it.
+        """Find the position's score, then the most central move that keeps it.
 
         The score comes from the book when the book holds the position (its
         children may lie beyond the book's depth), else from a solve -- one
         null-window search when our previous move kept a score the opponent's
-        reply can only have raised (a best reply leaves it as it was).  Each
-        move is then checked with one null-window search ("does it reach the
-        score?") with the table warm: far cheaper than scoring every move,
-        and the first move that passes is the centre-first tie-break wanted.
+        reply can only have raised (a best reply leaves it as it was).  The
+        move is the book's when the book holds a child that keeps the score
+        (a policy book holds ours, :mod:`c4engine.search.book_builder`), else
+        the first move, centre-first, that one null-window search shows keeps
+        it (:func:`~c4engine.search.keeping.keeping_move`).
         """
-        solver = self.analyst.solver
         target = self.analyst.book_score(board)
+        if target is not None:
+            book = self.analyst.book_for(board)
+            column = None if book is None else book.keeping_move(board, target)
+            if column is not None:
+                return MoveChoice(column, target, True, "book", time.perf_counter() - start)
+        solver = self.analyst.solver
         fallback = next(column for column in board.geometry.center_order if board.can_play(column))
         floor = None if target is not None else self._floor(board)
         if floor is not None:
@@ -277,23 +284,10 @@ class PerfectPlayer:
                 lower = result.lower if result.best_proved else None
                 return MoveChoice(fallback, lower, False, "solver", time.perf_counter() - start)
             target = result.score
-        child = board.copy()
-        for column in board.geometry.center_order:
-            if not board.can_play(column):
-                continue
-            child.play(column)
-            if child.is_full:
-                reaches: bool | None = target == 0
-            else:
-                # the move reaches ``target`` unless the opponent then scores more than -target
-                beaten = solver.is_at_least(child, 1 - target, time_limit=self._left(start))
-                reaches = None if beaten is None else not beaten
-            child.undo()
-            if reaches is None:
-                return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
-            if reaches:
-                return MoveChoice(column, target, True, "solver", time.perf_counter() - start)
-        raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
+        column = keeping_move(solver, board, target, time_limit=self._left(start))
+        if column is None:
+            return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
+        return MoveChoice(column, target, True, "solver", time.perf_counter() - start)
 
     def _left(self, start: float) -> float | None:
         """Seconds left of this move's budget (None: no limit); a spent budget leaves a sliver."""

@@ -18,7 +18,8 @@ File layout (little-endian), version 1::
     12      1     connect
     13      1     depth (plies)
     14      1     score kind: 0 strong (exact scores), 1 weak (-1, 0, 1)
-    15      1     reserved (0)
+    15      1     sparse depth: entries deeper than ``depth``, up to this ply,
+                  are a selection, not every position (0: none)
     16      8     entry count N
     24      8*N   canonical keys, uint64, strictly increasing
     24+8N   N     scores, int8
@@ -61,7 +62,7 @@ __all__ = [
 
 MAGIC: Final = b"C4BOOK\x00\x01"
 FORMAT_VERSION: Final = 1
-_HEADER = struct.Struct("<8sHBBBBBxQ")
+_HEADER = struct.Struct("<8sHBBBBBBQ")
 HEADER_SIZE: Final = _HEADER.size
 KIND_STRONG: Final = 0
 KIND_WEAK: Final = 1
@@ -94,6 +95,12 @@ class BookHeader:
     depth: int
     weak: bool
     count: int
+    sparse_depth: int = 0
+
+    @property
+    def reach(self) -> int:
+        """The deepest ply the book holds entries for (``depth``, or ``sparse_depth`` beyond it)."""
+        return max(self.depth, self.sparse_depth)
 
     @property
     def kind(self) -> str:
@@ -109,6 +116,7 @@ class BookHeader:
             self.connect,
             self.depth,
             KIND_WEAK if self.weak else KIND_STRONG,
+            self.sparse_depth,
             self.count,
         )
 
@@ -116,7 +124,8 @@ class BookHeader:
     def unpack(cls, data: bytes, source: str = "book") -> BookHeader:
         if len(data) < HEADER_SIZE:
             raise BookError(f"{source}: not a c4engine book (only {len(data)} bytes)")
-        magic, version, width, height, connect, depth, kind, count = _HEADER.unpack(data[:HEADER_SIZE])
+        fields = _HEADER.unpack(data[:HEADER_SIZE])
+        magic, version, width, height, connect, depth, kind, sparse, count = fields
         if magic != MAGIC:
             raise BookError(f"{source}: not a c4engine book (bad magic number)")
         if version != FORMAT_VERSION:
@@ -127,7 +136,7 @@ class BookHeader:
             raise BookError(f"{source}: unknown score kind {kind}")
         if width < 1 or height < 1 or width * (height + 1) > 64:
             raise BookError(f"{source}: impossible board size {width}x{height}")
-        return cls(version, width, height, connect, depth, kind == KIND_WEAK, count)
+        return cls(version, width, height, connect, depth, kind == KIND_WEAK, count, sparse)
 
 
 def write_book(
@@ -139,16 +148,19 @@ def write_book(
     connect: int,
     depth: int,
     weak: bool = False,
+    sparse_depth: int = 0,
 ) -> None:
     """Write ``scores`` (canonical key -> score) as a book file, atomically (a temporary file renamed).
 
+    ``depth`` is the last ply every position of which is in ``scores``;
+    ``sparse_depth`` (if deeper) the last ply of the selected positions beyond it.
     The same scores always give the same bytes.
     """
     if width * (height + 1) > 64:
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
     keys = np.fromiter(sorted(scores), dtype="<u8", count=len(scores))
     values = np.fromiter((scores[int(key)] for key in keys), dtype=np.int8, count=len(keys))
-    header = BookHeader(FORMAT_VERSION, width, height, connect, depth, weak, len(keys))
+    header = BookHeader(FORMAT_VERSION, width, height, connect, depth, weak, len(keys), sparse_depth)
     target = Path(path)
     temporary = target.with_name(target.name + ".tmp")
     with open(temporary, "wb") as handle:
@@ -166,7 +178,9 @@ class OpeningBook:
     ``score(board)`` is the exact score of a position (None when the book
     does not hold it: deeper than the book, or already won);
     ``move_scores(board)`` scores every move the way
-    :meth:`c4engine.search.solver.Solver.analyze` does.
+    :meth:`c4engine.search.solver.Solver.analyze` does (None where the book
+    lacks the child): every move of a position shallower than ``depth``,
+    only some beyond it.
     """
 
     def __init__(self, path: Path, header: BookHeader, keys: np.ndarray, scores: np.ndarray) -> None:
@@ -220,6 +234,11 @@ class OpeningBook:
         return self.header.depth
 
     @property
+    def sparse_depth(self) -> int:
+        """The last ply of the selected positions beyond ``depth`` (0: the book has none)."""
+        return self.header.sparse_depth
+
+    @property
     def weak(self) -> bool:
         return self.header.weak
 
@@ -261,7 +280,7 @@ class OpeningBook:
         A board of another size or connect-N is a :class:`BookError`.
         """
         self._check(board)
-        if board.move_count > self.depth or board.is_over:
+        if board.move_count > self.header.reach or board.is_over:
             return None
         return self.lookup_key(board.canonical_key())
 
@@ -295,6 +314,15 @@ class OpeningBook:
                 child.undo()
                 scores.append(None if found is None else -found)
         return scores
+
+    def keeping_move(self, board: Board, score: int) -> int | None:
+        """The most central move that the book shows keeps ``board``'s exact ``score``, or None.
+
+        None when the book holds no such child: some move still keeps the
+        score (when it is the position's), but the book cannot tell which.
+        """
+        scores = self.move_scores(board)
+        return next((c for c in board.geometry.center_order if scores[c] == score), None)
 
     def items(self) -> Iterator[tuple[int, int]]:
         """Every (canonical key, score), in key order."""
