@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from c4engine.board import Board
 from c4engine.errors import BookError
+from c4engine.play.perfect import PerfectPlayer
 from c4engine.search.book import OpeningBook
-from c4engine.search.book_builder import Checkpoint, build_book, enumerate_positions
+from c4engine.search.book_builder import BuildStats, Checkpoint, PolicySpan, build_book, enumerate_positions
+from c4engine.search.solver import Solver
 
 W, H, C = 5, 4, 4
 DEPTH = 6
@@ -171,3 +176,93 @@ def test_the_local_pool_builds_the_same_book(reference: Path, tmp_path: Path) ->
 def test_boards_too_large_are_refused(tmp_path: Path) -> None:
     with pytest.raises(BookError, match="64 bits"):
         build_book(tmp_path / "x.c4b", 1, width=9, height=7, connect=4, workers=0, progress=False)
+
+
+POLICY = (PolicySpan(2, 9), PolicySpan(1, 8))  # first player from every 2-ply opening; second player
+POLICY_DEPTH = 3
+
+
+def _policy_build(path: Path, policy: Sequence[PolicySpan] = POLICY, **options: Any) -> BuildStats:
+    return build_book(
+        path, POLICY_DEPTH, width=W, height=H, connect=C, progress=False, policy=policy, **options
+    )
+
+
+@pytest.fixture(scope="module")
+def policy_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("policy") / "policy.c4b"
+    _policy_build(path, workers=0)
+    return path
+
+
+def test_policy_entries_beyond_the_depth_are_exact(policy_book: Path) -> None:
+    solver = Solver(table_size_mb=8)
+    with OpeningBook.open(policy_book) as book:
+        assert (book.depth, book.sparse_depth) == (POLICY_DEPTH, 9)
+        deeper = [(key, score) for key, score in book.items() if book.board(key).move_count > POLICY_DEPTH]
+        assert len(deeper) > 500
+        for key, score in random.Random(3).sample(deeper, 300):
+            assert solver.solve(book.board(key), best_move=False).score == score
+
+
+def _move_score(board: Board, column: int, solver: Solver) -> int:
+    if board.is_winning_move(column):
+        return (board.width * board.height + 1 - board.move_count) // 2
+    child = board.copy()
+    child.play(column)
+    score = 0 if child.is_full else solver.solve(child, best_move=False).score
+    assert score is not None
+    return -score
+
+
+def test_with_the_policy_the_player_moves_from_the_book_within_the_spans(policy_book: Path) -> None:
+    """Within the spans every move comes from the book, and it is the move a search finds."""
+    rng = random.Random(7)
+    judge = Solver(table_size_mb=8)
+    with OpeningBook.open(policy_book) as book:
+        player = PerfectPlayer(book=book, time_limit=None, table_size_mb=8)
+        bare = PerfectPlayer(book=None, time_limit=None, table_size_mb=8)
+        for game in range(80):
+            span = POLICY[game % 2]
+            board = Board(W, H, C)
+            for _ in range(span.start):
+                board.play(rng.choice(board.legal_moves()))
+            ours = board.turn
+            while not board.is_over:
+                if board.turn is ours:
+                    column = player.choose_move(board.copy())
+                    assert player.last is not None and player.last.score is not None
+                    if board.move_count <= span.end:
+                        assert player.last.source in ("book", "immediate"), board.move_string
+                    assert _move_score(board, column, judge) == judge.solve(board, best_move=False).score
+                    assert bare.choose_move(board.copy()) == column  # the move it searches for without a book
+                else:
+                    column = rng.choice(board.legal_moves())
+                board.play(column)
+
+
+def test_an_interrupted_policy_build_resumes_to_the_same_book(policy_book: Path, tmp_path: Path) -> None:
+    checkpoint = tmp_path / "c.sqlite"
+    _policy_build(tmp_path / "short.c4b", [PolicySpan(2, 6)], workers=0, checkpoint=checkpoint)
+    with sqlite3.connect(checkpoint) as db:  # as if killed mid-wave: half a ply's moves lost
+        db.execute("DELETE FROM policy WHERE key % 2 = 0")
+    stats = _policy_build(tmp_path / "full.c4b", workers=0, checkpoint=checkpoint)
+    assert stats.policy_solved > 0
+    assert (tmp_path / "full.c4b").read_bytes() == policy_book.read_bytes()
+    again = _policy_build(tmp_path / "again.c4b", workers=0, checkpoint=checkpoint)
+    assert again.policy_solved == 0 and again.solved == 0
+
+
+def test_the_dask_path_builds_the_same_policy(policy_book: Path, tmp_path: Path, dask_scheduler: str) -> None:
+    _policy_build(tmp_path / "dask.c4b", scheduler=dask_scheduler, table_mb=8)
+    assert (tmp_path / "dask.c4b").read_bytes() == policy_book.read_bytes()
+
+
+def test_bad_policy_spans_are_refused(tmp_path: Path) -> None:
+    for text in ("8", "5:2", "a:b", ":3"):
+        with pytest.raises(BookError, match="START:END"):
+            PolicySpan.parse(text)
+    with pytest.raises(BookError, match="deeper than the book's depth"):
+        build_book(tmp_path / "x.c4b", 2, width=W, height=H, connect=C, workers=0, policy=[PolicySpan(3, 5)])
+    with pytest.raises(BookError, match="exact scores"):
+        build_book(tmp_path / "x.c4b", 2, width=W, height=H, connect=C, weak=True, policy=[PolicySpan(1, 5)])

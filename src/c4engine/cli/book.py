@@ -18,6 +18,7 @@ import argparse
 import random
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import TypeAlias
 
@@ -29,9 +30,11 @@ from c4engine.notation import parse_size
 from c4engine.search.book import OpeningBook, board_from_key, default_book_path
 from c4engine.search.book_builder import (
     DEFAULT_WORKER_TABLE_MB,
+    PolicySpan,
     build_book,
     default_checkpoint_path,
     run_jobs,
+    solve_batch,
 )
 
 __all__ = ["add_book_parser", "run_book"]
@@ -67,6 +70,15 @@ def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     )
     build.add_argument(
         "--batch", type=int, default=None, metavar="N", help="leaves per job (default: automatic)"
+    )
+    build.add_argument(
+        "--policy",
+        type=_span,
+        action="append",
+        default=[],
+        metavar="START:END",
+        help="also store the perfect player's moves from every START-ply opening, as the side to move "
+        "there, up to ply END, beyond DEPTH (repeatable: 2:8 first player, 1:9 second)",
     )
     build.set_defaults(book_run=_run_build)
 
@@ -124,6 +136,13 @@ def _work_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _span(text: str) -> PolicySpan:
+    try:
+        return PolicySpan.parse(text)
+    except BookError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run_book(args: argparse.Namespace) -> int:
     """Handler of ``c4 book``: dispatch to the action; errors are one line and exit status 2."""
     action = getattr(args, "book_run", None)
@@ -172,10 +191,16 @@ def _run_build(args: argparse.Namespace) -> int:
         batch_size=args.batch,
         table_mb=args.table_mb,
         progress=_progress(args),
+        policy=args.policy,
     )
     print(f"book: {output} ({output.stat().st_size} bytes)")
     print(f"positions: {stats.positions}  per ply: {' '.join(map(str, stats.per_ply))}")
     print(f"leaves: {stats.leaves}  solved now: {stats.solved}  from the checkpoint: {stats.reused}")
+    if args.policy:
+        print(
+            f"policy entries beyond depth {args.depth}: {stats.policy}  "
+            f"positions searched now: {stats.policy_solved}"
+        )
     print(f"solver time: {stats.cpu_seconds:.1f} CPU s  wall: {stats.wall_seconds:.1f} s")
     print(f"checkpoint: {checkpoint}")
     return 0
@@ -243,10 +268,8 @@ def _run_verify(args: argparse.Namespace) -> int:
                 bar.advance(len(results))
 
             run_jobs(
-                geometry,
-                book.weak,
+                partial(solve_batch, book.width, book.height, book.connect, book.weak, args.table_mb),
                 jobs,
-                table_mb=args.table_mb,
                 batch_size=4,
                 workers=args.workers,
                 scheduler=args.scheduler,

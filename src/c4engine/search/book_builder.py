@@ -32,13 +32,16 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from c4engine.board import Board, Geometry, has_line
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError
 from c4engine.jobs import default_workers, executor
 from c4engine.search.book import write_book
+from c4engine.search.keeping import keeping_move
 from c4engine.search.solver import Solver
 
 __all__ = [
@@ -51,10 +54,15 @@ __all__ = [
 ]
 
 DEFAULT_BATCH = 32
+DEFAULT_POLICY_BATCH = 1
+"""Policy positions per job: each costs seconds, so one a job keeps an interruption's loss small."""
 DEFAULT_WORKER_TABLE_MB = 64
 
 Position = tuple[int, int, bytes]
 """(current, mask, moves): the side to move's stones, all stones, and a move order reaching them."""
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 
 # ------------------------------------------------------------- enumeration
@@ -172,6 +180,10 @@ class Checkpoint:
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL)"
             )
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS policy "
+                "(key INTEGER PRIMARY KEY, score INTEGER NOT NULL, move INTEGER NOT NULL)"
+            )  # key: Board.key(), not canonical: the centre-first choice depends on the orientation
             wanted = {
                 "width": width,
                 "height": height,
@@ -203,6 +215,17 @@ class Checkpoint:
         with self._db:
             self._db.executemany(
                 "INSERT OR REPLACE INTO solved VALUES (?, ?)", [(_to_sql(k), s) for k, s in results]
+            )
+
+    def policy(self) -> dict[int, tuple[int, int]]:
+        """Every recorded policy move: position key (not canonical) -> (score, column)."""
+        return {_from_sql(k): (s, m) for k, s, m in self._db.execute("SELECT key, score, move FROM policy")}
+
+    def add_policy(self, results: Iterable[tuple[int, int, int]]) -> None:
+        """Record (key, score, column) policy moves in one transaction."""
+        with self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO policy VALUES (?, ?, ?)", [(_to_sql(k), s, m) for k, s, m in results]
             )
 
     def __len__(self) -> int:
@@ -261,44 +284,86 @@ def solve_batch(
     return results
 
 
-def _batches(items: Sequence[tuple[int, bytes]], size: int) -> list[list[tuple[int, bytes]]]:
+PolicyJob = tuple[int, bytes, int | None, int | None]
+"""(position key, moves, the position's score when known, a score proved for it or None)."""
+
+
+def solve_policy_batch(
+    width: int, height: int, connect: int, table_mb: float, batch: Sequence[PolicyJob]
+) -> list[tuple[int, int, int, float]]:
+    """The perfect player's move in each position: (key, score, column, CPU seconds) each.
+
+    The score is the known one, else found from the floor as the perfect
+    player finds it (one null-window search when the floor is the score);
+    the column is the most central move keeping it
+    (:func:`~c4engine.search.keeping.keeping_move`).
+
+    >>> solve_policy_batch(4, 4, 3, 8, [(0, b"", None, None)])[0][:3]
+    (0, 4, 1)
+    """
+    solver = _worker_solver(table_mb, False)
+    results = []
+    for key, moves, known, floor in batch:
+        board = Board.from_moves(list(moves), width, height, connect)
+        start = time.process_time()
+        score = known if known is not None else _score_from(solver, board, floor)
+        column = keeping_move(solver, board, score)
+        if column is None:  # pragma: no cover - no limit is set
+            raise BookError(f"position {board.move_string}: the search stopped without a move")
+        results.append((key, score, column, time.process_time() - start))
+    return results
+
+
+def _score_from(solver: Solver, board: Board, floor: int | None) -> int:
+    """The exact score of ``board``, knowing it is at least ``floor`` (when not None)."""
+    at_least = None
+    if floor is not None:
+        better = solver.is_at_least(board, floor + 1)
+        if better is None:  # pragma: no cover - no limit is set
+            raise BookError(f"position {board.move_string}: the search stopped without a score")
+        if not better:
+            return floor
+        at_least = floor + 1
+    result = solver.solve(board, weak=False, best_move=False, at_least=at_least)
+    if result.score is None:  # pragma: no cover - no limit is set
+        raise BookError(f"position {board.move_string}: the solver stopped without a score")
+    return result.score
+
+
+def _batches(items: Sequence[Item], size: int) -> list[list[Item]]:
     return [list(items[start : start + size]) for start in range(0, len(items), size)]
 
 
 def run_jobs(
-    geometry: Geometry,
-    weak: bool,
-    positions: Sequence[tuple[int, bytes]],
+    job: Callable[[list[Item]], list[Result]],
+    items: Sequence[Item],
     *,
-    table_mb: float,
     batch_size: int,
     workers: int | None,
     scheduler: str | None,
-    on_done: Callable[[list[tuple[int, int, float]]], None],
+    on_done: Callable[[list[Result]], None],
 ) -> None:
-    """Solve ``positions`` in batches on a pool (or Dask), calling ``on_done`` as each batch returns.
+    """Run ``job`` on ``items`` in batches on a pool (or Dask), calling ``on_done`` as each batch returns.
 
-    ``workers=0`` solves them in this process, one batch after the other.
+    ``job`` must pickle (a module-level function, or a ``functools.partial``
+    of one: :func:`solve_batch`, :func:`solve_policy_batch`).  ``workers=0``
+    runs the batches in this process, one after the other.
     """
-    if not positions:
+    if not items:
         return
-    batches = _batches(positions, batch_size)
+    batches = _batches(items, batch_size)
     if scheduler is None and workers == 0:  # in this process: no pool to start (small books, tests)
         for batch in batches:
-            on_done(solve_batch(geometry.width, geometry.height, geometry.connect, weak, table_mb, batch))
+            on_done(job(batch))
         return
     with executor(scheduler, workers) as pool:
-        pending: set[Future[list[tuple[int, int, float]]]] = set()
+        pending: set[Future[list[Result]]] = set()
         queue = iter(batches)
         # Keep a bounded number of batches queued: the order stays close to the
         # enumeration order and an interruption leaves little in flight.
         limit = 2 * (workers or default_workers()) + 2 if scheduler is None else 4 * 64
         for batch in queue:
-            pending.add(
-                pool.submit(
-                    solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb, batch
-                )
-            )
+            pending.add(pool.submit(job, batch))
             if len(pending) >= limit:
                 break
         while pending:
@@ -307,25 +372,47 @@ def run_jobs(
                 on_done(future.result())
                 upcoming = next(queue, None)
                 if upcoming is not None:
-                    pending.add(
-                        pool.submit(
-                            solve_batch,
-                            geometry.width,
-                            geometry.height,
-                            geometry.connect,
-                            weak,
-                            table_mb,
-                            upcoming,
-                        )
-                    )
+                    pending.add(pool.submit(job, upcoming))
 
 
 # ------------------------------------------------------------------ build
 
 
 @dataclass(frozen=True)
+class PolicySpan:
+    """The perfect player's own moves to store, for a policy book.
+
+    From every position of ply ``start`` (every opening of that length), as
+    the side to move there, the walk stores the player's move at each of its
+    turns up to ply ``end``, against every reply of the opponent.
+    Written ``START:END``: ``2:8`` (first player, from the 49 two-ply
+    openings), ``1:9`` (second player, from every first move).
+    """
+
+    start: int
+    end: int
+
+    @classmethod
+    def parse(cls, text: str) -> PolicySpan:
+        """``"2:8"`` -> ``PolicySpan(2, 8)``; anything else is a :class:`BookError`.
+
+        >>> PolicySpan.parse("1:9")
+        PolicySpan(start=1, end=9)
+        """
+        first, colon, last = text.partition(":")
+        if not (colon and first.isdigit() and last.isdigit()) or int(last) < int(first):
+            raise BookError(f"a policy span is START:END plies with START <= END, like 2:8, not {text!r}")
+        return cls(int(first), int(last))
+
+
+@dataclass(frozen=True)
 class BuildStats:
-    """What a build did: entries written, leaves (reused + solved now) and the solving time."""
+    """What a build did: entries written, leaves (reused + solved now) and the solving time.
+
+    ``policy`` counts the entries the policy added beyond the full book
+    (the player's positions and its moves' results), ``policy_solved`` the
+    positions searched now (the others came from the checkpoint).
+    """
 
     depth: int
     positions: int
@@ -335,6 +422,8 @@ class BuildStats:
     cpu_seconds: float
     wall_seconds: float
     per_ply: tuple[int, ...]
+    policy: int = 0
+    policy_solved: int = 0
 
 
 def build_book(
@@ -351,6 +440,7 @@ def build_book(
     batch_size: int | None = None,
     table_mb: float = DEFAULT_WORKER_TABLE_MB,
     progress: bool | None = None,
+    policy: Sequence[PolicySpan] = (),
 ) -> BuildStats:
     """Build the book of every position up to ``depth`` plies and write it to ``output``.
 
@@ -358,7 +448,14 @@ def build_book(
     positions already there are not solved again.  ``workers`` local
     processes solve the leaves (0: this process), or the Dask cluster at ``scheduler``.
     ``progress`` draws the bar (default: when standard error is a terminal).
+    ``policy`` adds, beyond ``depth``, the perfect player's moves over
+    those spans (:class:`PolicySpan`, :func:`walk_policy`): a strong book only.
     """
+    if policy and weak:
+        raise BookError("a policy needs exact scores: build a strong book")
+    for span in policy:
+        if span.start > depth:
+            raise BookError(f"a policy span starts at ply {span.start}, deeper than the book's depth {depth}")
     if Solver.supports(width, height) is False:
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
     geometry = Geometry.of(width, height, connect)
@@ -387,29 +484,205 @@ def build_book(
                 bar.advance(len(results), note=f"{cpu / solved:.2f} CPU s/leaf")
 
             run_jobs(
-                geometry,
-                weak,
+                partial(solve_batch, width, height, connect, weak, table_mb),
                 todo,
-                table_mb=table_mb,
                 batch_size=size,
                 workers=workers,
                 scheduler=scheduler,
                 on_done=record,
             )
         scores = back_up(levels, known, geometry, weak)
-        write_book(output, scores, width=width, height=height, connect=connect, depth=depth, weak=weak)
+        sparse_depth = policy_solved = 0
+        extra: dict[int, int] = {}
+        if policy:
+            policy_size = batch_size or DEFAULT_POLICY_BATCH
+
+            def solve_policy(jobs: list[PolicyJob], on_done: Callable[[PolicyResults], None]) -> None:
+                title = f"policy ply {len(jobs[0][1])}"
+                with Progress(len(jobs), title, enabled=progress, unit=" positions") as bar:
+
+                    def record(results: PolicyResults) -> None:
+                        nonlocal cpu, policy_solved
+                        on_done(results)
+                        cpu += sum(result[3] for result in results)
+                        policy_solved += len(results)
+                        bar.advance(len(results))
+
+                    run_jobs(
+                        partial(solve_policy_batch, width, height, connect, table_mb),
+                        jobs,
+                        batch_size=policy_size,
+                        workers=workers,
+                        scheduler=scheduler,
+                        on_done=record,
+                    )
+
+            extra, sparse_depth = walk_policy(levels, scores, policy, geometry, store, solve_policy)
+        write_book(
+            output,
+            scores | extra,
+            width=width,
+            height=height,
+            connect=connect,
+            depth=depth,
+            weak=weak,
+            sparse_depth=sparse_depth,
+        )
     finally:
         store.close()
     return BuildStats(
         depth,
-        len(scores),
+        len(scores) + len(extra),
         len(leaves),
         len(todo),
         reused,
         cpu,
         time.perf_counter() - started,
         tuple(len(level) for level in levels),
+        len(extra),
+        policy_solved,
     )
+
+
+PolicyResults = list[tuple[int, int, int, float]]
+Frontier = dict[int, tuple[int, int, bytes, int | None]]
+"""position key -> (current, mask, moves, a score the perfect player's last move kept, or None)."""
+
+
+def walk_policy(
+    levels: Sequence[dict[int, Position]],
+    scores: Mapping[int, int],
+    spans: Sequence[PolicySpan],
+    geometry: Geometry,
+    store: Checkpoint,
+    solve: Callable[[list[PolicyJob], Callable[[PolicyResults], None]], None],
+) -> tuple[dict[int, int], int]:
+    """The policy entries beyond the full book (canonical key -> score) and their deepest ply.
+
+    Ply by ply, over each span: at the perfect player's turn, its move (from
+    the book's scores while the book scores every child, else from the
+    checkpoint or, for what is missing, from ``solve``, which runs
+    :func:`solve_policy_batch` jobs and calls back with their results);
+    at the opponent's, every reply.  The entries are the score of each of
+    the player's positions beyond the book and of the position its move
+    leaves: exactly what :meth:`OpeningBook.keeping_move` needs.  The
+    opponent's replies after a move that kept ``s`` leave at least ``s``:
+    the next solve starts from it, as the player's does.
+
+    Positions are walked in both orientations (a position and its mirror
+    image apart): the centre-first choice among equal moves is not
+    symmetric, and the walk must make the player's own choices.  Then at
+    each walked position the player's move is the most central that keeps
+    the score, the book holds its result, and any other child the book
+    holds that keeps the score is less central: the book's move
+    (:meth:`OpeningBook.keeping_move`) is the one the player would search for.
+    """
+    depth = len(levels) - 1
+    choices = store.policy()
+    frontiers: list[Frontier] = [{} for _ in spans]
+    entries: dict[int, int] = {}
+    deepest = 0
+    for ply in range(min(span.start for span in spans), max(span.end for span in spans) + 1):
+        turns: Frontier = {}
+        for index, span in enumerate(spans):
+            if ply == span.start:
+                frontiers[index] = _both_orientations(levels[ply], geometry)
+            if span.start <= ply <= span.end and (ply - span.start) % 2 == 0:
+                _merge(turns, frontiers[index])
+        win = _win_score(geometry, False, ply)
+        todo: list[PolicyJob] = []
+        for key, (current, mask, moves, floor) in turns.items():
+            if key in choices:
+                continue
+            if ply < depth:
+                choices[key] = _best_child(current, mask, geometry, win, scores)
+            else:
+                todo.append((key, moves, scores.get(key), floor))
+        if todo:
+
+            def record(results: PolicyResults) -> None:
+                store.add_policy((key, score, column) for key, score, column, _seconds in results)
+                choices.update((key, (score, column)) for key, score, column, _seconds in results)
+
+            solve(todo, record)
+        for index, span in enumerate(spans):
+            if not span.start <= ply < span.end:
+                frontiers[index] = {}
+                continue
+            ours = (ply - span.start) % 2 == 0
+            following: Frontier = {}
+            for key, (current, mask, moves, floor) in frontiers[index].items():
+                if ours:
+                    score, column = choices[key]
+                    child = _child(current, mask, column, geometry)
+                    if ply >= depth:
+                        entries[_canonical((current, mask), geometry)] = score
+                        deepest = max(deepest, ply)
+                        if child is not None:
+                            entries[_canonical(child, geometry)] = -score
+                            deepest = max(deepest, ply + 1)
+                    if child is not None:
+                        kept: tuple[int, int, bytes, int | None] = (*child, moves + bytes((column,)), score)
+                        _merge(following, {sum(child): kept})
+                else:
+                    for column, child_current, child_mask in _children(current, mask, geometry):
+                        if child_current >= 0:
+                            child = (child_current, child_mask)
+                            item = (*child, moves + bytes((column,)), floor)
+                            _merge(following, {sum(child): item})
+            frontiers[index] = following
+    return {key: score for key, score in entries.items() if key not in scores}, deepest
+
+
+def _both_orientations(level: dict[int, Position], geometry: Geometry) -> Frontier:
+    """The positions of an enumerated ply (one per mirror pair) and their mirror images, by key."""
+    frontier: Frontier = {}
+    for current, mask, moves in level.values():
+        mirrored = bytes(geometry.width - 1 - column for column in moves)
+        frontier[current + mask] = (current, mask, moves, None)
+        frontier.setdefault(
+            geometry.mirror(current + mask), (geometry.mirror(current), geometry.mirror(mask), mirrored, None)
+        )
+    return frontier
+
+
+def _merge(into: Frontier, positions: Frontier) -> None:
+    """Add ``positions``; a position reached twice keeps the higher floor (both are proved)."""
+    for key, (current, mask, moves, floor) in positions.items():
+        known = into.get(key)
+        if known is None:
+            into[key] = (current, mask, moves, floor)
+        elif floor is not None and (known[3] is None or floor > known[3]):
+            into[key] = (known[0], known[1], known[2], floor)
+
+
+def _canonical(position: tuple[int, int], geometry: Geometry) -> int:
+    key = position[0] + position[1]
+    return min(key, geometry.mirror(key))
+
+
+def _child(current: int, mask: int, column: int, geometry: Geometry) -> tuple[int, int] | None:
+    """(current, mask) after ``column``, or None when that move ends the game."""
+    for played, child_current, child_mask in _children(current, mask, geometry):
+        if played == column:
+            return None if child_current < 0 else (child_current, child_mask)
+    raise BookError(f"column {column} is full")
+
+
+def _best_child(
+    current: int, mask: int, geometry: Geometry, win: int, scores: Mapping[int, int]
+) -> tuple[int, int]:
+    """(score, column) of the best move by the children's scores, centre-first among equals."""
+    values: dict[int, int] = {}
+    for column, child_current, child_mask in _children(current, mask, geometry):
+        if child_current == -1:
+            values[column] = win
+        elif child_current == -2:
+            values[column] = 0
+        else:
+            values[column] = -scores[_canonical((child_current, child_mask), geometry)]
+    best = max(values.values())
+    return best, next(c for c in geometry.center_order if values.get(c) == best)
 
 
 def _back_up_from_deeper(
