@@ -1,28 +1,33 @@
-"""The perfect player's games on 7x6: results, a solver check of its moves, and move latency.
+"""The perfect player's games on 7x6: results, a solver check of every move, and move latency.
 
 Two parts, one perfect player (one solver and table, kept across all the
 games, as a long-running program would):
 
-* **First player.**  From the empty board against a random player and
-  each heuristic level (``--first``, e.g. ``random:100,7:100,1:15,...``).
-  A level is deterministic, so its first ``--opening-plies`` moves are
-  random (seeded) and the games differ.  It must win every game.
-* **Second player** (``--second``, same form).  Each of the perfect
-  player's moves is checked by an independent judge -- a separate solver
-  with its own table, or the book for positions the book holds (the book is
-  checked against the solver by ``c4 book verify``): the move must keep the
-  position's exact score.  So it never loses a position that is not lost.
+* **First player** (``--first``, opponents: ``random,1,2,...,7``): one game
+  from each two-ply opening (all 49; ``--openings N`` takes N of them,
+  seeded, for a smaller run) against each opponent.  The opening's first
+  move is the perfect player's, forced, so some openings are lost for it.
+* **Second player** (``--second``, ``OPPONENT:GAMES,...``): from the empty
+  board; a level is deterministic, so its first ``--opening-plies`` moves
+  are random (seeded) and the games differ.
+
+Every move of the perfect player is checked by an independent judge -- a
+separate solver with its own table, or the *full* part of the book for
+positions it holds (checked against the solver by ``c4 book verify``; a
+policy book's deeper entries are the player's own and are not used): the
+move must keep the position's exact score.  So the player never turns a
+won position into a draw or a loss, nor a drawn one into a loss.
 
 Reported per opponent: games (distinct), the perfect player's W/D/L, moves
 timed, the median, p95, p99 and maximum wall time a move, how many moves
 were unproven (a time limit stopped the solver), how many moves took over
-1 s at each ply (stones on the board), where the moves came from,
-and for the second player the moves checked and how many kept the score.
-The exit status is 1 if a first-player game is not won or a checked move
-lost score.
+1 s at each ply (stones on the board), where the moves came from, and the
+moves checked and how many kept the score; then over all moves the median,
+p99 and maximum, and the ten slowest positions.  The exit status is 1 if a
+checked move lost score.
 
-    python benchmarks/perfect_games.py --second random:20,7:20 --opening-plies 2
-    python benchmarks/perfect_games.py --first random:2 --second 7:2 --json out.json
+    python benchmarks/perfect_games.py --first random,1,2,3,4,5,6,7 --second random:40,7:40
+    python benchmarks/perfect_games.py --first random,7 --openings 10 --second 7:2 --json out.json
 """
 
 from __future__ import annotations
@@ -56,14 +61,14 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 
 class Judge:
-    """Exact scores from the book when it holds the position, else from its own solver."""
+    """Exact scores from the full part of the book when it holds the position, else from its own solver."""
 
     def __init__(self, book: OpeningBook | None, table_mb: float) -> None:
         self.book = book
         self.solver = Solver(table_size_mb=table_mb)
 
     def score(self, board: Board) -> int:
-        if self.book is not None:
+        if self.book is not None and board.move_count <= self.book.depth:
             known = self.book.score(board)
             if known is not None:
                 return known
@@ -98,6 +103,8 @@ class Tally:
     kept: int = 0
     not_lost_faced: int = 0
     lost_games_from_not_lost: int = 0
+    positions: list[tuple[float, str, str]] = field(default_factory=list)
+    """(seconds, position, source) of every move."""
 
     @property
     def games(self) -> int:
@@ -132,14 +139,18 @@ def _opponent(name: str, seed: int) -> Agent:
 
 
 def play_games(
-    tally: Tally, count: int, perfect: PerfectPlayer, judge: Judge | None, seed: int, opening: int
+    tally: Tally,
+    starts: list[tuple[str, int]],
+    perfect: PerfectPlayer,
+    judge: Judge,
+    opening: int,
 ) -> None:
-    rng = random.Random(seed)
-    with Progress(count, f"{tally.opponent} ({tally.side.name.lower()})", unit=" games") as bar:
-        for game in range(count):
-            opponent = _opponent(tally.opponent, seed * 100_000 + game)
-            random_plies = 0 if tally.opponent == "random" else opening
-            board = Board()
+    """A game from each (opening moves, seed); the opponent's first ``opening`` moves are random."""
+    with Progress(len(starts), f"{tally.opponent} ({tally.side.name.lower()})", unit=" games") as bar:
+        for moves, seed in starts:
+            rng = random.Random(seed)
+            opponent = _opponent(tally.opponent, seed)
+            board = Board.from_moves(moves)
             faced_not_lost = False
             opponent_moves = 0
             while not board.is_over:
@@ -149,17 +160,17 @@ def play_games(
                     column = perfect.choose_move(board.copy())
                     elapsed = time.perf_counter() - start
                     tally.times.append(elapsed)
+                    assert perfect.last is not None
+                    tally.positions.append((elapsed, board.move_string, perfect.last.source))
                     if elapsed > SLOW_MOVE_S:
                         tally.slow_by_ply[board.move_count] += 1
-                    assert perfect.last is not None
                     tally.sources[perfect.last.source] += 1
                     tally.unproven += perfect.unproven - unproven
-                    if judge is not None:
-                        before, kept = judge.move_keeps_score(board, column)
-                        tally.checked += 1
-                        tally.kept += kept
-                        faced_not_lost |= before >= 0
-                elif opponent_moves < random_plies:
+                    before, kept = judge.move_keeps_score(board, column)
+                    tally.checked += 1
+                    tally.kept += kept
+                    faced_not_lost |= before >= 0
+                elif opponent_moves < opening:
                     column = rng.choice(board.legal_moves())
                     opponent_moves += 1
                 else:
@@ -174,6 +185,12 @@ def play_games(
             tally.not_lost_faced += faced_not_lost
             tally.lost_games_from_not_lost += faced_not_lost and lost
             bar.advance(note=f"W{tally.wins} D{tally.draws} L{tally.losses}")
+
+
+def _two_ply_openings(count: int | None, seed: int) -> list[str]:
+    """The 49 two-ply openings ("11" ... "77"), or ``count`` of them drawn with ``seed``."""
+    openings = [f"{first}{second}" for first in range(1, 8) for second in range(1, 8)]
+    return openings if count is None else sorted(random.Random(seed).sample(openings, count))
 
 
 def _by_ply(counts: Counter[int]) -> str:
@@ -194,14 +211,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--first",
-        default="random:100,7:100,1:10,2:10,3:10,4:10,5:10,6:10",
-        help="OPPONENT:GAMES,... with perfect first",
+        default="random,1,2,3,4,5,6,7",
+        help="OPPONENT,... each played from every two-ply opening with perfect first",
     )
-    parser.add_argument("--second", default="", help="OPPONENT:GAMES,... with perfect second (checked)")
+    parser.add_argument("--openings", type=int, default=None, help="N of the 49 openings (default all)")
+    parser.add_argument("--second", default="random:40,7:40", help="OPPONENT:GAMES,... with perfect second")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds a move (default 60)")
     parser.add_argument("--table-mb", type=float, default=256, help="perfect's table (default 256)")
     parser.add_argument("--book", default=None, help="book file (default: the shipped book)")
-    parser.add_argument("--opening-plies", type=int, default=1, help="random first moves of a level opponent")
+    parser.add_argument(
+        "--opening-plies", type=int, default=3, help="random first moves of a level opponent as first player"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", default=None, help="write the results here too")
     args = parser.parse_args(argv)
@@ -213,11 +233,17 @@ def main(argv: list[str] | None = None) -> int:
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
     tallies = []
-    for side, plan, checked in ((Player.FIRST, args.first, None), (Player.SECOND, args.second, judge)):
-        for name, games in _plan(plan):
-            tally = Tally(name, side)
-            play_games(tally, games, perfect, checked, args.seed, args.opening_plies)
-            tallies.append(tally)
+    openings = _two_ply_openings(args.openings, args.seed)
+    for name in filter(None, (part.strip() for part in args.first.split(","))):
+        tally = Tally(name, Player.FIRST)
+        starts = [(moves, args.seed * 100_000 + index) for index, moves in enumerate(openings)]
+        play_games(tally, starts, perfect, judge, 0)
+        tallies.append(tally)
+    for name, games in _plan(args.second):
+        tally = Tally(name, Player.SECOND)
+        starts = [("", args.seed * 100_000 + game) for game in range(games)]
+        play_games(tally, starts, perfect, judge, 0 if name == "random" else args.opening_plies)
+        tallies.append(tally)
     rows = [tally.row() for tally in tallies]
     print(f"machine: {platform.machine()} {platform.processor() or ''}  python {sys.version.split()[0]}")
     print(f"commit: {commit}  book: {book!r}  time limit: {args.time_limit}")
@@ -227,18 +253,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for tally, row in zip(tallies, rows, strict=True):
-        check = f"{row['moves_keeping_score']}/{row['moves_checked']}" if row["moves_checked"] else "-"
         print(
             f"| {row['perfect_plays']} | {row['opponent']} | {row['games']} ({row['distinct_games']}) | "
             f"{row['wins']}/{row['draws']}/{row['losses']} | {row['moves']} | {row['median_ms']:.1f} ms | "
             f"{row['p95_ms']:.0f} ms | {row['p99_ms']:.0f} ms | {row['max_ms']:.0f} ms | {row['unproven']} | "
-            f"{_by_ply(tally.slow_by_ply)} | {row['sources']} | {check} |"
+            f"{_by_ply(tally.slow_by_ply)} | {row['sources']} | "
+            f"{row['moves_keeping_score']}/{row['moves_checked']} |"
         )
+    everything = [entry for tally in tallies for entry in tally.positions]
+    seconds = [entry[0] for entry in everything]
+    games = sum(tally.games for tally in tallies)
+    print(
+        f"all: {games} games, {len(seconds)} moves: median {1000 * statistics.median(seconds):.1f} ms, "
+        f"p99 {1000 * _percentile(seconds, 0.99):.0f} ms, max {1000 * max(seconds):.0f} ms"
+    )
+    slowest = sorted(everything, reverse=True)[:10]
+    print(
+        "slowest: " + ", ".join(f"{moves} {1000 * sec:.0f} ms ({source})" for sec, moves, source in slowest)
+    )
     if args.json:
-        Path(args.json).write_text(json.dumps({"commit": commit, "rows": rows}, indent=2))
-    first_ok = all(t.wins == t.games for t in tallies if t.side is Player.FIRST)
-    second_ok = all(t.kept == t.checked and t.lost_games_from_not_lost == 0 for t in tallies)
-    return 0 if first_ok and second_ok else 1
+        summary = {"games": games, "slowest": slowest}
+        Path(args.json).write_text(json.dumps({"commit": commit, "rows": rows, "all": summary}, indent=2))
+    ok = all(t.kept == t.checked and t.lost_games_from_not_lost == 0 for t in tallies)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
