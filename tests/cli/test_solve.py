@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 
+import pytest
 from tests.conftest import PONS
 
 from c4engine import Board
@@ -107,3 +109,53 @@ def test_no_book_searches_even_what_the_book_knows() -> None:
     assert status == 0
     assert "source: engine" in out and "(not proven)" in out
     assert "numba" in loaded
+
+
+def _book_scores(moves: str) -> list[int | None]:
+    """Every move's score, read straight from the shipped book file."""
+    path = default_book_path(7, 6, 4)
+    assert path is not None
+    return OpeningBook.open(path).move_scores(Board.from_moves(moves))
+
+
+def _refuse_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "stdin", "expected"),
+    [
+        (["solve"], "\n44\n", " 1\n44 1\n"),
+        (["solve", "-a"], "\n", " -2 -1 0 1 0 -1 -2\n"),
+        (["analyze"], "4\n", "4 " + " ".join(str(s) for s in _book_scores("4")) + "\n"),
+        (["solve", "--weak"], "4\n44\n", "4 -1\n44 1\n"),
+    ],
+)
+def test_batches_and_weak_answer_from_the_book(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    stdin: str,
+    expected: str,
+) -> None:
+    from c4engine.cli import main
+
+    _refuse_searches(monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(arguments) == 0
+    assert capsys.readouterr().out == expected
+
+
+def test_a_single_weak_solve_answers_from_the_book(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from c4engine.cli import main
+
+    _refuse_searches(monkeypatch)
+    assert main(["solve", "4", "--weak"]) == 0
+    out = capsys.readouterr().out
+    assert "score: -1 (loss)" in out and "source: book" in out

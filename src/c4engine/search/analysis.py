@@ -67,6 +67,9 @@ __all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_column", "shar
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
 
+DEFAULT_POLL_INTERVAL: Final = 0.25
+"""CPU seconds between the solver's looks at the clock and the poll hook, with no time limit."""
+
 Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
 """Called now and then during a search with its progress; returning True stops the search."""
 
@@ -103,7 +106,9 @@ class Analyst:
     :data:`DEFAULT_BOOK` (the shipped book for the board's size, opened on
     first use).  The solver (with a ``table_size_mb`` table) and the engine
     (scoring with ``evaluator``, default ``areas``) are made on first need
-    and kept, so their tables stay warm between questions.
+    and kept, so their tables stay warm between questions.  Under a time
+    limit the solver gets ``solver_share`` of it when the engine may have to
+    estimate what the solver leaves open (0: never solve).
     """
 
     def __init__(
@@ -113,7 +118,11 @@ class Analyst:
         solver: Solver | None = None,
         table_size_mb: float = DEFAULT_TABLE_MB,
         evaluator: Evaluator | None = None,
+        solver_share: float = SOLVER_SHARE,
     ) -> None:
+        if not 0 <= solver_share <= 1:
+            raise ValueError(f"solver_share must be in [0, 1], not {solver_share!r}")
+        self.solver_share = solver_share
         self._book_choice = book
         self._books: dict[tuple[int, int, int], OpeningBook | None] = {}
         if isinstance(book, OpeningBook):
@@ -238,8 +247,8 @@ class Analyst:
             if pv:
                 line, pv_exact = tuple(self.book_line(board)), True
         open_columns = [c for c in board.legal_moves() if scores[c] is None]
-        if open_columns and _fits_solver(board):
-            solver_limit = limit.share(SOLVER_SHARE) if limit.time is not None else limit
+        if open_columns and self._solves(board):
+            solver_limit = self._solver_limit(limit)
             solved = self.solver.analyze(
                 board,
                 weak=weak,
@@ -247,6 +256,7 @@ class Analyst:
                 time_limit=solver_limit.time,
                 node_limit=solver_limit.nodes,
                 poll=poll,
+                poll_interval=_poll_interval(solver_limit),
             )
             nodes += solved.nodes
             for column in open_columns:
@@ -324,17 +334,18 @@ class Analyst:
                 scores = self.book_scores(board)
                 if scores is not None:
                     chosen = best_column(board, scores)
-                elif _fits_solver(board):
+                elif self.can_solve(board):
                     chosen = self.move_reaching(board, known, limit)
             return self._verdict(board, known, chosen, "book", 0, start, weak)
-        if _fits_solver(board):
-            solver_limit = limit.share(SOLVER_SHARE) if limit.time is not None else limit
+        if self._solves(board):
+            solver_limit = self._solver_limit(limit)
             result = self.solver.solve(
                 board,
                 weak=weak,
                 time_limit=solver_limit.time,
                 node_limit=solver_limit.nodes,
                 poll=poll,
+                poll_interval=_poll_interval(solver_limit),
                 best_move=best_move,
             )
             if result.exact and result.score is not None:
@@ -395,6 +406,12 @@ class Analyst:
 
     # ------------------------------------------------------------ internals
 
+    def _solves(self, board: Board) -> bool:
+        return self.solver_share > 0 and self.can_solve(board)
+
+    def _solver_limit(self, limit: Limit) -> Limit:
+        return limit.share(self.solver_share) if limit.time is not None else limit
+
     def _engine(self, limit: Limit) -> Engine:
         from c4engine.search.engine import Engine
         from c4engine.search.evaluators import areas
@@ -447,8 +464,14 @@ def _check_playable(board: Board) -> None:
         raise GameOverError("the game is over: nothing to analyze")
 
 
-def _fits_solver(board: Board) -> bool:
-    return Analyst.can_solve(board)
+def _poll_interval(limit: Limit) -> float:
+    """CPU seconds between the solver's looks at the clock: short under a short time limit.
+
+    On a busy machine a slice of CPU takes several times as long on the wall clock.
+    """
+    if limit.time is None:
+        return DEFAULT_POLL_INTERVAL
+    return max(0.005, min(DEFAULT_POLL_INTERVAL, limit.time / 20))
 
 
 def _best_columns(board: Board, scores: Sequence[Score | None]) -> tuple[int, ...]:
