@@ -94,7 +94,7 @@ class PerfectPlayer:
             return self._record(
                 board, MoveChoice(column, score, True, "immediate", time.perf_counter() - start)
             )
-        if self._random is None and self.analyst.book_scores(board) is None:
+        if self._random is None and self.analyst.book_scores(board) is None and self.analyst.can_solve(board):
             return self._record(board, self._solve_centre_first(board, start))
         limit = Limit() if self.time_limit is None else Limit(time=self.time_limit)
         analysis = self.analyst.analyze(board, limit, pv=False)
