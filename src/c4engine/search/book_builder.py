@@ -40,8 +40,8 @@ from c4engine.board import Board, Geometry, has_line
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError
 from c4engine.jobs import default_workers, executor
+from c4engine.search.analysis import Analyst
 from c4engine.search.book import write_book
-from c4engine.search.keeping import keeping_move
 from c4engine.search.solver import Solver
 
 __all__ = [
@@ -296,7 +296,7 @@ def solve_policy_batch(
     The score is the known one, else found from the floor as the perfect
     player finds it (one null-window search when the floor is the score);
     the column is the most central move keeping it
-    (:func:`~c4engine.search.keeping.keeping_move`).
+    (:meth:`~c4engine.search.analysis.Analyst.move_reaching`).
 
     >>> solve_policy_batch(4, 4, 3, 8, [(0, b"", None, None)])[0][:3]
     (0, 4, 1)
@@ -307,7 +307,7 @@ def solve_policy_batch(
         board = Board.from_moves(list(moves), width, height, connect)
         start = time.process_time()
         score = known if known is not None else _score_from(solver, board, floor)
-        column = keeping_move(solver, board, score)
+        column = Analyst(None, solver=solver).move_reaching(board, score)
         if column is None:  # pragma: no cover - no limit is set
             raise BookError(f"position {board.move_string}: the search stopped without a move")
         results.append((key, score, column, time.process_time() - start))
