@@ -29,6 +29,19 @@ def test_info_prints_the_header_and_counts(built: Path) -> None:
     assert "per ply: 1 3 13 49 177 542" in result.stdout
 
 
+def test_a_policy_build_reports_and_describes_its_part_beyond_the_depth(tmp_path: Path) -> None:
+    path = tmp_path / "p.c4b"
+    command = ["book", "build", "--depth", "3", "--size", "5x4", "-o", str(path), "--workers", "0"]
+    result = run_c4(*command, "--policy", "2:6", "--policy", "1:5")
+    assert result.returncode == 0, result.stderr
+    assert "policy entries beyond depth 3: " in result.stdout
+    info = run_c4("book", "info", str(path))
+    assert "beyond it: selected positions (a policy) up to ply 7" in info.stdout
+    assert "per ply: 1 3 13 49 " in info.stdout
+    bad = run_c4(*command, "--policy", "6:2")
+    assert bad.returncode == 2 and "START:END" in bad.stderr
+
+
 def test_verify_passes_on_a_good_book(built: Path) -> None:
     result = run_c4("book", "verify", str(built), "--sample", "60", "--seed", "3", "--workers", "0")
     assert result.returncode == 0, result.stderr

@@ -218,11 +218,11 @@ def _run_info(args: argparse.Namespace) -> int:
     with _open(args) as book:
         header = book.header
         geometry = Geometry.of(header.width, header.height, header.connect)
-        per_ply = [0] * (header.depth + 1)
+        per_ply = [0] * (header.reach + 1)
         wins = draws = losses = 0
         for key, score in book.items():
             ply = _ply_of(key, geometry)
-            if ply <= header.depth:
+            if ply <= header.reach:
                 per_ply[ply] += 1
             wins += score > 0
             draws += score == 0
@@ -231,6 +231,8 @@ def _run_info(args: argparse.Namespace) -> int:
         print(f"format version: {header.version}")
         print(f"board: {header.width}x{header.height} connect {header.connect}")
         print(f"depth: {header.depth} plies  scores: {header.kind}")
+        if header.sparse_depth > header.depth:
+            print(f"beyond it: selected positions (a policy) up to ply {header.sparse_depth}")
         print(f"positions: {header.count} (mirror images share an entry)")
         print(f"per ply: {' '.join(map(str, per_ply))}")
         print(f"side to move wins {wins}, draws {draws}, loses {losses}")

@@ -606,7 +606,7 @@ def walk_policy(
 
             solve(todo, record)
         for index, span in enumerate(spans):
-            if not span.start <= ply < span.end:
+            if not span.start <= ply <= span.end:
                 frontiers[index] = {}
                 continue
             ours = (ply - span.start) % 2 == 0
