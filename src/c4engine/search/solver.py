@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from c4engine.board import Board
+from c4engine.board import Board, fits_64_bits
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.kernels import solve as _kernel
 from c4engine.kernels import table as _table
@@ -129,11 +129,11 @@ class Solver:
 
     @staticmethod
     def supports(width: int, height: int) -> bool:
-        """Whether boards of this size take the compiled path (``width * (height + 1) <= 64``).
+        """Whether the solver takes boards of this size: those that fit 64 bits.
 
-        Other sizes are refused with :class:`UnsupportedBoardError`.
+        See :func:`c4engine.board.fits_64_bits`.  Other sizes are refused with :class:`UnsupportedBoardError`.
         """
-        return width * (height + 1) <= 64
+        return fits_64_bits(width, height)
 
     def reset(self) -> None:
         """Forget everything the table holds."""
