@@ -18,28 +18,27 @@ import argparse
 import random
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
-from typing import TypeAlias
 
 from c4engine.board import Geometry
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import Subparsers, add_board_options, add_worker_options
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError, C4Error
 from c4engine.notation import parse_size
 from c4engine.search.book import OpeningBook, board_from_key, default_book_path
 from c4engine.search.book_builder import (
     DEFAULT_WORKER_TABLE_MB,
+    BuildProgress,
     build_book,
     default_checkpoint_path,
-    run_jobs,
+    solve_positions,
 )
 
 __all__ = ["add_book_parser", "run_book"]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-
-def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_book_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register ``c4 book`` (with ``build``, ``verify``, ``info``); its handler is ``run_book``."""
     parser = subparsers.add_parser(
         "book",
@@ -102,16 +101,7 @@ def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
 
 
 def _work_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="N",
-        help="local processes (default: CPUs; 0: this process)",
-    )
-    parser.add_argument(
-        "--scheduler", default=None, metavar="tcp://HOST:PORT", help="run on this Dask cluster instead"
-    )
+    add_worker_options(parser, "the solver")
     parser.add_argument(
         "--table-mb",
         type=float,
@@ -159,20 +149,33 @@ def _run_build(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     output = Path(args.output or f"book-{width}x{height}-d{args.depth}.c4b")
     checkpoint = Path(args.checkpoint) if args.checkpoint else default_checkpoint_path(output)
-    stats = build_book(
-        output,
-        args.depth,
-        width=width,
-        height=height,
-        connect=args.connect,
-        weak=args.weak,
-        checkpoint=checkpoint,
-        workers=args.workers,
-        scheduler=args.scheduler,
-        batch_size=args.batch,
-        table_mb=args.table_mb,
-        progress=_progress(args),
-    )
+    with ExitStack() as stack:
+        bars: list[Progress] = []
+
+        def show(progress: BuildProgress) -> None:
+            if not bars:  # the first report gives the number of leaves to solve
+                bar = Progress(
+                    progress.total, f"book depth {args.depth}", enabled=_progress(args), unit=" leaves"
+                )
+                bars.append(stack.enter_context(bar))
+            bar = bars[0]
+            note = f"{progress.cpu_seconds / progress.solved:.2f} CPU s/leaf" if progress.solved else None
+            bar.advance(progress.solved - bar.done, note=note)
+
+        stats = build_book(
+            output,
+            args.depth,
+            width=width,
+            height=height,
+            connect=args.connect,
+            weak=args.weak,
+            checkpoint=checkpoint,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            batch_size=args.batch,
+            table_mb=args.table_mb,
+            on_progress=show,
+        )
     print(f"book: {output} ({output.stat().st_size} bytes)")
     print(f"positions: {stats.positions}  per ply: {' '.join(map(str, stats.per_ply))}")
     print(f"leaves: {stats.leaves}  solved now: {stats.solved}  from the checkpoint: {stats.reused}")
@@ -234,15 +237,7 @@ def _run_verify(args: argparse.Namespace) -> int:
         mismatches: list[str] = []
         start = time.perf_counter()
         with Progress(len(jobs), "verify", enabled=_progress(args), unit=" positions") as bar:
-
-            def check(results: list[tuple[int, int, float]]) -> None:
-                for key, score, _seconds in results:
-                    if score != expected[key]:
-                        text = "".join(str(column + 1) for column in moves_of[key])
-                        mismatches.append(f"{text or '(empty)'}: book {expected[key]}, solver {score}")
-                bar.advance(len(results))
-
-            run_jobs(
+            for results in solve_positions(
                 geometry,
                 book.weak,
                 jobs,
@@ -250,8 +245,12 @@ def _run_verify(args: argparse.Namespace) -> int:
                 batch_size=4,
                 workers=args.workers,
                 scheduler=args.scheduler,
-                on_done=check,
-            )
+            ):
+                for key, score, _seconds in results:
+                    if score != expected[key]:
+                        text = "".join(str(column + 1) for column in moves_of[key])
+                        mismatches.append(f"{text or '(empty)'}: book {expected[key]}, solver {score}")
+                bar.advance(len(results))
         for line in mismatches:
             print(f"mismatch {line}")
         print(

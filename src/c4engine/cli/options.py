@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TypeAlias
 
-__all__ = ["add_board_options"]
+__all__ = ["Subparsers", "add_board_options", "add_worker_options"]
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``parser.add_subparsers()`` returns: each command module's ``add_<command>_parser`` takes it."""
 
 
 def add_board_options(parser: argparse.ArgumentParser) -> None:
@@ -12,4 +16,33 @@ def add_board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="7x6", metavar="WxH", help="board width x height (default 7x6)")
     parser.add_argument(
         "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
+    )
+
+
+def _worker_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (work in this process) or more, not {count}")
+    return count
+
+
+def add_worker_options(parser: argparse.ArgumentParser, jobs: str, default: int | None = None) -> None:
+    """``--workers N`` and ``--scheduler ADDRESS``: where ``jobs`` run (see :mod:`c4engine.jobs`).
+
+    ``--workers 0`` works in this process, ``N`` on N local worker
+    processes; ``default`` None means one per CPU.
+    """
+    default_text = "one per CPU" if default is None else str(default)
+    parser.add_argument(
+        "--workers",
+        type=_worker_count,
+        default=default,
+        metavar="N",
+        help=f"local worker processes for {jobs} (default {default_text}; 0: none, work in this process)",
+    )
+    parser.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help=f"run {jobs} on this Dask cluster instead"
     )

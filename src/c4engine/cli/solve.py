@@ -21,10 +21,11 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO, TypeAlias
+from typing import TYPE_CHECKING, TextIO
 
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
+from c4engine.cli.options import Subparsers
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error
 from c4engine.notation import format_moves, parse_size
@@ -43,7 +44,6 @@ __all__ = [
     "run_solve",
 ]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 FULL_COLUMN = -1000
 BENCH_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
@@ -74,7 +74,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
 
 
-def add_solve_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_solve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "solve",
         help="exact score of a position",
@@ -88,7 +88,7 @@ def add_solve_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_analyze_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "analyze",
         help="score of every move of a position",
@@ -101,7 +101,7 @@ def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def add_bench_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_bench_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "bench",
         help="solve the benchmark sets and check the scores",

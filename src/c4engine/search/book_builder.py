@@ -17,7 +17,7 @@ every solved position whatever the depth, so a book can be extended (build
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> stats = build_book(folder / "b.c4b", 2, width=4, height=4, connect=3,
-...                    checkpoint=folder / "b.sqlite", workers=0, progress=False)
+...                    checkpoint=folder / "b.sqlite", workers=0)
 >>> stats.positions, stats.leaves, stats.solved
 (11, 8, 8)
 """
@@ -26,28 +26,29 @@ from __future__ import annotations
 
 import math
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from c4engine.board import Board, Geometry, has_line
-from c4engine.cli.progress import Progress
 from c4engine.errors import BookError
-from c4engine.jobs import default_workers, executor
+from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.book import write_book
 from c4engine.search.solver import Solver
+from c4engine.store import SQLiteStore
 
 __all__ = [
+    "BuildProgress",
     "BuildStats",
     "Checkpoint",
     "build_book",
     "default_checkpoint_path",
     "enumerate_positions",
     "solve_batch",
+    "solve_positions",
 ]
 
 DEFAULT_BATCH = 32
@@ -159,40 +160,37 @@ def _from_sql(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
 
 
-class Checkpoint:
-    """Solved positions (canonical key -> score) of one game, in SQLite; safe against a killed process."""
+class Checkpoint(SQLiteStore):
+    """Solved positions (canonical key -> score) of one game, in SQLite; safe against a killed process.
+
+    Written in SQLite's write-ahead-log mode, one transaction per batch of
+    results, so a kill loses at most the batch being written.
+    """
+
+    error = BookError
+    description = "a book checkpoint"
+    remedy = "use another --checkpoint file"
 
     def __init__(self, path: str | os.PathLike[str], width: int, height: int, connect: int, weak: bool):
-        self.path = Path(path)
-        try:
-            self._db = sqlite3.connect(self.path)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL)"
-            )
-            wanted = {
-                "width": width,
-                "height": height,
-                "connect": connect,
-                "kind": "weak" if weak else "strong",
-            }
-            stored = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
-            if stored:
-                for name, value in wanted.items():
-                    if stored.get(name) != str(value):
-                        raise BookError(
-                            f"checkpoint {self.path} is for {name} {stored.get(name)}, not {value}; "
-                            "use another --checkpoint file"
-                        )
-            else:
-                with self._db:
-                    self._db.executemany(
-                        "INSERT INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in wanted.items()]
-                    )
-        except sqlite3.DatabaseError as error:
-            raise BookError(f"checkpoint {self.path}: {error}") from None
+        super().__init__(
+            path,
+            """
+            CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL);
+            """,
+            wal=True,
+        )
+        wanted = {"width": width, "height": height, "connect": connect, "kind": "weak" if weak else "strong"}
+        stored = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
+        if stored:
+            # Stored as text: compare as text, report as the numbers they are.
+            stored = {name: int(value) if value.isdigit() else value for name, value in stored.items()}
+            self.check_identity(stored, wanted)
+        else:
+            with self._db:
+                self._db.executemany(
+                    "INSERT INTO meta VALUES (?, ?)", [(name, str(value)) for name, value in wanted.items()]
+                )
 
     def scores(self) -> dict[int, int]:
         """Every recorded score."""
@@ -207,15 +205,6 @@ class Checkpoint:
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM solved").fetchone()[0])
-
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> Checkpoint:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def default_checkpoint_path(output: str | os.PathLike[str]) -> Path:
@@ -265,7 +254,7 @@ def _batches(items: Sequence[tuple[int, bytes]], size: int) -> list[list[tuple[i
     return [list(items[start : start + size]) for start in range(0, len(items), size)]
 
 
-def run_jobs(
+def solve_positions(
     geometry: Geometry,
     weak: bool,
     positions: Sequence[tuple[int, bytes]],
@@ -274,50 +263,25 @@ def run_jobs(
     batch_size: int,
     workers: int | None,
     scheduler: str | None,
-    on_done: Callable[[list[tuple[int, int, float]]], None],
-) -> None:
-    """Solve ``positions`` in batches on a pool (or Dask), calling ``on_done`` as each batch returns.
+) -> Iterator[list[tuple[int, int, float]]]:
+    """Solve (canonical key, moves) ``positions`` in batches: each batch's results as it returns.
 
-    ``workers=0`` solves them in this process, one batch after the other.
+    The batches run by :func:`c4engine.jobs.run_jobs` (``workers=0``: in
+    this process, one after the other), in order as far as the workers
+    allow, so siblings travel together.
     """
-    if not positions:
-        return
-    batches = _batches(positions, batch_size)
-    if scheduler is None and workers == 0:  # in this process: no pool to start (small books, tests)
-        for batch in batches:
-            on_done(solve_batch(geometry.width, geometry.height, geometry.connect, weak, table_mb, batch))
-        return
-    with executor(scheduler, workers) as pool:
-        pending: set[Future[list[tuple[int, int, float]]]] = set()
-        queue = iter(batches)
-        # Keep a bounded number of batches queued: the order stays close to the
-        # enumeration order and an interruption leaves little in flight.
-        limit = 2 * (workers or default_workers()) + 2 if scheduler is None else 4 * 64
-        for batch in queue:
-            pending.add(
-                pool.submit(
-                    solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb, batch
-                )
-            )
-            if len(pending) >= limit:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                on_done(future.result())
-                upcoming = next(queue, None)
-                if upcoming is not None:
-                    pending.add(
-                        pool.submit(
-                            solve_batch,
-                            geometry.width,
-                            geometry.height,
-                            geometry.connect,
-                            weak,
-                            table_mb,
-                            upcoming,
-                        )
-                    )
+    solve = partial(solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb)
+    for _index, results in run_jobs(solve, _batches(positions, batch_size), workers, scheduler):
+        yield results
+
+
+@dataclass(frozen=True)
+class BuildProgress:
+    """How far a build's solving is: ``solved`` of the ``total`` leaves to solve now, CPU seconds spent."""
+
+    solved: int
+    total: int
+    cpu_seconds: float
 
 
 # ------------------------------------------------------------------ build
@@ -350,16 +314,18 @@ def build_book(
     scheduler: str | None = None,
     batch_size: int | None = None,
     table_mb: float = DEFAULT_WORKER_TABLE_MB,
-    progress: bool | None = None,
+    on_progress: Callable[[BuildProgress], None] | None = None,
 ) -> BuildStats:
     """Build the book of every position up to ``depth`` plies and write it to ``output``.
 
     ``checkpoint`` (default ``output + ".sqlite"``) records solved leaves;
-    positions already there are not solved again.  ``workers`` local
-    processes solve the leaves (0: this process), or the Dask cluster at ``scheduler``.
-    ``progress`` draws the bar (default: when standard error is a terminal).
+    positions already there are not solved again.  The leaves are solved
+    by :func:`c4engine.jobs.run_jobs`: ``workers=0`` in this process, ``N``
+    on N local processes (default one per CPU), ``scheduler`` on that Dask
+    cluster.  ``on_progress`` hears how far the solving is: once before the
+    first leaf, then after each batch (``c4 book build`` draws its bar from it).
     """
-    if Solver.supports(width, height) is False:
+    if not Solver.supports(width, height):
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
     geometry = Geometry.of(width, height, connect)
     started = time.perf_counter()
@@ -375,27 +341,19 @@ def build_book(
         if size < 1:
             raise BookError(f"batch size must be at least 1, not {size}")
         cpu = 0.0
-        with Progress(len(todo), f"book depth {depth}", enabled=progress, unit=" leaves") as bar:
-
-            def record(results: list[tuple[int, int, float]]) -> None:
-                nonlocal cpu
-                store.add((key, score) for key, score, _seconds in results)
-                for key, score, seconds in results:
-                    known[key] = score
-                    cpu += seconds
-                solved = bar.done + len(results)
-                bar.advance(len(results), note=f"{cpu / solved:.2f} CPU s/leaf")
-
-            run_jobs(
-                geometry,
-                weak,
-                todo,
-                table_mb=table_mb,
-                batch_size=size,
-                workers=workers,
-                scheduler=scheduler,
-                on_done=record,
-            )
+        solved = 0
+        if on_progress is not None:
+            on_progress(BuildProgress(0, len(todo), 0.0))
+        for results in solve_positions(
+            geometry, weak, todo, table_mb=table_mb, batch_size=size, workers=workers, scheduler=scheduler
+        ):
+            store.add((key, score) for key, score, _seconds in results)
+            for key, score, seconds in results:
+                known[key] = score
+                cpu += seconds
+            solved += len(results)
+            if on_progress is not None:
+                on_progress(BuildProgress(solved, len(todo), cpu))
         scores = back_up(levels, known, geometry, weak)
         write_book(output, scores, width=width, height=height, connect=connect, depth=depth, weak=weak)
     finally:
@@ -426,5 +384,5 @@ def _back_up_from_deeper(
 
 def _default_batch(leaves: int, workers: int | None, scheduler: str | None) -> int:
     """Enough batches to keep every worker busy to the end, never more than DEFAULT_BATCH leaves each."""
-    parallel = 64 if scheduler else (workers or default_workers())
+    parallel = parallelism(workers, scheduler)
     return max(1, min(DEFAULT_BATCH, math.ceil(leaves / (parallel * 8))))
