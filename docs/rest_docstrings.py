@@ -11,8 +11,8 @@ rendering:
   (autorefs' ``[text][identifier]``) when the name resolves to a c4engine
   object, relative names as Sphinx resolves them (the current class, module,
   package), and plain code otherwise;
-* a paragraph ending in ``::`` ends in ``:`` (the indented literal block after it
-  is already a Markdown code block).
+* the ``::`` that introduces a literal block goes as reST drops it (the
+  indented block after it is already a Markdown code block).
 
 mkdocs.yml loads it by path (``extensions: [docs/rest_docstrings.py]``).
 """
@@ -87,7 +87,10 @@ def to_markdown(text: str, package: Module, owner: Object) -> str:
         return f"[`{label}`][{target}]" if target else f"`{label}`"
 
     text = _doctest_blocks(text)
-    text = re.sub(r" ?::$", ":", text, flags=re.MULTILINE)
+    # reST: "text::" reads "text:", "text ::" reads "text", and "::" alone vanishes.
+    text = re.sub(r"^[ \t]*::$", "", text, flags=re.MULTILINE)
+    text = re.sub(r" ::$", "", text, flags=re.MULTILINE)
+    text = re.sub(r"::$", ":", text, flags=re.MULTILINE)
     return _ROLE.sub(link, text)
 
 
