@@ -2,7 +2,8 @@
 
 :func:`sample_positions` draws distinct positions (a position and its mirror
 image count once) at chosen plies by seeded random play; :func:`label`
-scores one with the exact solver (:meth:`c4engine.search.solver.Solver.analyze`);
+scores one exactly through the analysis service (the opening book, else the solver:
+:meth:`c4engine.search.analysis.Analyst.analyze`);
 :func:`build_dataset` does both, in parallel through
 :func:`c4engine.jobs.run_jobs`; :func:`write_dataset` and
 :func:`read_dataset` store rows as CSV or Parquet (with ``pyarrow``).
@@ -32,7 +33,7 @@ from typing import Any
 from c4engine.board import Board
 from c4engine.errors import DatasetError
 from c4engine.jobs import parallelism, run_jobs
-from c4engine.search.solver import Solver
+from c4engine.search.analysis import Analyst, shared_analyst
 
 __all__ = [
     "FORMATS",
@@ -147,32 +148,28 @@ def _random_game(
     return board
 
 
-def label(board: Board, solver: Solver | None = None) -> LabelledPosition:
-    """The exact score of ``board`` and of each of its moves (a new solver unless one is given)."""
-    solver = solver if solver is not None else Solver(table_size_mb=16)
-    analysis = solver.analyze(board, pv=False)
-    score = analysis.score
-    assert score is not None  # no limits: the analysis is exact
+def label(board: Board, analyst: Analyst | None = None) -> LabelledPosition:
+    """The exact score of ``board`` and of each of its moves, from the opening book or the solver.
+
+    ``analyst`` defaults to the process's :func:`~c4engine.search.analysis.shared_analyst`.
+    """
+    analyst = analyst if analyst is not None else shared_analyst()
+    analysis = analyst.analyze(board, pv=False)
     return LabelledPosition(
         board.move_string,
         board.move_count,
-        score,
-        analysis.scores,
+        int(analysis.score.value),  # no limit: the analysis is exact
+        analysis.exact_values(),
         tuple(column + 1 for column in analysis.best_columns),
     )
-
-
-_WORKER_SOLVER: dict[float, Solver] = {}
 
 
 def _label_chunk(
     moves_list: list[str], width: int, height: int, connect: int, table_mb: float
 ) -> list[LabelledPosition]:
-    """Label positions given by move strings: the job a worker runs (one solver per process)."""
-    solver = _WORKER_SOLVER.get(table_mb)
-    if solver is None:
-        solver = _WORKER_SOLVER[table_mb] = Solver(table_size_mb=table_mb)
-    return [label(Board.from_moves(moves, width, height, connect), solver) for moves in moves_list]
+    """Label positions given by move strings: the job a worker runs (one analyst per process)."""
+    analyst = shared_analyst(table_mb)
+    return [label(Board.from_moves(moves, width, height, connect), analyst) for moves in moves_list]
 
 
 def build_dataset(
@@ -196,7 +193,7 @@ def build_dataset(
     width, height, connect = boards[0].width, boards[0].height, boards[0].connect
     if any((board.width, board.height, board.connect) != (width, height, connect) for board in boards):
         raise DatasetError("every position of a dataset must have the same board size and connect-N")
-    if not Solver.supports(width, height):
+    if not Analyst.can_solve(boards[0]):
         bits = width * (height + 1)
         raise DatasetError(
             f"the solver needs width * (height + 1) <= 64; a {width}x{height} board needs {bits}"
