@@ -22,7 +22,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from c4engine.board import Geometry
-from c4engine.cli.options import Subparsers, add_board_options, add_worker_options
+from c4engine.cli.options import Subparsers, add_board_options, add_progress_option, add_worker_options
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError, C4Error
 from c4engine.notation import parse_size
@@ -109,9 +109,7 @@ def _work_options(parser: argparse.ArgumentParser) -> None:
         metavar="MB",
         help=f"each worker's transposition table (default {DEFAULT_WORKER_TABLE_MB})",
     )
-    parser.add_argument(
-        "--progress", action="store_true", help="draw the progress bar even without a terminal"
-    )
+    add_progress_option(parser)
 
 
 def run_book(args: argparse.Namespace) -> int:
@@ -129,10 +127,6 @@ def run_book(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("c4 book: interrupted", file=sys.stderr)
         return 130
-
-
-def _progress(args: argparse.Namespace) -> bool | None:
-    return True if args.progress else None
 
 
 def _open(args: argparse.Namespace) -> OpeningBook:
@@ -155,7 +149,7 @@ def _run_build(args: argparse.Namespace) -> int:
         def show(progress: BuildProgress) -> None:
             if not bars:  # the first report gives the number of leaves to solve
                 bar = Progress(
-                    progress.total, f"book depth {args.depth}", enabled=_progress(args), unit=" leaves"
+                    progress.total, f"book depth {args.depth}", enabled=args.progress, unit=" leaves"
                 )
                 bars.append(stack.enter_context(bar))
             bar = bars[0]
@@ -236,7 +230,7 @@ def _run_verify(args: argparse.Namespace) -> int:
         moves_of = dict(jobs)
         mismatches: list[str] = []
         start = time.perf_counter()
-        with Progress(len(jobs), "verify", enabled=_progress(args), unit=" positions") as bar:
+        with Progress(len(jobs), "verify", enabled=args.progress, unit=" positions") as bar:
             for results in solve_positions(
                 geometry,
                 book.weak,

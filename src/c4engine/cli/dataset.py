@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from c4engine.board import Board
-from c4engine.cli.options import Subparsers, add_board_options, add_worker_options
+from c4engine.cli.options import Subparsers, add_board_options, add_progress_option, add_worker_options
 from c4engine.cli.progress import Progress
 from c4engine.errors import DatasetError
 from c4engine.experiments.dataset import (
@@ -90,9 +90,7 @@ def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     add_worker_options(parser, "the solver", default=0)
     parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table")
-    parser.add_argument(
-        "--progress", action="store_true", help="draw the progress bar even without a terminal"
-    )
+    add_progress_option(parser)
     parser.set_defaults(func=run_dataset)
     return parser
 
@@ -132,8 +130,7 @@ def run_dataset(args: argparse.Namespace) -> int:
             f"c4 dataset: note: random play found {len(boards)} distinct positions of the {wanted} asked",
             file=sys.stderr,
         )
-    enabled = True if args.progress else None
-    with Progress(len(boards), "dataset", unit=" positions", enabled=enabled) as bar:
+    with Progress(len(boards), "dataset", unit=" positions", enabled=args.progress) as bar:
         rows = build_dataset(
             boards,
             workers=args.workers,

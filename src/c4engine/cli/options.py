@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TypeAlias
 
-__all__ = ["Subparsers", "add_board_options", "add_worker_options"]
+__all__ = ["Subparsers", "add_board_options", "add_progress_option", "add_worker_options"]
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``parser.add_subparsers()`` returns: each command module's ``add_<command>_parser`` takes it."""
@@ -45,4 +45,19 @@ def add_worker_options(parser: argparse.ArgumentParser, jobs: str, default: int 
     )
     parser.add_argument(
         "--scheduler", metavar="tcp://HOST:PORT", help=f"run {jobs} on this Dask cluster instead"
+    )
+
+
+def add_progress_option(parser: argparse.ArgumentParser) -> None:
+    """``--progress``: draw the bar even without a terminal.
+
+    The value is what :class:`c4engine.cli.progress.Progress` takes as
+    ``enabled``: True when given, else None (draw on a terminal only).
+    """
+    parser.add_argument(
+        "--progress",
+        action="store_const",
+        const=True,
+        default=None,
+        help="draw the progress bar even without a terminal",
     )

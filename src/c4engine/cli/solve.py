@@ -25,7 +25,7 @@ from typing import TextIO
 
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
-from c4engine.cli.options import Subparsers
+from c4engine.cli.options import Subparsers, add_progress_option
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, UnsupportedBoardError
 from c4engine.notation import format_moves, parse_size
@@ -112,9 +112,7 @@ def add_bench_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--data", default=None, metavar="DIR", help="directory of the default sets")
     parser.add_argument("-w", "--weak", action="store_true", help="weak solve (checks the sign)")
     parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB")
-    parser.add_argument(
-        "--progress", action="store_true", help="draw the progress bar even without a terminal"
-    )
+    add_progress_option(parser)
     parser.set_defaults(func=run_bench)
     return parser
 
@@ -286,7 +284,7 @@ def run_bench(args: argparse.Namespace) -> int:
         print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
         all_right = True
         for path, cases in sets:
-            bar = Progress(len(cases), path.name, enabled=True if args.progress else None)
+            bar = Progress(len(cases), path.name, enabled=args.progress)
             correct = 0
             nodes = 0
             start = time.perf_counter()
