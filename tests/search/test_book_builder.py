@@ -15,7 +15,7 @@ import pytest
 from c4engine.board import Board
 from c4engine.errors import BookError
 from c4engine.search.book import OpeningBook
-from c4engine.search.book_builder import Checkpoint, build_book, enumerate_positions
+from c4engine.search.book_builder import BuildProgress, Checkpoint, build_book, enumerate_positions
 
 W, H, C = 5, 4, 4
 DEPTH = 6
@@ -92,6 +92,16 @@ def test_extension_reuses_the_checkpoint(tmp_path: Path) -> None:
     backed = build_book(tmp_path / "d4c.c4b", 4, width=W, height=H, connect=C, checkpoint=fresh, workers=0)
     assert backed.solved == 0
     assert (tmp_path / "d4c.c4b").read_bytes() == (tmp_path / "d4.c4b").read_bytes()
+
+
+def test_progress_is_reported_by_callback(tmp_path: Path) -> None:
+    reports: list[BuildProgress] = []
+    path = tmp_path / "p.c4b"
+    stats = build_book(path, 3, width=W, height=H, connect=C, workers=0, on_progress=reports.append)
+    assert reports[0] == BuildProgress(0, stats.leaves, 0.0)  # before the first leaf: how many to solve
+    assert [report.solved for report in reports] == sorted({report.solved for report in reports})
+    assert reports[-1].solved == reports[-1].total == stats.solved
+    assert reports[-1].cpu_seconds == pytest.approx(stats.cpu_seconds)
 
 
 def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
