@@ -34,7 +34,7 @@ def test_a_run_is_recorded_once_then_checked(tmp_path: Path) -> None:
         assert store._db.execute("SELECT extra FROM run").fetchone() == (5,)
     with _Store(path) as store, pytest.raises(MatchError) as refused:
         store.identify("run", {"seed": 2, "size": "7x6"})
-    assert str(refused.value) == f"{path} holds another test store: seed 1 (asked 2); use another file"
+    assert str(refused.value) == f"{path} holds another run: seed 1 (asked 2); use another file"
 
 
 def test_another_schema_and_a_file_that_is_no_database_are_refused(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ errors into that error, and checks that a file resumed holds the same run
 
 >>> class Notes(SQLiteStore):
 ...     description = "a notebook"
+...     run = "notebook"
 ...     def __init__(self) -> None:
 ...         super().__init__(":memory:", "CREATE TABLE notes (text TEXT)")
 >>> with Notes() as notes:
@@ -50,6 +51,9 @@ class SQLiteStore:
 
     description: ClassVar[str] = "a store"
     """What the store is, for messages: ``cannot use FILE as <description>``."""
+
+    run: ClassVar[str] = "run"
+    """What one file holds, for messages: ``FILE holds another <run>``."""
 
     remedy: ClassVar[str] = "use another file"
     """What a user whose file holds another run should do."""
@@ -100,8 +104,7 @@ class SQLiteStore:
             if stored.get(key) != value
         ]
         if changed:
-            what = self.description.removeprefix("a ").removeprefix("an ")
-            raise self.error(f"{self.path} holds another {what}: {', '.join(changed)}; {self.remedy}")
+            raise self.error(f"{self.path} holds another {self.run}: {', '.join(changed)}; {self.remedy}")
 
     def close(self) -> None:
         self._db.close()

@@ -244,6 +244,7 @@ class MatchStore(SQLiteStore):
 
     error = MatchError
     description = "a match database"
+    run = "match"
     remedy = "use another database"
 
     def __init__(self, path: str | Path) -> None:

@@ -169,6 +169,7 @@ class Checkpoint(SQLiteStore):
 
     error = BookError
     description = "a book checkpoint"
+    run = "book build"
     remedy = "use another --checkpoint file"
 
     def __init__(self, path: str | os.PathLike[str], width: int, height: int, connect: int, weak: bool):

@@ -48,7 +48,8 @@ class TuneStore(SQLiteStore):
     """
 
     error = TuneError
-    description = "a tuning run"
+    description = "a tuning database"
+    run = "tuning run"
     remedy = "use another --db"
 
     def __init__(self, path: str | Path) -> None:
