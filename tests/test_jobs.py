@@ -4,7 +4,7 @@ from functools import partial
 import pytest
 
 from c4engine.errors import SchedulerError
-from c4engine.jobs import JobRunner, default_workers, executor, parallelism, run_jobs
+from c4engine.jobs import JobRunner, WorkerDiedError, default_workers, executor, parallelism, run_jobs
 
 
 def _pid_of(_job: int) -> int:
@@ -80,3 +80,15 @@ def test_unreachable_scheduler_is_a_clear_error() -> None:
         executor("tcp://127.0.0.1:1", connect_timeout=1),
     ):
         pass
+
+
+def _exit_on_two(job: int) -> int:
+    if job == 2:
+        os._exit(1)
+    return job
+
+
+def test_a_worker_that_dies_is_named_by_its_job() -> None:
+    with pytest.raises(WorkerDiedError, match="job 2 died") as died:
+        list(run_jobs(_exit_on_two, range(4), workers=1))
+    assert died.value.index == 2

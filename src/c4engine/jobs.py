@@ -29,19 +29,32 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
 from types import TracebackType
 from typing import Self, TypeVar
 
 from c4engine.errors import SchedulerError
 
-__all__ = ["JobRunner", "default_workers", "executor", "parallelism", "run_jobs"]
+__all__ = ["JobRunner", "WorkerDiedError", "default_workers", "executor", "parallelism", "run_jobs"]
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
 
 DASK_PARALLELISM = 64
 """How many jobs a Dask cluster is taken to run at once: this process does not know its size."""
+
+
+class WorkerDiedError(SchedulerError):
+    """A local worker process died while it ran a job (``index``: the job's place in the jobs given).
+
+    A job that exits the process or crashes the interpreter does this; an
+    exception raised by a job is raised as itself instead.
+    """
+
+    def __init__(self, index: int) -> None:
+        super().__init__(f"the worker process running job {index} died")
+        self.index = index
 
 
 def default_workers() -> int:
@@ -148,7 +161,8 @@ class JobRunner:
         At most a few jobs per worker are queued at a time, taken from
         ``jobs`` in order, so finished work comes back close to the order
         of ``jobs`` and an interruption leaves little in flight.  An error
-        in a job is raised here, and the jobs still queued are cancelled.
+        in a job is raised here (a worker process that dies, as
+        :class:`WorkerDiedError`), and the jobs still queued are cancelled.
         """
         if self.in_process:
             for index, job in enumerate(jobs):
@@ -171,6 +185,10 @@ class JobRunner:
             pending = set(index_of)
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                broken = [index_of[job] for job in done if isinstance(job.exception(), BrokenProcessPool)]
+                if broken:
+                    # A dead worker breaks every job in the pool at once: the earliest was running.
+                    raise WorkerDiedError(min(broken))
                 for future in done:
                     yield index_of.pop(future), future.result()
                     upcoming = next(queue, None)

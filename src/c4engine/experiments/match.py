@@ -44,7 +44,7 @@ from typing import Any
 from c4engine.board import Board, Player
 from c4engine.errors import MatchError
 from c4engine.experiments.elo import EloEstimate, elo_difference
-from c4engine.jobs import run_jobs
+from c4engine.jobs import WorkerDiedError, run_jobs
 from c4engine.notation import format_moves, parse_moves
 from c4engine.play.players import Agent, parse_agent
 from c4engine.store import SQLiteStore, utc_now
@@ -431,6 +431,12 @@ def play_match(
         if on_game is not None:
             on_game(outcome)
 
-    for _index, outcome in run_jobs(partial(play_game, config), todo, workers, scheduler):
-        finish(outcome)
+    try:
+        for _index, outcome in run_jobs(partial(play_game, config), todo, workers, scheduler):
+            finish(outcome)
+    except WorkerDiedError as error:
+        raise MatchError(
+            f"the worker process playing game {todo[error.index]} died (a player that exits "
+            "the process or crashes the interpreter?)"
+        ) from None
     return MatchSummary(config, tuple(done[index] for index in sorted(done)))
