@@ -50,3 +50,15 @@ def test_literal_block_markers_go_as_in_rest(rest: ModuleType, package: griffe.M
     assert (
         rest.to_markdown(text, package, package) == "The layout:\n\n    a b\n\nAs below\n\n    c\n\n\n\n    d"
     )
+
+
+def test_every_module_has_its_place_in_the_api_reference() -> None:
+    package = REPO / "src" / "c4engine"
+    modules = {
+        ".".join(path.relative_to(package.parent).with_suffix("").parts).removesuffix(".__init__")
+        for path in package.rglob("*.py")
+        if path.name != "__main__.py"
+    }
+    pages = "\n".join(page.read_text() for page in (REPO / "docs" / "api").glob("*.md"))
+    documented = {line.removeprefix("::: ").strip() for line in pages.splitlines() if line.startswith("::: ")}
+    assert sorted(modules - documented) == []
