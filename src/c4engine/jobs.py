@@ -189,7 +189,7 @@ class JobRunner:
                 if broken:
                     # A dead worker breaks every job in the pool at once: the earliest was running.
                     raise WorkerDiedError(min(broken))
-                for future in done:
+                for future in sorted(done, key=index_of.__getitem__):  # in job order when several finish
                     yield index_of.pop(future), future.result()
                     upcoming = next(queue, None)
                     if upcoming is not None:
