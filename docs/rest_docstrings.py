@@ -6,7 +6,8 @@ the three reST constructs they use into their Markdown equivalents before
 rendering:
 
 * doctest blocks (``>>>`` lines up to a blank line) become ``pycon`` code blocks
-  -- left alone, Markdown would run them together into one paragraph;
+  -- left alone, Markdown would run them together into one paragraph (those
+  indented as a literal block already read as code);
 * cross-references such as ``:func:`~c4engine.jobs.run_jobs``` become links
   (autorefs' ``[text][identifier]``) when the name resolves to a c4engine
   object, relative names as Sphinx resolves them (the current class, module,
@@ -64,11 +65,12 @@ def _doctest_blocks(text: str) -> str:
     index = 0
     while index < len(lines):
         line = lines[index]
-        if not line.lstrip().startswith(">>>"):
+        indent = line[: len(line) - len(line.lstrip())]
+        # Indented four spaces or more (a literal block after "::"), it is already Markdown code.
+        if not line.lstrip().startswith(">>>") or len(indent) >= 4:
             result.append(line)
             index += 1
             continue
-        indent = line[: len(line) - len(line.lstrip())]
         result.append(f"{indent}```pycon")
         while index < len(lines) and lines[index].strip():
             result.append(lines[index])

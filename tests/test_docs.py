@@ -34,6 +34,14 @@ def test_doctests_become_code_blocks(rest: ModuleType, package: griffe.Module) -
     )
 
 
+def test_doctests_in_a_literal_block_stay_as_they_are(rest: ModuleType, package: griffe.Module) -> None:
+    text = "Written so::\n\n    >>> parse_moves('44')\n    [3, 3]"
+    assert (
+        rest.to_markdown(text, package, package["notation"])
+        == "Written so:\n\n    >>> parse_moves('44')\n    [3, 3]"
+    )
+
+
 def test_roles_become_links_to_c4engine_objects_and_code_otherwise(
     rest: ModuleType, package: griffe.Module
 ) -> None:
