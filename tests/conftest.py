@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from c4engine.cli.solve import BENCH_DIR
+
 REPO = Path(__file__).resolve().parent.parent
-PONS = REPO.parent / "shared" / "data" / "pons"
+PONS = BENCH_DIR
+"""The published benchmark sets, read where the package ships them."""
 
 
 def run_c4(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -57,6 +57,10 @@ class DatasetError(C4Error):
     """Dataset settings that cannot work: plies off the board, an unknown format, no pyarrow."""
 
 
+class TableSizeError(C4Error):
+    """A transposition table too small to work with, larger than the machine's memory, or not a number."""
+
+
 class UnsupportedBoardError(C4Error):
     """The board is too large for the compiled solver (``width * (height + 1)`` over 64 bits)."""
 

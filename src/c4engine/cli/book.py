@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from c4engine.board import Geometry
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import add_board_options, table_mb
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError, C4Error
 from c4engine.notation import parse_size
@@ -114,7 +114,7 @@ def _work_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--table-mb",
-        type=float,
+        type=table_mb,
         default=DEFAULT_WORKER_TABLE_MB,
         metavar="MB",
         help=f"each worker's transposition table (default {DEFAULT_WORKER_TABLE_MB})",

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from c4engine.board import Board
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import add_board_options, table_mb
 from c4engine.cli.progress import Progress
 from c4engine.errors import DatasetError
 from c4engine.experiments.dataset import (
@@ -93,7 +93,9 @@ def add_dataset_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--workers", type=int, default=1, help="solver processes (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run the solves on")
-    parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table")
+    parser.add_argument(
+        "--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table"
+    )
     parser.add_argument(
         "--progress", action="store_true", help="draw the progress bar even without a terminal"
     )
