@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from c4engine.errors import C4Error
+from c4engine.errors import C4Error, echo
 from c4engine.search.results import check_table_mb
 
 __all__ = ["add_board_options", "table_mb"]
@@ -29,5 +29,5 @@ def table_mb(text: str) -> float:
     try:
         return check_table_mb(float(text))
     except (ValueError, C4Error) as error:
-        message = str(error) if isinstance(error, C4Error) else f"{text[:40]!r} is not a number of MB"
+        message = str(error) if isinstance(error, C4Error) else f"{echo(text)} is not a number of MB"
         raise argparse.ArgumentTypeError(message) from None

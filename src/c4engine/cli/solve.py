@@ -27,7 +27,7 @@ from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
 from c4engine.cli.options import table_mb
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error
+from c4engine.errors import C4Error, echo
 from c4engine.notation import format_moves, parse_size
 from c4engine.play.perfect import Analyst
 from c4engine.search.results import DEFAULT_TABLE_MB, Analysis, SolveResult
@@ -234,6 +234,8 @@ def _book_result(board: Board, args: argparse.Namespace) -> SolveResult | None:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Handler of ``c4 solve``; bad input raises :class:`C4Error` (``c4`` prints it as one line)."""
+    if args.time is not None and not args.time > 0:
+        raise C4Error(f"--time must be more than 0 seconds, not {args.time}")
     if args.position is None:
         return _batch(args, args.analyze, sys.stdin, sys.stdout)
     board = _board(args.position, args)
@@ -302,7 +304,7 @@ def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
         try:
             cases.append((parts[0], int(parts[1])))
         except ValueError:
-            raise C4Error(f"{path}:{number}: score {parts[1]!r} is not a number") from None
+            raise C4Error(f"{path}:{number}: score {echo(parts[1])} is not a number") from None
         if limit is not None and len(cases) >= limit:
             break
     return cases

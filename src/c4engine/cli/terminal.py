@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from c4engine.board import Board, Player
-from c4engine.errors import IllegalMoveError
+from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
 from c4engine.play.players import EnginePlayer
 
@@ -182,7 +182,7 @@ class TerminalGame:
         if not command:
             return f"Type a column number 1-{width}, or u, h or q."
         if not command.isdigit() or not command.isascii():
-            return f"{command!r} is not a column: type a number 1-{width}, or u, h or q."
+            return f"{echo(command)} is not a column: type a number 1-{width}, or u, h or q."
         column = int(command)
         if not 1 <= column <= width:
             return f"There is no column {column}: choose 1-{width}."
