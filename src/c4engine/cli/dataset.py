@@ -148,7 +148,7 @@ def run_dataset(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     enabled = True if args.progress else None
-    with Progress(len(boards), "dataset", unit=" positions", enabled=enabled) as bar:
+    with Progress("dataset", len(boards), unit=" positions", enabled=enabled) as bar:
         rows = build_dataset(
             boards,
             workers=args.workers,

@@ -172,7 +172,7 @@ def _run_perft(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     if args.depth < 0:
         raise C4Error(f"depth must be 0 or more, not {args.depth}")
-    with Progress(args.depth + 1, "perft", unit=" plies") as bar:
+    with Progress("perft", args.depth + 1, unit=" plies") as bar:
         counts = perft(args.depth, width, height, args.connect, progress=lambda ply, count: bar.advance())
     for ply, count in enumerate(counts):
         print(ply, count)

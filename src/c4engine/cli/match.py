@@ -106,8 +106,7 @@ def run_match(args: argparse.Namespace) -> int:
         if store is not None:
             store.start(config)
             already = sum(1 for index in store.games() if index < config.games)
-        with Progress(config.games, "match", unit=" games") as bar:
-            bar.done = already
+        with Progress("match", config.games, done=already, unit=" games") as bar:
             tally = [0, 0, 0]
 
             def advance(outcome: GameOutcome) -> None:

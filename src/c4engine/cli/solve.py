@@ -188,15 +188,22 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
 
     def answer(line: str) -> str:
         board = _board(line, args)
-        if analyze:
-            analysis = solver.analyze(board, pv=False, time_limit=args.time)
-            return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.scores)
-        result = solver.solve(board, time_limit=args.time, best_move=False)
+        # one live line per position: it is cleared before the answer goes to standard output
+        with _live(analyze) as live:
+            if analyze:
+                analysis = solver.analyze(board, pv=False, time_limit=args.time, poll=live.solve_poll)
+                return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.scores)
+            result = solver.solve(board, time_limit=args.time, best_move=False, poll=live.solve_poll)
         if not result.exact:
             raise C4Error(f"time limit reached (score between {result.lower} and {result.upper})")
         return str(result.score)
 
     return answer_lines(answer, stdin, out)
+
+
+def _live(analyze: bool) -> Progress:
+    """The live line of one position's search (shown on a terminal once it takes a while)."""
+    return Progress("analysing" if analyze else "solving")
 
 
 def _book_analysis(board: Board, args: argparse.Namespace) -> Analysis | None:
@@ -240,11 +247,17 @@ def run_solve(args: argparse.Namespace) -> int:
         return _batch(args, args.analyze, sys.stdin, sys.stdout)
     board = _board(args.position, args)
     if args.analyze:
-        analysis = _book_analysis(board, args) or _solver(args).analyze(board, time_limit=args.time)
+        analysis = _book_analysis(board, args)
+        if analysis is None:
+            with _live(True) as live:
+                analysis = _solver(args).analyze(board, time_limit=args.time, poll=live.solve_poll)
         _print_analysis(args.position, analysis, board.width, sys.stdout)
     else:
         known = _book_result(board, args)
-        result = known or _solver(args).solve(board, time_limit=args.time)
+        result = known
+        if result is None:
+            with _live(False) as live:
+                result = _solver(args).solve(board, time_limit=args.time, poll=live.solve_poll)
         _print_result(args.position, result, sys.stdout, from_book=known is not None)
     return 0
 
@@ -322,7 +335,7 @@ def run_bench(args: argparse.Namespace) -> int:
     print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
     all_right = True
     for path, cases in sets:
-        bar = Progress(len(cases), path.name, enabled=True if args.progress else None)
+        bar = Progress(path.name, len(cases), enabled=True if args.progress else None)
         correct = 0
         nodes = 0
         start = time.perf_counter()

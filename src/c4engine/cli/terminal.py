@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from c4engine.board import Board, Player
+from c4engine.cli.progress import AgentProgress
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
 from c4engine.play.players import EnginePlayer
@@ -92,11 +93,16 @@ class TerminalGame:
         out: TextIO | None = None,
         read_line: Callable[[str], str] = input,
         color: bool | None = None,
+        live: bool | None = None,
     ) -> None:
         self.game = game
         self.out = out if out is not None else sys.stdout
         self.read_line = read_line
         self.color = wants_color(self.out) if color is None else color
+        # On a terminal a computer's thinking is a live line on standard error (time, depth, best
+        # move so far), cleared when it plays; elsewhere one plain line says it thinks.
+        self.live = sys.stderr.isatty() if live is None else live
+        self._thinking_line: AgentProgress | None = None
         game.on_thinking.append(self._thinking)
         game.on_move.append(self._moved)
 
@@ -111,8 +117,15 @@ class TerminalGame:
         return f"{symbol} ({self.game.agent(player).name})"
 
     def _thinking(self, event: ThinkingEvent) -> None:
-        if event.started:
-            self.say(f"{self._label(event.player)} is thinking...")
+        if not self.live:
+            if event.started:
+                self.say(f"{self._label(event.player)} is thinking...")
+        elif event.started:
+            label = f"{event.player.symbol} is thinking"
+            self._thinking_line = AgentProgress(event.agent, label, enabled=True)
+        elif self._thinking_line is not None:
+            self._thinking_line.close()
+            self._thinking_line = None
 
     def _moved(self, event: MoveEvent) -> None:
         if not event.agent.is_human and not event.undone:
@@ -202,7 +215,9 @@ class TerminalGame:
         self.show()
 
     def _hint(self) -> None:
-        column = EnginePlayer(level=HINT_LEVEL).choose_move(self.game.board.copy())
+        adviser = EnginePlayer(level=HINT_LEVEL)
+        with AgentProgress(adviser, "looking for a hint", enabled=self.live):
+            column = adviser.choose_move(self.game.board.copy())
         self.say(f"Hint: column {column + 1}.")
 
     def _announce_result(self) -> None:

@@ -230,8 +230,7 @@ def run_tune(args: argparse.Namespace) -> int:
     with TuneStore(args.db) as store:
         store.start(config)
         already = store.games_played()
-        with Progress(config.budget, "tune", unit=" games") as bar:
-            bar.done = already
+        with Progress("tune", config.budget, done=already, unit=" games") as bar:
             result = tune(
                 config,
                 store=store,
@@ -269,7 +268,7 @@ def run_tune(args: argparse.Namespace) -> int:
         validation_db = _sibling(Path(args.db), f"-validation-{tag}.sqlite")
         with (
             MatchStore(validation_db) as match_store,
-            Progress(args.validate, "validation", unit=" games") as bar,
+            Progress("validation", args.validate, unit=" games") as bar,
         ):
             try:
                 validation = play_match(
