@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line is drawn, never
     # by a command answering at once, and the search (numba) not at all
     from c4engine.cli.live import LiveLine
-    from c4engine.play.players import Agent
-    from c4engine.search.engine import SearchProgress
+    from c4engine.play.players import Agent, AnalystPlayer
+    from c4engine.search.engine import Engine, SearchProgress
     from c4engine.search.solver import SolveProgress
 
 __all__ = ["SHOW_AFTER", "AgentProgress", "Progress", "describe_search", "describe_solve"]
@@ -83,13 +83,14 @@ class Progress:
         if self._line is not None:
             self._line.update(note, done, total)
 
-    def search_poll(self, progress: SearchProgress) -> None:
-        """A poll hook for :class:`c4engine.search.engine.Engine`: shows the search's progress."""
-        self.note(describe_search(progress))
+    def poll(self, progress: SearchProgress | SolveProgress) -> None:
+        """A poll hook for the engine, the solver or the analysis service: shows how far it got."""
+        from c4engine.search.solver import SolveProgress  # loaded: a search is running
 
-    def solve_poll(self, progress: SolveProgress) -> None:
-        """A poll hook for :class:`c4engine.search.solver.Solver`: shows the solve's progress."""
-        self.note(describe_solve(progress))
+        if isinstance(progress, SolveProgress):
+            self.note(describe_solve(progress))
+        else:
+            self.note(describe_search(progress))
 
     def close(self) -> None:
         """Clear the line (nothing is left on the terminal)."""
@@ -110,27 +111,33 @@ class Progress:
 
 
 class AgentProgress(Progress):
-    """The live line of a computer choosing its move: for an engine, its depth, nodes and best move.
+    """The live line of a computer choosing its move: how far its search got, for an engine or
+    the analysis service (depth or score bounds, nodes, best move so far).
 
-    The engine's poll hook is borrowed while the line is drawn and given back
+    The player's poll hook is borrowed while the line is drawn and given back
     when it closes; other players show the label and the time.
     """
 
     def __init__(
         self, agent: Agent, label: str, *, stream: TextIO | None = None, enabled: bool | None = None
     ) -> None:
-        from c4engine.play.players import EnginePlayer
+        from c4engine.play.players import AnalystPlayer, EnginePlayer
 
         super().__init__(label, stream=stream, enabled=enabled)
-        self._engine = agent.engine if isinstance(agent, EnginePlayer) and self._line is not None else None
-        if self._engine is not None:
-            self._poll = self._engine.poll
-            self._engine.poll = self.search_poll
+        self._searcher: Engine | AnalystPlayer | None = None
+        if self._line is not None:
+            if isinstance(agent, EnginePlayer):
+                self._searcher = agent.engine
+            elif isinstance(agent, AnalystPlayer):
+                self._searcher = agent
+        if self._searcher is not None:
+            self._lent = self._searcher.poll
+            self._searcher.poll = self.poll
 
     def close(self) -> None:
-        if self._engine is not None:
-            self._engine.poll = self._poll
-            self._engine = None
+        if self._searcher is not None:
+            self._searcher.poll = self._lent
+            self._searcher = None
         super().close()
 
 

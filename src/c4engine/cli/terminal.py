@@ -19,10 +19,11 @@ from collections.abc import Callable
 from typing import TextIO
 
 from c4engine.board import Board, Player
-from c4engine.cli.progress import AgentProgress
+from c4engine.cli.progress import AgentProgress, Progress
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
-from c4engine.play.players import EnginePlayer
+from c4engine.search.analysis import shared_analyst
+from c4engine.search.limit import Limit
 
 __all__ = ["TerminalGame", "render_board", "wants_color"]
 
@@ -32,8 +33,8 @@ _WIN_STYLE = "\x1b[42m"
 _LAST_STYLE = "\x1b[4m"
 _DIM = "\x1b[2m"
 
-HINT_LEVEL = 6
-"""The level whose choice ``h`` suggests."""
+HINT_SECONDS = 2.0
+"""What ``h`` may think: the analysis service's best move (book, solver, then engine) in that time."""
 
 
 def wants_color(stream: TextIO) -> bool:
@@ -215,10 +216,11 @@ class TerminalGame:
         self.show()
 
     def _hint(self) -> None:
-        adviser = EnginePlayer(level=HINT_LEVEL)
-        with AgentProgress(adviser, "looking for a hint", enabled=self.live):
-            column = adviser.choose_move(self.game.board.copy())
-        self.say(f"Hint: column {column + 1}.")
+        with Progress("looking for a hint", enabled=self.live) as line:
+            verdict = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS), poll=line.poll)
+        assert verdict.best_move is not None  # the game is not over while the prompt is up
+        why = verdict.score.describe() if verdict.exact else "not proven"
+        self.say(f"Hint: column {verdict.best_move + 1} ({why}).")
 
     def _announce_result(self) -> None:
         winner = self.game.winner
