@@ -64,7 +64,7 @@ MIN_TABLE_MB = 8
 """The smallest table the solver takes, in MiB: 2**20 entries of 8 bytes (``kernels.table.MIN_BITS``)."""
 
 
-def physical_memory_mb() -> float | None:
+def _physical_memory_mb() -> float | None:
     """The machine's physical memory in MiB, or None where the system does not tell."""
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
@@ -87,7 +87,7 @@ def check_table_mb(table_size_mb: float) -> float:
     """
     if not math.isfinite(table_size_mb):
         raise TableSizeError(f"the table size must be a number of MB, not {table_size_mb}")
-    memory = physical_memory_mb()
+    memory = _physical_memory_mb()
     allowed = f"{MIN_TABLE_MB}..{int(memory)} MB" if memory else f"at least {MIN_TABLE_MB} MB"
     if table_size_mb < MIN_TABLE_MB:
         raise TableSizeError(f"a table of {table_size_mb:g} MB is too small: use {allowed}")
