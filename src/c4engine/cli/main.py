@@ -103,7 +103,7 @@ def _computer(level: int | str, seed: int | None, weights: str | None = None) ->
 
     if level == PERFECT:
         if weights is not None:
-            raise C4Error("--weights needs a level 1..7: the perfect player does not evaluate")
+            raise C4Error(f"--weights needs a level 1..{len(LEVELS)}: the perfect player does not evaluate")
         return PerfectPlayer(seed=seed)
     if weights is None:
         return EnginePlayer(level=int(level), seed=seed)
