@@ -42,8 +42,9 @@ def test_default_database_is_named_after_the_match(tmp_path: Path, monkeypatch: 
 
 
 def test_a_killed_match_resumes_to_the_same_result(tmp_path: Path) -> None:
+    games = 300  # enough that the kill, a poll after the third game, lands in the middle on a fast machine
     db = tmp_path / "killed.sqlite"
-    args = ["match", "random", "2", "--games", "60", "--workers", "0", "--seed", "9", "--db", str(db)]
+    args = ["match", "random", "2", "--games", str(games), "--workers", "0", "--seed", "9", "--db", str(db)]
     env = dict(os.environ, NO_COLOR="1")
     process = subprocess.Popen([sys.executable, "-m", "c4engine", *args], env=env, stderr=subprocess.DEVNULL)
     try:
@@ -61,14 +62,14 @@ def test_a_killed_match_resumes_to_the_same_result(tmp_path: Path) -> None:
         process.wait()
     with MatchStore(db) as store:
         kept = len(store.games())
-    assert 3 <= kept < 60, "the match was not interrupted in the middle"
+    assert 3 <= kept < games, "the match was not interrupted in the middle"
     resumed = run_c4(*args)
     assert resumed.returncode == 0, resumed.stderr
     assert f"({kept} from an earlier run)" in resumed.stdout
-    uninterrupted = play_match(MatchConfig("random", "2", games=60, seed=9), workers=0)
+    uninterrupted = play_match(MatchConfig("random", "2", games=games, seed=9), workers=0)
     with MatchStore(db) as store:
         stored = store.games()
-    assert [(stored[i].moves, stored[i].score) for i in range(60)] == [
+    assert [(stored[i].moves, stored[i].score) for i in range(games)] == [
         (game.moves, game.score) for game in uninterrupted.games
     ]
 

@@ -15,7 +15,7 @@ import pytest
 from c4engine.board import Board
 from c4engine.errors import BookError
 from c4engine.search.book import OpeningBook
-from c4engine.search.book_builder import BuildProgress, Checkpoint, build_book, enumerate_positions
+from c4engine.search.book_builder import Checkpoint, build_book, enumerate_positions
 
 W, H, C = 5, 4, 4
 DEPTH = 6
@@ -94,16 +94,6 @@ def test_extension_reuses_the_checkpoint(tmp_path: Path) -> None:
     assert (tmp_path / "d4c.c4b").read_bytes() == (tmp_path / "d4.c4b").read_bytes()
 
 
-def test_progress_is_reported_by_callback(tmp_path: Path) -> None:
-    reports: list[BuildProgress] = []
-    path = tmp_path / "p.c4b"
-    stats = build_book(path, 3, width=W, height=H, connect=C, workers=0, on_progress=reports.append)
-    assert reports[0] == BuildProgress(0, stats.leaves, 0.0)  # before the first leaf: how many to solve
-    assert [report.solved for report in reports] == sorted({report.solved for report in reports})
-    assert reports[-1].solved == reports[-1].total == stats.solved
-    assert reports[-1].cpu_seconds == pytest.approx(stats.cpu_seconds)
-
-
 def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
     Checkpoint(tmp_path / "c.sqlite", 5, 4, 4, False).close()
     with pytest.raises(BookError, match=r"holds another book build: width 5 \(asked 6\)"):
@@ -173,3 +163,21 @@ def test_the_local_pool_builds_the_same_book(reference: Path, tmp_path: Path) ->
 def test_boards_too_large_are_refused(tmp_path: Path) -> None:
     with pytest.raises(BookError, match="64 bits"):
         build_book(tmp_path / "x.c4b", 1, width=9, height=7, connect=4, workers=0)
+
+
+def test_progress_is_reported_by_callback(tmp_path: Path) -> None:
+    reports: list[tuple[int, int, float]] = []
+    stats = build_book(
+        tmp_path / "p.c4b",
+        3,
+        width=W,
+        height=H,
+        connect=C,
+        workers=0,
+        batch_size=4,
+        on_progress=lambda *r: reports.append(r),
+    )
+    solved = [report[0] for report in reports]
+    assert solved[0] == 0 and solved == sorted(solved) and solved[-1] == stats.solved
+    assert {report[1] for report in reports} == {stats.solved}
+    assert reports[-1][2] == pytest.approx(stats.cpu_seconds)

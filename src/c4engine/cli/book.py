@@ -18,18 +18,22 @@ import argparse
 import random
 import sys
 import time
-from contextlib import ExitStack
 from pathlib import Path
 
 from c4engine.board import Geometry
-from c4engine.cli.options import Subparsers, add_board_options, add_progress_option, add_worker_options
+from c4engine.cli.options import (
+    Subparsers,
+    add_board_options,
+    add_progress_option,
+    add_worker_options,
+    table_mb,
+)
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError, C4Error
 from c4engine.notation import parse_size
 from c4engine.search.book import OpeningBook, board_from_key, default_book_path
 from c4engine.search.book_builder import (
     DEFAULT_WORKER_TABLE_MB,
-    BuildProgress,
     build_book,
     default_checkpoint_path,
     solve_positions,
@@ -104,7 +108,7 @@ def _work_options(parser: argparse.ArgumentParser) -> None:
     add_worker_options(parser, "the solver")
     parser.add_argument(
         "--table-mb",
-        type=float,
+        type=table_mb,
         default=DEFAULT_WORKER_TABLE_MB,
         metavar="MB",
         help=f"each worker's transposition table (default {DEFAULT_WORKER_TABLE_MB})",
@@ -143,18 +147,10 @@ def _run_build(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     output = Path(args.output or f"book-{width}x{height}-d{args.depth}.c4b")
     checkpoint = Path(args.checkpoint) if args.checkpoint else default_checkpoint_path(output)
-    with ExitStack() as stack:
-        bars: list[Progress] = []
+    with Progress(f"book depth {args.depth}", unit=" leaves", enabled=args.progress) as bar:
 
-        def show(progress: BuildProgress) -> None:
-            if not bars:  # the first report gives the number of leaves to solve
-                bar = Progress(
-                    progress.total, f"book depth {args.depth}", enabled=args.progress, unit=" leaves"
-                )
-                bars.append(stack.enter_context(bar))
-            bar = bars[0]
-            note = f"{progress.cpu_seconds / progress.solved:.2f} CPU s/leaf" if progress.solved else None
-            bar.advance(progress.solved - bar.done, note=note)
+        def show(solved: int, leaves: int, cpu: float) -> None:
+            bar.update(solved, leaves, f"{cpu / solved:.2f} CPU s/leaf" if solved else "")
 
         stats = build_book(
             output,
@@ -230,7 +226,7 @@ def _run_verify(args: argparse.Namespace) -> int:
         moves_of = dict(jobs)
         mismatches: list[str] = []
         start = time.perf_counter()
-        with Progress(len(jobs), "verify", enabled=args.progress, unit=" positions") as bar:
+        with Progress("verify", len(jobs), enabled=args.progress, unit=" positions") as bar:
             for results in solve_positions(
                 geometry,
                 book.weak,

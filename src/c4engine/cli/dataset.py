@@ -18,11 +18,18 @@ import time
 from pathlib import Path
 
 from c4engine.board import Board
-from c4engine.cli.options import Subparsers, add_board_options, add_progress_option, add_worker_options
+from c4engine.cli.options import (
+    Subparsers,
+    add_board_options,
+    add_progress_option,
+    add_worker_options,
+    table_mb,
+)
 from c4engine.cli.progress import Progress
-from c4engine.errors import DatasetError
+from c4engine.errors import DatasetError, echo
 from c4engine.experiments.dataset import (
     FORMATS,
+    MAX_ATTEMPTS_PER_POSITION,
     build_dataset,
     format_for,
     require_pyarrow,
@@ -53,10 +60,10 @@ def parse_plies(text: str) -> list[int]:
             last = int(high) if dash else first
         except ValueError:
             raise DatasetError(
-                f"plies {text!r}: write a ply (20), a range (14-30) or a list (8,12-14)"
+                f"plies {echo(text)}: write a ply (20), a range (14-30) or a list (8,12-14)"
             ) from None
         if first > last:
-            raise DatasetError(f"plies {text!r}: the range runs backwards")
+            raise DatasetError(f"plies {echo(text)}: the range runs backwards")
         plies.update(range(first, last + 1))
     return sorted(plies)
 
@@ -89,7 +96,9 @@ def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--bias", type=float, default=0.0, help="prefer central columns in the random play (0 = uniform)"
     )
     add_worker_options(parser, "the solver", default=0)
-    parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table")
+    parser.add_argument(
+        "--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table"
+    )
     add_progress_option(parser)
     parser.set_defaults(func=run_dataset)
     return parser
@@ -125,12 +134,18 @@ def run_dataset(args: argparse.Namespace) -> int:
         bias=args.bias,
     )
     wanted = args.per_ply * len(plies) if args.per_ply is not None else count
+    if not boards:
+        asked = echo(args.plies or f"{plies[0]}-{plies[-1]}")
+        raise DatasetError(
+            f"--plies {asked}: no random game of {MAX_ATTEMPTS_PER_POSITION} per position reached "
+            "such a ply unfinished; choose earlier plies"
+        )
     if len(boards) < wanted:
         print(
             f"c4 dataset: note: random play found {len(boards)} distinct positions of the {wanted} asked",
             file=sys.stderr,
         )
-    with Progress(len(boards), "dataset", unit=" positions", enabled=args.progress) as bar:
+    with Progress("dataset", len(boards), unit=" positions", enabled=args.progress) as bar:
         rows = build_dataset(
             boards,
             workers=args.workers,

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import TypeAlias
 
-__all__ = ["Subparsers", "add_board_options", "add_progress_option", "add_worker_options"]
+from c4engine.errors import C4Error, echo
+from c4engine.search.results import check_table_mb
+
+__all__ = ["Subparsers", "add_board_options", "add_progress_option", "add_worker_options", "table_mb"]
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``parser.add_subparsers()`` returns: each command module's ``add_<command>_parser`` takes it."""
@@ -19,11 +22,26 @@ def add_board_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def table_mb(text: str) -> float:
+    """The ``type`` of a ``--table-mb`` option: a number of MB a solver can have, checked before any work.
+
+    >>> table_mb("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: the table size must be a number of MB, not nan
+    """
+    try:
+        return check_table_mb(float(text))
+    except (ValueError, C4Error) as error:
+        message = str(error) if isinstance(error, C4Error) else f"{echo(text)} is not a number of MB"
+        raise argparse.ArgumentTypeError(message) from None
+
+
 def _worker_count(text: str) -> int:
     try:
         count = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"{echo(text)} is not a whole number") from None
     if count < 0:
         raise argparse.ArgumentTypeError(f"must be 0 (work in this process) or more, not {count}")
     return count

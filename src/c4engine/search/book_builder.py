@@ -54,6 +54,9 @@ __all__ = [
 DEFAULT_BATCH = 32
 DEFAULT_WORKER_TABLE_MB = 64
 
+BuildProgress = Callable[[int, int, float], None]
+"""``on_progress(solved, leaves, cpu_seconds)`` of :func:`build_book`."""
+
 Position = tuple[int, int, bytes]
 """(current, mask, moves): the side to move's stones, all stones, and a move order reaching them."""
 
@@ -277,18 +280,6 @@ def solve_positions(
 
 
 @dataclass(frozen=True)
-class BuildProgress:
-    """How far a build's solving is: ``solved`` of the ``total`` leaves to solve now, CPU seconds spent."""
-
-    solved: int
-    total: int
-    cpu_seconds: float
-
-
-# ------------------------------------------------------------------ build
-
-
-@dataclass(frozen=True)
 class BuildStats:
     """What a build did: entries written, leaves (reused + solved now) and the solving time."""
 
@@ -315,7 +306,7 @@ def build_book(
     scheduler: str | None = None,
     batch_size: int | None = None,
     table_mb: float = DEFAULT_WORKER_TABLE_MB,
-    on_progress: Callable[[BuildProgress], None] | None = None,
+    on_progress: BuildProgress | None = None,
 ) -> BuildStats:
     """Build the book of every position up to ``depth`` plies and write it to ``output``.
 
@@ -323,8 +314,9 @@ def build_book(
     positions already there are not solved again.  The leaves are solved
     by :func:`c4engine.jobs.run_jobs`: ``workers=0`` in this process, ``N``
     on N local processes (default one per CPU), ``scheduler`` on that Dask
-    cluster.  ``on_progress`` hears how far the solving is: once before the
-    first leaf, then after each batch (``c4 book build`` draws its bar from it).
+    cluster.  ``on_progress(solved, leaves, cpu_seconds)`` is told, once the leaves are
+    known and after each batch, how many of the leaves to solve are solved and
+    the CPU time they took (``c4 book build`` draws its bar from it).
     """
     if not Solver.supports(width, height):
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
@@ -344,7 +336,7 @@ def build_book(
         cpu = 0.0
         solved = 0
         if on_progress is not None:
-            on_progress(BuildProgress(0, len(todo), 0.0))
+            on_progress(solved, len(todo), cpu)
         for results in solve_positions(
             geometry, weak, todo, table_mb=table_mb, batch_size=size, workers=workers, scheduler=scheduler
         ):
@@ -354,7 +346,7 @@ def build_book(
                 cpu += seconds
             solved += len(results)
             if on_progress is not None:
-                on_progress(BuildProgress(solved, len(todo), cpu))
+                on_progress(solved, len(todo), cpu)
         scores = back_up(levels, known, geometry, weak)
         write_book(output, scores, width=width, height=height, connect=connect, depth=depth, weak=weak)
     finally:
