@@ -57,19 +57,23 @@ class Level:
     depth: int
     evaluator: str
     noise: float
+    time_limit: float
+    """Seconds of wall-clock time a move may take: the search deepens up to ``depth`` until then."""
+    exact: bool = False
+    """Whether the opening book and the exact solver choose the move where they answer in time."""
 
     def __str__(self) -> str:
         return f"level {self.number} ({self.name})"
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", 1, "areas", 0.50),
-    Level(2, "novice", 2, "areas", 0.30),
-    Level(3, "casual", 4, "areas", 0.25),
-    Level(4, "club", 6, "areas", 0.16),
-    Level(5, "strong", 8, "areas", 0.10),
-    Level(6, "expert", 12, "areas", 0.06),
-    Level(7, "master", 13, "areas", 0.0),
+    Level(1, "beginner", 1, "areas", 0.50, 0.5),
+    Level(2, "novice", 2, "areas", 0.30, 0.5),
+    Level(3, "casual", 4, "areas", 0.25, 1.0),
+    Level(4, "club", 6, "areas", 0.16, 1.0),
+    Level(5, "strong", 8, "areas", 0.10, 1.5),
+    Level(6, "expert", 12, "areas", 0.06, 2.0),
+    Level(7, "master", 13, "areas", 0.0, 2.5, exact=True),
 )
 
 DEFAULT_LEVEL = 3

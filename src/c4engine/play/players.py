@@ -21,6 +21,7 @@ import inspect
 import random
 from collections.abc import Callable
 from pathlib import Path
+from time import monotonic
 from typing import Protocol, runtime_checkable
 
 from c4engine.board import Board
@@ -28,7 +29,8 @@ from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
-from c4engine.search.engine import Engine, PollHook
+from c4engine.search.compiled_engine import fits_kernel
+from c4engine.search.engine import Engine, PollHook, SearchResult
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
 
 __all__ = [
@@ -95,14 +97,32 @@ class RandomPlayer:
         return f"RandomPlayer(seed={self.seed!r})"
 
 
+EXACT_SHARE = 0.4
+"""The part of an ``exact`` player's time budget the book and solver may use before the engine searches."""
+
+_ENGINE_SHARE_MIN = 0.1
+"""The part of the budget the engine always gets, even after the solver overran its share."""
+
+
 class EnginePlayer:
     """The computer: a skill level, or an explicit depth, evaluator and time limit.
 
-    ``level`` picks depth, evaluator and noise from :mod:`c4engine.play.levels`;
-    ``depth``, ``evaluator`` and ``time_limit`` override them (a time limit
-    without a depth searches as deep as the time allows).  With noise,
-    the player sometimes plays a random move instead -- but never when it
-    can win at once or must block (weak players still see those).
+    ``level`` picks depth, evaluator, noise, time budget and ``exact`` from
+    :mod:`c4engine.play.levels`; ``depth``, ``evaluator``, ``time_limit``,
+    ``noise`` and ``exact`` override them.  A time limit without a depth
+    searches as deep as the time allows; a depth without a time limit keeps
+    the level's budget, so a level never thinks longer than its recipe.  The
+    search deepens up to the depth until the time limit (seconds of
+    wall-clock time a move).  With noise, the player sometimes plays a random
+    move instead -- but never when it can win at once or must block (weak
+    players still see those).
+
+    ``exact`` (it needs a time limit): where the opening book or the exact
+    solver (a :class:`~c4engine.play.perfect.PerfectPlayer`, on boards
+    that fit 64 bits) proves a best move within :data:`EXACT_SHARE` of the
+    time limit, that move is played; otherwise the engine searches for the
+    rest of the budget.  :attr:`last_search` is the engine's search of the
+    last move (``None`` when the move was random or proved).
     """
 
     is_human = False
@@ -115,6 +135,7 @@ class EnginePlayer:
         evaluator: Evaluator | str | None = None,
         time_limit: float | None = None,
         noise: float | None = None,
+        exact: bool | None = None,
         seed: int | None = None,
         poll: PollHook | None = None,
         poll_interval: float = 0.05,
@@ -129,13 +150,21 @@ class EnginePlayer:
             chosen_evaluator = evaluator_by_name(chosen_evaluator)
         self.noise = noise if noise is not None else (recipe.noise if recipe else 0.0)
         self._random = random.Random(seed)
+        budget = time_limit if time_limit is not None else (recipe.time_limit if recipe else None)
         self.engine = Engine(
             chosen_evaluator,
             depth if depth is not None or time_limit is not None else (recipe.depth if recipe else None),
-            time_limit=time_limit,
+            time_limit=budget,
             poll=poll,
             poll_interval=poll_interval,
         )
+        self._perfect: PerfectPlayer | None = None
+        wants_exact = exact if exact is not None else (recipe is not None and recipe.exact)
+        if wants_exact:
+            if budget is None:
+                raise ValueError("an exact player needs a time limit: an unbounded solve may take minutes")
+            self._perfect = PerfectPlayer(time_limit=EXACT_SHARE * budget)
+        self.last_search: SearchResult | None = None
         self.name = name or self._default_name(recipe, depth, time_limit)
 
     @staticmethod
@@ -147,13 +176,29 @@ class EnginePlayer:
             parts.append(f"{time_limit:g} s")
         return ", ".join(["computer", *parts])
 
+    @property
+    def exact(self) -> bool:
+        """Whether the book and the solver choose the move where they prove one in time."""
+        return self._perfect is not None
+
     def choose_move(self, board: Board) -> int:
         moves = board.legal_moves()
         if not moves:
             raise GameOverError("the game is over: there is no move to choose")
+        self.last_search = None
         if self.noise and self._random.random() < self.noise and not self._forced(board):
             return self._random.choice(moves)
-        return self.engine.best_move(board)
+        started = monotonic()
+        if self._perfect is not None and fits_kernel(board.geometry):
+            column = self._perfect.choose_move(board)
+            if self._perfect.last is not None and self._perfect.last.proven:
+                return column
+        budget = self.engine.time_limit
+        left = None if budget is None else max(budget - (monotonic() - started), _ENGINE_SHARE_MIN * budget)
+        self.last_search = self.engine.search(board, time_limit=left)
+        if self.last_search.move is None:  # pragma: no cover - search raises GameOverError first
+            raise GameOverError("the game is over: there is no move to choose")
+        return self.last_search.move
 
     @staticmethod
     def _forced(board: Board) -> bool:
@@ -282,7 +327,8 @@ def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
     )
 
 
-_SETTINGS = ("level", "depth", "evaluator", "noise", "time")
+_SETTINGS = ("level", "depth", "evaluator", "noise", "time", "exact")
+_YES_NO = {"1": True, "yes": True, "true": True, "0": False, "no": False, "false": False}
 
 
 def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlayer:
@@ -300,6 +346,9 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
         time_limit = float(settings["time"]) if "time" in settings else None
     except ValueError as error:
         raise PlayerSpecError(f"player {spec!r}: {error}") from None
+    exact = _YES_NO.get(settings["exact"]) if "exact" in settings else None
+    if "exact" in settings and exact is None:
+        raise PlayerSpecError(f"player {spec!r}: exact is 1 or 0 (yes or no), not {settings['exact']!r}")
     if noise is not None and not 0.0 <= noise <= 1.0:
         raise PlayerSpecError(f"player {spec!r}: noise is a probability 0..1, not {noise}")
     try:
@@ -309,6 +358,7 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
             evaluator=settings.get("evaluator"),
             time_limit=time_limit,
             noise=noise,
+            exact=exact,
             seed=seed,
             name=spec.strip(),
         )
@@ -322,7 +372,8 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     * ``human``, ``random``, a level number (``5``) or ``perfect``;
     * an engine by its settings, ``key=value`` separated by commas: ``level``,
       ``depth``, ``evaluator`` (windows, areas, threat_distance), ``noise``
-      (0..1), ``time`` (seconds a move), e.g. ``depth=8,evaluator=areas`` or
+      (0..1), ``time`` (seconds a move), ``exact`` (1: the book and solver
+      first, see :class:`EnginePlayer`), e.g. ``depth=8,evaluator=areas`` or
       ``level=7,noise=0.1`` (a level with settings overridden);
     * ``package.module:NAME``, an external player (see :func:`load_external_agent`);
     * ``weights:FILE.json[@DEPTH]`` (or just ``FILE.json``), the engine with tuned
