@@ -67,13 +67,13 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", 1, "areas", 0.50, 0.5),
-    Level(2, "novice", 2, "areas", 0.30, 0.5),
-    Level(3, "casual", 4, "areas", 0.25, 1.0),
-    Level(4, "club", 6, "areas", 0.16, 1.0),
-    Level(5, "strong", 8, "areas", 0.10, 1.5),
-    Level(6, "expert", 12, "areas", 0.06, 2.0),
-    Level(7, "master", 13, "areas", 0.0, 2.5, exact=True),
+    Level(1, "beginner", 1, "areas", 0.50, 0.25),
+    Level(2, "novice", 2, "areas", 0.30, 0.25),
+    Level(3, "casual", 4, "areas", 0.25, 0.5),
+    Level(4, "club", 6, "areas", 0.16, 0.5),
+    Level(5, "strong", 8, "areas", 0.10, 1.0),
+    Level(6, "expert", 12, "areas", 0.06, 1.5),
+    Level(7, "master", 13, "areas", 0.0, 2.0, exact=True),
 )
 
 DEFAULT_LEVEL = 3

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from time import monotonic
@@ -189,16 +190,33 @@ class EnginePlayer:
         if self.noise and self._random.random() < self.noise and not self._forced(board):
             return self._random.choice(moves)
         started = monotonic()
-        if self._perfect is not None and fits_kernel(board.geometry):
-            column = self._perfect.choose_move(board)
-            if self._perfect.last is not None and self._perfect.last.proven:
-                return column
         budget = self.engine.time_limit
+        if budget is not None and self._perfect is not None and fits_kernel(board.geometry):
+            column = self._proved_move(board, self._perfect, EXACT_SHARE * budget)
+            if column is not None:
+                return column
         left = None if budget is None else max(budget - (monotonic() - started), _ENGINE_SHARE_MIN * budget)
         self.last_search = self.engine.search(board, time_limit=left)
         if self.last_search.move is None:  # pragma: no cover - search raises GameOverError first
             raise GameOverError("the game is over: there is no move to choose")
         return self.last_search.move
+
+    @staticmethod
+    def _proved_move(board: Board, perfect: PerfectPlayer, seconds: float) -> int | None:
+        """The book's or the solver's proved best move, or None when none is proved within ``seconds``.
+
+        The solver sizes its work between clock checks by its CPU speed, so on a loaded
+        machine its own time limit can be overrun several times over in wall-clock time;
+        a timer cancels it at the limit.
+        """
+        watchdog = threading.Timer(seconds, perfect.analyst.solver.cancel)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            column = perfect.choose_move(board)
+        finally:
+            watchdog.cancel()  # a late firing is harmless: every solve clears the flag when it starts
+        return column if perfect.last is not None and perfect.last.proven else None
 
     @staticmethod
     def _forced(board: Board) -> bool:
