@@ -30,13 +30,16 @@ from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
-from c4engine.search.compiled_engine import fits_kernel
+from c4engine.search.analysis import Analyst, shared_analyst
 from c4engine.search.engine import Engine, PollHook, SearchResult
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
+from c4engine.search.limit import Limit
+from c4engine.search.results import Verdict
 
 __all__ = [
     "PERFECT",
     "Agent",
+    "AnalystPlayer",
     "CallableAgent",
     "EnginePlayer",
     "HumanPlayer",
@@ -164,7 +167,8 @@ class EnginePlayer:
         if wants_exact:
             if budget is None:
                 raise ValueError("an exact player needs a time limit: an unbounded solve may take minutes")
-            self._perfect = PerfectPlayer(time_limit=EXACT_SHARE * budget)
+            # the process's analyst: one solver whose table stays warm from move to move and game to game
+            self._perfect = PerfectPlayer(time_limit=EXACT_SHARE * budget, analyst=shared_analyst())
         self.last_search: SearchResult | None = None
         self.name = name or self._default_name(recipe, depth, time_limit)
 
@@ -191,7 +195,7 @@ class EnginePlayer:
             return self._random.choice(moves)
         started = monotonic()
         budget = self.engine.time_limit
-        if budget is not None and self._perfect is not None and fits_kernel(board.geometry):
+        if budget is not None and self._perfect is not None and Analyst.can_solve(board):
             column = self._proved_move(board, self._perfect, EXACT_SHARE * budget)
             if column is not None:
                 return column
@@ -225,6 +229,38 @@ class EnginePlayer:
 
     def __repr__(self) -> str:
         return f"EnginePlayer(name={self.name!r})"
+
+
+class AnalystPlayer:
+    """The analysis service's best move within ``time_limit`` seconds a move.
+
+    Exact where the opening book or the solver proves it in time (the
+    quickest win, else a draw, else the slowest loss), else the heuristic
+    engine's choice in the time left (:meth:`c4engine.search.analysis.Analyst.solve`).
+    :attr:`last` is the last move's :class:`~c4engine.search.results.Verdict`.
+
+    >>> from c4engine.board import Board
+    >>> player = AnalystPlayer(1.0)
+    >>> player.choose_move(Board()), player.last.source
+    (3, 'book')
+    """
+
+    is_human = False
+
+    def __init__(self, time_limit: float, *, name: str | None = None, analyst: Analyst | None = None) -> None:
+        self.limit = Limit(time=time_limit)
+        self.name = name or f"computer, {time_limit:g} s a move"
+        self.analyst = analyst or shared_analyst()
+        self.last: Verdict | None = None
+
+    def choose_move(self, board: Board) -> int:
+        verdict = self.analyst.solve(board, self.limit)
+        assert verdict.best_move is not None  # solve raises GameOverError on a finished game
+        self.last = verdict
+        return verdict.best_move
+
+    def __repr__(self) -> str:
+        return f"AnalystPlayer({self.limit.time!r})"
 
 
 class CallableAgent:
