@@ -11,8 +11,9 @@ moves the level's time budget cut short (its search was stopped), and how
 many were proved by the book or the solver instead of searched.  Compiled
 code is loaded before the clock runs (one untimed move on each board).
 
-The terminal's hint is a level-6 move and the web page's hint a level-7
-move capped at 2 s, so the level rows bound the hints too.
+``hint`` (in ``--players``) is the terminal's hint: the analysis service's
+best move in ``HINT_SECONDS`` (:mod:`c4engine.cli.terminal`).  The web
+page's hint is a level-7 move capped at 2 s, bounded by the level-7 rows.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ import time
 from dataclasses import dataclass, field
 
 from c4engine.board import Board, Player
+from c4engine.cli.terminal import HINT_SECONDS
 from c4engine.play.levels import LEVELS
-from c4engine.play.players import EnginePlayer, parse_agent
+from c4engine.play.players import AnalystPlayer, EnginePlayer, parse_agent
 
 BOARDS = ((7, 6, 4), (8, 7, 4), (9, 7, 5))
 
@@ -44,12 +46,22 @@ class Row:
     points: float = 0.0
 
 
-def play(level: int, size: tuple[int, int, int], games: int, opponent: str, plies: int, seed: int) -> Row:
-    """``games`` games of ``level`` against ``opponent`` on a board of ``size``; the level's moves timed."""
+HINT = "hint"
+
+
+def make_player(name: str, seed: int) -> EnginePlayer | AnalystPlayer:
+    """Level ``name`` (a number) or the terminal's hint (:data:`HINT`)."""
+    if name == HINT:
+        return AnalystPlayer(HINT_SECONDS)
+    return EnginePlayer(level=int(name), seed=seed)
+
+
+def play(name: str, size: tuple[int, int, int], games: int, opponent: str, plies: int, seed: int) -> Row:
+    """``games`` games of player ``name`` against ``opponent`` on a board of ``size``; its moves timed."""
     row = Row()
     for game in range(games):
-        rng = random.Random(f"{seed}-{level}-{size}-{game}")
-        player = EnginePlayer(level=level, seed=rng.randrange(2**32))
+        rng = random.Random(f"{seed}-{name}-{size}-{game}")
+        player = make_player(name, rng.randrange(2**32))
         other = parse_agent(opponent, seed=rng.randrange(2**32))
         board = Board(*size)
         while board.move_count < plies and not board.is_over:
@@ -63,10 +75,14 @@ def play(level: int, size: tuple[int, int, int], games: int, opponent: str, plie
             column = player.choose_move(board.copy())
             row.wall.append(time.perf_counter() - wall)
             row.cpu.append(time.process_time() - cpu)
-            search = player.last_search
-            if search is not None:
-                row.stopped += search.stopped
-                row.depths.append(search.depth)
+            if isinstance(player, AnalystPlayer):
+                if player.last is not None and player.last.exact:
+                    row.proved += 1
+                elif player.last is not None and player.last.stopped is not None:
+                    row.stopped += 1
+            elif player.last_search is not None:
+                row.stopped += player.last_search.stopped
+                row.depths.append(player.last_search.depth)
             elif player.exact and not player.noise:  # without noise, a move not searched was proved
                 row.proved += 1
             board.play(column)
@@ -89,19 +105,21 @@ def main() -> int:
     parser.add_argument("--opponent", default="depth=4,evaluator=areas,time=0.5")
     parser.add_argument("--random-plies", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--levels", type=int, nargs="+", default=[entry.number for entry in LEVELS])
+    parser.add_argument(
+        "--players", nargs="+", default=[*(str(entry.number) for entry in LEVELS), HINT], help="levels, hint"
+    )
     args = parser.parse_args()
     warm_up()
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}", file=sys.stderr)
     lines = [
-        "| board | level | moves | wall s median / max | CPU s median / max | budget hit | proved "
+        "| board | player | moves | wall s median / max | CPU s median / max | budget hit | proved "
         "| depth median (min-max) | score vs opponent |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for width, height, connect in BOARDS:
-        for number in args.levels:
+        for name in args.players:
             row = play(
-                number, (width, height, connect), args.games, args.opponent, args.random_plies, args.seed
+                name, (width, height, connect), args.games, args.opponent, args.random_plies, args.seed
             )
             depths = (
                 f"{statistics.median(row.depths):g} ({min(row.depths)}-{max(row.depths)})"
@@ -109,7 +127,7 @@ def main() -> int:
                 else "-"
             )
             lines.append(
-                f"| {width}x{height} c{connect} | {number} | {len(row.wall)} "
+                f"| {width}x{height} c{connect} | {name} | {len(row.wall)} "
                 f"| {statistics.median(row.wall):.3f} / {max(row.wall):.3f} "
                 f"| {statistics.median(row.cpu):.3f} / {max(row.cpu):.3f} "
                 f"| {row.stopped} | {row.proved} | {depths} | {row.points:g}/{args.games} |"
