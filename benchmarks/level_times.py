@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -108,7 +109,11 @@ def main() -> int:
     parser.add_argument(
         "--players", nargs="+", default=[*(str(entry.number) for entry in LEVELS), HINT], help="levels, hint"
     )
+    parser.add_argument(
+        "--boards", nargs="+", default=[f"{w}x{h}c{n}" for w, h, n in BOARDS], help="WxHcN boards"
+    )
     args = parser.parse_args()
+    boards = [tuple(int(part) for part in re.split("[xc]", board)) for board in args.boards]
     warm_up()
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}", file=sys.stderr)
     lines = [
@@ -116,7 +121,7 @@ def main() -> int:
         "| depth median (min-max) | score vs opponent |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for width, height, connect in BOARDS:
+    for width, height, connect in boards:
         for name in args.players:
             row = play(
                 name, (width, height, connect), args.games, args.opponent, args.random_plies, args.seed
