@@ -26,17 +26,18 @@ from time import monotonic
 from typing import Protocol, runtime_checkable
 
 from c4engine.board import Board
-from c4engine.errors import GameOverError, PlayerSpecError
+from c4engine.errors import GameOverError, PlayerSpecError, echo
 from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
-from c4engine.search.analysis import Analyst, shared_analyst
+from c4engine.search.analysis import Analyst, Poll, shared_analyst
 from c4engine.search.engine import Engine, PollHook, SearchResult
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
 from c4engine.search.limit import Limit
 from c4engine.search.results import Verdict
 
 __all__ = [
+    "COMPUTER_FORMS",
     "PERFECT",
     "Agent",
     "AnalystPlayer",
@@ -52,6 +53,15 @@ __all__ = [
 
 PERFECT = "perfect"
 """The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
+
+COMPUTER_FORMS = (
+    f"'random', a level 1..{len(levels.LEVELS)}, '{PERFECT}', engine settings key=value,... "
+    "(level, depth, evaluator, noise, time, exact: e.g. 'depth=8,evaluator=areas'), "
+    "'weights:FILE.json[@DEPTH]' (windows weights, e.g. from c4 tune), or an external player "
+    "'module:NAME' (a function board -> column, a class, an Agent object, or 'NAME()' for a "
+    "factory; the module may be in the current folder)"
+)
+"""Every way :func:`parse_agent` names a computer player, for help texts and errors."""
 
 
 @runtime_checkable
@@ -252,9 +262,11 @@ class AnalystPlayer:
         self.name = name or f"computer, {time_limit:g} s a move"
         self.analyst = analyst or shared_analyst()
         self.last: Verdict | None = None
+        self.poll: Poll | None = None
+        """Told the search's progress while a move is chosen (a front-end's live line)."""
 
     def choose_move(self, board: Board) -> int:
-        verdict = self.analyst.solve(board, self.limit)
+        verdict = self.analyst.solve(board, self.limit, poll=self.poll)
         assert verdict.best_move is not None  # solve raises GameOverError on a finished game
         self.last = verdict
         return verdict.best_move
@@ -323,26 +335,26 @@ def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
     call = attribute.endswith("()")
     attribute = attribute.removesuffix("()")
     if not module_name or not attribute.isidentifier():
-        raise PlayerSpecError(f"unknown player {spec!r}: an external player is 'package.module:NAME'")
+        raise PlayerSpecError(f"unknown player {echo(spec)}: an external player is 'package.module:NAME'")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise PlayerSpecError(f"cannot import module {module_name!r} for player {spec!r}") from error
+        raise PlayerSpecError(f"cannot import module {module_name!r} for player {echo(spec)}") from error
     target = getattr(module, attribute, None)
     if target is None:
-        raise PlayerSpecError(f"module {module_name!r} has no {attribute!r} (player {spec!r})")
+        raise PlayerSpecError(f"module {module_name!r} has no {attribute!r} (player {echo(spec)})")
     if call or isinstance(target, type):
         if not callable(target):
-            raise PlayerSpecError(f"{spec!r} is not callable")
+            raise PlayerSpecError(f"{echo(spec)} is not callable")
         target = target(seed=seed) if _takes_seed(target) else target()
         if not isinstance(target, Agent):
-            raise PlayerSpecError(f"{spec!r} did not make a player (an object with choose_move)")
+            raise PlayerSpecError(f"{echo(spec)} did not make a player (an object with choose_move)")
         return target
     if isinstance(target, Agent):
         return target
     if callable(target):
         return CallableAgent(target, spec.strip())
-    raise PlayerSpecError(f"{spec!r} is neither a player nor a function board -> column")
+    raise PlayerSpecError(f"{echo(spec)} is neither a player nor a function board -> column")
 
 
 WEIGHTS_PREFIX = "weights:"
@@ -368,9 +380,9 @@ def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
     if at and tail.strip().isdigit():
         path, depth = head, int(tail)
         if depth < 1:
-            raise PlayerSpecError(f"player {spec!r}: the depth must be at least 1")
+            raise PlayerSpecError(f"player {echo(spec)}: the depth must be at least 1")
     if not path:
-        raise PlayerSpecError(f"player {spec!r} names no weights file: use 'weights:FILE.json'")
+        raise PlayerSpecError(f"player {echo(spec)} names no weights file: use 'weights:FILE.json'")
     weights, metadata = load_weights(path)
     if depth is None:
         recorded = metadata.get("depth")
@@ -391,7 +403,9 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
         key, _, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if key not in _SETTINGS or not value:
-            raise PlayerSpecError(f"unknown player {spec!r}: settings are {', '.join(_SETTINGS)} (key=value)")
+            raise PlayerSpecError(
+                f"unknown player {echo(spec)}: settings are {', '.join(_SETTINGS)} (key=value)"
+            )
         settings[key] = value
     try:
         level = int(settings["level"]) if "level" in settings else None
@@ -399,12 +413,12 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
         noise = float(settings["noise"]) if "noise" in settings else None
         time_limit = float(settings["time"]) if "time" in settings else None
     except ValueError as error:
-        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+        raise PlayerSpecError(f"player {echo(spec)}: {error}") from None
     exact = _YES_NO.get(settings["exact"]) if "exact" in settings else None
     if "exact" in settings and exact is None:
-        raise PlayerSpecError(f"player {spec!r}: exact is 1 or 0 (yes or no), not {settings['exact']!r}")
+        raise PlayerSpecError(f"player {echo(spec)}: exact is 1 or 0 (yes or no)")
     if noise is not None and not 0.0 <= noise <= 1.0:
-        raise PlayerSpecError(f"player {spec!r}: noise is a probability 0..1, not {noise}")
+        raise PlayerSpecError(f"player {echo(spec)}: noise is a probability 0..1, not {noise}")
     try:
         return EnginePlayer(
             level,
@@ -417,7 +431,7 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
             name=spec.strip(),
         )
     except (TypeError, ValueError) as error:
-        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+        raise PlayerSpecError(f"player {echo(spec)}: {error}") from None
 
 
 def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
@@ -458,7 +472,4 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return PerfectPlayer(seed=seed)
     if "=" in text:
         return _engine_from_settings(spec, text, seed)
-    raise PlayerSpecError(
-        f"unknown player {spec!r}: use 'human', 'random', a level number, 'perfect', "
-        "engine settings like 'depth=8' or 'package.module:NAME'"
-    )
+    raise PlayerSpecError(f"unknown player {echo(spec)}: use 'human', {COMPUTER_FORMS}")
