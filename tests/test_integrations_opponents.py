@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from tests.positions import random_positions
 
-from c4engine import levels
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.integrations.opponents import SolverPlayer, make_opponent
-from c4engine.players import EnginePlayer, RandomPlayer
-from c4engine.solver import Solver
+from c4engine.play import levels
+from c4engine.play.players import EnginePlayer, RandomPlayer
+from c4engine.search.solver import Solver
 
 
 def test_perfect_plays_a_best_move_centre_first() -> None:

@@ -43,10 +43,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from c4engine.board import MAX_SIZE, Board
-from c4engine.engine import Engine
 from c4engine.errors import C4Error
-from c4engine.evaluation import windows
-from c4engine.solver import Solver
+from c4engine.search.engine import Engine
+from c4engine.search.evaluators import windows
+from c4engine.search.solver import Solver
 
 __all__ = ["WARM_UP_SECONDS", "ConnectXAgent", "MoveInfo", "agent", "board_from_observation"]
 

@@ -1,9 +1,9 @@
 """The c4engine players the integrations put in front of an agent, by name.
 
 :func:`make_opponent` takes the same strings as
-:func:`c4engine.players.parse_agent` -- ``"random"``, a level ``"1"`` ..
+:func:`c4engine.play.players.parse_agent` -- ``"random"``, a level ``"1"`` ..
 ``"7"``, and ``"perfect"`` -- but refuses ``"human"`` (nobody would be
-there to move).  Until :mod:`c4engine.players` knows ``"perfect"`` itself,
+there to move).  Until :mod:`c4engine.play.players` knows ``"perfect"`` itself,
 it is the :class:`SolverPlayer` here: the exact solver's best move, centre
 first among equals.
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
-from c4engine.players import Agent, parse_agent
-from c4engine.solver import Solver
+from c4engine.play.players import Agent, parse_agent
+from c4engine.search.solver import Solver
 
 __all__ = ["SolverPlayer", "make_opponent"]
 

@@ -11,7 +11,7 @@ poll.
 (:func:`_proven_scores`: the opening book, then the exact solver within most
 of the time cap); columns not proven by then -- early in the game, or on
 boards too big for the solver -- get the heuristic
-:class:`~c4engine.engine.Engine`'s estimate in the time left.
+:class:`~c4engine.search.engine.Engine`'s estimate in the time left.
 
 Scores follow the solver benchmarks' convention: positive when the side to
 move wins by playing that column, ``(cells + 1 - stones) // 2`` in magnitude,
@@ -46,14 +46,14 @@ from collections.abc import Callable
 from time import monotonic
 from typing import Any
 
-from c4engine import levels
 from c4engine.board import Board
-from c4engine.engine import WIN_SCORE, Engine, SearchProgress
-from c4engine.evaluation import windows
-from c4engine.perfect import Analyst
-from c4engine.players import EnginePlayer
-from c4engine.solution import Analysis, moves_to_end
-from c4engine.solver import SolveProgress, Solver
+from c4engine.play import levels
+from c4engine.play.perfect import Analyst
+from c4engine.play.players import EnginePlayer
+from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
+from c4engine.search.evaluators import windows
+from c4engine.search.results import Analysis, moves_to_end
+from c4engine.search.solver import SolveProgress, Solver
 
 __all__ = ["Stop", "analyze", "analyze_position", "engine_move", "warm_up"]
 
