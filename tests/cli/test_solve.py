@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 
+import pytest
 from tests.conftest import PONS
 
+from c4engine import Board
 from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.solver import Solver
 
 # Runs ``c4`` in a fresh interpreter through ``main`` and reports its output and
 # which of the heavy modules it imported.
@@ -71,14 +75,17 @@ def _shipped_depth() -> int:
         return book.depth
 
 
-def test_a_position_on_the_books_last_ply_has_its_score_and_says_why_no_move() -> None:
-    """On the shipped book's last ply the position's score is there, its children's are not."""
+def test_a_position_on_the_books_last_ply_has_its_score_and_a_move_keeping_it() -> None:
+    """On the shipped book's last ply the position's score is there, its children's are not: the
+    best move is found by null-window searches against that score."""
     moves, score = _published_line(_shipped_depth())
-    status, out, loaded = _c4("solve", moves)
+    status, out, _loaded = _c4("solve", moves)
     assert status == 0
-    assert f"score: {score} (" in out and "nodes: 0 " in out
-    assert "best move: - (the book holds this position's score" in out
-    assert loaded == []
+    assert f"score: {score} (" in out and "source: book" in out
+    move = int(out.split("best move: ")[1].split()[0])
+    child = Board.from_moves(moves + str(move))
+    # the move keeps the score: the opponent cannot then score more than -score
+    assert Solver(table_size_mb=16).is_at_least(child, 1 - score) is False
 
 
 def test_analyze_one_ply_above_the_books_last_scores_every_move_from_the_book() -> None:
@@ -100,5 +107,55 @@ def test_a_position_the_book_lacks_is_searched() -> None:
 def test_no_book_searches_even_what_the_book_knows() -> None:
     status, out, loaded = _c4("analyze", "", "--no-book", "--time", "0.2")
     assert status == 0
-    assert "unknown (stopped)" in out
+    assert "source: engine" in out and "(not proven)" in out
     assert "numba" in loaded
+
+
+def _book_scores(moves: str) -> list[int | None]:
+    """Every move's score, read straight from the shipped book file."""
+    path = default_book_path(7, 6, 4)
+    assert path is not None
+    return OpeningBook.open(path).move_scores(Board.from_moves(moves))
+
+
+def _refuse_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "stdin", "expected"),
+    [
+        (["solve"], "\n44\n", " 1\n44 1\n"),
+        (["solve", "-a"], "\n", " -2 -1 0 1 0 -1 -2\n"),
+        (["analyze"], "4\n", "4 " + " ".join(str(s) for s in _book_scores("4")) + "\n"),
+        (["solve", "--weak"], "4\n44\n", "4 -1\n44 1\n"),
+    ],
+)
+def test_batches_and_weak_answer_from_the_book(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    stdin: str,
+    expected: str,
+) -> None:
+    from c4engine.cli import main
+
+    _refuse_searches(monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(arguments) == 0
+    assert capsys.readouterr().out == expected
+
+
+def test_a_single_weak_solve_answers_from_the_book(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from c4engine.cli import main
+
+    _refuse_searches(monkeypatch)
+    assert main(["solve", "4", "--weak"]) == 0
+    out = capsys.readouterr().out
+    assert "score: -1 (loss)" in out and "source: book" in out

@@ -120,7 +120,9 @@ def test_hint_and_undo_against_computer() -> None:
     child = spawn("--level", "2", "--seed", "1")
     child.expect(PROMPT)
     child.sendline("h")
-    child.expect(r"Hint: column (\d)\.")
+    child.expect(r"Hint: column (\d) \(([^)]*)\)\.")
+    # the empty board is in the opening book: the hint is exact
+    assert child.match.group(1) == "4" and child.match.group(2) == "win in 21 moves"
     child.expect(PROMPT)
     child.sendline("4")
     child.expect(r"plays (\d)\.")

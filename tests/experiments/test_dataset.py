@@ -170,3 +170,16 @@ def test_bad_arguments_are_one_line_errors(
     assert message in stderr
     assert len(stderr.strip().splitlines()) == 1, stderr
     assert not (tmp_path / "out.csv").exists()
+
+
+def test_labels_of_book_positions_come_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    from c4engine.search.solver import Solver
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+    rows = build_dataset(sample_positions([0, 2, 4], per_ply=3, seed=4), workers=1)
+    assert rows[0].move_scores == (-2, -1, 0, 1, 0, -1, -2) and rows[0].best_moves == (4,)
+    assert [row.ply for row in rows] == [0, 2, 2, 2, 4, 4, 4]

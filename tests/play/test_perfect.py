@@ -10,8 +10,9 @@ from tests.conftest import PONS
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError
-from c4engine.play.perfect import Analyst, PerfectPlayer, _pick
+from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import EnginePlayer, RandomPlayer, parse_agent
+from c4engine.search.analysis import best_column
 from c4engine.search.book import OpeningBook
 from c4engine.search.book_builder import build_book
 from c4engine.search.solver import Solver
@@ -109,10 +110,10 @@ def test_a_limit_still_moves_and_marks_the_move_unproven() -> None:
 def test_ties_are_broken_centre_first_or_at_random_with_a_seed() -> None:
     board = Board()
     scores: list[int | None] = [0, 0, 0, -1, 0, 0, -3]
-    assert _pick(board, scores, None) == 2  # nearest the centre, left first
-    picks = [_pick(board, scores, random.Random(seed)) for seed in range(30)]
+    assert best_column(board, scores, None) == 2  # nearest the centre, left first
+    picks = [best_column(board, scores, random.Random(seed)) for seed in range(30)]
     assert set(picks) == {0, 1, 2, 4, 5}
-    assert picks == [_pick(board, scores, random.Random(seed)) for seed in range(30)]
+    assert picks == [best_column(board, scores, random.Random(seed)) for seed in range(30)]
 
 
 def test_random_ties_are_repeatable_with_a_seed() -> None:
@@ -129,25 +130,6 @@ def test_random_ties_are_repeatable_with_a_seed() -> None:
         return out
 
     assert choices(3) == choices(3)
-
-
-def test_the_analyst_answers_the_empty_board_from_the_book() -> None:
-    analyst = Analyst()
-    analysis = analyst.analyze(Board())
-    assert analyst.last_source == "book"
-    assert analysis.scores == (-2, -1, 0, 1, 0, -1, -2)
-    assert analysis.best_columns == (3,)
-    assert analysis.exact and analysis.pv[0] == 3
-
-
-def test_the_analyst_falls_back_to_the_solver(judge: Solver) -> None:
-    analyst = Analyst(book=None, table_size_mb=8)
-    board = Board.from_moves("2252576253462244111563365343671351")
-    analysis = analyst.analyze(board, pv=False)
-    assert analyst.last_source == "solver"
-    assert analysis.scores == judge.analyze(board, pv=False).scores
-    with pytest.raises(GameOverError):
-        analyst.analyze(Board.from_moves("1212121"))
 
 
 def test_a_position_at_the_books_depth_takes_its_score_from_the_book(

@@ -3,7 +3,8 @@
 ``c4 move POSITION`` prints the column (1-based) the chosen player would
 play; ``--level`` takes any computer player spec (a level number,
 ``random`` or ``perfect``), ``--depth`` a fixed-depth search with the
-``windows`` evaluator, ``--time`` iterative deepening for that many seconds;
+``windows`` evaluator, ``--time`` the analysis service's best move in that
+many seconds (the opening book, the exact solver, then the engine);
 ``--weights FILE`` gives the ``windows`` evaluator the weights of a file
 written by ``c4 tune`` (searched at the file's depth unless one of the
 others says otherwise).  Without
@@ -25,7 +26,7 @@ from c4engine.cli.options import add_board_options
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
-from c4engine.play.players import Agent, EnginePlayer, parse_agent, weights_player
+from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, parse_agent, weights_player
 from c4engine.search.evaluators import WindowsEvaluator, load_weights
 
 __all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
@@ -47,7 +48,12 @@ def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--level", metavar="L", help="a level number, 'random' or 'perfect'")
     how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
-    how.add_argument("--time", type=float, metavar="SECONDS", help="search as deep as SECONDS allow")
+    how.add_argument(
+        "--time",
+        type=float,
+        metavar="SECONDS",
+        help="the best move found in SECONDS (book, solver, then engine)",
+    )
     parser.add_argument(
         "--weights",
         metavar="FILE",
@@ -89,7 +95,7 @@ def choose_player(
     if depth is not None:
         return EnginePlayer(depth=depth, seed=seed)
     if time is not None:
-        return EnginePlayer(time_limit=time, seed=seed)
+        return AnalystPlayer(time)
     player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
     if player.is_human:
         raise PlayerSpecError(f"{level!r} is not a computer player")

@@ -21,18 +21,16 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO, TypeAlias
+from typing import TextIO, TypeAlias
 
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error
+from c4engine.errors import C4Error, UnsupportedBoardError
 from c4engine.notation import format_moves, parse_size
-from c4engine.play.perfect import Analyst
-from c4engine.search.results import DEFAULT_TABLE_MB, Analysis, SolveResult
-
-if TYPE_CHECKING:  # imported when a search is needed: answers from the book load no numba
-    from c4engine.search.solver import Solver
+from c4engine.search.analysis import DEFAULT_BOOK, Analyst
+from c4engine.search.limit import Limit
+from c4engine.search.results import DEFAULT_TABLE_MB, PositionAnalysis, Score, Verdict
 
 __all__ = [
     "add_analyze_parser",
@@ -131,105 +129,70 @@ def _error(message: str) -> int:
 
 def _board(position: str, args: argparse.Namespace) -> Board:
     width, height = args.size
-    return Board.from_moves(position, width, height, args.connect)
+    board = Board.from_moves(position, width, height, args.connect)
+    if not Analyst.can_solve(board):
+        raise UnsupportedBoardError(
+            f"the solver needs width * (height + 1) <= 64 bits; a {width}x{height} board needs "
+            f"{width * (height + 1)}"
+        )
+    return board
 
 
-def _solver(args: argparse.Namespace) -> Solver:
-    return _quick_solver(args.table_mb, args.weak)
+def _analyst(args: argparse.Namespace) -> Analyst:
+    """The analysis service for these options: the shipped book unless ``--no-book``."""
+    return Analyst(None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb)
 
 
-def _quick_solver(table_mb: float, weak: bool = False) -> Solver:
-    """A Solver, created with numba's optional scipy probe skipped.
-
-    Loading the first compiled kernel makes numba import scipy.linalg (if
-    installed) to look for BLAS, 0.3-0.5 s of a command's start-up; the
-    solver never uses BLAS.  The block is lifted right after, so scipy.linalg
-    can still be imported later in the same process.
-    """
-    from c4engine.search.solver import Solver
-
-    name = "scipy.linalg"
-    blocked = name not in sys.modules
-    if blocked:
-        sys.modules[name] = None  # type: ignore[assignment]
-    try:
-        return Solver(table_size_mb=table_mb, weak=weak)
-    finally:
-        if blocked and name in sys.modules and sys.modules[name] is None:
-            del sys.modules[name]
+def _limit(args: argparse.Namespace) -> Limit:
+    return Limit(time=args.time)
 
 
-def _columns(columns: Sequence[int], width: int) -> str:
+def _columns(columns: Sequence[int]) -> str:
     return " ".join(str(column + 1) for column in columns)
 
 
-def _print_result(position: str, result: SolveResult, out: TextIO, *, from_book: bool = False) -> None:
-    best = "-" if result.best_move is None else str(result.best_move + 1)
-    if result.best_move is None and from_book:
-        best = "- (the book holds this position's score, not its moves': --no-book searches for it)"
-    score = result.score if result.exact else f"[{result.lower}, {result.upper}]"
+def _print_verdict(position: str, verdict: Verdict, out: TextIO) -> None:
+    best = "-" if verdict.best_move is None else str(verdict.best_move + 1)
+    score = verdict.score.value if verdict.exact else f"[{verdict.lower}, {verdict.upper}]"
     print(f"position: {position or '(empty)'}", file=out)
-    print(f"score: {score} ({result.describe()})", file=out)
+    print(f"score: {score} ({verdict.describe()})", file=out)
     print(f"best move: {best}", file=out)
-    print(f"nodes: {result.nodes}  time: {result.elapsed:.3f} s", file=out)
+    print(f"source: {verdict.source}", file=out)
+    print(f"nodes: {verdict.nodes}  time: {verdict.elapsed:.3f} s", file=out)
 
 
-def _print_analysis(position: str, analysis: Analysis, width: int, out: TextIO) -> None:
-    cells = " ".join("-" if s is None else str(s) for s in analysis.scores)
+def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: TextIO) -> None:
+    cells = " ".join("-" if s is None else _score_text(s) for s in analysis.scores)
     print(f"position: {position or '(empty)'}", file=out)
     print(f"scores: {cells}", file=out)
-    print(f"best moves: {_columns(analysis.best_columns, width) or '-'} ({analysis.describe()})", file=out)
-    print(f"pv: {format_moves(analysis.pv, width) or '-'}", file=out)
+    print(f"best moves: {_columns(analysis.best_columns) or '-'} ({analysis.describe()})", file=out)
+    exact = "" if analysis.pv_exact else " (not proven)"
+    print(f"pv: {format_moves(analysis.pv, width) or '-'}{exact}", file=out)
+    print(f"source: {analysis.source}", file=out)
     print(f"nodes: {analysis.nodes}  time: {analysis.elapsed:.3f} s", file=out)
 
 
+def _score_text(score: Score) -> str:
+    return str(int(score.value)) if score.is_exact else f"~{score.value:+.0f}"
+
+
 def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) -> int:
-    solver = _solver(args)
+    analyst = _analyst(args)
+    limit = _limit(args)
 
     def answer(line: str) -> str:
         board = _board(line, args)
         if analyze:
-            analysis = solver.analyze(board, pv=False, time_limit=args.time)
-            return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.scores)
-        result = solver.solve(board, time_limit=args.time, best_move=False)
-        if not result.exact:
-            raise C4Error(f"time limit reached (score between {result.lower} and {result.upper})")
-        return str(result.score)
+            analysis = analyst.analyze(board, limit, weak=args.weak, pv=False)
+            if not analysis.exact:
+                raise C4Error("time limit reached before every column was proven")
+            return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.exact_values())
+        verdict = analyst.solve(board, limit, weak=args.weak, best_move=False)
+        if not verdict.exact:
+            raise C4Error(f"time limit reached (score between {verdict.lower} and {verdict.upper})")
+        return str(verdict.score.value)
 
     return answer_lines(answer, stdin, out)
-
-
-def _book_analysis(board: Board, args: argparse.Namespace) -> Analysis | None:
-    """The analysis from the shipped opening book when it scores every move (strong scores only)."""
-    if args.weak or getattr(args, "no_book", False):
-        return None
-    analyst = Analyst()
-    if analyst.book_scores(board) is None:
-        return None
-    return analyst.analyze(board)
-
-
-def _book_result(board: Board, args: argparse.Namespace) -> SolveResult | None:
-    """The position's score from the shipped opening book, or None when the book lacks it.
-
-    The best move comes from the book too when it scores every move (else
-    it is left out: finding it would mean searching).
-    """
-    if args.weak or args.no_book:
-        return None
-    started = time.perf_counter()
-    analyst = Analyst()
-    score = analyst.book_score(board)
-    if score is None:
-        return None
-    scores = analyst.book_scores(board)
-    best = None
-    if scores is not None:
-        top = max(s for s in scores if s is not None)
-        best = next(c for c in board.geometry.center_order if scores[c] == top)
-    cells = board.width * board.height
-    elapsed = time.perf_counter() - started
-    return SolveResult(score, True, score, score, best, 0, elapsed, False, cells, board.move_count)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -238,13 +201,13 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.position is None:
             return _batch(args, args.analyze, sys.stdin, sys.stdout)
         board = _board(args.position, args)
+        analyst = _analyst(args)
         if args.analyze:
-            analysis = _book_analysis(board, args) or _solver(args).analyze(board, time_limit=args.time)
+            analysis = analyst.analyze(board, _limit(args), weak=args.weak)
             _print_analysis(args.position, analysis, board.width, sys.stdout)
         else:
-            known = _book_result(board, args)
-            result = known or _solver(args).solve(board, time_limit=args.time)
-            _print_result(args.position, result, sys.stdout, from_book=known is not None)
+            verdict = analyst.solve(board, _limit(args), weak=args.weak)
+            _print_verdict(args.position, verdict, sys.stdout)
         return 0
     except (C4Error, ValueError) as error:
         return _error(str(error))
@@ -311,9 +274,11 @@ def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
 def run_bench(args: argparse.Namespace) -> int:
     """Handler of ``c4 bench``: one table row per set."""
     try:
+        from c4engine.search.solver import Solver  # numba: only bench needs it up front
+
         files = _bench_files(args)
         sets = [(path, _read_bench(path, limit)) for path, limit in files]
-        solver = _quick_solver(args.table_mb)
+        solver = Solver(table_size_mb=args.table_mb)
         # load the compiled kernel before any clock starts, then forget what it saw
         solver.solve(Board.from_moves("4455"), node_limit=1000, best_move=False)
         solver.reset()

@@ -21,7 +21,8 @@ from typing import TextIO
 from c4engine.board import Board, Player
 from c4engine.errors import IllegalMoveError
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
-from c4engine.play.players import EnginePlayer
+from c4engine.search.analysis import shared_analyst
+from c4engine.search.limit import Limit
 
 __all__ = ["TerminalGame", "render_board", "wants_color"]
 
@@ -31,8 +32,8 @@ _WIN_STYLE = "\x1b[42m"
 _LAST_STYLE = "\x1b[4m"
 _DIM = "\x1b[2m"
 
-HINT_LEVEL = 6
-"""The level whose choice ``h`` suggests."""
+HINT_SECONDS = 2.0
+"""What ``h`` may think: the analysis service's best move (book, solver, then engine) in that time."""
 
 
 def wants_color(stream: TextIO) -> bool:
@@ -202,8 +203,10 @@ class TerminalGame:
         self.show()
 
     def _hint(self) -> None:
-        column = EnginePlayer(level=HINT_LEVEL).choose_move(self.game.board.copy())
-        self.say(f"Hint: column {column + 1}.")
+        verdict = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS))
+        assert verdict.best_move is not None  # the game is not over while the prompt is up
+        why = verdict.score.describe() if verdict.exact else "not proven"
+        self.say(f"Hint: column {verdict.best_move + 1} ({why}).")
 
     def _announce_result(self) -> None:
         winner = self.game.winner

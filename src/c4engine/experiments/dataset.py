@@ -2,7 +2,8 @@
 
 :func:`sample_positions` draws distinct positions (a position and its mirror
 image count once) at chosen plies by seeded random play; :func:`label`
-scores one with the exact solver (:meth:`c4engine.search.solver.Solver.analyze`);
+scores one exactly through the analysis service (the opening book, else the solver:
+:meth:`c4engine.search.analysis.Analyst.analyze`);
 :func:`build_dataset` does both, in parallel through
 :func:`c4engine.jobs.executor`; :func:`write_dataset` and
 :func:`read_dataset` store rows as CSV or Parquet (with ``pyarrow``).
@@ -32,7 +33,7 @@ from typing import Any
 from c4engine.board import Board
 from c4engine.errors import DatasetError
 from c4engine.jobs import executor
-from c4engine.search.solver import Solver
+from c4engine.search.analysis import Analyst, shared_analyst
 
 __all__ = [
     "FORMATS",
@@ -147,31 +148,27 @@ def _random_game(
     return board
 
 
-def label(board: Board, solver: Solver | None = None) -> LabelledPosition:
-    """The exact score of ``board`` and of each of its moves (a new solver unless one is given)."""
-    solver = solver if solver is not None else Solver(table_size_mb=16)
-    analysis = solver.analyze(board, pv=False)
-    score = analysis.score
-    assert score is not None  # no limits: the analysis is exact
+def label(board: Board, analyst: Analyst | None = None) -> LabelledPosition:
+    """The exact score of ``board`` and of each of its moves, from the opening book or the solver.
+
+    ``analyst`` defaults to the process's :func:`~c4engine.search.analysis.shared_analyst`.
+    """
+    analyst = analyst if analyst is not None else shared_analyst()
+    analysis = analyst.analyze(board, pv=False)
     return LabelledPosition(
         board.move_string,
         board.move_count,
-        score,
-        analysis.scores,
+        int(analysis.score.value),  # no limit: the analysis is exact
+        analysis.exact_values(),
         tuple(column + 1 for column in analysis.best_columns),
     )
 
 
-_WORKER_SOLVER: dict[float, Solver] = {}
-
-
 def _label_chunk(job: tuple[list[str], int, int, int, float]) -> list[LabelledPosition]:
-    """Label positions given by move strings: the job a worker process runs (one solver per process)."""
+    """Label positions given by move strings: the job a worker process runs (one analyst per process)."""
     moves_list, width, height, connect, table_mb = job
-    solver = _WORKER_SOLVER.get(table_mb)
-    if solver is None:
-        solver = _WORKER_SOLVER[table_mb] = Solver(table_size_mb=table_mb)
-    return [label(Board.from_moves(moves, width, height, connect), solver) for moves in moves_list]
+    analyst = shared_analyst(table_mb)
+    return [label(Board.from_moves(moves, width, height, connect), analyst) for moves in moves_list]
 
 
 def build_dataset(
@@ -193,17 +190,17 @@ def build_dataset(
     width, height, connect = boards[0].width, boards[0].height, boards[0].connect
     if any((board.width, board.height, board.connect) != (width, height, connect) for board in boards):
         raise DatasetError("every position of a dataset must have the same board size and connect-N")
-    if not Solver.supports(width, height):
+    if not Analyst.can_solve(boards[0]):
         bits = width * (height + 1)
         raise DatasetError(
             f"the solver needs width * (height + 1) <= 64; a {width}x{height} board needs {bits}"
         )
     moves = [board.move_string for board in boards]
     if workers == 1 and scheduler is None:
-        solver = Solver(table_size_mb=table_size_mb)
+        analyst = shared_analyst(table_size_mb)
         rows = []
         for board in boards:
-            rows.append(label(board, solver))
+            rows.append(label(board, analyst))
             if on_progress is not None:
                 on_progress(1)
         return rows

@@ -1,11 +1,7 @@
 """Perfect play: the opening book first, the exact solver after it.
 
-:class:`Analyst` scores every move of a position -- from the opening book
-when the book holds the position's children (instantly), otherwise with the
-solver (:meth:`c4engine.search.solver.Solver.analyze`).  The solver itself knows
-nothing of books; this layer sits above both.
-
-:class:`PerfectPlayer` plays a game-theoretically best move: the quickest
+:class:`PerfectPlayer` asks the analysis service
+(:class:`c4engine.search.analysis.Analyst`) and plays a game-theoretically best move: the quickest
 win, else a draw, else the slowest loss; equal moves are broken centre-first
 (or at random with ``random_ties``).  With a ``time_limit`` it still moves
 when the limit stops the solver, with the best move known, and records the
@@ -24,152 +20,18 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final
 
 from c4engine.board import Board, Geometry
-from c4engine.errors import BookError, GameOverError
-from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.results import DEFAULT_TABLE_MB, Analysis
+from c4engine.errors import GameOverError
+from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
+from c4engine.search.limit import Limit
+from c4engine.search.results import DEFAULT_TABLE_MB
 
-if TYPE_CHECKING:  # the solver (numba) is imported on first search: book answers need none
-    from c4engine.search.solver import Solver
-
-__all__ = ["DEFAULT_BOOK", "DEFAULT_TIME_LIMIT", "Analyst", "MoveChoice", "PerfectPlayer"]
+__all__ = ["DEFAULT_TIME_LIMIT", "MoveChoice", "PerfectPlayer"]
 
 DEFAULT_TIME_LIMIT: Final = 60.0
 """Seconds the perfect player may think about one move before it plays its best known move."""
-
-
-class _DefaultBook:
-    """Marker: the book shipped with c4engine for the board, if there is one."""
-
-    def __repr__(self) -> str:
-        return "DEFAULT_BOOK"
-
-
-DEFAULT_BOOK: Final = _DefaultBook()
-
-BookChoice = OpeningBook | str | Path | _DefaultBook | None
-
-
-class Analyst:
-    """Every move's score: from the opening book when it has them, else from the solver.
-
-    ``book`` is an :class:`OpeningBook`, a path, ``None`` (no book) or
-    :data:`DEFAULT_BOOK` (the shipped book for the board's size, opened on
-    first use).  The solver (and its table) is made on first need and kept.
-
-    >>> analyst = Analyst()
-    >>> analysis = analyst.analyze(Board())
-    >>> analysis.scores, analyst.last_source
-    ((-2, -1, 0, 1, 0, -1, -2), 'book')
-    """
-
-    def __init__(
-        self,
-        book: BookChoice = DEFAULT_BOOK,
-        *,
-        solver: Solver | None = None,
-        table_size_mb: float = DEFAULT_TABLE_MB,
-    ) -> None:
-        self._book_choice = book
-        self._books: dict[tuple[int, int, int], OpeningBook | None] = {}
-        if isinstance(book, OpeningBook):
-            self._books[(book.width, book.height, book.connect)] = book
-        elif isinstance(book, str | Path):
-            opened = OpeningBook.open(book)
-            self._books[(opened.width, opened.height, opened.connect)] = opened
-        self._solver = solver
-        self._table_size_mb = table_size_mb
-        self.last_source: Literal["book", "solver"] | None = None
-
-    @property
-    def solver(self) -> Solver:
-        """The solver, made on first use."""
-        if self._solver is None:
-            from c4engine.search.solver import Solver
-
-            self._solver = Solver(table_size_mb=self._table_size_mb)
-        return self._solver
-
-    def book_for(self, board: Board) -> OpeningBook | None:
-        """The book used for boards of this size, or None."""
-        geometry = (board.width, board.height, board.connect)
-        if geometry not in self._books:
-            book: OpeningBook | None = None
-            if isinstance(self._book_choice, _DefaultBook):
-                path = default_book_path(*geometry)
-                book = OpeningBook.open(path) if path is not None else None
-            self._books[geometry] = book
-        found = self._books[geometry]
-        if found is not None and (found.width, found.height, found.connect) != geometry:
-            raise BookError(f"the book is for {found.width}x{found.height} connect {found.connect}")
-        return found
-
-    def _strong_book(self, board: Board) -> OpeningBook | None:
-        """The book for ``board`` when it can give exact scores of it (strong, game not over)."""
-        book = self.book_for(board)
-        return None if book is None or book.weak or board.is_over else book
-
-    def book_scores(self, board: Board) -> list[int | None] | None:
-        """Every move's score from the book, or None when the book lacks one of them."""
-        book = self._strong_book(board)
-        if book is None:
-            return None
-        scores = book.move_scores(board)
-        if any(score is None for column, score in enumerate(scores) if board.can_play(column)):
-            return None
-        return scores
-
-    def book_score(self, board: Board) -> int | None:
-        """The position's own score from the book, or None when the book lacks it."""
-        book = self._strong_book(board)
-        return None if book is None else book.score(board)
-
-    def analyze(self, board: Board, *, time_limit: float | None = None, pv: bool = True) -> Analysis:
-        """Like :meth:`Solver.analyze` (strong scores), answered from the book when it can be.
-
-        From the book the principal variation follows the book as far as it goes.
-        """
-        if board.is_over:
-            raise GameOverError("the game is over: nothing to analyze")
-        start = time.perf_counter()
-        scores = self.book_scores(board)
-        if scores is None:
-            self.last_source = "solver"
-            return self.solver.analyze(board, weak=False, pv=pv, time_limit=time_limit)
-        self.last_source = "book"
-        best = max(score for score in scores if score is not None)
-        best_columns = tuple(column for column, score in enumerate(scores) if score == best)
-        line = self._book_line(board) if pv else []
-        cells = board.width * board.height
-        return Analysis(
-            tuple(scores),
-            best_columns,
-            tuple(line),
-            0,
-            time.perf_counter() - start,
-            False,
-            True,
-            cells,
-            board.move_count,
-            tuple(scores),
-            tuple(scores),
-        )
-
-    def _book_line(self, board: Board) -> list[int]:
-        """Best play (centre-first among equals) while the book knows every move's score."""
-        line: list[int] = []
-        walk = board.copy()
-        while not walk.is_over:
-            scores = self.book_scores(walk)
-            if scores is None:
-                break
-            column = _pick(walk, scores, None)
-            line.append(column)
-            walk.play(column)
-        return line
 
 
 @dataclass(frozen=True)
@@ -232,16 +94,19 @@ class PerfectPlayer:
             return self._record(
                 board, MoveChoice(column, score, True, "immediate", time.perf_counter() - start)
             )
-        if self._random is None and self.analyst.book_scores(board) is None:
+        if self._random is None and self.analyst.book_scores(board) is None and self.analyst.can_solve(board):
             return self._record(board, self._solve_centre_first(board, start))
-        analysis = self.analyst.analyze(board, time_limit=self.time_limit, pv=False)
-        source = self.analyst.last_source or "solver"
+        limit = Limit() if self.time_limit is None else Limit(time=self.time_limit)
+        analysis = self.analyst.analyze(board, limit, pv=False)
+        values = analysis.exact_values()
         if analysis.exact:
-            column = _pick(board, list(analysis.scores), self._random)
-            choice = MoveChoice(column, analysis.scores[column], True, source, time.perf_counter() - start)
+            column = best_column(board, values, self._random)
+            choice = MoveChoice(column, values[column], True, analysis.source, time.perf_counter() - start)
             return self._record(board, choice)
-        column, lower, proven = _best_known(board, analysis)
-        return self._record(board, MoveChoice(column, lower, proven, source, time.perf_counter() - start))
+        column = best_column(board, [0 if c in analysis.best_columns else None for c in range(board.width)])
+        # some column is unproven, so no move is proven best
+        choice = MoveChoice(column, values[column], False, analysis.source, time.perf_counter() - start)
+        return self._record(board, choice)
 
     def _solve_centre_first(self, board: Board, start: float) -> MoveChoice:
         """Find the position's score, then test its moves centre-first until one reaches it.
@@ -277,23 +142,11 @@ class PerfectPlayer:
                 lower = result.lower if result.best_proved else None
                 return MoveChoice(fallback, lower, False, "solver", time.perf_counter() - start)
             target = result.score
-        child = board.copy()
-        for column in board.geometry.center_order:
-            if not board.can_play(column):
-                continue
-            child.play(column)
-            if child.is_full:
-                reaches: bool | None = target == 0
-            else:
-                # the move reaches ``target`` unless the opponent then scores more than -target
-                beaten = solver.is_at_least(child, 1 - target, time_limit=self._left(start))
-                reaches = None if beaten is None else not beaten
-            child.undo()
-            if reaches is None:
-                return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
-            if reaches:
-                return MoveChoice(column, target, True, "solver", time.perf_counter() - start)
-        raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
+        left = self._left(start)
+        column = self.analyst.move_reaching(board, target, Limit() if left is None else Limit(time=left))
+        if column is None:
+            return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
+        return MoveChoice(column, target, True, "solver", time.perf_counter() - start)
 
     def _left(self, start: float) -> float | None:
         """Seconds left of this move's budget (None: no limit); a spent budget leaves a sliver."""
@@ -321,34 +174,3 @@ class PerfectPlayer:
 
     def __repr__(self) -> str:
         return f"PerfectPlayer(time_limit={self.time_limit!r}, random_ties={self.random_ties})"
-
-
-def _pick(board: Board, scores: list[int | None], rng: random.Random | None) -> int:
-    """The best-scoring column: centre-first among equals, or at random with ``rng``."""
-    best = max(score for score in scores if score is not None)
-    ties = [column for column in board.geometry.center_order if scores[column] == best]
-    if rng is not None and len(ties) > 1:
-        return rng.choice(sorted(ties))
-    return ties[0]
-
-
-def _best_known(board: Board, analysis: Analysis) -> tuple[int, int | None, bool]:
-    """The move with the best proved lower bound (then upper bound, then centre) of a stopped analysis.
-
-    It is proven best when its score is exact and no other move can do better.
-    """
-    lowers = analysis.lowers or tuple(None for _ in range(board.width))
-    uppers = analysis.uppers or tuple(None for _ in range(board.width))
-    cells = board.width * board.height
-    candidates: list[tuple[int, int, int, int]] = []
-    for rank, column in enumerate(board.geometry.center_order):
-        if not board.can_play(column):
-            continue
-        known_low, known_high = lowers[column], uppers[column]
-        low = known_low if known_low is not None else -cells
-        high = known_high if known_high is not None else cells
-        candidates.append((low, high, -rank, column))
-    low, high, _rank, column = max(candidates)
-    others = [c for c in candidates if c[3] != column]
-    proven = low == high and all(other[1] <= low for other in others)
-    return column, (low if lowers[column] is not None else None), proven

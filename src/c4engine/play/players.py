@@ -28,12 +28,16 @@ from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
+from c4engine.search.analysis import Analyst, shared_analyst
 from c4engine.search.engine import Engine, PollHook
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
+from c4engine.search.limit import Limit
+from c4engine.search.results import Verdict
 
 __all__ = [
     "PERFECT",
     "Agent",
+    "AnalystPlayer",
     "CallableAgent",
     "EnginePlayer",
     "HumanPlayer",
@@ -162,6 +166,38 @@ class EnginePlayer:
 
     def __repr__(self) -> str:
         return f"EnginePlayer(name={self.name!r})"
+
+
+class AnalystPlayer:
+    """The analysis service's best move within ``time_limit`` seconds a move.
+
+    Exact where the opening book or the solver proves it in time (the
+    quickest win, else a draw, else the slowest loss), else the heuristic
+    engine's choice in the time left (:meth:`c4engine.search.analysis.Analyst.solve`).
+    :attr:`last` is the last move's :class:`~c4engine.search.results.Verdict`.
+
+    >>> from c4engine.board import Board
+    >>> player = AnalystPlayer(1.0)
+    >>> player.choose_move(Board()), player.last.source
+    (3, 'book')
+    """
+
+    is_human = False
+
+    def __init__(self, time_limit: float, *, name: str | None = None, analyst: Analyst | None = None) -> None:
+        self.limit = Limit(time=time_limit)
+        self.name = name or f"computer, {time_limit:g} s a move"
+        self.analyst = analyst or shared_analyst()
+        self.last: Verdict | None = None
+
+    def choose_move(self, board: Board) -> int:
+        verdict = self.analyst.solve(board, self.limit)
+        assert verdict.best_move is not None  # solve raises GameOverError on a finished game
+        self.last = verdict
+        return verdict.best_move
+
+    def __repr__(self) -> str:
+        return f"AnalystPlayer({self.limit.time!r})"
 
 
 class CallableAgent:

@@ -60,14 +60,12 @@ from c4engine.board import Board, has_line
 from c4engine.errors import GameOverError
 from c4engine.search import compiled_engine
 from c4engine.search.evaluators import Evaluator, windows
+from c4engine.search.results import WIN_SCORE
 
 __all__ = ["DEFAULT_DEPTH", "WIN_SCORE", "Engine", "PollHook", "SearchProgress", "SearchResult"]
 
 DEFAULT_DEPTH = 6
 """Plies searched when neither a depth nor a time limit is given."""
-
-WIN_SCORE = 10**9
-"""A win at ply ``p`` from the root scores ``WIN_SCORE - p``; a loss ``-(WIN_SCORE - p)``."""
 
 _MAX_PLIES = 32 * 32  # the most plies any board can last (MAX_SIZE squared)
 _WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES

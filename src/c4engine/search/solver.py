@@ -29,9 +29,11 @@ faster.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,7 +116,8 @@ class Solver:
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
         self.etc_margin = ETC_MARGIN
-        _warm_up(self._table, self._bits)
+        with _scipy_probe_skipped():
+            _warm_up(self._table, self._bits)
 
     # ------------------------------------------------------------ metadata
 
@@ -473,6 +476,26 @@ class Solver:
             column = result.best_move
             pv.append(column)
         return pv
+
+
+@contextlib.contextmanager
+def _scipy_probe_skipped() -> Iterator[None]:
+    """Skip numba's optional scipy probe while the first compiled kernel loads.
+
+    Loading the first kernel makes numba import scipy.linalg (if installed)
+    to look for BLAS: 0.3-0.5 s of a command's start-up, and the solver never
+    uses BLAS.  The block is lifted right after, so scipy.linalg can still be
+    imported later in the same process.
+    """
+    name = "scipy.linalg"
+    blocked = name not in sys.modules
+    if blocked:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if blocked and name in sys.modules and sys.modules[name] is None:
+            del sys.modules[name]
 
 
 def _warm_up(table: np.ndarray, bits: int) -> None:
