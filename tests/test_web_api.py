@@ -127,6 +127,12 @@ def test_move(client: httpx.Client) -> None:
         assert isinstance(body["exact"], bool)
 
 
+def test_perfect_level(client: httpx.Client) -> None:
+    """``perfect`` asks the analysis service: from the book after 44, the only winning column."""
+    body = client.post("/api/move", json={"pos": "44", "level": "perfect"}).json()
+    assert body["column"] == 4 and body["exact"] and body["level"] == "perfect"
+
+
 def test_record(client: httpx.Client) -> None:
     response = client.get("/api/record", params={"pos": "4455332", "first": "Ann", "second": "Bo"})
     record = response.json()
@@ -194,6 +200,7 @@ def test_bad_queries(
 
 BAD_MOVES: list[tuple[Any, int, str]] = [
     ({"pos": "", "level": True}, 422, "level"),
+    ({"pos": "", "level": "Perfect"}, 422, "level"),
     ({"pos": "", "level": 2.0}, 422, "level"),
     ({"pos": "", "connect": "4"}, 422, "connect"),
     ({"pos": "", "time_cap": 21}, 422, "at most 20 seconds"),

@@ -201,13 +201,37 @@ def test_analysis_past_the_book_ends_proven(page: Any, base: str) -> None:
     open_page(page, base, "?pos=443554&play=both")
     page.keyboard.press("a")
     page.wait_for_function(
-        "() => document.querySelectorAll('#analysis .chip.loss').length === 7", timeout=120_000
+        "() => document.querySelectorAll('#analysis .chip.loss').length === 7", timeout=180_000
     )
     assert chips(page) == [
         "loss in 17", "loss in 17", "loss in 14", "loss in 17", "loss in 15", "loss in 14", "loss in 15"
     ]  # fmt: skip
     assert best_chips(page) == [1, 2, 4]
     assert ask_hint(page) == "Hint: column 4. Columns 1, 2 are as good."
+
+
+def test_perfect_play_and_the_empty_board(page: Any, base: str) -> None:
+    page.goto(f"{base}/")
+    settle(page)
+    page.keyboard.press("n")
+    page.select_option("select[name=level]", "perfect")
+    page.select_option("select[name=play]", "second")
+    page.click("#start")
+    page.wait_for_function("() => document.getElementById('moves').value === '4'")  # the book's move
+    settle(page)
+    assert "perfect play" in page.inner_text("#subtitle") and "level=perfect" in page.url
+    open_page(page, base, "?play=both")
+    page.keyboard.press("a")
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip.win').length === 1")
+    assert chips(page) == [
+        "loss in 20",
+        "loss in 21",
+        "draw",
+        "win in 21",
+        "draw",
+        "loss in 21",
+        "loss in 20",
+    ]
 
 
 def test_new_game_clears_the_analysis(page: Any, base: str) -> None:

@@ -41,7 +41,7 @@ from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path
 
@@ -131,7 +131,7 @@ class ColumnScore(BaseModel):
     exact: bool
     outcome: Literal["win", "loss", "draw", "unknown"]
     moves: int | None = Field(description="The winner's moves to the end (win or loss)")
-    label: str = Field(examples=["win in 5", "draw", "loss in 8", "+12"])
+    label: str = Field(examples=["win in 5", "draw", "loss in 8", "≈ +12.5"])
     lean: float | None = Field(
         description="Estimates only: the score on a human scale, -1 (clearly worse) to +1 (clearly better)"
     )
@@ -146,7 +146,7 @@ class AnalysisOut(BaseModel):
     scores: list[int | float | None] = Field(description="Just the scores, null for a full column")
     best: list[int] = Field(
         description="The best column(s), 1-based: the best proven score; the best estimate "
-        "only when no column is proven"
+        "only when no column is proven or every proven column loses at once"
     )
     exact: bool = Field(description="Whether every score is proven (false: the time cap stopped a search)")
     pv: list[int] = Field(
@@ -155,13 +155,20 @@ class AnalysisOut(BaseModel):
     elapsed: float
 
 
+LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
+
+
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     pos: str = Field("", max_length=4096, description="The moves so far", examples=["4453"])
     size: str = Field("7x6", max_length=16, examples=["7x6"])
-    connect: StrictInt = Field(4, ge=2, le=MAX_SIZE)
-    level: StrictInt = Field(levels.DEFAULT_LEVEL, ge=1, le=len(levels.LEVELS))
+    connect: int = Field(4, ge=2, le=MAX_SIZE, strict=True)
+    level: LevelNumber | Literal["perfect"] = Field(
+        levels.DEFAULT_LEVEL,
+        description="1 (beginner) to 7 (master), or perfect: the analysis service's best move, "
+        "proven wherever the book or the solver can prove one within the time cap",
+    )
     time_cap: float | None = Field(
         None, gt=0, allow_inf_nan=False, strict=True, description="Seconds, at most the server's limit"
     )
@@ -170,7 +177,7 @@ class MoveIn(BaseModel):
 class MoveOut(BaseModel):
     column: int = Field(description="The computer's column (1-based)")
     pos: str = Field(description="The position after it")
-    level: int
+    level: int | Literal["perfect"]
     exact: bool = Field(description="False when the time cap stopped the level's full search")
     elapsed: float
     position: PositionOut

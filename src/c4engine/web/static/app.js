@@ -3,12 +3,14 @@
 "use strict";
 
 const LEVEL_NAMES = ["", "beginner", "novice", "casual", "club", "strong", "expert", "master"];
+const PERFECT = "perfect"; // the analysis service's best move: proven wherever it can be in time
 const NUMBER_WORDS = { 3: "Three", 4: "Four", 5: "Five", 6: "Six" };
 const DEFAULTS = { width: 7, height: 6, connect: 4, level: 3, play: "first" };
 const MAX_SIZE = 32;
 // The first analysis of a position is quick; while it is not proven the page asks again with
-// the server's longest time cap (the worker's solver keeps what it learnt in between).
-const ANALYSIS_CAPS = [1, 3, 3, 3, 3, 3, 3, 3];
+// the server's longest time cap (the worker's solver keeps what it learnt in between), for up to
+// about 45 s: 443554 takes 6-8 rounds on a busy 2-core machine.
+const ANALYSIS_CAPS = [1, ...Array(15).fill(3)];
 const RETRIES = 2; // a busy server (503/429) is asked again this often before the page says so
 const DIGIT_WAIT = 700; // ms to wait for a second digit on boards wider than 9
 
@@ -54,8 +56,9 @@ function readUrl() {
   const level = params.get("level");
   if (level !== null) {
     const value = /^\d+$/.test(level.trim()) ? parseInt(level, 10) : 0;
-    if (value >= 1 && value < LEVEL_NAMES.length) state.level = value;
-    else notices.push(`level “${level}” does not exist (1 to ${LEVEL_NAMES.length - 1})`);
+    if (level === PERFECT) state.level = PERFECT;
+    else if (value >= 1 && value < LEVEL_NAMES.length) state.level = value;
+    else notices.push(`level “${level}” does not exist (1 to ${LEVEL_NAMES.length - 1} or perfect)`);
   }
   const play = params.get("play");
   if (play !== null) {
@@ -194,9 +197,13 @@ function buildBoard() {
     labels.appendChild(label);
   }
   $("title-n").textContent = NUMBER_WORDS[state.connect] || String(state.connect);
-  const opponent = state.play === "both" ? "two players" : `level ${state.level} ${LEVEL_NAMES[state.level]}`;
+  const opponent = state.play === "both" ? "two players" : computerName();
   $("subtitle").textContent = `${state.width}×${state.height} · connect ${state.connect} · ${opponent}`;
   clearAnalysis();
+}
+
+function computerName() {
+  return state.level === PERFECT ? "perfect play" : `level ${state.level} ${LEVEL_NAMES[state.level]}`;
 }
 
 function render(position, dropped) {
@@ -618,8 +625,8 @@ async function startGame(settings, notices = []) {
 
 async function exportJson() {
   const names = {
-    first: state.play === "both" ? "Player 1" : isHuman("X") ? "You" : `Computer (level ${state.level})`,
-    second: state.play === "both" ? "Player 2" : isHuman("O") ? "You" : `Computer (level ${state.level})`,
+    first: state.play === "both" ? "Player 1" : isHuman("X") ? "You" : `Computer (${computerName()})`,
+    second: state.play === "both" ? "Player 2" : isHuman("O") ? "You" : `Computer (${computerName()})`,
   };
   const query = `${settingsQuery(state.pos)}&first=${encodeURIComponent(names.first)}&second=${encodeURIComponent(names.second)}`;
   try {
@@ -726,7 +733,7 @@ $("new-dialog").addEventListener("close", () => {
     width,
     height,
     connect: parseInt(form.connect.value, 10),
-    level: parseInt(form.level.value, 10),
+    level: form.level.value === PERFECT ? PERFECT : parseInt(form.level.value, 10),
     play: form.play.value,
     pos: "",
   });
