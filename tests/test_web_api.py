@@ -7,6 +7,7 @@ fuzz run from the OpenAPI document (schemathesis): never a 5xx.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import socket
 import threading
@@ -21,7 +22,8 @@ from tests.web_server import server_in_thread
 
 from c4engine.board import Board
 from c4engine.web.app import Limits, position_payload
-from c4engine.web.worker import analyze
+from c4engine.web.pool import Lane
+from c4engine.web.worker import analyze, engine_move
 
 LIMITS = Limits(workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=20)
 
@@ -433,3 +435,23 @@ def test_slow_clients_are_cut_off(fair: str) -> None:
         slow_head.sendall(b"GET /healthz HTTP/1.1\r\nHost:")
         slow_head.settimeout(20)
         assert slow_head.recv(4096) == b""  # closed without an answer
+
+
+def test_the_least_served_client_goes_first() -> None:
+    """One worker, client a queues three moves, then b one: b's runs second, not last."""
+
+    async def run() -> list[str]:
+        lane = Lane("move", workers=1, max_pending=8, per_client=4)
+        await asyncio.get_running_loop().run_in_executor(None, lane.start)
+        try:
+            order: list[str] = []
+            args = ("4453", 7, 6, 4, 1, 0.5)
+            jobs = [(name, lane.submit(name, engine_move, *args)) for name in ("a", "a", "a", "b")]
+            for name, job in jobs:
+                job.future.add_done_callback(lambda _future, name=name: order.append(name))
+            await asyncio.gather(*(job.future for _, job in jobs))
+            return order
+        finally:
+            lane.stop()
+
+    assert asyncio.run(run()) == ["a", "b", "a", "a"]
