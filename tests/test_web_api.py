@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import signal
 import socket
 import threading
 import time
@@ -22,8 +24,8 @@ from tests.web_server import server_in_thread
 
 from c4engine.board import Board
 from c4engine.web.app import Limits, position_payload
-from c4engine.web.pool import Lane
-from c4engine.web.worker import analyze, engine_move
+from c4engine.web.pool import Lane, PoolBusyError
+from c4engine.web.worker import analyze, analyze_position, engine_move
 
 LIMITS = Limits(workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=20)
 
@@ -455,3 +457,25 @@ def test_the_least_served_client_goes_first() -> None:
             lane.stop()
 
     assert asyncio.run(run()) == ["a", "b", "a", "a"]
+
+
+def test_a_dead_worker_is_replaced() -> None:
+    """A worker killed mid-search fails its request with 'retry', and the lane carries on."""
+
+    async def run() -> tuple[str, dict[str, Any]]:
+        lane = Lane("analysis", workers=1, max_pending=8, per_client=4)
+        await asyncio.get_running_loop().run_in_executor(None, lane.start)
+        try:
+            job = lane.submit("a", analyze_position, "", 9, 7, 4, 10.0)
+            await asyncio.sleep(0.5)
+            assert job.worker is not None
+            os.kill(job.worker.process.pid, signal.SIGKILL)
+            with pytest.raises(PoolBusyError) as failed:
+                await job.future
+            after = await lane.submit("a", analyze_position, "44", 7, 6, 4, 1.0).future
+            return str(failed.value), after
+        finally:
+            lane.stop()
+
+    message, after = asyncio.run(run())
+    assert "restarted" in message and after["exact"]

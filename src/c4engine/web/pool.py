@@ -83,6 +83,8 @@ class _Worker:
         self.process = _CONTEXT.Process(target=_serve, args=(child, self.cancelled), daemon=True)
         self.process.start()
         child.close()
+        # Set when the pipe breaks: the process is gone (is_alive() can lag behind the pipe's EOF).
+        self.broken = False
         self.connection.recv()  # warmed up: the first request does not pay for imports and compiling
 
     async def run(self, job: Job) -> dict[str, Any]:
@@ -96,9 +98,14 @@ class _Worker:
             try:
                 answer.set_result(self.connection.recv())
             except (EOFError, OSError):  # the process died (killed, out of memory)
+                self.broken = True
                 answer.set_exception(PoolBusyError("the engine restarted; try again"))
 
-        self.connection.send((job.id, job.function, job.args))
+        try:
+            self.connection.send((job.id, job.function, job.args))
+        except OSError as error:
+            self.broken = True
+            raise PoolBusyError("the engine restarted; try again") from error
         loop.add_reader(descriptor, readable)
         try:
             ok, value = await answer
@@ -211,10 +218,10 @@ class Lane:
         try:
             result = await process.run(job)
         except PoolBusyError as error:
-            if not process.process.is_alive():
-                process = await self._replace(process)
-            if not job.future.done():
+            if not job.future.done():  # answered at once; a new worker is started meanwhile
                 job.future.set_exception(error)
+            if process.broken:
+                process = await self._replace(process)
         else:
             if not job.future.done():
                 job.future.set_result(result)
