@@ -117,12 +117,12 @@ def test_junk_is_echoed_short() -> None:
 
 
 def test_a_crashing_player_ends_the_match_in_one_line_and_finished_games_stay(tmp_path: Path) -> None:
-    # it plays column 1 for ever as first player (game 0, which it loses), and fails as second (game 1)
+    # it plays the leftmost open column as first player (game 0, which it loses), and fails as second (game 1)
     (tmp_path / "crashbot.py").write_text(
         "def choose(board):\n"
         "    if board.moves and board.moves[0] != 0:\n"
         "        raise RuntimeError('boom\\nand a second line')\n"
-        "    return 0\n"
+        "    return board.legal_moves()[0]\n"
     )
     database = tmp_path / "m.sqlite"
     result = c4_script(

@@ -191,7 +191,11 @@ def _add_serve(commands: Subparsers) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--workers", type=int, help="engine processes (default: cores - 1, at least 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="analysis processes; moves have their own (default: cores - 1, at least 1)",
+    )
     parser.add_argument(
         "--queue", type=int, default=64, help="engine requests queued before 503 (default 64)"
     )
