@@ -422,10 +422,10 @@ class Engine:
     def _static_score(self, column: int) -> float:
         """The score of playing ``column`` judged by the evaluator alone (no search)."""
         board = self._board
-        board.push(column)
+        won = board.push(column)
         self._nodes += 1
         try:
-            if board.winner is not None:
+            if won:
                 return WIN_SCORE - 1
             if board.is_full:
                 return 0
@@ -479,9 +479,9 @@ class Engine:
             if self._nodes >= self._next_check:
                 self._tick()
             self._nodes += 1
-            board.push(column)
+            won = board.push(column)
             line: tuple[int, ...] = ()
-            if board.winner is not None:
+            if won:
                 score: float = WIN_SCORE - 1
             elif board.mask_bits == full:
                 score = 0
