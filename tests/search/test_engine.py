@@ -423,7 +423,10 @@ def test_search_leaves_the_board_alone() -> None:
 def test_time_limit_returns_last_completed_depth() -> None:
     depths: list[int] = []
     board = Board.from_moves("4453")
-    result = Engine(windows, time_limit=0.3, poll=lambda p: depths.append(p.depth)).search(board)
+    engine = Engine(windows, time_limit=0.3, poll=lambda p: depths.append(p.depth), poll_interval=0.001)
+    Engine(windows, depth=2).search(board)  # load the compiled kernel before the clock starts
+    # the poll interval is CPU time: short, so a loaded machine still polls within 0.3 s of wall time
+    result = engine.search(board)
     assert result.stopped and result.depth >= 2
     assert 0.3 <= result.elapsed < 3  # wall clock: generous, the machine may be loaded
     # the score is that of a full search to the last completed depth
@@ -440,6 +443,24 @@ def test_time_limit_solves_small_games_and_stops_early() -> None:
     # a forced win found: no need to go on deepening
     result = Engine(windows, time_limit=20).search(Board.from_moves("4455"))
     assert not result.stopped and result.is_win and result.depth == 3
+
+
+def test_a_search_can_be_given_its_own_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search(board, time_limit=...)`` replaces the engine's limit for that search only.
+
+    The engine's wall clock jumps a quarter of a second at every reading: the one-second
+    limit runs out after a few readings, the engine's own thousand seconds would not.
+    """
+    from c4engine.search import engine as engine_module
+
+    ticks = itertools.count()
+    monkeypatch.setattr(engine_module, "monotonic", lambda: next(ticks) * 0.25)
+    engine = Engine(windows, depth=20, time_limit=1000, use_kernel=False)
+    board = Board.from_moves("4453")
+    result = engine.search(board, time_limit=1.0)
+    assert result.stopped and result.depth < 20 and engine.time_limit == 1000
+    with pytest.raises(ValueError, match="time_limit"):
+        engine.search(board, time_limit=0)
 
 
 def test_partial_first_iteration() -> None:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import sys
 from dataclasses import replace
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from c4engine.errors import ServeError
 from c4engine.web.app import Limits, create_app
 
-__all__ = ["serve", "uvicorn_config"]
+__all__ = ["listen", "serve", "uvicorn_config"]
 
 
 class _HeadTimeoutProtocol(H11Protocol):
@@ -87,16 +89,36 @@ def uvicorn_config(
     )
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, or :class:`ServeError` saying why not (a port in use ...).
+
+    Binding before anything is printed means a busy port is reported at once,
+    not after the address the user is told to open.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: restart at once
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        reason = error.strerror or str(error)
+        raise ServeError(f"cannot listen on {host} port {port} (--host, --port): {reason}") from None
+    return sock
+
+
 def serve(host: str, port: int, *, workers: int | None = None, max_pending: int = 64) -> int:
     """Serve until interrupted; returns the exit status.  ``workers``: analysis processes."""
     limits = Limits(max_pending=max_pending)
     if workers is not None:
         limits = replace(limits, workers=workers)
+    sock = listen(host, port)
+    port = sock.getsockname()[1]  # the one the system chose for --port 0
     shown = f"[{host}]" if ":" in host else host
     print(
         f"c4 serve: open http://{shown}:{port}/ in a browser (API docs at /docs); Ctrl-C stops",
         file=sys.stderr,
     )
     server = uvicorn.Server(uvicorn_config(host, port, limits=limits))
-    server.run()
+    server.run(sockets=[sock])
     return 0 if server.started else 1
