@@ -17,8 +17,8 @@ import statistics
 import time
 
 from c4engine.board import Board
-from c4engine.book_builder import enumerate_positions
-from c4engine.solver import Solver
+from c4engine.search.book_builder import enumerate_positions
+from c4engine.search.solver import Solver
 
 # Positions per ply that the enumeration would take too long to count here
 # (7x6, not over, one per mirror pair); from `c4 perft` counts halved, rounded.

@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from c4engine import Board
-from c4engine.solver import Solver
-from c4engine.solver_cli import default_bench_dir
+from c4engine.cli.solve import default_bench_dir
+from c4engine.search.solver import Solver
 
 SETS = [
     ("Test_L3_R1", None),

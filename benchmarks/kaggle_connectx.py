@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from c4engine.progress import Progress
+from c4engine.cli.progress import Progress
 
 
 @dataclass

@@ -7,9 +7,9 @@
 (kaggle-environments' own dependency list pulls about 1.8 GB -- jax, transformers,
 open_spiel ... -- none of which ConnectX needs, hence ``--no-deps``.)
 
-The games are a ``c4engine.match`` match (colours alternate; ``--random-plies``
+The games are a ``c4engine.experiments.match`` match (colours alternate; ``--random-plies``
 0 by default, so every game starts from the empty board as on Kaggle) between
-a level (default: the strongest, ``c4engine.levels.LEVELS[-1]``: fixed depth,
+a level (default: the strongest, ``c4engine.play.levels.LEVELS[-1]``: fixed depth,
 no solver) and :class:`KaggleNegamax`, a thin adapter that hands Kaggle's
 ``negamax_agent`` the observation it expects (a row-major board, top row
 first, 1 = first player, 2 = second; ``mark`` of the side to move).  Kaggle's
@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from c4engine.board import Board, Player
-from c4engine.levels import LEVELS
-from c4engine.match import MatchConfig, MatchStore, play_match
-from c4engine.progress import Progress
+from c4engine.cli.progress import Progress
+from c4engine.experiments.match import MatchConfig, MatchStore, play_match
+from c4engine.play.levels import LEVELS
 
 
 class KaggleNegamax:

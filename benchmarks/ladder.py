@@ -3,7 +3,7 @@
     PYTHONPATH=src python benchmarks/ladder.py --games 100 --dir ladder-games > ladder.md
 
 Plays ``random`` against level 1 and each level against the next one
-(``c4engine.match``: paired random openings, colours swapped), keeps every
+(``c4engine.experiments.match``: paired random openings, colours swapped), keeps every
 match in ``DIR/ladder-X-vs-Y.sqlite`` (so a stopped run resumes, and more
 games can be added later with a larger ``--games``), and prints a Markdown
 table: each level's recipe, its result against the level below, the Elo
@@ -26,9 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-from c4engine.levels import LEVELS
-from c4engine.match import MatchConfig, MatchStore, MatchSummary, play_match
-from c4engine.progress import Progress
+from c4engine.cli.progress import Progress
+from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
+from c4engine.play.levels import LEVELS
 
 
 def recipe_spec(depth: int, evaluator: str, noise: float) -> str:

@@ -40,11 +40,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from c4engine.board import Board, Player
-from c4engine.book import OpeningBook, default_book_path
-from c4engine.perfect import PerfectPlayer
-from c4engine.players import Agent, EnginePlayer, RandomPlayer
-from c4engine.progress import Progress
-from c4engine.solver import Solver
+from c4engine.cli.progress import Progress
+from c4engine.play.perfect import PerfectPlayer
+from c4engine.play.players import Agent, EnginePlayer, RandomPlayer
+from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.solver import Solver
 
 SLOW_MOVE_S = 1.0  # the p99 goal: moves slower than this are counted by ply, to show where they are
 

@@ -16,16 +16,16 @@ import tempfile
 import time
 
 from c4engine.board import Board
-from c4engine.engine import Engine
-from c4engine.evaluation import evaluator_by_name
-from c4engine.levels import LEVELS
+from c4engine.play.levels import LEVELS
+from c4engine.search.engine import Engine
+from c4engine.search.evaluators import evaluator_by_name
 
 
 def compile_time() -> float:
     """Seconds for a fresh interpreter to import and run a first kernel search with an empty cache."""
     code = (
         "import time; t = time.perf_counter()\n"
-        "from c4engine.board import Board; from c4engine.engine import Engine\n"
+        "from c4engine.board import Board; from c4engine.search.engine import Engine\n"
         "Engine(depth=3).search(Board.from_moves('4453'))\n"
         "print(time.perf_counter() - t)\n"
     )

@@ -139,3 +139,18 @@ def test_bad_settings_are_refused() -> None:
         ConnectFourEnv(render_mode="svg")
     with pytest.raises(ValueError, match="connect 9 cannot fit"):
         ConnectFourEnv(connect=9)
+
+
+def test_the_perfect_opponent_answers_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    from c4engine.search.solver import Solver
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+    env = ConnectFourEnv(opponent="perfect", agent_player="second")
+    observation, _info = env.reset(seed=0)
+    assert observation[1, -1, 3] == 1  # the opponent (first) opened in the centre, from the book
+    observation, *_ = env.step(3)
+    assert observation[1, -3, 3] == 1  # and answered on top: the book's only winning move after 44

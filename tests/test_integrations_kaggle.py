@@ -11,7 +11,7 @@ from tests.positions import random_positions
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.integrations.kaggle import ConnectXAgent, agent, board_from_observation
-from c4engine.solver import Solver
+from c4engine.search.solver import Solver
 
 
 def observation_of(board: Board) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -48,9 +48,20 @@ def test_solvable_positions_are_played_perfectly() -> None:
     solver = Solver(table_size_mb=16)
     for board in random_positions(8, seed=5, size=(7, 6, 4), stones=(26, 36)):
         column = player(*observation_of(board))
-        assert player.last is not None and player.last.source == "solver"
+        assert player.last is not None and player.last.source in ("solver", "rules")
         analysis = solver.analyze(board, pv=False)
         assert column in analysis.best_columns, (board.move_string, column, analysis.scores)
+
+
+def test_book_positions_are_answered_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+    player = ConnectXAgent(max_think=0.5, table_size_mb=16)
+    assert player(*observation_of(Board.from_moves("44"))) == 3
+    assert player.last is not None and player.last.source == "book"
 
 
 def test_wins_and_blocks_on_odd_boards() -> None:

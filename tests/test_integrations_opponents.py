@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from tests.positions import random_positions
 
-from c4engine import levels
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
-from c4engine.integrations.opponents import SolverPlayer, make_opponent
-from c4engine.players import EnginePlayer, RandomPlayer
-from c4engine.solver import Solver
+from c4engine.integrations.opponents import make_opponent
+from c4engine.play import levels
+from c4engine.play.players import EnginePlayer, RandomPlayer
+from c4engine.search.solver import Solver
 
 
 def test_perfect_plays_a_best_move_centre_first() -> None:
-    player = SolverPlayer(table_size_mb=8)
+    player = make_opponent("perfect")
     solver = Solver(table_size_mb=8)
     for board in random_positions(12, seed=2, size=(5, 4, 4), stones=(0, 14)):
         analysis = solver.analyze(board, pv=False)
@@ -22,6 +22,17 @@ def test_perfect_plays_a_best_move_centre_first() -> None:
         assert column in analysis.best_columns
         centre_rank = board.geometry.center_order.index
         assert all(centre_rank(column) <= centre_rank(other) for other in analysis.best_columns)
+
+
+def test_perfect_answers_from_the_book_without_searching(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+    player = make_opponent("perfect")
+    assert player.choose_move(Board()) == 3
+    assert player.choose_move(Board.from_moves("44")) == 3
 
 
 def test_names_give_players() -> None:
@@ -37,4 +48,4 @@ def test_bad_names_and_finished_games() -> None:
     with pytest.raises(PlayerSpecError, match="cannot be one"):
         make_opponent("human")
     with pytest.raises(GameOverError):
-        SolverPlayer(table_size_mb=8).choose_move(Board.from_moves("1212121"))
+        make_opponent("perfect").choose_move(Board.from_moves("1212121"))

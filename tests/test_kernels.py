@@ -14,7 +14,7 @@ import pytest
 
 from c4engine.board import Board, has_line
 from c4engine.kernels import bitboard, moves, table
-from c4engine.solver import Solver
+from c4engine.search.solver import Solver
 
 
 def brute_force(width: int, height: int, connect: int):  # type: ignore[no-untyped-def]

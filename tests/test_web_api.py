@@ -284,7 +284,7 @@ def test_fuzz_from_openapi(base: str) -> None:
 
 
 def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
-    from c4engine.solver import Solver
+    from c4engine.search.solver import Solver
 
     solver = Solver(table_size_mb=16)
     lines = (PONS / "Test_L2_R1").read_text().split("\n")[:20]

@@ -103,3 +103,7 @@ class TuneError(C4Error):
 
 class BookError(C4Error):
     """An opening book that cannot be used: not a book file, damaged, another format version or board."""
+
+
+class LimitError(C4Error):
+    """A search limit that cannot be used: a time that is not a positive number, a depth below 1."""

@@ -9,7 +9,7 @@ is imported itself, so ``import c4engine`` never needs them:
   against a c4engine opponent (registered as ``c4engine/ConnectFour-v0``);
 * :mod:`c4engine.integrations.pettingzoo` -- a two-player AEC environment.
 
-The opponents are named by the strings :func:`c4engine.players.parse_agent`
+The opponents are named by the strings :func:`c4engine.play.players.parse_agent`
 reads (``"random"``, a level ``"1"``..``"7"``, ...), built by
 :func:`c4engine.integrations.opponents.make_opponent`.
 """

@@ -25,7 +25,7 @@ Importing this module registers it as ``c4engine/ConnectFour-v0``
   ``info["illegal_move"] = True``, the board unchanged; with ``"raise"``
   it raises :class:`~c4engine.errors.ColumnFullError`.  An action outside
   ``0..width-1`` always raises.
-* **Opponent**: any name :func:`c4engine.players.parse_agent` reads --
+* **Opponent**: any name :func:`c4engine.play.players.parse_agent` reads --
   ``"random"``, a level ``"1"``..``"7"``, ``"perfect"`` (see
   :mod:`c4engine.integrations.opponents`) -- or an agent object.  A new
   opponent is made at every reset, seeded from the environment's generator,
@@ -46,7 +46,7 @@ from c4engine.board import Board, Player
 from c4engine.errors import ColumnFullError, ColumnOutOfRangeError
 from c4engine.integrations.arrays import action_mask, board_planes, render
 from c4engine.integrations.opponents import make_opponent
-from c4engine.players import Agent
+from c4engine.play.players import Agent
 
 __all__ = ["ENV_ID", "ConnectFourEnv"]
 

@@ -21,14 +21,16 @@ whatever order the moves came in, and honours ``rows``, ``columns`` and
 ``inarow``.
 
 How it chooses, within ``think_fraction`` of ``configuration.actTimeout``
-(45% by default, never the overage budget):
+(45% by default, never the overage budget): it asks the analysis service
+(:class:`~c4engine.search.analysis.Analyst`) for the position's best move --
 
-1. on a board the exact solver takes (``columns * (rows + 1) <= 64``) it
-   first tries to *solve* the position with part of the time; a solved
+1. from the opening book, where the book knows the position (7x6);
+2. on a board the exact solver takes (``columns * (rows + 1) <= 64``), by
+   *solving* the position with ``solver_share`` of the time; a solved
    position is played perfectly (the quickest win, the longest defence);
-2. otherwise the heuristic engine (``windows`` evaluator, compiled where
-   the board fits 64 bits) deepens iteratively until the time is up and
-   plays the best move of the last depth it completed.
+3. otherwise with the heuristic engine (``areas`` evaluator, compiled where
+   the board fits 64 bits), deepening until the time is up: the best move
+   of the last depth it completed.
 
 Importing the module loads the compiled kernels (from numba's cache, or
 compiling them on the very first run) so that move 1 is not slowed by it;
@@ -43,22 +45,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from c4engine.board import MAX_SIZE, Board
-from c4engine.engine import Engine
 from c4engine.errors import C4Error
-from c4engine.evaluation import windows
-from c4engine.solver import Solver
+from c4engine.search.analysis import Analyst
+from c4engine.search.limit import Limit
 
 __all__ = ["WARM_UP_SECONDS", "ConnectXAgent", "MoveInfo", "agent", "board_from_observation"]
 
 DEFAULT_ACT_TIMEOUT = 2.0
 """Seconds per move when the configuration gives none (Kaggle's default ``actTimeout``)."""
-SOLVER_SLICE = 0.01
-"""CPU seconds the solver runs between two looks at the clock."""
 
 
 @dataclass(frozen=True)
 class MoveInfo:
-    """How the last move was chosen: by the ``"solver"`` (exact) or the ``"engine"`` (heuristic)."""
+    """How the last move was chosen: ``source`` is where the answer came from (``"book"``, ``"solver"``,
+    ``"rules"``: exact; ``"engine"``: heuristic; ``"rule"``: a board c4engine cannot take)."""
 
     column: int
     source: str
@@ -114,15 +114,11 @@ class ConnectXAgent:
     ) -> None:
         if not 0 < think_fraction <= 1:
             raise ValueError(f"think_fraction must be in (0, 1], not {think_fraction!r}")
-        if not 0 <= solver_share <= 1:
-            raise ValueError(f"solver_share must be in [0, 1], not {solver_share!r}")
         if max_think is not None and max_think <= 0:
             raise ValueError(f"max_think must be a positive number of seconds, not {max_think!r}")
         self.think_fraction = think_fraction
         self.max_think = max_think
-        self.solver_share = solver_share
-        self.solver = Solver(table_size_mb=table_size_mb) if use_solver else None
-        self.engine = Engine(windows, time_limit=1.0)
+        self.analyst = Analyst(table_size_mb=table_size_mb, solver_share=solver_share if use_solver else 0.0)
         self.last: MoveInfo | None = None
 
     def budget(self, configuration: Any) -> float:
@@ -147,24 +143,14 @@ class ConnectXAgent:
             self.last = MoveInfo(column, "rule", time.perf_counter() - start, budget)
             return column
         board = board_from_observation(observation, configuration)
-        if self.solver is not None and self.solver_share > 0 and Solver.supports(board.width, board.height):
-            left = budget * self.solver_share - (time.perf_counter() - start)
-            if left > 0.005:
-                # Short slices: the solver checks its clock between slices of CPU time, and on a
-                # busy machine a slice of CPU takes several times as long on the wall clock.
-                result = self.solver.solve(board, time_limit=left, poll_interval=SOLVER_SLICE)
-                if result.exact and result.best_move is not None:
-                    self.last = MoveInfo(
-                        result.best_move, "solver", time.perf_counter() - start, budget, score=result.score
-                    )
-                    return result.best_move
-        self.engine.time_limit = max(0.01, budget - (time.perf_counter() - start))
-        search = self.engine.search(board)
-        assert search.move is not None  # the game is not over: a ConnectX agent is asked only then
+        left = max(0.01, budget - (time.perf_counter() - start))
+        verdict = self.analyst.solve(board, Limit(time=left))
+        assert verdict.best_move is not None  # the game is not over: a ConnectX agent is asked only then
+        score = verdict.score.value if verdict.exact else verdict.score.engine_value()
         self.last = MoveInfo(
-            search.move, "engine", time.perf_counter() - start, budget, depth=search.depth, score=search.score
+            verdict.best_move, verdict.source, time.perf_counter() - start, budget, score=score
         )
-        return search.move
+        return verdict.best_move
 
 
 def _centre_order(columns: int) -> list[int]:
@@ -176,8 +162,8 @@ def _warm_up() -> float:
     """Run the compiled paths once on tiny positions; the seconds it took."""
     start = time.perf_counter()
     board = Board.from_moves("4453")
-    Engine(windows, depth=2).search(board)
-    Solver(table_size_mb=8).solve(Board.from_moves("44", 4, 4, 3))
+    Analyst(book=None, table_size_mb=8).analyze(board, Limit(time=0.05))
+    Analyst(book=None, table_size_mb=8).solve(Board.from_moves("44", 4, 4, 3))
     return time.perf_counter() - start
 
 

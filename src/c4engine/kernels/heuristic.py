@@ -1,6 +1,6 @@
 """The heuristic search, compiled: negamax alpha-beta to a fixed depth with the ``windows`` evaluator.
 
-It computes exactly what :class:`c4engine.engine.Engine` computes in Python
+It computes exactly what :class:`c4engine.search.engine.Engine` computes in Python
 -- the same scores (``WIN_SCORE - ply`` for a win, a leaf scored as minus the
 evaluation of the child, the evaluator's float sums in the same window order,
 the same clamp), mate-distance pruning, fail-soft alpha-beta -- on one uint64

@@ -42,11 +42,12 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from c4engine import __version__, levels
+from c4engine import __version__
 from c4engine.board import MAX_SIZE, Board, Player
 from c4engine.errors import C4Error, GameOverError
 from c4engine.notation import parse_size
-from c4engine.record import GameRecord
+from c4engine.play import levels
+from c4engine.play.record import GameRecord
 from c4engine.web import worker
 
 __all__ = ["EnginePool", "Limits", "PoolBusyError", "create_app"]
@@ -461,7 +462,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         first: Annotated[str, Query(max_length=80, description="Name of the first player (X)")] = "First",
         second: Annotated[str, Query(max_length=80, description="Name of the second player (O)")] = "Second",
     ) -> Response:
-        """The game as a c4engine JSON game record (see ``c4engine.record``)."""
+        """The game as a c4engine JSON game record (see ``c4engine.play.record``)."""
         board = _board(pos, size, connect)
         game = GameRecord.from_board(board, players=(first or "First", second or "Second"))
         return Response(

@@ -5,11 +5,11 @@ it can cross a process boundary; the app (:mod:`c4engine.web.app`) submits
 these functions to a process pool so the event loop never searches.
 
 :func:`analyze` is the one place that decides how a position is analysed:
-the exact solver (:class:`~c4engine.solver.Solver`, one per worker, its
+the exact solver (:class:`~c4engine.search.solver.Solver`, one per worker, its
 table kept between requests) scores every column it can within most of the
 time cap; columns it has not proven by then -- early in the game, or on
 boards too big for the solver -- are searched by the heuristic
-:class:`~c4engine.engine.Engine` in the time left.
+:class:`~c4engine.search.engine.Engine` in the time left.
 
 Scores follow the solver benchmarks' convention: positive when the side to
 move wins by playing that column, ``(cells + 1 - stones) // 2`` in magnitude,
@@ -34,12 +34,12 @@ import random
 from time import monotonic
 from typing import Any
 
-from c4engine import levels
 from c4engine.board import Board
-from c4engine.engine import WIN_SCORE, Engine, SearchProgress
-from c4engine.evaluation import windows
-from c4engine.players import EnginePlayer
-from c4engine.solver import Solver, moves_to_end
+from c4engine.play import levels
+from c4engine.play.players import EnginePlayer
+from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
+from c4engine.search.evaluators import windows
+from c4engine.search.solver import Solver, moves_to_end
 
 __all__ = ["analyze", "analyze_position", "engine_move", "warm_up"]
 

@@ -1,0 +1,261 @@
+"""``c4 book``: build, verify and describe opening books.
+
+* ``c4 book build --depth D [-o FILE]`` enumerates, solves the leaves in
+  parallel (``--workers``, or a Dask cluster with ``--scheduler``),
+  checkpoints to SQLite (``--checkpoint``, default ``FILE.sqlite``) and
+  writes the book.  Run it again after an interruption, or with a greater
+  depth and the same checkpoint, and it solves only what is missing.
+* ``c4 book verify [FILE] --sample N --seed S`` re-solves a random sample of
+  entries and lists mismatches (exit 1 if there is any).
+* ``c4 book info [FILE]`` prints the header and the entries per ply.
+
+FILE defaults to the book shipped with c4engine for the board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import TypeAlias
+
+from c4engine.board import Geometry
+from c4engine.cli.options import add_board_options
+from c4engine.cli.progress import Progress
+from c4engine.errors import BookError, C4Error
+from c4engine.notation import parse_size
+from c4engine.search.book import OpeningBook, board_from_key, default_book_path
+from c4engine.search.book_builder import (
+    DEFAULT_WORKER_TABLE_MB,
+    build_book,
+    default_checkpoint_path,
+    run_jobs,
+)
+
+__all__ = ["add_book_parser", "run_book"]
+
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    """Register ``c4 book`` (with ``build``, ``verify``, ``info``); its handler is ``run_book``."""
+    parser = subparsers.add_parser(
+        "book",
+        help="build, verify and describe opening books",
+        description="Opening books: exact scores of every position up to a depth, for instant answers.",
+    )
+    actions = parser.add_subparsers(dest="book_command", metavar="ACTION", parser_class=type(parser))
+
+    build = actions.add_parser(
+        "build",
+        help="build a book (resumable)",
+        description="Enumerate every position up to DEPTH plies, solve the last ply in parallel, back "
+        "the scores up by negamax and write the book.  Solved positions are checkpointed: run the "
+        "same command again to resume, or with a greater --depth to extend.",
+    )
+    build.add_argument("--depth", type=int, required=True, help="plies the book covers")
+    build.add_argument(
+        "-o", "--output", default=None, metavar="FILE", help="book file (default book-WxH-dD.c4b)"
+    )
+    add_board_options(build)
+    build.add_argument("-w", "--weak", action="store_true", help="win/draw/loss only (faster, smaller use)")
+    _work_options(build)
+    build.add_argument(
+        "--checkpoint", default=None, metavar="FILE.sqlite", help="solved positions (default FILE.sqlite)"
+    )
+    build.add_argument(
+        "--batch", type=int, default=None, metavar="N", help="leaves per job (default: automatic)"
+    )
+    build.set_defaults(book_run=_run_build)
+
+    verify = actions.add_parser(
+        "verify",
+        help="re-solve a random sample of a book",
+        description="Re-solve a random sample of the book's entries and report every mismatch "
+        "(exit status 1 if there is one).",
+    )
+    verify.add_argument("file", nargs="?", help="book file (default: the shipped book for --size)")
+    add_board_options(verify)
+    verify.add_argument(
+        "--sample", type=int, default=100, metavar="N", help="entries to re-solve (default 100)"
+    )
+    verify.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    verify.add_argument(
+        "--min-ply", type=int, default=0, metavar="P", help="sample only entries with at least P stones"
+    )
+    _work_options(verify)
+    verify.set_defaults(book_run=_run_verify)
+
+    info = actions.add_parser(
+        "info",
+        help="header and counts of a book",
+        description="Print a book's header and its entries per ply.",
+    )
+    info.add_argument("file", nargs="?", help="book file (default: the shipped book for --size)")
+    add_board_options(info)
+    info.set_defaults(book_run=_run_info)
+
+    parser.set_defaults(func=run_book, book_parser=parser)
+    return parser
+
+
+def _work_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="local processes (default: CPUs; 0: this process)",
+    )
+    parser.add_argument(
+        "--scheduler", default=None, metavar="tcp://HOST:PORT", help="run on this Dask cluster instead"
+    )
+    parser.add_argument(
+        "--table-mb",
+        type=float,
+        default=DEFAULT_WORKER_TABLE_MB,
+        metavar="MB",
+        help=f"each worker's transposition table (default {DEFAULT_WORKER_TABLE_MB})",
+    )
+    parser.add_argument(
+        "--progress", action="store_true", help="draw the progress bar even without a terminal"
+    )
+
+
+def run_book(args: argparse.Namespace) -> int:
+    """Handler of ``c4 book``: dispatch to the action; errors are one line and exit status 2."""
+    action = getattr(args, "book_run", None)
+    if action is None:
+        args.book_parser.print_help()
+        return 2
+    try:
+        status: int = action(args)
+        return status
+    except C4Error as error:
+        print(f"c4 book: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("c4 book: interrupted", file=sys.stderr)
+        return 130
+
+
+def _progress(args: argparse.Namespace) -> bool | None:
+    return True if args.progress else None
+
+
+def _open(args: argparse.Namespace) -> OpeningBook:
+    if args.file:
+        return OpeningBook.open(args.file)
+    width, height = parse_size(args.size)
+    path = default_book_path(width, height, args.connect)
+    if path is None:
+        raise BookError(f"no book is shipped for {width}x{height} connect {args.connect}; name a FILE")
+    return OpeningBook.open(path)
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    width, height = parse_size(args.size)
+    output = Path(args.output or f"book-{width}x{height}-d{args.depth}.c4b")
+    checkpoint = Path(args.checkpoint) if args.checkpoint else default_checkpoint_path(output)
+    stats = build_book(
+        output,
+        args.depth,
+        width=width,
+        height=height,
+        connect=args.connect,
+        weak=args.weak,
+        checkpoint=checkpoint,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        batch_size=args.batch,
+        table_mb=args.table_mb,
+        progress=_progress(args),
+    )
+    print(f"book: {output} ({output.stat().st_size} bytes)")
+    print(f"positions: {stats.positions}  per ply: {' '.join(map(str, stats.per_ply))}")
+    print(f"leaves: {stats.leaves}  solved now: {stats.solved}  from the checkpoint: {stats.reused}")
+    print(f"solver time: {stats.cpu_seconds:.1f} CPU s  wall: {stats.wall_seconds:.1f} s")
+    print(f"checkpoint: {checkpoint}")
+    return 0
+
+
+def _ply_of(key: int, geometry: Geometry) -> int:
+    stride = geometry.column_stride
+    column_bits = (1 << stride) - 1
+    return sum(
+        (((key >> (column * stride)) & column_bits) + 1).bit_length() - 1 for column in range(geometry.width)
+    )
+
+
+def _run_info(args: argparse.Namespace) -> int:
+    with _open(args) as book:
+        header = book.header
+        geometry = Geometry.of(header.width, header.height, header.connect)
+        per_ply = [0] * (header.depth + 1)
+        wins = draws = losses = 0
+        for key, score in book.items():
+            ply = _ply_of(key, geometry)
+            if ply <= header.depth:
+                per_ply[ply] += 1
+            wins += score > 0
+            draws += score == 0
+            losses += score < 0
+        print(f"file: {book.path} ({book.path.stat().st_size} bytes)")
+        print(f"format version: {header.version}")
+        print(f"board: {header.width}x{header.height} connect {header.connect}")
+        print(f"depth: {header.depth} plies  scores: {header.kind}")
+        print(f"positions: {header.count} (mirror images share an entry)")
+        print(f"per ply: {' '.join(map(str, per_ply))}")
+        print(f"side to move wins {wins}, draws {draws}, loses {losses}")
+        empty = book.lookup_key(0)
+        if empty is not None:
+            print(f"empty board: {empty}")
+    return 0
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    if args.sample < 1:
+        raise BookError(f"--sample must be at least 1, not {args.sample}")
+    with _open(args) as book:
+        geometry = Geometry.of(book.width, book.height, book.connect)
+        keys = book.keys_array()
+        if args.min_ply:
+            candidates = [i for i in range(len(book)) if _ply_of(int(keys[i]), geometry) >= args.min_ply]
+        else:
+            candidates = list(range(len(book)))
+        chosen = sorted(random.Random(args.seed).sample(candidates, min(args.sample, len(candidates))))
+        expected = {int(keys[i]): int(book.scores_array()[i]) for i in chosen}
+        jobs = [
+            (key, bytes(board_from_key(key, book.width, book.height, book.connect).moves)) for key in expected
+        ]
+        moves_of = dict(jobs)
+        mismatches: list[str] = []
+        start = time.perf_counter()
+        with Progress(len(jobs), "verify", enabled=_progress(args), unit=" positions") as bar:
+
+            def check(results: list[tuple[int, int, float]]) -> None:
+                for key, score, _seconds in results:
+                    if score != expected[key]:
+                        text = "".join(str(column + 1) for column in moves_of[key])
+                        mismatches.append(f"{text or '(empty)'}: book {expected[key]}, solver {score}")
+                bar.advance(len(results))
+
+            run_jobs(
+                geometry,
+                book.weak,
+                jobs,
+                table_mb=args.table_mb,
+                batch_size=4,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                on_done=check,
+            )
+        for line in mismatches:
+            print(f"mismatch {line}")
+        print(
+            f"verified {len(jobs)} of {len(book)} entries (seed {args.seed}): {len(mismatches)} mismatches "
+            f"in {time.perf_counter() - start:.1f} s"
+        )
+    return 1 if mismatches else 0

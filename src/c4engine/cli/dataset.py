@@ -1,0 +1,154 @@
+"""``c4 dataset``: labelled positions for learning, written as CSV or Parquet.
+
+::
+
+    c4 dataset -o train.csv --plies 14-30 --per-ply 100 --seed 1 --workers 2
+    c4 dataset -o train.parquet --count 5000 --bias 1    # Parquet needs c4engine[parquet]
+
+Each row is a position reached by seeded random play (distinct up to mirror
+image), its exact score and every move's score from the solver; see
+:mod:`c4engine.experiments.dataset`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TypeAlias
+
+from c4engine.board import Board
+from c4engine.cli.options import add_board_options
+from c4engine.cli.progress import Progress
+from c4engine.errors import DatasetError
+from c4engine.experiments.dataset import (
+    FORMATS,
+    build_dataset,
+    format_for,
+    require_pyarrow,
+    sample_positions,
+    write_dataset,
+)
+from c4engine.notation import parse_size
+from c4engine.search.solver import DEFAULT_TABLE_MB, Solver
+
+__all__ = ["add_dataset_parser", "parse_plies", "run_dataset"]
+
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def parse_plies(text: str) -> list[int]:
+    """Plies from ``"14-30"``, ``"20"`` or a comma list of those (``"8,12-14"``).
+
+    >>> parse_plies("8,12-14")
+    [8, 12, 13, 14]
+    >>> parse_plies("9-3")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.DatasetError: plies '9-3': the range runs backwards
+    """
+    plies: set[int] = set()
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise DatasetError(
+                f"plies {text!r}: write a ply (20), a range (14-30) or a list (8,12-14)"
+            ) from None
+        if first > last:
+            raise DatasetError(f"plies {text!r}: the range runs backwards")
+        plies.update(range(first, last + 1))
+    return sorted(plies)
+
+
+def add_dataset_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "dataset",
+        help="write positions labelled with exact scores (CSV/Parquet)",
+        description="Sample positions by seeded random play (distinct up to mirror image) and write "
+        "each with its exact score and every move's score from the solver: columns moves, ply, "
+        "score, score_1..score_W (empty for a full column), best_moves.  Columns count from 1.",
+    )
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="file to write (.csv or .parquet)"
+    )
+    parser.add_argument("--format", choices=FORMATS, help="file format (default: from the suffix, else csv)")
+    add_board_options(parser)
+    parser.add_argument(
+        "--plies",
+        metavar="A-B",
+        help="plies to sample, e.g. 14-30 or 8,12-14 (default: a third full to 2 empty)",
+    )
+    amount = parser.add_mutually_exclusive_group()
+    amount.add_argument("--per-ply", type=int, metavar="N", help="N positions at each ply")
+    amount.add_argument(
+        "--count", type=int, metavar="N", help="N positions in all, plies drawn at random (100)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random play (default 0)")
+    parser.add_argument(
+        "--bias", type=float, default=0.0, help="prefer central columns in the random play (0 = uniform)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="solver processes (default 1)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run the solves on")
+    parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table")
+    parser.add_argument(
+        "--progress", action="store_true", help="draw the progress bar even without a terminal"
+    )
+    parser.set_defaults(func=run_dataset)
+    return parser
+
+
+def run_dataset(args: argparse.Namespace) -> int:
+    width, height = parse_size(args.size)
+    Board(width, height, args.connect)  # a bad size or connect-N fails before any work
+    if not Solver.supports(width, height):
+        bits = width * (height + 1)
+        raise DatasetError(f"the solver needs width * (height + 1) <= 64; a {args.size} board needs {bits}")
+    cells = width * height
+    if args.plies is not None:
+        plies = parse_plies(args.plies)
+    else:
+        plies = list(range(cells // 3, max(cells // 3, cells - 2) + 1))
+    output = Path(args.output)
+    file_format = format_for(output, args.format)
+    if file_format == "parquet":
+        require_pyarrow()  # no pyarrow: say so now, not after the solving
+    if not output.parent.is_dir():
+        raise DatasetError(f"cannot write {output}: no directory {output.parent}")
+    if args.workers is not None and args.workers < 1:
+        raise DatasetError(f"--workers must be at least 1, not {args.workers}")
+    count = args.count if args.count is not None or args.per_ply is not None else 100
+    start = time.perf_counter()
+    boards = sample_positions(
+        plies,
+        per_ply=args.per_ply,
+        count=None if args.per_ply is not None else count,
+        width=width,
+        height=height,
+        connect=args.connect,
+        seed=args.seed,
+        bias=args.bias,
+    )
+    wanted = args.per_ply * len(plies) if args.per_ply is not None else count
+    if len(boards) < wanted:
+        print(
+            f"c4 dataset: note: random play found {len(boards)} distinct positions of the {wanted} asked",
+            file=sys.stderr,
+        )
+    enabled = True if args.progress else None
+    with Progress(len(boards), "dataset", unit=" positions", enabled=enabled) as bar:
+        rows = build_dataset(
+            boards,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            table_size_mb=args.table_mb,
+            on_progress=bar.advance,
+        )
+    write_dataset(rows, output, width=width, format=file_format)
+    elapsed = time.perf_counter() - start
+    span = f"{plies[0]}-{plies[-1]}"
+    print(f"wrote {len(rows)} positions (plies {span}) to {output} ({file_format}), {elapsed:.1f} s")
+    return 0

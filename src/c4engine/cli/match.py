@@ -1,0 +1,127 @@
+"""``c4 match A B --games N``: play a match between two players and report W/D/L and Elo.
+
+The games are stored in SQLite (by default ``match-A-vs-B-seedS-WxHcN.sqlite``
+in the current directory), so running the same command again resumes a
+stopped match (only the games that were being played are lost) or just
+prints its summary.  See :mod:`c4engine.experiments.match` for openings, seeds and the
+Elo interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import TypeAlias
+
+from c4engine.cli.progress import Progress
+from c4engine.errors import C4Error
+from c4engine.experiments.match import (
+    GameOutcome,
+    MatchConfig,
+    MatchStore,
+    MatchSummary,
+    check_players,
+    play_match,
+)
+from c4engine.notation import parse_size
+
+__all__ = ["add_match_parser", "default_db", "run_match"]
+
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def add_match_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "match",
+        help="play a match between two players: W/D/L and Elo",
+        description="Play GAMES games between players A and B: colours alternate, each seeded random "
+        "opening is played twice with the colours swapped.  Prints wins, draws, losses, the Elo "
+        "difference A - B with a 95%% interval and the CPU time per move.  Games are stored in SQLite: "
+        "run the same command again to resume a stopped match.",
+        epilog="Players: random, a level 1..7, or an external player 'package.module:NAME' "
+        "(a function board -> column, a class or an Agent object; 'NAME()' calls a factory).",
+    )
+    parser.add_argument("a", metavar="A", help="first player (e.g. 5, random, mymodule:agent)")
+    parser.add_argument("b", metavar="B", help="second player")
+    parser.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of openings and players (default 0)")
+    parser.add_argument(
+        "--random-plies", type=int, default=4, metavar="K", help="random opening moves per pair (default 4)"
+    )
+    parser.add_argument("--workers", type=int, metavar="N", help="local processes (default: one per CPU)")
+    parser.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster instead"
+    )
+    store = parser.add_mutually_exclusive_group()
+    store.add_argument("--db", metavar="FILE", help="SQLite file of the match (default: named after it)")
+    store.add_argument("--no-db", action="store_true", help="keep the games in memory only")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--size", default=None, metavar="WxH", help="board width x height (default 7x6)")
+    size.add_argument("--width", type=int, help="board width (default 7)")
+    parser.add_argument("--height", type=int, help="board height (default 6)")
+    parser.add_argument(
+        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
+    )
+    parser.set_defaults(func=run_match)
+    return parser
+
+
+def _slug(spec: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.strip()).strip("_") or "player"
+
+
+def default_db(config: MatchConfig) -> Path:
+    """Where a match is stored unless ``--db`` says otherwise.
+
+    >>> str(default_db(MatchConfig("random", "mod:agent", games=2)))
+    'match-random-vs-mod_agent-seed0-7x6c4.sqlite'
+    """
+    return Path(
+        f"match-{_slug(config.a)}-vs-{_slug(config.b)}-seed{config.seed}-"
+        f"{config.width}x{config.height}c{config.connect}.sqlite"
+    )
+
+
+def _config(args: argparse.Namespace) -> MatchConfig:
+    width, height = parse_size(args.size) if args.size else (7, 6)
+    if args.width is not None:
+        width = args.width
+    if args.height is not None:
+        if args.size:
+            raise C4Error("give the board as --size WxH or as --width/--height, not both")
+        height = args.height
+    if args.workers is not None and args.workers < 1:
+        raise C4Error(f"--workers must be at least 1, not {args.workers}")
+    return MatchConfig(args.a, args.b, args.games, args.seed, args.random_plies, width, height, args.connect)
+
+
+def run_match(args: argparse.Namespace) -> int:
+    config = _config(args)
+    check_players(config)
+    path = None if args.no_db else Path(args.db) if args.db else default_db(config)
+    store = MatchStore(path) if path is not None else None
+    try:
+        already = 0
+        if store is not None:
+            store.start(config)
+            already = sum(1 for index in store.games() if index < config.games)
+        with Progress(config.games, "match", unit=" games") as bar:
+            bar.done = already
+            tally = [0, 0, 0]
+
+            def advance(outcome: GameOutcome) -> None:
+                tally[int(2 - 2 * outcome.score)] += 1
+                bar.advance(note=f"A +{tally[0]} ={tally[1]} -{tally[2]}")
+
+            summary: MatchSummary = play_match(
+                config, store=store, workers=args.workers, scheduler=args.scheduler, on_game=advance
+            )
+    finally:
+        if store is not None:
+            store.close()
+    print(summary.report())
+    if path is not None:
+        resumed = f" ({already} from an earlier run)" if already else ""
+        print(f"games stored in {path}{resumed}")
+    return 0

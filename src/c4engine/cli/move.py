@@ -1,0 +1,137 @@
+"""``c4 move``: the computer's chosen column for a position.
+
+``c4 move POSITION`` prints the column (1-based) the chosen player would
+play; ``--level`` takes any computer player spec (a level number,
+``random`` or ``perfect``), ``--depth`` a fixed-depth search with the
+``windows`` evaluator, ``--time`` the analysis service's best move in that
+many seconds (the opening book, the exact solver, then the engine);
+``--weights FILE`` gives the ``windows`` evaluator the weights of a file
+written by ``c4 tune`` (searched at the file's depth unless one of the
+others says otherwise).  Without
+POSITION it reads positions from standard input, one a line, and writes
+``POSITION COLUMN`` per line; an empty line is the empty board, and an
+invalid line gives an error naming its line number on standard error, an
+empty line on standard output, and the batch goes on (exit code 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO, TypeAlias
+
+from c4engine.board import Board
+from c4engine.cli.batch import answer_lines
+from c4engine.cli.options import add_board_options
+from c4engine.errors import GameOverError, PlayerSpecError
+from c4engine.notation import parse_size
+from c4engine.play.levels import LEVELS
+from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, parse_agent, weights_player
+from c4engine.search.evaluators import WindowsEvaluator, load_weights
+
+__all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
+
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+DEFAULT_MOVE_LEVEL = str(LEVELS[-1].number)
+
+
+def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "move",
+        help="the computer's move in a position",
+        description="Print the column (1-based) the computer plays in POSITION (e.g. 4453); "
+        "without POSITION, write 'POSITION COLUMN' for each line of stdin.",
+        epilog=f"Default player: level {DEFAULT_MOVE_LEVEL}.",
+    )
+    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--level", metavar="L", help="a level number, 'random' or 'perfect'")
+    how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
+    how.add_argument(
+        "--time",
+        type=float,
+        metavar="SECONDS",
+        help="the best move found in SECONDS (book, solver, then engine)",
+    )
+    parser.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="windows weights (JSON, e.g. from c4 tune); searched at the file's depth unless "
+        "--depth/--time/--level says otherwise",
+    )
+    parser.add_argument("--seed", type=int, help="seed for random choices (noise, random player)")
+    add_board_options(parser)
+    parser.set_defaults(func=run_move)
+    return parser
+
+
+def choose_player(
+    level: str | None = None,
+    depth: int | None = None,
+    time: float | None = None,
+    seed: int | None = None,
+    weights: str | None = None,
+) -> Agent:
+    """The computer player ``c4 move`` asks: by level spec, fixed depth or time budget.
+
+    ``weights`` is a weights file (:func:`c4engine.search.evaluators.load_weights`):
+    the ``windows`` evaluator with those weights, at the depth the file
+    records unless ``depth``, ``time`` or a level number is given.
+
+    >>> choose_player(depth=4).name
+    'computer, depth 4'
+    >>> choose_player("human")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.PlayerSpecError: 'human' is not a computer player
+    """
+    if depth is not None and depth < 1:
+        raise PlayerSpecError(f"--depth must be at least 1, not {depth}")
+    if time is not None and not time > 0:
+        raise PlayerSpecError(f"--time must be more than 0 seconds, not {time}")
+    if weights is not None:
+        return _weighted_player(weights, level, depth, time, seed)
+    if depth is not None:
+        return EnginePlayer(depth=depth, seed=seed)
+    if time is not None:
+        return AnalystPlayer(time)
+    player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
+    if player.is_human:
+        raise PlayerSpecError(f"{level!r} is not a computer player")
+    return player
+
+
+def _weighted_player(
+    path: str, level: str | None, depth: int | None, time: float | None, seed: int | None
+) -> EnginePlayer:
+    evaluator = WindowsEvaluator(load_weights(path)[0])
+    if depth is not None or time is not None:
+        return EnginePlayer(depth=depth, time_limit=time, evaluator=evaluator, seed=seed)
+    if level is not None:
+        if not level.strip().isdigit():
+            raise PlayerSpecError(f"--weights needs a level number, not {level!r}")
+        return EnginePlayer(level=int(level), evaluator=evaluator, seed=seed)
+    return weights_player(path, seed=seed)
+
+
+def _move(player: Agent, position: str, width: int, height: int, connect: int) -> int:
+    board = Board.from_moves(position, width, height, connect)
+    if board.is_over:
+        raise GameOverError(f"the game is over ({board.result}): there is no move to play")
+    return player.choose_move(board) + 1
+
+
+def _batch(player: Agent, width: int, height: int, connect: int, stdin: TextIO, out: TextIO) -> int:
+    return answer_lines(lambda line: str(_move(player, line, width, height, connect)), stdin, out)
+
+
+def run_move(args: argparse.Namespace) -> int:
+    """Handler of ``c4 move``; bad options or a bad position raise :class:`C4Error`."""
+    width, height = parse_size(args.size)
+    Board(width, height, args.connect)  # a bad size or connect fails before any work
+    player = choose_player(args.level, args.depth, args.time, args.seed, args.weights)
+    if args.position is None:
+        return _batch(player, width, height, args.connect, sys.stdin, sys.stdout)
+    print(_move(player, args.position, width, height, args.connect))
+    return 0

@@ -1,0 +1,313 @@
+"""Command-line pieces of the solver: ``c4 solve``, ``c4 analyze`` and ``c4 bench``.
+
+Each command is ``add_<name>_parser(subparsers)``, which registers it with
+its handler as ``func``; the main ``c4`` command dispatches with
+``args.func(args)`` and exits with the returned code.  Errors are one-line
+messages on stderr with a non-zero exit code.
+
+Batch mode (no POSITION) reads move strings from stdin, one a line, and
+writes ``POSITION SCORE`` (``-a``: ``POSITION s1 ... sW``, -1000 for a full
+column) -- the format of the published solver, so outputs can be compared
+line by line.  An empty line is the empty board; an invalid line gives an
+error on stderr naming its line number, an empty line on stdout, and the
+batch goes on (the exit code is then 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO, TypeAlias
+
+from c4engine.board import Board
+from c4engine.cli.batch import answer_lines
+from c4engine.cli.progress import Progress
+from c4engine.errors import C4Error, UnsupportedBoardError
+from c4engine.notation import format_moves, parse_size
+from c4engine.search.analysis import DEFAULT_BOOK, Analyst
+from c4engine.search.limit import Limit
+from c4engine.search.results import DEFAULT_TABLE_MB, PositionAnalysis, Score, Verdict
+
+__all__ = [
+    "add_analyze_parser",
+    "add_bench_parser",
+    "add_solve_parser",
+    "run_analyze",
+    "run_bench",
+    "run_solve",
+]
+
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+FULL_COLUMN = -1000
+BENCH_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
+BENCH_ENV = "C4_BENCH_DATA"
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        return parse_size(text)
+    except C4Error as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", type=_size, default=(7, 6), metavar="WxH", help="board size (default 7x6)")
+    parser.add_argument(
+        "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
+    )
+    parser.add_argument("-w", "--weak", action="store_true", help="only win / draw / loss")
+    parser.add_argument(
+        "--table-mb",
+        type=float,
+        default=DEFAULT_TABLE_MB,
+        metavar="MB",
+        help=f"transposition table memory (default {DEFAULT_TABLE_MB})",
+    )
+    parser.add_argument("--time", type=float, default=None, metavar="SECONDS", help="time limit per position")
+    parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
+
+
+def add_solve_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "solve",
+        help="exact score of a position",
+        description="Exact score of POSITION (1-based columns, e.g. 4453); without POSITION, "
+        "score each line of stdin as 'POSITION SCORE'.",
+    )
+    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
+    parser.add_argument("-a", "--analyze", action="store_true", help="batch: score every column")
+    _common(parser)
+    parser.set_defaults(func=run_solve)
+    return parser
+
+
+def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "analyze",
+        help="score of every move of a position",
+        description="Score every column of POSITION and show a principal variation; without "
+        "POSITION, write 'POSITION s1 ... sW' for each line of stdin.",
+    )
+    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
+    _common(parser)
+    parser.set_defaults(func=run_analyze, analyze=True)
+    return parser
+
+
+def add_bench_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "bench",
+        help="solve the benchmark sets and check the scores",
+        description="Solve benchmark files ('MOVES SCORE' lines) and report per set: positions, "
+        f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: the "
+        f"six Pons sets in ${BENCH_ENV}, --data or ../shared/data/pons next to the repository.",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE[:N]")
+    parser.add_argument("--limit", type=int, default=None, metavar="N", help="first N positions of each set")
+    parser.add_argument("--data", default=None, metavar="DIR", help="directory of the default sets")
+    parser.add_argument("-w", "--weak", action="store_true", help="weak solve (checks the sign)")
+    parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB")
+    parser.add_argument(
+        "--progress", action="store_true", help="draw the progress bar even without a terminal"
+    )
+    parser.set_defaults(func=run_bench)
+    return parser
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _error(message: str) -> int:
+    print(f"c4: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _board(position: str, args: argparse.Namespace) -> Board:
+    width, height = args.size
+    board = Board.from_moves(position, width, height, args.connect)
+    if not Analyst.can_solve(board):
+        raise UnsupportedBoardError(
+            f"the solver needs width * (height + 1) <= 64 bits; a {width}x{height} board needs "
+            f"{width * (height + 1)}"
+        )
+    return board
+
+
+def _analyst(args: argparse.Namespace) -> Analyst:
+    """The analysis service for these options: the shipped book unless ``--no-book``."""
+    return Analyst(None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb)
+
+
+def _limit(args: argparse.Namespace) -> Limit:
+    return Limit(time=args.time)
+
+
+def _columns(columns: Sequence[int]) -> str:
+    return " ".join(str(column + 1) for column in columns)
+
+
+def _print_verdict(position: str, verdict: Verdict, out: TextIO) -> None:
+    best = "-" if verdict.best_move is None else str(verdict.best_move + 1)
+    score = verdict.score.value if verdict.exact else f"[{verdict.lower}, {verdict.upper}]"
+    print(f"position: {position or '(empty)'}", file=out)
+    print(f"score: {score} ({verdict.describe()})", file=out)
+    print(f"best move: {best}", file=out)
+    print(f"source: {verdict.source}", file=out)
+    print(f"nodes: {verdict.nodes}  time: {verdict.elapsed:.3f} s", file=out)
+
+
+def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: TextIO) -> None:
+    cells = " ".join("-" if s is None else _score_text(s) for s in analysis.scores)
+    print(f"position: {position or '(empty)'}", file=out)
+    print(f"scores: {cells}", file=out)
+    print(f"best moves: {_columns(analysis.best_columns) or '-'} ({analysis.describe()})", file=out)
+    exact = "" if analysis.pv_exact else " (not proven)"
+    print(f"pv: {format_moves(analysis.pv, width) or '-'}{exact}", file=out)
+    print(f"source: {analysis.source}", file=out)
+    print(f"nodes: {analysis.nodes}  time: {analysis.elapsed:.3f} s", file=out)
+
+
+def _score_text(score: Score) -> str:
+    return str(int(score.value)) if score.is_exact else f"~{score.value:+.0f}"
+
+
+def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) -> int:
+    analyst = _analyst(args)
+    limit = _limit(args)
+
+    def answer(line: str) -> str:
+        board = _board(line, args)
+        if analyze:
+            analysis = analyst.analyze(board, limit, weak=args.weak, pv=False)
+            if not analysis.exact:
+                raise C4Error("time limit reached before every column was proven")
+            return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.exact_values())
+        verdict = analyst.solve(board, limit, weak=args.weak, best_move=False)
+        if not verdict.exact:
+            raise C4Error(f"time limit reached (score between {verdict.lower} and {verdict.upper})")
+        return str(verdict.score.value)
+
+    return answer_lines(answer, stdin, out)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Handler of ``c4 solve``."""
+    try:
+        if args.position is None:
+            return _batch(args, args.analyze, sys.stdin, sys.stdout)
+        board = _board(args.position, args)
+        analyst = _analyst(args)
+        if args.analyze:
+            analysis = analyst.analyze(board, _limit(args), weak=args.weak)
+            _print_analysis(args.position, analysis, board.width, sys.stdout)
+        else:
+            verdict = analyst.solve(board, _limit(args), weak=args.weak)
+            _print_verdict(args.position, verdict, sys.stdout)
+        return 0
+    except (C4Error, ValueError) as error:
+        return _error(str(error))
+    except KeyboardInterrupt:
+        return _error("interrupted")
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """Handler of ``c4 analyze``."""
+    args.analyze = True
+    return run_solve(args)
+
+
+# -------------------------------------------------------------------- bench
+
+
+def default_bench_dir(option: str | None = None) -> Path:
+    """Where the benchmark sets are: ``--data``, ``$C4_BENCH_DATA``, or ../shared/data/pons by the repo."""
+    if option:
+        return Path(option)
+    if os.environ.get(BENCH_ENV):
+        return Path(os.environ[BENCH_ENV])
+    return Path(__file__).resolve().parents[3].parent / "shared" / "data" / "pons"
+
+
+def _bench_files(args: argparse.Namespace) -> list[tuple[Path, int | None]]:
+    specs = list(args.files)
+    if not specs:
+        directory = default_bench_dir(args.data)
+        specs = [str(directory / name) for name in BENCH_SETS]
+    files: list[tuple[Path, int | None]] = []
+    for spec in specs:
+        limit = args.limit
+        path_text, sep, count = spec.rpartition(":")
+        if sep and count.isdigit():
+            limit = int(count)
+        else:
+            path_text = spec
+        files.append((Path(path_text), limit))
+    return files
+
+
+def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise C4Error(f"cannot read {path}: {error.strerror}") from None
+    cases = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise C4Error(f"{path}:{number}: expected 'MOVES SCORE'")
+        try:
+            cases.append((parts[0], int(parts[1])))
+        except ValueError:
+            raise C4Error(f"{path}:{number}: score {parts[1]!r} is not a number") from None
+        if limit is not None and len(cases) >= limit:
+            break
+    return cases
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Handler of ``c4 bench``: one table row per set."""
+    try:
+        from c4engine.search.solver import Solver  # numba: only bench needs it up front
+
+        files = _bench_files(args)
+        sets = [(path, _read_bench(path, limit)) for path, limit in files]
+        solver = Solver(table_size_mb=args.table_mb)
+        # load the compiled kernel before any clock starts, then forget what it saw
+        solver.solve(Board.from_moves("4455"), node_limit=1000, best_move=False)
+        solver.reset()
+        header = ("set", "positions", "correct", "mean time", "mean nodes", "knodes/s")
+        print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
+        all_right = True
+        for path, cases in sets:
+            bar = Progress(len(cases), path.name, enabled=True if args.progress else None)
+            correct = 0
+            nodes = 0
+            start = time.perf_counter()
+            for moves, expected in cases:
+                result = solver.solve(Board.from_moves(moves), weak=args.weak, best_move=False)
+                want = (expected > 0) - (expected < 0) if args.weak else expected
+                correct += result.score == want
+                nodes += result.nodes
+                bar.advance()
+            elapsed = time.perf_counter() - start
+            bar.close()
+            n = max(len(cases), 1)
+            rate = nodes / elapsed / 1000 if elapsed > 0 else 0.0
+            all_right &= correct == len(cases)
+            print(
+                f"{path.name:<14} {len(cases):>9} {correct:>8} {elapsed / n * 1e6:>9.1f}us "
+                f"{nodes / n:>12.1f} {rate:>9.0f}",
+                flush=True,
+            )
+        return 0 if all_right else 1
+    except (C4Error, ValueError) as error:
+        return _error(str(error))
+    except KeyboardInterrupt:
+        return _error("interrupted")

@@ -1,0 +1,217 @@
+"""The terminal game: ``c4 play``.
+
+A text front-end on :class:`c4engine.play.game.Game`.  It reads one command per
+line, so it works the same typed by a person or piped from a script:
+
+* a column number ``1``..``W`` plays there;
+* ``u`` takes back your last move and the computer's reply;
+* ``h`` asks the computer for a hint;
+* ``q`` (or the end of input) quits.
+
+Anything else is refused with the reason and the prompt comes back.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from c4engine.board import Board, Player
+from c4engine.errors import IllegalMoveError
+from c4engine.play.game import Game, MoveEvent, ThinkingEvent
+from c4engine.search.analysis import shared_analyst
+from c4engine.search.limit import Limit
+
+__all__ = ["TerminalGame", "render_board", "wants_color"]
+
+_RESET = "\x1b[0m"
+_STYLE = {Player.FIRST: "\x1b[1;31m", Player.SECOND: "\x1b[1;33m"}
+_WIN_STYLE = "\x1b[42m"
+_LAST_STYLE = "\x1b[4m"
+_DIM = "\x1b[2m"
+
+HINT_SECONDS = 2.0
+"""What ``h`` may think: the analysis service's best move (book, solver, then engine) in that time."""
+
+
+def wants_color(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def render_board(board: Board, *, color: bool = False) -> str:
+    """The board for a terminal: three characters a cell, column numbers below.
+
+    The winning line is shown in brackets (and on green with colour), so it
+    stands out without colour too; with colour the last stone is underlined.
+
+    >>> print(render_board(Board.from_moves("1212121")))
+     .  .  .  .  .  .  .
+     .  .  .  .  .  .  .
+    [X] .  .  .  .  .  .
+    [X] O  .  .  .  .  .
+    [X] O  .  .  .  .  .
+    [X] O  .  .  .  .  .
+     1  2  3  4  5  6  7
+    """
+    winning = set(board.winning_cells())
+    last = None
+    if board.moves:
+        column = board.moves[-1]
+        last = (column, board.column_height(column) - 1)
+    lines = []
+    for row in reversed(range(board.height)):
+        cells = []
+        for column in range(board.width):
+            owner = board.cell(column, row)
+            symbol = owner.symbol if owner else "."
+            text = f"[{symbol}]" if (column, row) in winning else f" {symbol} "
+            if color and owner:
+                style = _STYLE[owner]
+                if (column, row) in winning:
+                    style += _WIN_STYLE
+                elif (column, row) == last:
+                    style += _LAST_STYLE
+                text = f"{style}{text}{_RESET}"
+            elif color:
+                text = f"{_DIM}{text}{_RESET}"
+            cells.append(text)
+        lines.append("".join(cells).rstrip() if not color else "".join(cells))
+    lines.append("".join(str(column + 1).center(3) for column in range(board.width)).rstrip())
+    return "\n".join(lines)
+
+
+class TerminalGame:
+    """Runs a :class:`Game` on a text stream; :meth:`run` returns the exit status."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        out: TextIO | None = None,
+        read_line: Callable[[str], str] = input,
+        color: bool | None = None,
+    ) -> None:
+        self.game = game
+        self.out = out if out is not None else sys.stdout
+        self.read_line = read_line
+        self.color = wants_color(self.out) if color is None else color
+        game.on_thinking.append(self._thinking)
+        game.on_move.append(self._moved)
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _label(self, player: Player) -> str:
+        symbol = player.symbol
+        if self.color:
+            symbol = f"{_STYLE[player]}{symbol}{_RESET}"
+        return f"{symbol} ({self.game.agent(player).name})"
+
+    def _thinking(self, event: ThinkingEvent) -> None:
+        if event.started:
+            self.say(f"{self._label(event.player)} is thinking...")
+
+    def _moved(self, event: MoveEvent) -> None:
+        if not event.agent.is_human and not event.undone:
+            self.say(f"{self._label(event.player)} plays {event.column + 1}.")
+
+    def show(self) -> None:
+        self.say()
+        self.say(render_board(self.game.board, color=self.color))
+        self.say()
+
+    def run(self) -> int:
+        """Play until the game ends or the user quits; 0 on a normal end, 130 on Ctrl-C."""
+        board = self.game.board
+        self.say(
+            f"Connect {board.connect} on {board.size}.  "
+            f"{self._label(Player.FIRST)} against {self._label(Player.SECOND)}."
+        )
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            self.say("\nGame abandoned.")
+            return 130
+
+    def _loop(self) -> int:
+        self.show()
+        while not self.game.is_over:
+            if self.game.current_agent.is_human:
+                if not self._human_turn():
+                    self.say("Bye.")
+                    return 0
+            else:
+                self.game.step()
+                self.show()
+        self._announce_result()
+        return 0
+
+    def _prompt(self) -> str:
+        board = self.game.board
+        return f"{self._label(board.turn)} -- column 1-{board.width}, u undo, h hint, q quit: "
+
+    def _human_turn(self) -> bool:
+        """Read commands until a move is made; False when the user quits."""
+        while True:
+            try:
+                line = self.read_line(self._prompt())
+            except EOFError:
+                self.say()
+                return False
+            command = line.strip().lower()
+            if command in {"q", "quit", "exit"}:
+                return False
+            if command in {"u", "undo"}:
+                self._undo()
+                continue
+            if command in {"h", "hint"}:
+                self._hint()
+                continue
+            reason = self._try_move(command)
+            if reason is None:
+                self.show()
+                return True
+            self.say(reason)
+
+    def _try_move(self, command: str) -> str | None:
+        """Play ``command`` as a column; the reason it is refused, or None."""
+        width = self.game.board.width
+        if not command:
+            return f"Type a column number 1-{width}, or u, h or q."
+        if not command.isdigit() or not command.isascii():
+            return f"{command!r} is not a column: type a number 1-{width}, or u, h or q."
+        column = int(command)
+        if not 1 <= column <= width:
+            return f"There is no column {column}: choose 1-{width}."
+        try:
+            self.game.play(column - 1)
+        except IllegalMoveError as error:
+            return f"{str(error).capitalize()}: choose another column."
+        return None
+
+    def _undo(self) -> None:
+        if not self.game.can_undo:
+            self.say("There is no move to undo.")
+            return
+        undone = self.game.undo_turn()
+        moves = ", ".join(str(column + 1) for column in reversed(undone))
+        self.say(f"Took back {moves}.")
+        self.show()
+
+    def _hint(self) -> None:
+        verdict = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS))
+        assert verdict.best_move is not None  # the game is not over while the prompt is up
+        why = verdict.score.describe() if verdict.exact else "not proven"
+        self.say(f"Hint: column {verdict.best_move + 1} ({why}).")
+
+    def _announce_result(self) -> None:
+        winner = self.game.winner
+        if winner is None:
+            self.say("The board is full: a draw.")
+            return
+        cells = " ".join(f"{column + 1}:{row + 1}" for column, row in self.game.board.winning_cells())
+        self.say(f"{self._label(winner)} wins!  Winning line (column:row) {cells}.")

@@ -1,0 +1,290 @@
+"""``c4 tune``: tune the ``windows`` weights by self-play, then measure the gain in a validation match.
+
+``c4 tune --start bad --games-budget 12000`` runs CMA-ES (or ``--method
+anneal``) from the given weights against the reference pool, checkpointing
+everything in ``--db`` (default ``tune.sqlite``: the same command resumes a
+killed run), writes the weights to ``--out`` (JSON with metadata: board,
+depth, method, budget, date, validation), the starting weights next to it
+(``NAME-start.json``), the fitness curve as SVG (``NAME-curve.svg``), and
+plays a validation match of ``--validate`` games (its own seed and
+openings) between the tuned and the starting weights, printing the Elo
+gain with its 95 % interval.  See :mod:`c4engine.experiments.tuning`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from c4engine.cli.chart import line_chart_svg
+from c4engine.cli.options import add_board_options
+from c4engine.cli.progress import Progress
+from c4engine.errors import C4Error, TuneError
+from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
+from c4engine.experiments.tuning import (
+    METHODS,
+    TuneConfig,
+    TuneResult,
+    TuneStore,
+    reference_weights,
+    tune,
+    window_space,
+)
+from c4engine.notation import parse_size
+from c4engine.search.evaluators import WindowWeights, load_weights
+
+__all__ = ["add_tune_parser", "curve_svg", "run_tune", "weights_argument"]
+
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+DEFAULT_POOL = "start,default,hand,areas"
+VALIDATION_SEED_OFFSET = 1_000_003
+
+
+def add_tune_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "tune",
+        help="tune the windows evaluator's weights by self-play",
+        description="Tune the windows weights with CMA-ES or simulated annealing: each candidate plays "
+        "paired games (both colours, common seeded openings) at a fixed depth against a reference pool. "
+        "Checkpointed in SQLite: run the same command again to resume.  Ends with a validation match, "
+        "tuned against starting weights, and the Elo gain with a 95% interval.",
+        epilog="Weights (--start, --pool): default, classic (the hand-made defaults before tuning), "
+        "hand (1/10/100), areas (2^k), flat (all 1), bad (flat, centre sign-flipped), "
+        "start (the starting weights), or a weights JSON file.",
+    )
+    parser.add_argument("--method", choices=METHODS, default="cma", help="optimiser (default cma)")
+    parser.add_argument(
+        "--start", default="default", metavar="WEIGHTS", help="starting weights (default default)"
+    )
+    parser.add_argument(
+        "--pool", default=DEFAULT_POOL, metavar="W1,W2,..", help=f"reference pool (default {DEFAULT_POOL})"
+    )
+    parser.add_argument(
+        "--games-budget", type=int, default=4000, metavar="N", help="games to spend tuning (default 4000)"
+    )
+    parser.add_argument(
+        "--depth", type=int, default=3, metavar="D", help="search depth of all games (default 3)"
+    )
+    parser.add_argument(
+        "--openings",
+        type=int,
+        default=8,
+        metavar="K",
+        help="opening pairs per candidate and reference (default 8)",
+    )
+    parser.add_argument(
+        "--random-plies", type=int, default=4, metavar="K", help="random opening moves (default 4)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of openings and optimiser (default 0)")
+    parser.add_argument(
+        "--sigma", type=float, default=0.15, help="initial step, unit-cube scale (default 0.15)"
+    )
+    parser.add_argument("--popsize", type=int, metavar="N", help="CMA-ES population (default: cma's)")
+    add_board_options(parser)
+    parser.add_argument("--workers", type=int, metavar="N", help="local processes (default: one per CPU)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster")
+    parser.add_argument(
+        "--db", default="tune.sqlite", metavar="FILE", help="checkpoint (default tune.sqlite)"
+    )
+    parser.add_argument(
+        "--out", default="tuned.json", metavar="FILE", help="weights file (default tuned.json)"
+    )
+    parser.add_argument(
+        "--validate", type=int, default=200, metavar="N", help="validation games, 0 for none (default 200)"
+    )
+    parser.add_argument(
+        "--validation-depth", type=int, metavar="D", help="search depth of the validation (default --depth)"
+    )
+    parser.set_defaults(func=run_tune)
+    return parser
+
+
+def weights_argument(text: str, connect: int, start: WindowWeights | None = None) -> WindowWeights:
+    """Weights named on the command line: ``start``, a file, or
+    :func:`~c4engine.experiments.tuning.reference_weights`.
+
+    >>> weights_argument("hand", 3)
+    WindowWeights(own=(1.0, 10.0), opponent=(-1.0, -10.0), center=0.0)
+    >>> weights_argument("nonsense", 4)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.TuneError: unknown weights 'nonsense': use default, classic, areas, ...
+    """
+    name = text.strip()
+    if name == "start":
+        if start is None:
+            raise TuneError("'start' names the starting weights, which cannot start themselves")
+        weights = start
+    elif name.lower().endswith(".json"):
+        weights = load_weights(name)[0]
+    else:
+        weights = reference_weights(name, connect)
+    weights.check_connect(connect)
+    return weights
+
+
+def _config(args: argparse.Namespace) -> TuneConfig:
+    width, height = parse_size(args.size)
+    if args.workers is not None and args.workers < 1:
+        raise C4Error(f"--workers must be at least 1, not {args.workers}")
+    if args.validate < 0:
+        raise C4Error(f"--validate must be 0 or more, not {args.validate}")
+    if args.validation_depth is not None and args.validation_depth < 1:
+        raise C4Error(f"--validation-depth must be at least 1, not {args.validation_depth}")
+    space = window_space(args.connect) if args.connect >= 2 else window_space(2)
+    start = weights_argument(args.start, args.connect)
+    pool: list[tuple[str, tuple[float, ...]]] = []
+    for name in (part.strip() for part in args.pool.split(",")):
+        if not name:
+            continue
+        values = space.values(weights_argument(name, args.connect, start))
+        if all(values != existing for _other, existing in pool):
+            pool.append((name, values))
+    return TuneConfig(
+        space,
+        space.values(start),
+        tuple(pool),
+        method=args.method,
+        budget=args.games_budget,
+        depth=args.depth,
+        openings=args.openings,
+        random_plies=args.random_plies,
+        seed=args.seed,
+        sigma=args.sigma,
+        popsize=args.popsize,
+        width=width,
+        height=height,
+        connect=args.connect,
+    )
+
+
+def curve_svg(result: TuneResult) -> str:
+    """The fitness curve: mean and best score of each round against the pool, by games spent."""
+    curve = result.curve()
+    config = result.config
+    return line_chart_svg(
+        [
+            ("best candidate of the round", [(games, best) for games, _mean, best in curve]),
+            ("mean of the round", [(games, mean) for games, mean, _best in curve]),
+        ],
+        title=f"c4 tune {config.method}: {config.width}x{config.height} connect {config.connect}, "
+        f"depth {config.depth}, pool {', '.join(name for name, _values in config.pool)}",
+        x_label="games played",
+        y_label="score against the pool",
+        y_range=(0.0, 1.0),
+    )
+
+
+def _metadata(result: TuneResult, validation: MatchSummary | None) -> dict[str, Any]:
+    config = result.config
+    data: dict[str, Any] = {
+        "board": f"{config.width}x{config.height}",
+        "connect": config.connect,
+        "depth": config.depth,
+        "method": config.method,
+        "budget": config.budget,
+        "games": result.games,
+        "rounds": result.rounds,
+        "seed": config.seed,
+        "openings": config.openings,
+        "random_plies": config.random_plies,
+        "start": config.space.weights(config.start).to_dict(),
+        "pool": [name for name, _values in config.pool],
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    if validation is not None:
+        elo = validation.elo()
+        data["validation"] = {
+            "opponent": "start",
+            "depth": _validation_depth(validation.config.a),
+            "games": len(validation.games),
+            "seed": validation.config.seed,
+            "wins": validation.wins,
+            "draws": validation.draws,
+            "losses": validation.losses,
+            "elo": elo.elo,
+            "low": elo.low,
+            "high": elo.high,
+        }
+    return data
+
+
+def _validation_depth(spec: str) -> int:
+    return int(spec.rpartition("@")[2])
+
+
+def _sibling(path: Path, suffix: str) -> Path:
+    return path.with_name(f"{path.stem}{suffix}")
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    config = _config(args)
+    out = Path(args.out)
+    with TuneStore(args.db) as store:
+        store.start(config)
+        already = store.games_played()
+        with Progress(config.budget, "tune", unit=" games") as bar:
+            bar.done = already
+            result = tune(
+                config,
+                store=store,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                on_pair=lambda games: bar.advance(games),
+            )
+    weights = config.space.weights(result.best)
+    start_path = _sibling(out, "-start.json")
+    config.space.weights(config.start).save(start_path, {"depth": config.depth, "role": "start of c4 tune"})
+    weights.save(out, _metadata(result, None))
+    curve_path = _sibling(out, "-curve.svg")
+    curve_path.write_text(curve_svg(result), encoding="utf-8")
+    curve = result.curve()
+    print(f"{config.method}: {result.games} games in {result.rounds} rounds (budget {config.budget})")
+    if curve:
+        print(
+            f"score against the pool: first round best {curve[0][2]:.3f}, last round best {curve[-1][2]:.3f}"
+        )
+    print(f"tuned weights: {weights}")
+    validation = None
+    if args.validate:
+        depth = args.validation_depth or config.depth
+        match = MatchConfig(
+            f"weights:{out}@{depth}",
+            f"weights:{start_path}@{depth}",
+            args.validate,
+            config.seed + VALIDATION_SEED_OFFSET,
+            config.random_plies,
+            config.width,
+            config.height,
+            config.connect,
+        )
+        tag = hashlib.sha256(json.dumps(weights.to_dict()).encode()).hexdigest()[:8]
+        validation_db = _sibling(Path(args.db), f"-validation-{tag}.sqlite")
+        with (
+            MatchStore(validation_db) as match_store,
+            Progress(args.validate, "validation", unit=" games") as bar,
+        ):
+            try:
+                validation = play_match(
+                    match,
+                    store=match_store,
+                    workers=args.workers,
+                    scheduler=args.scheduler,
+                    on_game=lambda _game: bar.advance(),
+                )
+            except C4Error as error:
+                raise TuneError(
+                    f"validation: {error} (remove {match_store.path} to start it afresh)"
+                ) from error
+        weights.save(out, _metadata(result, validation))
+        print(
+            f"validation, tuned against start at depth {depth}: +{validation.wins} ={validation.draws} "
+            f"-{validation.losses}, Elo {validation.elo()}"
+        )
+    print(f"weights in {out}, start in {start_path}, curve in {curve_path}, checkpoint in {args.db}")
+    return 0

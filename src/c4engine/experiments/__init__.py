@@ -1,0 +1,1 @@
+"""Experiments over many games: matches with Elo, self-play tuning of evaluation weights, datasets."""

@@ -1,0 +1,591 @@
+"""Matches between two players: paired openings, W/D/L, Elo, games kept in SQLite.
+
+A match is described by a :class:`MatchConfig`: two player specs (anything
+:func:`c4engine.play.players.parse_agent` reads: ``random``, a level number,
+``package.module:function`` ...), the number of games, a seed and the
+number of random opening plies.  Games come in *pairs*: game ``2p`` and game
+``2p + 1`` start from the same seeded random opening of ``random_plies``
+moves, with the colours swapped, so a lopsided opening favours each player
+once (this removes most of the noise the openings add).  Player A moves
+first from the opening in even games, player B in odd games.
+
+Every game is a pure function of the config and its index
+(:func:`play_game`): the players are made afresh for each game with seeds
+derived from the match seed, so the games can run in any order, on any
+worker, and a match that is stopped and resumed ends with the same games as
+one that ran without a break.  :class:`MatchStore` keeps the parameters and
+every finished game (moves, result, time per move) in SQLite;
+:func:`play_match` skips the games the store already holds.
+
+The strength difference is an Elo difference with a 95 % interval
+(:func:`elo_difference`).
+
+>>> config = MatchConfig("random", "random", games=4, seed=3, random_plies=2)
+>>> [game.index for game in play_match(config, workers=1).games]
+[0, 1, 2, 3]
+>>> play_game(config, 0).moves == play_game(config, 0).moves   # a function of (config, index)
+True
+>>> elo_difference(30, 40, 30).elo
+0.0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import sqlite3
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from c4engine.board import Board, Player
+from c4engine.errors import MatchError
+from c4engine.jobs import executor
+from c4engine.notation import format_moves, parse_moves
+from c4engine.play.players import Agent, parse_agent
+from c4engine.store import SQLiteStore, utc_now
+
+__all__ = [
+    "EloEstimate",
+    "GameOutcome",
+    "MatchConfig",
+    "MatchStore",
+    "MatchSummary",
+    "check_players",
+    "elo_difference",
+    "opening",
+    "play_game",
+    "play_match",
+    "score_to_elo",
+]
+
+Z_95 = 1.959963984540054
+"""The two-sided 95 % quantile of the standard normal distribution."""
+
+SCHEMA_VERSION = 1
+
+
+# ------------------------------------------------------------------ Elo
+
+
+def score_to_elo(score: float) -> float:
+    """The Elo difference that makes ``score`` (0..1) the expected score; ±inf at 0 and 1.
+
+    >>> round(score_to_elo(0.75), 1), score_to_elo(0.5), score_to_elo(1.0)
+    (190.8, 0.0, inf)
+    """
+    if not 0.0 <= score <= 1.0:
+        raise ValueError(f"a score is between 0 and 1, not {score}")
+    if score == 1.0:
+        return math.inf
+    if score == 0.0:
+        return -math.inf
+    return 400.0 * math.log10(score / (1.0 - score)) + 0.0
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """An Elo difference (``elo``) with its interval ``low .. high`` and the score it comes from.
+
+    ``elo`` is ±inf for a 100 % or 0 % score; the interval then still has one
+    finite end (e.g. "at least +350").
+    """
+
+    elo: float
+    low: float
+    high: float
+    score: float
+    games: int
+    confidence: float = 0.95
+
+    def __str__(self) -> str:
+        """``+147 [+81, +210] (95%)``, or ``>= +166 (95%)`` (``<= ...``) for a 100 % (0 %) score.
+
+        >>> str(elo_difference(10, 0, 0))
+        '>= +166 (95%)'
+        >>> str(elo_difference(0, 0, 0))
+        'no games'
+        """
+        if self.games == 0:
+            return "no games"
+        level = f"{self.confidence:.0%}"
+        if math.isinf(self.elo):
+            return (
+                f">= {_signed(self.low)} ({level})" if self.elo > 0 else f"<= {_signed(self.high)} ({level})"
+            )
+        return f"{_signed(self.elo)} [{_signed(self.low)}, {_signed(self.high)}] ({level})"
+
+
+def _signed(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+def _normal_quantile(confidence: float) -> float:
+    if confidence == 0.95:
+        return Z_95
+    return statistics.NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def elo_difference(wins: int, draws: int, losses: int, confidence: float = 0.95) -> EloEstimate:
+    """The Elo difference of a player who scored ``wins``/``draws``/``losses``, with an interval.
+
+    The score ``s = (W + D/2) / n`` estimates the expected score ``p``; the
+    Elo difference is ``-400 log10(1/s - 1)``.  The interval is the Wilson
+    score interval carried over to three outcomes: the ``p`` with
+    ``(s - p)^2 <= z^2 v(p) / n``, where ``v(p) = p (1 - p) - d/4`` is the
+    variance of one game's score (0, 1/2 or 1) whose mean is ``p`` at the
+    observed draw rate ``d`` (taken as ``D / (n + z^2)``, a little below
+    ``D / n``, the way Wilson's interval pulls towards the middle: with
+    ``D / n`` a match of only draws would claim an interval of width 0);
+    its ends are mapped to Elo.  Unlike the plain
+    normal interval ``s ± z sqrt(v(s)/n)`` it stays sensible at the extremes:
+    a 100 % score gives a finite lower end and an infinite upper one, and it
+    narrows like ``1/sqrt(n)`` as games accumulate.  (Without draws it is
+    exactly Wilson's interval.)
+
+    >>> estimate = elo_difference(60, 20, 20)     # 70 %
+    >>> round(estimate.elo), round(estimate.low), round(estimate.high)
+    (147, 81, 210)
+    >>> swept = elo_difference(0, 0, 10)          # 0 %: no finite estimate, a finite upper end
+    >>> swept.elo, round(swept.high)
+    (-inf, -166)
+    """
+    for name, count in (("wins", wins), ("draws", draws), ("losses", losses)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"{name} must be a whole number of at least 0, not {count!r}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence}")
+    games = wins + draws + losses
+    if games == 0:
+        return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0, confidence)
+    score = (wins + draws / 2.0) / games
+    z2 = _normal_quantile(confidence) ** 2
+    draw_rate = draws / (games + z2)  # shrunk a little, so that all draws still leave an interval
+    k = z2 / games
+    # (1 + k) p^2 - (2 s + k) p + (s^2 + k d / 4) = 0
+    root = math.sqrt(max(0.0, k * (4.0 * score * (1.0 - score) - draw_rate + k * (1.0 - draw_rate))))
+    low = max(0.0, (2.0 * score + k - root) / (2.0 * (1.0 + k)))
+    high = min(1.0, (2.0 * score + k + root) / (2.0 * (1.0 + k)))
+    low, high = min(low, score), max(high, score)
+    return EloEstimate(score_to_elo(score), score_to_elo(low), score_to_elo(high), score, games, confidence)
+
+
+# ------------------------------------------------------------- one game
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """What is played: players ``a`` and ``b`` (specs), how many games, seed, openings, board.
+
+    Everything but ``games`` identifies the match: a store refuses to resume
+    a match with other parameters, but ``games`` may grow (play more games of
+    the same match) or shrink (summarise the first ``games``).
+    """
+
+    a: str
+    b: str
+    games: int
+    seed: int = 0
+    random_plies: int = 4
+    width: int = 7
+    height: int = 6
+    connect: int = 4
+
+    def __post_init__(self) -> None:
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
+            raise MatchError(f"the number of games must be at least 1, not {self.games!r}")
+        if self.random_plies < 0:
+            raise MatchError(f"random plies must be 0 or more, not {self.random_plies}")
+        board = Board(self.width, self.height, self.connect)  # checks the size
+        if self.random_plies >= board.width * board.height - 1:
+            raise MatchError(f"{self.random_plies} random plies do not leave a game on a {board.size} board")
+
+    def parameters(self) -> dict[str, Any]:
+        """The parameters that identify the match (all but ``games``)."""
+        values = asdict(self)
+        del values["games"]
+        return values
+
+    def board(self) -> Board:
+        return Board(self.width, self.height, self.connect)
+
+
+def _derived_seed(*parts: object) -> int:
+    """A 63-bit seed from the parts (stable across runs and Python versions)."""
+    digest = hashlib.sha256(":".join(str(part) for part in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def opening(config: MatchConfig, pair: int) -> tuple[int, ...]:
+    """The random opening of game pair ``pair``: ``random_plies`` moves, seeded.
+
+    An opening never ends the game and never leaves the side to move an
+    immediate win (so neither colour is handed the game by the dice).
+
+    >>> config = MatchConfig("random", "random", games=2, seed=1, random_plies=4)
+    >>> opening(config, 0) == opening(config, 0) and len(opening(config, 0)) == 4
+    True
+    """
+    rng = random.Random(_derived_seed("opening", config.seed, pair))
+    for _attempt in range(1000):
+        board = config.board()
+        for _ply in range(config.random_plies):
+            board.play(rng.choice(board.legal_moves()))
+            if board.is_over:
+                break
+        if not board.is_over and not board.winning_columns():
+            return board.moves
+    raise MatchError(f"found no opening of {config.random_plies} plies that leaves a game to play")
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One finished game of a match.
+
+    ``moves`` are all moves (0-based columns), the opening's first (the
+    store writes them in the usual notation, 1-based: ``"4453..."``);
+    ``times`` the CPU seconds (of the process playing the game) each
+    player took for each move after the opening -- CPU time, not wall time,
+    so that a busy machine does not inflate them;
+    ``score`` is player A's: 1 win, 0.5 draw, 0 loss.
+    """
+
+    index: int
+    a_first: bool
+    opening_plies: int
+    moves: tuple[int, ...]
+    score: float
+    times: tuple[float, ...]
+
+    def move_string(self, width: int = 7) -> str:
+        return format_moves(self.moves, width)
+
+    def times_of(self, a: bool) -> list[float]:
+        """The move times of player A (``a=True``) or B."""
+        first_mover_is_a = self.a_first
+        result = []
+        for ply, seconds in enumerate(self.times, start=self.opening_plies):
+            mover_is_first = ply % 2 == 0
+            if (mover_is_first == first_mover_is_a) == a:
+                result.append(seconds)
+        return result
+
+
+def _make_agent(spec: str, seed: int) -> Agent:
+    agent = parse_agent(spec, seed=seed)
+    if agent.is_human:
+        raise MatchError(f"a match needs two computer players, not {spec!r}")
+    return agent
+
+
+_WARM: set[tuple[str, int, int, int]] = set()
+
+
+def _warm_up(spec: str, config: MatchConfig) -> None:
+    """Let a player make untimed moves once per process, so that loading compiled code is not timed.
+
+    The empty board is not enough: engines answer it without searching.
+    """
+    key = (spec, config.width, config.height, config.connect)
+    if key not in _WARM:
+        _WARM.add(key)
+        agent, board = _make_agent(spec, 0), config.board()
+        for _ in range(3):
+            if board.is_over:
+                break
+            column = agent.choose_move(board.copy())
+            if not isinstance(column, int) or not board.can_play(column):
+                break  # the game itself reports it
+            board.play(column)
+
+
+def play_game(config: MatchConfig, index: int) -> GameOutcome:
+    """Play game ``index`` of the match (a module-level function: it runs on workers).
+
+    >>> config = MatchConfig("1", "random", games=2, seed=5, random_plies=2)
+    >>> outcome = play_game(config, 1)
+    >>> outcome.a_first, outcome.moves[:2] == play_game(config, 0).moves[:2]
+    (False, True)
+    """
+    _warm_up(config.a, config)
+    _warm_up(config.b, config)
+    agent_a = _make_agent(config.a, _derived_seed("player", config.seed, index, "a"))
+    agent_b = _make_agent(config.b, _derived_seed("player", config.seed, index, "b"))
+    a_first = index % 2 == 0
+    first, second = (agent_a, agent_b) if a_first else (agent_b, agent_a)
+    opened = opening(config, index // 2)
+    board = Board.from_moves(opened, config.width, config.height, config.connect)
+    times: list[float] = []
+    while not board.is_over:
+        agent = first if board.turn is Player.FIRST else second
+        started = time.process_time()
+        column = agent.choose_move(board.copy())
+        times.append(time.process_time() - started)
+        if not isinstance(column, int) or isinstance(column, bool) or not board.can_play(column):
+            raise MatchError(
+                f"{agent.name} chose an illegal move {column!r} in position {board.move_string!r}"
+            )
+        board.play(column)
+    if board.winner is None:
+        score = 0.5
+    else:
+        a_player = Player.FIRST if a_first else Player.SECOND
+        score = 1.0 if board.winner is a_player else 0.0
+    return GameOutcome(index, a_first, len(opened), board.moves, score, tuple(times))
+
+
+# ---------------------------------------------------------------- store
+
+
+class MatchStore(SQLiteStore):
+    """A match's parameters and finished games in SQLite (``":memory:"`` keeps them in memory).
+
+    One store holds one match.  :meth:`start` records the parameters, or
+    checks them against those already stored (a different match is a
+    :class:`MatchError`); :meth:`add` commits a game at once, so a killed
+    run loses only the games being played.
+
+    >>> store = MatchStore(":memory:")
+    >>> config = MatchConfig("random", "1", games=2, random_plies=0)
+    >>> store.start(config)
+    >>> store.add(play_game(config, 0)); sorted(store.games())
+    [0]
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            self._db = sqlite3.connect(self.path)
+            self._db.executescript(
+                """
+                CREATE TABLE IF NOT EXISTS match (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    schema INTEGER NOT NULL,
+                    parameters TEXT NOT NULL,
+                    games INTEGER NOT NULL,
+                    created TEXT NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS games (
+                    game INTEGER PRIMARY KEY,
+                    a_first INTEGER NOT NULL,
+                    opening_plies INTEGER NOT NULL,
+                    moves TEXT NOT NULL,
+                    score REAL NOT NULL,
+                    times TEXT NOT NULL,
+                    finished TEXT NOT NULL
+                );
+                """
+            )
+        except sqlite3.DatabaseError as error:
+            raise MatchError(f"cannot use {self.path} as a match database: {error}") from error
+
+    def start(self, config: MatchConfig) -> None:
+        """Record ``config``, or check that the stored match has the same parameters."""
+        row = self._db.execute("SELECT schema, parameters FROM match WHERE id = 1").fetchone()
+        parameters = config.parameters()
+        if row is None:
+            self._db.execute(
+                "INSERT INTO match VALUES (1, ?, ?, ?, ?)",
+                (SCHEMA_VERSION, json.dumps(parameters, sort_keys=True), config.games, utc_now()),
+            )
+            self._db.commit()
+            return
+        if row[0] != SCHEMA_VERSION:
+            raise MatchError(f"{self.path} was written by another version of c4 match (schema {row[0]})")
+        stored = json.loads(row[1])
+        if stored != parameters:
+            changed = ", ".join(
+                f"{key} {stored.get(key)!r} (asked {parameters[key]!r})"
+                for key in parameters
+                if stored.get(key) != parameters[key]
+            )
+            raise MatchError(f"{self.path} holds another match: {changed}; use another database")
+        self._db.execute("UPDATE match SET games = max(games, ?) WHERE id = 1", (config.games,))
+        self._db.commit()
+
+    def config(self) -> MatchConfig | None:
+        """The stored match (with the largest number of games asked so far), if any."""
+        row = self._db.execute("SELECT parameters, games FROM match WHERE id = 1").fetchone()
+        return None if row is None else MatchConfig(games=row[1], **json.loads(row[0]))
+
+    def add(self, outcome: GameOutcome) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                outcome.index,
+                int(outcome.a_first),
+                outcome.opening_plies,
+                format_moves(outcome.moves, self._width()),
+                outcome.score,
+                json.dumps([round(seconds, 6) for seconds in outcome.times]),
+                utc_now(),
+            ),
+        )
+        self._db.commit()
+
+    def games(self) -> dict[int, GameOutcome]:
+        """The finished games by index."""
+        width = self._width()
+        rows = self._db.execute("SELECT game, a_first, opening_plies, moves, score, times FROM games")
+        return {
+            row[0]: GameOutcome(
+                row[0],
+                bool(row[1]),
+                row[2],
+                tuple(parse_moves(row[3], width)),
+                row[4],
+                tuple(json.loads(row[5])),
+            )
+            for row in rows
+        }
+
+    def _width(self) -> int:
+        config = self.config()
+        if config is None:
+            raise MatchError(f"{self.path} holds no match yet (start it first)")
+        return config.width
+
+
+# ---------------------------------------------------------------- match
+
+
+@dataclass(frozen=True)
+class TimeStats:
+    """CPU seconds per move of one player: count, mean, median, 95th percentile, max."""
+
+    moves: int
+    mean: float
+    median: float
+    p95: float
+    max: float
+
+    @classmethod
+    def of(cls, seconds: Sequence[float]) -> TimeStats:
+        if not seconds:
+            return cls(0, 0.0, 0.0, 0.0, 0.0)
+        ordered = sorted(seconds)
+        p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+        return cls(len(ordered), statistics.fmean(ordered), statistics.median(ordered), p95, ordered[-1])
+
+    def __str__(self) -> str:
+        if not self.moves:
+            return "no moves"
+        return (
+            f"{self.moves} moves, mean {_ms(self.mean)}, median {_ms(self.median)}, "
+            f"p95 {_ms(self.p95)}, max {_ms(self.max)}"
+        )
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """The games of a match (by index) and what they add up to, from player A's side."""
+
+    config: MatchConfig
+    games: tuple[GameOutcome, ...] = field(default=())
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for game in self.games if game.score == 1.0)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for game in self.games if game.score == 0.5)
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for game in self.games if game.score == 0.0)
+
+    def elo(self, confidence: float = 0.95) -> EloEstimate:
+        """Elo of A minus Elo of B."""
+        return elo_difference(self.wins, self.draws, self.losses, confidence)
+
+    def times(self, a: bool) -> TimeStats:
+        return TimeStats.of([seconds for game in self.games for seconds in game.times_of(a)])
+
+    def report(self) -> str:
+        """The summary ``c4 match`` prints."""
+        config = self.config
+        played = len(self.games)
+        score = f"{self.elo().score:.1%}" if played else "-"
+        lines = [
+            f"A = {config.a}, B = {config.b}: {played} games on {config.width}x{config.height} "
+            f"connect {config.connect}, seed {config.seed}, {config.random_plies} random opening plies",
+            f"A wins {self.wins}, draws {self.draws}, B wins {self.losses} (A scores {score})",
+            f"Elo A - B: {self.elo()}",
+            f"A's CPU time per move: {self.times(True)}",
+            f"B's CPU time per move: {self.times(False)}",
+        ]
+        return "\n".join(lines)
+
+
+def check_players(config: MatchConfig) -> None:
+    """Make both players once, so a bad spec fails here with its message, not on a worker."""
+    for spec in (config.a, config.b):
+        _make_agent(spec, 0)
+
+
+def play_match(
+    config: MatchConfig,
+    *,
+    store: MatchStore | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    on_game: Callable[[GameOutcome], None] | None = None,
+) -> MatchSummary:
+    """Play the games of ``config`` that ``store`` does not hold yet, and summarise games 0..games-1.
+
+    Games run on :func:`c4engine.jobs.executor` (``workers`` local
+    processes, or the Dask cluster at ``scheduler``); ``workers=1`` without
+    a scheduler plays them one after another in this process.  Each finished
+    game goes into ``store`` at once and to ``on_game`` (a progress bar).
+    """
+    check_players(config)
+    if store is not None:
+        store.start(config)
+        done = {index: game for index, game in store.games().items() if index < config.games}
+    else:
+        done = {}
+    todo = [index for index in range(config.games) if index not in done]
+
+    def finish(outcome: GameOutcome) -> None:
+        done[outcome.index] = outcome
+        if store is not None:
+            store.add(outcome)
+        if on_game is not None:
+            on_game(outcome)
+
+    if todo and workers == 1 and scheduler is None:
+        for index in todo:
+            finish(play_game(config, index))
+    elif todo:
+        with executor(scheduler, workers) as pool:
+            for outcome in _run_all(pool.submit, config, todo):
+                finish(outcome)
+    return MatchSummary(config, tuple(done[index] for index in sorted(done)))
+
+
+def _run_all(
+    submit: Callable[..., Future[GameOutcome]], config: MatchConfig, todo: Iterable[int]
+) -> Iterable[GameOutcome]:
+    """Submit every game, then yield the outcomes as they finish (cancel the rest on error)."""
+    pending: set[Future[GameOutcome]] = {submit(play_game, config, index) for index in todo}
+    try:
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
+    finally:
+        for future in pending:
+            future.cancel()

@@ -1,0 +1,176 @@
+"""Perfect play: the opening book first, the exact solver after it.
+
+:class:`PerfectPlayer` asks the analysis service
+(:class:`c4engine.search.analysis.Analyst`) and plays a game-theoretically best move: the quickest
+win, else a draw, else the slowest loss; equal moves are broken centre-first
+(or at random with ``random_ties``).  With a ``time_limit`` it still moves
+when the limit stops the solver, with the best move known, and records the
+move as unproven (:attr:`PerfectPlayer.last`, :attr:`PerfectPlayer.unproven`).
+
+>>> from c4engine.board import Board, Geometry
+>>> player = PerfectPlayer(book=None, table_size_mb=8)
+>>> player.choose_move(Board.from_moves("112233", 7, 6))   # take the win: column 4 (0-based 3)
+3
+>>> player.last.proven, player.last.source
+(True, 'immediate')
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from c4engine.board import Board, Geometry
+from c4engine.errors import GameOverError
+from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
+from c4engine.search.limit import Limit
+from c4engine.search.results import DEFAULT_TABLE_MB
+
+__all__ = ["DEFAULT_TIME_LIMIT", "MoveChoice", "PerfectPlayer"]
+
+DEFAULT_TIME_LIMIT: Final = 60.0
+"""Seconds the perfect player may think about one move before it plays its best known move."""
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    """How :class:`PerfectPlayer` chose its last move.
+
+    ``score`` is the move's exact score when ``proven``; otherwise the best
+    lower bound the search reached (None when nothing was proved).
+    ``source`` is ``"immediate"`` (a win on the spot), ``"book"`` or ``"solver"``.
+    """
+
+    column: int
+    score: int | None
+    proven: bool
+    source: str
+    elapsed: float
+
+
+class PerfectPlayer:
+    """Plays perfectly: book, then the solver within ``time_limit`` seconds per move (None: no limit).
+
+    ``random_ties`` picks among equally good moves at random (repeatable
+    with ``seed``) instead of the one nearest the centre.
+    """
+
+    is_human = False
+
+    def __init__(
+        self,
+        *,
+        book: BookChoice = DEFAULT_BOOK,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        random_ties: bool = False,
+        seed: int | None = None,
+        table_size_mb: float = DEFAULT_TABLE_MB,
+        name: str = "perfect",
+        analyst: Analyst | None = None,
+    ) -> None:
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive, not {time_limit}")
+        self.name = name
+        self.time_limit = time_limit
+        self.random_ties = random_ties
+        self._random = random.Random(seed) if random_ties else None
+        self.analyst = analyst or Analyst(book, table_size_mb=table_size_mb)
+        self.last: MoveChoice | None = None
+        self.moves = 0
+        self.unproven = 0
+        # the board (geometry, moves) our last proven move reached, and the score it kept for us
+        self._kept: tuple[Geometry, tuple[int, ...], int] | None = None
+
+    def choose_move(self, board: Board) -> int:
+        if board.is_over:
+            raise GameOverError("the game is over: there is no move to choose")
+        start = time.perf_counter()
+        wins = board.winning_columns()
+        if wins:
+            column = next(c for c in board.geometry.center_order if c in wins)
+            score = (board.width * board.height + 1 - board.move_count) // 2
+            return self._record(
+                board, MoveChoice(column, score, True, "immediate", time.perf_counter() - start)
+            )
+        if self._random is None and self.analyst.book_scores(board) is None and self.analyst.can_solve(board):
+            return self._record(board, self._solve_centre_first(board, start))
+        limit = Limit() if self.time_limit is None else Limit(time=self.time_limit)
+        analysis = self.analyst.analyze(board, limit, pv=False)
+        values = analysis.exact_values()
+        if analysis.exact:
+            column = best_column(board, values, self._random)
+            choice = MoveChoice(column, values[column], True, analysis.source, time.perf_counter() - start)
+            return self._record(board, choice)
+        column = best_column(board, [0 if c in analysis.best_columns else None for c in range(board.width)])
+        # some column is unproven, so no move is proven best
+        choice = MoveChoice(column, values[column], False, analysis.source, time.perf_counter() - start)
+        return self._record(board, choice)
+
+    def _solve_centre_first(self, board: Board, start: float) -> MoveChoice:
+        """Find the position's score, then test its moves centre-first until one reaches it.
+
+        The score comes from the book when the book holds the position (its
+        children may lie beyond the book's depth), else from a solve -- one
+        null-window search when our previous move kept a score the opponent's
+        reply can only have raised (a best reply leaves it as it was).  Each
+        move is then checked with one null-window search ("does it reach the
+        score?") with the table warm: far cheaper than scoring every move,
+        and the first move that passes is the centre-first tie-break wanted.
+        """
+        solver = self.analyst.solver
+        target = self.analyst.book_score(board)
+        fallback = next(column for column in board.geometry.center_order if board.can_play(column))
+        floor = None if target is not None else self._floor(board)
+        if floor is not None:
+            # our last move kept ``floor``: unless the reply was a mistake, that is the score
+            better = solver.is_at_least(board, floor + 1, time_limit=self._left(start))
+            if better is None:
+                return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
+            if better:
+                floor += 1
+            else:
+                target = floor
+        if target is None:
+            result = solver.solve(
+                board, weak=False, best_move=False, time_limit=self._left(start), at_least=floor
+            )
+            if result.best_move is not None:
+                fallback = result.best_move
+            if not result.exact or result.score is None:
+                lower = result.lower if result.best_proved else None
+                return MoveChoice(fallback, lower, False, "solver", time.perf_counter() - start)
+            target = result.score
+        left = self._left(start)
+        column = self.analyst.move_reaching(board, target, Limit() if left is None else Limit(time=left))
+        if column is None:
+            return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
+        return MoveChoice(column, target, True, "solver", time.perf_counter() - start)
+
+    def _left(self, start: float) -> float | None:
+        """Seconds left of this move's budget (None: no limit); a spent budget leaves a sliver."""
+        if self.time_limit is None:
+            return None
+        return max(1e-3, self.time_limit - (time.perf_counter() - start))
+
+    def _floor(self, board: Board) -> int | None:
+        """A score proved for ``board``: the one our last move kept, if ``board`` is one reply later."""
+        if self._kept is None:
+            return None
+        geometry, reached, kept = self._kept
+        # ``reached`` is never empty, so equal to all but the last move means exactly one move more
+        return kept if board.geometry == geometry and board.moves[:-1] == reached else None
+
+    def _record(self, board: Board, choice: MoveChoice) -> int:
+        self._kept = None
+        if choice.proven and choice.score is not None and choice.source != "immediate":
+            self._kept = (board.geometry, (*board.moves, choice.column), choice.score)
+        self.last = choice
+        self.moves += 1
+        if not choice.proven:
+            self.unproven += 1
+        return choice.column
+
+    def __repr__(self) -> str:
+        return f"PerfectPlayer(time_limit={self.time_limit!r}, random_ties={self.random_ties})"

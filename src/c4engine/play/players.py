@@ -1,0 +1,395 @@
+"""Players: whoever chooses the moves of one side.
+
+An :class:`Agent` is anything with a ``name``, an ``is_human`` flag and a
+``choose_move(board) -> column`` method.  Humans' moves come from the
+front-end (it calls :meth:`c4engine.play.game.Game.play`), so a
+:class:`HumanPlayer` is only a name; computers choose their own.
+
+>>> from c4engine.board import Board
+>>> RandomPlayer(seed=1).choose_move(Board()) in range(7)
+True
+>>> EnginePlayer(level=4).name
+'computer, level 4 club'
+>>> parse_agent("human").is_human
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from c4engine.board import Board
+from c4engine.errors import GameOverError, PlayerSpecError
+from c4engine.play import levels
+from c4engine.play.levels import DEFAULT_LEVEL, Level
+from c4engine.play.perfect import PerfectPlayer
+from c4engine.search.analysis import Analyst, shared_analyst
+from c4engine.search.engine import Engine, PollHook
+from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
+from c4engine.search.limit import Limit
+from c4engine.search.results import Verdict
+
+__all__ = [
+    "PERFECT",
+    "Agent",
+    "AnalystPlayer",
+    "CallableAgent",
+    "EnginePlayer",
+    "HumanPlayer",
+    "PerfectPlayer",
+    "RandomPlayer",
+    "load_external_agent",
+    "parse_agent",
+    "weights_player",
+]
+
+PERFECT = "perfect"
+"""The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What :class:`c4engine.play.game.Game` needs of a player."""
+
+    name: str
+    is_human: bool
+
+    def choose_move(self, board: Board) -> int:
+        """The 0-based column to play in ``board`` (which is not over)."""
+        ...
+
+
+class HumanPlayer:
+    """A person: the front-end supplies the moves."""
+
+    is_human = True
+
+    def __init__(self, name: str = "human") -> None:
+        self.name = name
+
+    def choose_move(self, board: Board) -> int:
+        raise NotImplementedError("a human's moves come from the front-end (Game.play)")
+
+    def __repr__(self) -> str:
+        return f"HumanPlayer({self.name!r})"
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move; ``seed`` makes it repeatable."""
+
+    is_human = False
+
+    def __init__(self, seed: int | None = None, name: str = "random") -> None:
+        self.name = name
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def choose_move(self, board: Board) -> int:
+        moves = board.legal_moves()
+        if not moves:
+            raise GameOverError("the game is over: there is no move to choose")
+        return self._random.choice(moves)
+
+    def __repr__(self) -> str:
+        return f"RandomPlayer(seed={self.seed!r})"
+
+
+class EnginePlayer:
+    """The computer: a skill level, or an explicit depth, evaluator and time limit.
+
+    ``level`` picks depth, evaluator and noise from :mod:`c4engine.play.levels`;
+    ``depth``, ``evaluator`` and ``time_limit`` override them (a time limit
+    without a depth searches as deep as the time allows).  With noise,
+    the player sometimes plays a random move instead -- but never when it
+    can win at once or must block (weak players still see those).
+    """
+
+    is_human = False
+
+    def __init__(
+        self,
+        level: int | None = None,
+        *,
+        depth: int | None = None,
+        evaluator: Evaluator | str | None = None,
+        time_limit: float | None = None,
+        noise: float | None = None,
+        seed: int | None = None,
+        poll: PollHook | None = None,
+        poll_interval: float = 0.05,
+        name: str | None = None,
+    ) -> None:
+        recipe: Level | None = None
+        if level is not None or depth is None:
+            recipe = levels.level(DEFAULT_LEVEL if level is None else level)
+        self.level = recipe
+        chosen_evaluator = evaluator if evaluator is not None else (recipe.evaluator if recipe else "windows")
+        if isinstance(chosen_evaluator, str):
+            chosen_evaluator = evaluator_by_name(chosen_evaluator)
+        self.noise = noise if noise is not None else (recipe.noise if recipe else 0.0)
+        self._random = random.Random(seed)
+        self.engine = Engine(
+            chosen_evaluator,
+            depth if depth is not None or time_limit is not None else (recipe.depth if recipe else None),
+            time_limit=time_limit,
+            poll=poll,
+            poll_interval=poll_interval,
+        )
+        self.name = name or self._default_name(recipe, depth, time_limit)
+
+    @staticmethod
+    def _default_name(recipe: Level | None, depth: int | None, time_limit: float | None) -> str:
+        if recipe is not None and depth is None and time_limit is None:
+            return f"computer, level {recipe.number} {recipe.name}"
+        parts = [f"depth {depth}"] if depth is not None else []
+        if time_limit is not None:
+            parts.append(f"{time_limit:g} s")
+        return ", ".join(["computer", *parts])
+
+    def choose_move(self, board: Board) -> int:
+        moves = board.legal_moves()
+        if not moves:
+            raise GameOverError("the game is over: there is no move to choose")
+        if self.noise and self._random.random() < self.noise and not self._forced(board):
+            return self._random.choice(moves)
+        return self.engine.best_move(board)
+
+    @staticmethod
+    def _forced(board: Board) -> bool:
+        """Whether a win can be taken or a loss must be blocked right now."""
+        return bool(board.winning_columns() or board.winning_columns(board.turn.other))
+
+    def __repr__(self) -> str:
+        return f"EnginePlayer(name={self.name!r})"
+
+
+class AnalystPlayer:
+    """The analysis service's best move within ``time_limit`` seconds a move.
+
+    Exact where the opening book or the solver proves it in time (the
+    quickest win, else a draw, else the slowest loss), else the heuristic
+    engine's choice in the time left (:meth:`c4engine.search.analysis.Analyst.solve`).
+    :attr:`last` is the last move's :class:`~c4engine.search.results.Verdict`.
+
+    >>> from c4engine.board import Board
+    >>> player = AnalystPlayer(1.0)
+    >>> player.choose_move(Board()), player.last.source
+    (3, 'book')
+    """
+
+    is_human = False
+
+    def __init__(self, time_limit: float, *, name: str | None = None, analyst: Analyst | None = None) -> None:
+        self.limit = Limit(time=time_limit)
+        self.name = name or f"computer, {time_limit:g} s a move"
+        self.analyst = analyst or shared_analyst()
+        self.last: Verdict | None = None
+
+    def choose_move(self, board: Board) -> int:
+        verdict = self.analyst.solve(board, self.limit)
+        assert verdict.best_move is not None  # solve raises GameOverError on a finished game
+        self.last = verdict
+        return verdict.best_move
+
+    def __repr__(self) -> str:
+        return f"AnalystPlayer({self.limit.time!r})"
+
+
+class CallableAgent:
+    """A computer player made of a function ``board -> column`` (0-based).
+
+    The function gets a copy of the board, so it cannot disturb the game.
+
+    >>> from c4engine.board import Board
+    >>> CallableAgent(lambda board: board.legal_moves()[-1], "rightmost").choose_move(Board())
+    6
+    """
+
+    is_human = False
+
+    def __init__(self, function: Callable[[Board], int], name: str) -> None:
+        self.function = function
+        self.name = name
+
+    def choose_move(self, board: Board) -> int:
+        if board.is_over:
+            raise GameOverError("the game is over: there is no move to choose")
+        return self.function(board.copy())
+
+    def __repr__(self) -> str:
+        return f"CallableAgent({self.name!r})"
+
+
+def _takes_seed(target: Callable[..., object]) -> bool:
+    try:
+        return "seed" in inspect.signature(target).parameters
+    except (TypeError, ValueError):  # builtins without a signature
+        return False
+
+
+def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
+    """The player named by a Python path ``package.module:NAME`` (or ``...:NAME()``).
+
+    ``NAME`` may be:
+
+    * a class: it is called without arguments (with ``seed=`` if it takes a
+      ``seed`` parameter: a match gives each game's players their own seeds)
+      and must make an :class:`Agent`;
+    * an object that already is an :class:`Agent` (has ``choose_move``);
+    * a factory, written with ``()``: ``package.module:make_player()`` calls it
+      like a class and must return an :class:`Agent`;
+    * any other callable: a move function ``board -> column`` (0-based), called
+      with a copy of the board (wrapped in a :class:`CallableAgent`).
+
+    The module must be importable (on ``sys.path``; for a match's worker
+    processes too).  Errors are :class:`PlayerSpecError` with the reason.
+
+    >>> load_external_agent("c4engine.play.players:RandomPlayer", seed=2).seed   # takes seed=
+    2
+    >>> load_external_agent("c4engine.nowhere:f")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.PlayerSpecError: cannot import module 'c4engine.nowhere' for player 'c4engine.nowhere:f'
+    """
+    module_name, _, attribute = spec.strip().partition(":")
+    call = attribute.endswith("()")
+    attribute = attribute.removesuffix("()")
+    if not module_name or not attribute.isidentifier():
+        raise PlayerSpecError(f"unknown player {spec!r}: an external player is 'package.module:NAME'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise PlayerSpecError(f"cannot import module {module_name!r} for player {spec!r}") from error
+    target = getattr(module, attribute, None)
+    if target is None:
+        raise PlayerSpecError(f"module {module_name!r} has no {attribute!r} (player {spec!r})")
+    if call or isinstance(target, type):
+        if not callable(target):
+            raise PlayerSpecError(f"{spec!r} is not callable")
+        target = target(seed=seed) if _takes_seed(target) else target()
+        if not isinstance(target, Agent):
+            raise PlayerSpecError(f"{spec!r} did not make a player (an object with choose_move)")
+        return target
+    if isinstance(target, Agent):
+        return target
+    if callable(target):
+        return CallableAgent(target, spec.strip())
+    raise PlayerSpecError(f"{spec!r} is neither a player nor a function board -> column")
+
+
+WEIGHTS_PREFIX = "weights:"
+FALLBACK_WEIGHTS_DEPTH = levels.level(5).depth
+"""The search depth of a weights file that records none (level 5's)."""
+
+
+def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
+    """The engine with the ``windows`` weights of a JSON file: ``weights:FILE[@DEPTH]`` or ``FILE.json``.
+
+    It searches ``DEPTH`` plies, or the depth the file records (``c4 tune``
+    writes the depth it tuned at), or :data:`FALLBACK_WEIGHTS_DEPTH`.  An
+    unreadable or malformed file is a :class:`~c4engine.errors.WeightsError`.
+
+    >>> weights_player("weights:missing.json@3")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.WeightsError: cannot read weights file missing.json: no such file
+    """
+    path = spec.strip().removeprefix(WEIGHTS_PREFIX)
+    depth: int | None = None
+    head, at, tail = path.rpartition("@")
+    if at and tail.strip().isdigit():
+        path, depth = head, int(tail)
+        if depth < 1:
+            raise PlayerSpecError(f"player {spec!r}: the depth must be at least 1")
+    if not path:
+        raise PlayerSpecError(f"player {spec!r} names no weights file: use 'weights:FILE.json'")
+    weights, metadata = load_weights(path)
+    if depth is None:
+        recorded = metadata.get("depth")
+        valid = isinstance(recorded, int) and not isinstance(recorded, bool) and recorded >= 1
+        depth = recorded if valid else FALLBACK_WEIGHTS_DEPTH
+    return EnginePlayer(
+        depth=depth, evaluator=WindowsEvaluator(weights), seed=seed, name=f"{Path(path).name}, depth {depth}"
+    )
+
+
+_SETTINGS = ("level", "depth", "evaluator", "noise", "time")
+
+
+def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlayer:
+    settings: dict[str, str] = {}
+    for item in text.split(","):
+        key, _, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if key not in _SETTINGS or not value:
+            raise PlayerSpecError(f"unknown player {spec!r}: settings are {', '.join(_SETTINGS)} (key=value)")
+        settings[key] = value
+    try:
+        level = int(settings["level"]) if "level" in settings else None
+        depth = int(settings["depth"]) if "depth" in settings else None
+        noise = float(settings["noise"]) if "noise" in settings else None
+        time_limit = float(settings["time"]) if "time" in settings else None
+    except ValueError as error:
+        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+    if noise is not None and not 0.0 <= noise <= 1.0:
+        raise PlayerSpecError(f"player {spec!r}: noise is a probability 0..1, not {noise}")
+    try:
+        return EnginePlayer(
+            level,
+            depth=depth,
+            evaluator=settings.get("evaluator"),
+            time_limit=time_limit,
+            noise=noise,
+            seed=seed,
+            name=spec.strip(),
+        )
+    except (TypeError, ValueError) as error:
+        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+
+
+def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
+    """A player from a short description.
+
+    * ``human``, ``random``, a level number (``5``) or ``perfect``;
+    * an engine by its settings, ``key=value`` separated by commas: ``level``,
+      ``depth``, ``evaluator`` (windows, areas, threat_distance), ``noise``
+      (0..1), ``time`` (seconds a move), e.g. ``depth=8,evaluator=areas`` or
+      ``level=7,noise=0.1`` (a level with settings overridden);
+    * ``package.module:NAME``, an external player (see :func:`load_external_agent`);
+    * ``weights:FILE.json[@DEPTH]`` (or just ``FILE.json``), the engine with tuned
+      ``windows`` weights (see :func:`weights_player`).
+
+    >>> parse_agent("5").name
+    'computer, level 5 strong'
+    >>> parse_agent("perfect").name
+    'perfect'
+    >>> player = parse_agent("depth=3,evaluator=areas,noise=0.1")
+    >>> player.engine.depth, player.noise
+    (3, 0.1)
+    """
+    if spec.strip().startswith(WEIGHTS_PREFIX) or spec.strip().lower().rstrip("@0123456789").endswith(
+        ".json"
+    ):
+        return weights_player(spec, seed=seed)
+    if ":" in spec:
+        return load_external_agent(spec, seed=seed)
+    text = spec.strip().lower()
+    if text in {"human", "you", "person"}:
+        return HumanPlayer()
+    if text == "random":
+        return RandomPlayer(seed=seed)
+    if text.isdigit():
+        return EnginePlayer(level=int(text), seed=seed)
+    if text == PERFECT:
+        return PerfectPlayer(seed=seed)
+    if "=" in text:
+        return _engine_from_settings(spec, text, seed)
+    raise PlayerSpecError(
+        f"unknown player {spec!r}: use 'human', 'random', a level number, 'perfect', "
+        "engine settings like 'depth=8' or 'package.module:NAME'"
+    )

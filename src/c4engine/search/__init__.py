@@ -1,0 +1,2 @@
+"""Search: the opening book, the exact solver, the heuristic engine and its evaluators, and the
+analysis service over all of them (:mod:`c4engine.search.analysis`)."""

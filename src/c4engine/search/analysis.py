@@ -1,0 +1,484 @@
+"""The analysis service: one place that answers questions about a position.
+
+Every front-end -- ``c4 solve`` and ``c4 analyze``, ``c4 move``, the terminal
+hint, the web page, the Kaggle agent, the Gymnasium and PettingZoo
+opponents, ``c4 dataset`` -- asks an :class:`Analyst`, which goes, within
+one :class:`~c4engine.search.limit.Limit`:
+
+1. to the **rules**: a move that wins at once, a move that fills the board;
+2. to the **opening book** (:mod:`c4engine.search.book`): exact, instant;
+3. to the **exact solver** (:mod:`c4engine.search.solver`), on boards that
+   fit 64-bit bitboards, for as long as the limit allows;
+4. to the **heuristic engine** (:mod:`c4engine.search.engine`) for whatever
+   is left unproven -- an estimate, marked as one.
+
+Every answer (:class:`~c4engine.search.results.PositionAnalysis`,
+:class:`~c4engine.search.results.Verdict`) says of each score whether it is
+exact and where it came from.
+
+>>> from c4engine import Board
+>>> analyst = Analyst()
+>>> analysis = analyst.analyze(Board())                     # the empty board: from the book
+>>> [score.label() for score in analysis.scores]
+['loss in 20', 'loss in 21', 'draw', 'win in 21', 'draw', 'loss in 21', 'loss in 20']
+>>> analysis.exact_values(), analysis.best_columns, analysis.source
+((-2, -1, 0, 1, 0, -1, -2), (3,), 'book')
+>>> verdict = analyst.solve(Board.from_moves("4455"), Limit(time=5))  # four stones: in the book
+>>> verdict.best_move, verdict.score.describe(), verdict.source
+(2, 'win in 2 moves', 'book')
+>>> verdict = analyst.solve(Board.from_moves("445566"), Limit(time=5))
+>>> verdict.best_move, verdict.score.describe(), verdict.source
+(2, 'win in 1 move', 'rules')
+>>> Analyst(book=None).solve(Board.from_moves("4455")).source
+'solver'
+
+:func:`shared_analyst` is the process's one analyst (one solver, one
+transposition table), for front-ends that answer many requests.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from c4engine.board import Board
+from c4engine.errors import BookError, GameOverError
+from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.results import (
+    DEFAULT_TABLE_MB,
+    WIN_THRESHOLD,
+    PositionAnalysis,
+    Score,
+    Source,
+    Verdict,
+)
+
+if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
+    from c4engine.search.engine import Engine, SearchProgress
+    from c4engine.search.evaluators import Evaluator
+    from c4engine.search.solver import SolveProgress, Solver
+
+__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_column", "shared_analyst"]
+
+SOLVER_SHARE: Final = 0.7
+"""The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
+
+DEFAULT_POLL_INTERVAL: Final = 0.25
+"""CPU seconds between the solver's looks at the clock and the poll hook, with no time limit."""
+
+Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
+"""Called now and then during a search with its progress; returning True stops the search."""
+
+
+class _DefaultBook:
+    """Marker: the book shipped with c4engine for the board, if there is one."""
+
+    def __repr__(self) -> str:
+        return "DEFAULT_BOOK"
+
+
+DEFAULT_BOOK: Final = _DefaultBook()
+
+BookChoice = OpeningBook | str | Path | _DefaultBook | None
+
+
+def best_column(board: Board, scores: Sequence[int | None], rng: random.Random | None = None) -> int:
+    """The best-scoring column: centre-first among equals, or at random with ``rng``.
+
+    >>> best_column(Board(), [-2, -1, 0, 1, 0, -1, -2])
+    3
+    """
+    best = max(score for score in scores if score is not None)
+    ties = [column for column in board.geometry.center_order if scores[column] == best]
+    if rng is not None and len(ties) > 1:
+        return rng.choice(sorted(ties))
+    return ties[0]
+
+
+class Analyst:
+    """Answers questions about positions: book first, then the exact solver, then the engine.
+
+    ``book`` is an :class:`OpeningBook`, a path, ``None`` (no book) or
+    :data:`DEFAULT_BOOK` (the shipped book for the board's size, opened on
+    first use).  The solver (with a ``table_size_mb`` table) and the engine
+    (scoring with ``evaluator``, default ``areas``) are made on first need
+    and kept, so their tables stay warm between questions.  Under a time
+    limit the solver gets ``solver_share`` of it when the engine may have to
+    estimate what the solver leaves open (0: never solve).
+    """
+
+    def __init__(
+        self,
+        book: BookChoice = DEFAULT_BOOK,
+        *,
+        solver: Solver | None = None,
+        table_size_mb: float = DEFAULT_TABLE_MB,
+        evaluator: Evaluator | None = None,
+        solver_share: float = SOLVER_SHARE,
+    ) -> None:
+        if not 0 <= solver_share <= 1:
+            raise ValueError(f"solver_share must be in [0, 1], not {solver_share!r}")
+        self.solver_share = solver_share
+        self._book_choice = book
+        self._books: dict[tuple[int, int, int], OpeningBook | None] = {}
+        if isinstance(book, OpeningBook):
+            self._books[(book.width, book.height, book.connect)] = book
+        elif isinstance(book, str | Path):
+            opened = OpeningBook.open(book)
+            self._books[(opened.width, opened.height, opened.connect)] = opened
+        self._solver = solver
+        self._table_size_mb = table_size_mb
+        self._evaluator = evaluator
+
+    def __repr__(self) -> str:
+        return f"Analyst(book={self._book_choice!r}, table_size_mb={self._table_size_mb})"
+
+    # ------------------------------------------------------------ parts
+
+    @staticmethod
+    def can_solve(board: Board) -> bool:
+        """Whether the exact solver takes boards of this size (``width * (height + 1) <= 64`` bits)."""
+        return board.width * (board.height + 1) <= 64
+
+    @property
+    def solver(self) -> Solver:
+        """The exact solver, made on first use."""
+        if self._solver is None:
+            from c4engine.search.solver import Solver
+
+            self._solver = Solver(table_size_mb=self._table_size_mb)
+        return self._solver
+
+    def book_for(self, board: Board) -> OpeningBook | None:
+        """The book used for boards of this size, or None."""
+        geometry = (board.width, board.height, board.connect)
+        if geometry not in self._books:
+            book: OpeningBook | None = None
+            if isinstance(self._book_choice, _DefaultBook):
+                path = default_book_path(*geometry)
+                book = OpeningBook.open(path) if path is not None else None
+            self._books[geometry] = book
+        found = self._books[geometry]
+        if found is not None and (found.width, found.height, found.connect) != geometry:
+            raise BookError(f"the book is for {found.width}x{found.height} connect {found.connect}")
+        return found
+
+    def _strong_book(self, board: Board) -> OpeningBook | None:
+        """The book for ``board`` when it can give exact scores of it (strong, game not over)."""
+        book = self.book_for(board)
+        return None if book is None or book.weak or board.is_over else book
+
+    def book_scores(self, board: Board) -> list[int | None] | None:
+        """Every move's score from the book, or None when the book lacks one of them."""
+        book = self._strong_book(board)
+        if book is None:
+            return None
+        scores = book.move_scores(board)
+        if any(score is None for column, score in enumerate(scores) if board.can_play(column)):
+            return None
+        return scores
+
+    def book_score(self, board: Board) -> int | None:
+        """The position's own score from the book, or None when the book lacks it."""
+        book = self._strong_book(board)
+        return None if book is None else book.score(board)
+
+    def book_line(self, board: Board) -> list[int]:
+        """Best play (centre-first among equals) while the book knows every move's score."""
+        line: list[int] = []
+        walk = board.copy()
+        while not walk.is_over:
+            scores = self.book_scores(walk)
+            if scores is None:
+                break
+            column = best_column(walk, scores)
+            line.append(column)
+            walk.play(column)
+        return line
+
+    # ------------------------------------------------------------ questions
+
+    def analyze(
+        self,
+        board: Board,
+        limit: Limit = UNLIMITED,
+        *,
+        weak: bool = False,
+        use_book: bool = True,
+        pv: bool = True,
+        poll: Poll | None = None,
+    ) -> PositionAnalysis:
+        """Every column's score, exact where the rules, the book or the solver prove it within ``limit``.
+
+        Columns left unproven when the limit runs out (or on boards too big
+        for the solver) get the engine's estimate, searched to ``limit.depth``
+        in the time left.  With no time or node limit the solver always
+        finishes: every score is exact.  ``weak`` asks only win/draw/loss.
+        """
+        _check_playable(board)
+        start = time.perf_counter()
+        cells, stones = board.width * board.height, board.move_count
+        scores: list[Score | None] = [None] * board.width
+        sources: list[Source | None] = [None] * board.width
+        nodes = 0
+        line: tuple[int, ...] = ()
+        pv_exact = False
+
+        def settle(column: int, score: int, source: Source) -> None:
+            if weak:
+                score = (score > 0) - (score < 0)
+            scores[column] = Score.exact(score, cells=cells, stones=stones, weak=weak)
+            sources[column] = source
+
+        for column in board.legal_moves():
+            if board.is_winning_move(column):
+                settle(column, (cells + 1 - stones) // 2, "rules")
+            elif stones + 1 == cells:
+                settle(column, 0, "rules")
+        book_scores = self.book_scores(board) if use_book else None
+        if book_scores is not None:
+            for column, score in enumerate(book_scores):
+                if score is not None and scores[column] is None:
+                    settle(column, score, "book")
+            if pv:
+                line, pv_exact = tuple(self.book_line(board)), True
+        open_columns = [c for c in board.legal_moves() if scores[c] is None]
+        if open_columns and self._solves(board):
+            solver_limit = self._solver_limit(limit)
+            solved = self.solver.analyze(
+                board,
+                weak=weak,
+                pv=pv,
+                time_limit=solver_limit.time,
+                node_limit=solver_limit.nodes,
+                poll=poll,
+                poll_interval=_poll_interval(solver_limit),
+            )
+            nodes += solved.nodes
+            for column in open_columns:
+                score = solved.scores[column]
+                if score is not None:
+                    settle(column, score, "solver")
+            if solved.exact and pv:
+                line, pv_exact = solved.pv, True
+        open_columns = [c for c in open_columns if scores[c] is None]
+        for index, column in enumerate(open_columns):
+            left = None if limit.time is None else limit.time - (time.perf_counter() - start)
+            share = None if left is None else max(left, 0.0) / (len(open_columns) - index)
+            child = board.copy()
+            child.play(column)
+            result = self._engine(
+                Limit(time=max(share, 0.002), depth=limit.depth) if share is not None else limit
+            )
+            found = result.search(child)
+            nodes += found.nodes
+            # the child's value is the opponent's: negate it, and count this column's stone as one more ply
+            value = -found.score
+            if abs(value) >= WIN_THRESHOLD:
+                value += -1 if value > 0 else 1
+            score_here = Score.from_engine(value, cells=cells, stones=stones)
+            if weak and score_here.is_exact:
+                score_here = Score.exact(
+                    (score_here.value > 0) - (score_here.value < 0), cells=cells, stones=stones, weak=True
+                )
+            scores[column] = score_here
+            sources[column] = "engine"
+        best = _best_columns(board, scores)
+        if not line or line[0] not in best:
+            line, pv_exact = (
+                (best_column(board, [0 if c in best else None for c in range(board.width)]),),
+                False,
+            )
+        return PositionAnalysis(
+            tuple(scores),
+            tuple(sources),
+            best,
+            line,
+            pv_exact,
+            nodes,
+            time.perf_counter() - start,
+        )
+
+    def solve(
+        self,
+        board: Board,
+        limit: Limit = UNLIMITED,
+        *,
+        weak: bool = False,
+        use_book: bool = True,
+        best_move: bool = True,
+        poll: Poll | None = None,
+    ) -> Verdict:
+        """The position's score for the side to move and a move keeping it (``best_move``).
+
+        From the book when it holds the position (a best move then costs a
+        few null-window searches when the book does not hold the children);
+        else from the solver within ``limit``; where the solver cannot
+        answer, the engine's estimate.
+        """
+        _check_playable(board)
+        start = time.perf_counter()
+        cells, stones = board.width * board.height, board.move_count
+        wins = board.winning_columns()
+        if wins:
+            column = next(c for c in board.geometry.center_order if c in wins)
+            return self._verdict(board, (cells + 1 - stones) // 2, column, "rules", 0, start, weak)
+        known = self.book_score(board) if use_book else None
+        if known is not None:
+            chosen: int | None = None
+            if best_move:
+                scores = self.book_scores(board)
+                if scores is not None:
+                    chosen = best_column(board, scores)
+                elif self.can_solve(board):
+                    chosen = self.move_reaching(board, known, limit)
+            return self._verdict(board, known, chosen, "book", 0, start, weak)
+        if self._solves(board):
+            solver_limit = self._solver_limit(limit)
+            result = self.solver.solve(
+                board,
+                weak=weak,
+                time_limit=solver_limit.time,
+                node_limit=solver_limit.nodes,
+                poll=poll,
+                poll_interval=_poll_interval(solver_limit),
+                best_move=best_move,
+            )
+            if result.exact and result.score is not None:
+                return Verdict(
+                    Score.exact(result.score, cells=cells, stones=stones, weak=weak),
+                    result.best_move,
+                    () if result.best_move is None else (result.best_move,),
+                    "solver",
+                    result.score,
+                    result.score,
+                    result.nodes,
+                    time.perf_counter() - start,
+                )
+            lower, upper, nodes, stopped = result.lower, result.upper, result.nodes, result.stopped
+        else:
+            lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
+        left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
+        found = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit).search(board)
+        return Verdict(
+            Score.from_engine(found.score, cells=cells, stones=stones),
+            found.move,
+            found.pv,
+            "engine",
+            lower,
+            upper,
+            nodes + found.nodes,
+            time.perf_counter() - start,
+            stopped or ("time" if found.stopped else None),
+        )
+
+    def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
+        """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
+
+        One null-window search a move ("can the opponent then score more than
+        ``-target``?") with the table warm: far cheaper than scoring every
+        move, and the first move that passes is the centre-first tie-break.
+        """
+        start = time.perf_counter()
+        child = board.copy()
+        for column in board.geometry.center_order:
+            if not board.can_play(column):
+                continue
+            if board.is_winning_move(column):
+                return column
+            child.play(column)
+            if child.is_full:
+                reaches: bool | None = target == 0
+            else:
+                left = None if limit.time is None else max(1e-3, limit.time - (time.perf_counter() - start))
+                beaten = self.solver.is_at_least(child, 1 - target, time_limit=left, node_limit=limit.nodes)
+                reaches = None if beaten is None else not beaten
+            child.undo()
+            if reaches is None:
+                return None
+            if reaches:
+                return column
+        raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
+
+    # ------------------------------------------------------------ internals
+
+    def _solves(self, board: Board) -> bool:
+        return self.solver_share > 0 and self.can_solve(board)
+
+    def _solver_limit(self, limit: Limit) -> Limit:
+        return limit.share(self.solver_share) if limit.time is not None else limit
+
+    def _engine(self, limit: Limit) -> Engine:
+        from c4engine.search.engine import Engine
+        from c4engine.search.evaluators import areas
+
+        return Engine(
+            self._evaluator or areas, depth=limit.depth, time_limit=limit.time, center_first_move=False
+        )
+
+    def _verdict(
+        self,
+        board: Board,
+        score: int,
+        column: int | None,
+        source: Source,
+        nodes: int,
+        start: float,
+        weak: bool,
+    ) -> Verdict:
+        cells, stones = board.width * board.height, board.move_count
+        if weak:
+            score = (score > 0) - (score < 0)
+        return Verdict(
+            Score.exact(score, cells=cells, stones=stones, weak=weak),
+            column,
+            () if column is None else (column,),
+            source,
+            score,
+            score,
+            nodes,
+            time.perf_counter() - start,
+        )
+
+
+_ANALYSTS: dict[float, Analyst] = {}
+
+
+def shared_analyst(table_size_mb: float = DEFAULT_TABLE_MB) -> Analyst:
+    """This process's analyst for the shipped books, made on first use: one solver (and table) per table size.
+
+    >>> shared_analyst() is shared_analyst()
+    True
+    """
+    if table_size_mb not in _ANALYSTS:
+        _ANALYSTS[table_size_mb] = Analyst(table_size_mb=table_size_mb)
+    return _ANALYSTS[table_size_mb]
+
+
+def _check_playable(board: Board) -> None:
+    if board.is_over:
+        raise GameOverError("the game is over: nothing to analyze")
+
+
+def _poll_interval(limit: Limit) -> float:
+    """CPU seconds between the solver's looks at the clock: short under a short time limit.
+
+    On a busy machine a slice of CPU takes several times as long on the wall clock.
+    """
+    if limit.time is None:
+        return DEFAULT_POLL_INTERVAL
+    return max(0.005, min(DEFAULT_POLL_INTERVAL, limit.time / 20))
+
+
+def _best_columns(board: Board, scores: Sequence[Score | None]) -> tuple[int, ...]:
+    """The best proven columns, unless only losses are proven and an estimate may beat them."""
+    known = [(column, score) for column, score in enumerate(scores) if score is not None]
+    proven = [(column, score) for column, score in known if score.is_exact]
+    guessed = [(column, score) for column, score in known if not score.is_exact]
+    pool = proven if proven and (not guessed or max(s.rank() for _, s in proven)[0] >= 1) else known
+    top = max(score.rank() for _, score in pool)
+    return tuple(column for column, score in pool if score.rank() == top)

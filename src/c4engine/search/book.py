@@ -1,0 +1,390 @@
+"""Opening books: the exact scores of every position up to some depth, read by binary search.
+
+A book file holds, for one board size and connect-N, the score (the
+solver's convention, :mod:`c4engine.search.solver`) of every position reachable in
+at most ``depth`` plies that is not already won, a position and its mirror
+image sharing one entry.  Entries are sorted by
+:meth:`~c4engine.board.Board.canonical_key`, so a lookup is a binary search
+over a memory-mapped array (the way polyglot chess books are read) and
+opening a book costs nothing however large it is.
+
+File layout (little-endian), version 1::
+
+    offset  size  field
+    0       8     magic b"C4BOOK\\x00\\x01"
+    8       2     format version (1)
+    10      1     width
+    11      1     height
+    12      1     connect
+    13      1     depth (plies)
+    14      1     score kind: 0 strong (exact scores), 1 weak (-1, 0, 1)
+    15      1     reserved (0)
+    16      8     entry count N
+    24      8*N   canonical keys, uint64, strictly increasing
+    24+8N   N     scores, int8
+
+>>> import tempfile, pathlib
+>>> from c4engine.board import Board
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.c4b"
+>>> write_book(path, {Board(4, 4, 3).canonical_key(): 2}, width=4, height=4, connect=3, depth=0)
+>>> book = OpeningBook.open(path)
+>>> book.score(Board(4, 4, 3)), len(book)
+(2, 1)
+>>> book.score(Board.from_moves("1", 4, 4, 3)) is None   # deeper than the book
+True
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Final
+
+import numpy as np
+
+from c4engine.board import Board, Geometry, has_line
+from c4engine.errors import BookError
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MAGIC",
+    "BookHeader",
+    "OpeningBook",
+    "board_from_key",
+    "default_book_path",
+    "write_book",
+]
+
+MAGIC: Final = b"C4BOOK\x00\x01"
+FORMAT_VERSION: Final = 1
+_HEADER = struct.Struct("<8sHBBBBBxQ")
+HEADER_SIZE: Final = _HEADER.size
+KIND_STRONG: Final = 0
+KIND_WEAK: Final = 1
+_KIND_NAMES: Final = {KIND_STRONG: "strong", KIND_WEAK: "weak"}
+
+_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+def default_book_path(width: int = 7, height: int = 6, connect: int = 4) -> Path | None:
+    """The book shipped with c4engine for this game, or None when there is none.
+
+    >>> default_book_path().name
+    'book-7x6.c4b'
+    >>> default_book_path(6, 5) is None
+    True
+    """
+    suffix = "" if connect == 4 else f"-c{connect}"
+    path = _DATA_DIR / f"book-{width}x{height}{suffix}.c4b"
+    return path if path.is_file() else None
+
+
+@dataclass(frozen=True)
+class BookHeader:
+    """What a book file says about itself."""
+
+    version: int
+    width: int
+    height: int
+    connect: int
+    depth: int
+    weak: bool
+    count: int
+
+    @property
+    def kind(self) -> str:
+        """``"strong"`` (exact scores) or ``"weak"`` (win / draw / loss only)."""
+        return "weak" if self.weak else "strong"
+
+    def pack(self) -> bytes:
+        return _HEADER.pack(
+            MAGIC,
+            self.version,
+            self.width,
+            self.height,
+            self.connect,
+            self.depth,
+            KIND_WEAK if self.weak else KIND_STRONG,
+            self.count,
+        )
+
+    @classmethod
+    def unpack(cls, data: bytes, source: str = "book") -> BookHeader:
+        if len(data) < HEADER_SIZE:
+            raise BookError(f"{source}: not a c4engine book (only {len(data)} bytes)")
+        magic, version, width, height, connect, depth, kind, count = _HEADER.unpack(data[:HEADER_SIZE])
+        if magic != MAGIC:
+            raise BookError(f"{source}: not a c4engine book (bad magic number)")
+        if version != FORMAT_VERSION:
+            raise BookError(
+                f"{source}: book format version {version}; this c4engine reads version {FORMAT_VERSION}"
+            )
+        if kind not in _KIND_NAMES:
+            raise BookError(f"{source}: unknown score kind {kind}")
+        if width < 1 or height < 1 or width * (height + 1) > 64:
+            raise BookError(f"{source}: impossible board size {width}x{height}")
+        return cls(version, width, height, connect, depth, kind == KIND_WEAK, count)
+
+
+def write_book(
+    path: str | os.PathLike[str],
+    scores: Mapping[int, int],
+    *,
+    width: int,
+    height: int,
+    connect: int,
+    depth: int,
+    weak: bool = False,
+) -> None:
+    """Write ``scores`` (canonical key -> score) as a book file, atomically (a temporary file renamed).
+
+    The same scores always give the same bytes.
+    """
+    if width * (height + 1) > 64:
+        raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
+    keys = np.fromiter(sorted(scores), dtype="<u8", count=len(scores))
+    values = np.fromiter((scores[int(key)] for key in keys), dtype=np.int8, count=len(keys))
+    header = BookHeader(FORMAT_VERSION, width, height, connect, depth, weak, len(keys))
+    target = Path(path)
+    temporary = target.with_name(target.name + ".tmp")
+    with open(temporary, "wb") as handle:
+        handle.write(header.pack())
+        handle.write(keys.tobytes())
+        handle.write(values.tobytes())
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)
+
+
+class OpeningBook:
+    """A book file opened for lookups (memory-mapped; :meth:`close` or ``with`` releases it).
+
+    ``score(board)`` is the exact score of a position (None when the book
+    does not hold it: deeper than the book, or already won);
+    ``move_scores(board)`` scores every move the way
+    :meth:`c4engine.search.solver.Solver.analyze` does.
+    """
+
+    def __init__(self, path: Path, header: BookHeader, keys: np.ndarray, scores: np.ndarray) -> None:
+        self.path = path
+        self.header = header
+        self._keys = keys
+        self._scores = scores
+        self._geometry = Geometry.of(header.width, header.height, header.connect)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> OpeningBook:
+        """Open a book file; a missing, truncated or foreign file is a :class:`BookError`."""
+        source = Path(path)
+        try:
+            size = source.stat().st_size
+            with open(source, "rb") as handle:
+                head = handle.read(HEADER_SIZE)
+        except OSError as error:
+            raise BookError(f"cannot read the book {source}: {error.strerror}") from None
+        header = BookHeader.unpack(head, str(source))
+        expected = HEADER_SIZE + 9 * header.count
+        if size != expected:
+            raise BookError(f"{source}: {size} bytes, but its header promises {expected} (damaged?)")
+        if header.count == 0:
+            keys = np.zeros(0, dtype="<u8")
+            scores = np.zeros(0, dtype=np.int8)
+        else:
+            keys = np.memmap(source, dtype="<u8", mode="r", offset=HEADER_SIZE, shape=(header.count,))
+            scores = np.memmap(
+                source, dtype=np.int8, mode="r", offset=HEADER_SIZE + 8 * header.count, shape=(header.count,)
+            )
+        return cls(source, header, keys, scores)
+
+    # --------------------------------------------------------------- header
+
+    @property
+    def width(self) -> int:
+        return self.header.width
+
+    @property
+    def height(self) -> int:
+        return self.header.height
+
+    @property
+    def connect(self) -> int:
+        return self.header.connect
+
+    @property
+    def depth(self) -> int:
+        """The last ply the book covers completely."""
+        return self.header.depth
+
+    @property
+    def weak(self) -> bool:
+        return self.header.weak
+
+    def fits(self, board: Board) -> bool:
+        """Whether ``board`` has this book's size and connect-N."""
+        return (board.width, board.height, board.connect) == (self.width, self.height, self.connect)
+
+    def __len__(self) -> int:
+        return self.header.count
+
+    def __repr__(self) -> str:
+        h = self.header
+        return (
+            f"OpeningBook({str(self.path)!r}, {h.width}x{h.height} connect {h.connect}, "
+            f"depth {h.depth}, {h.kind}, {h.count} positions)"
+        )
+
+    # -------------------------------------------------------------- lookups
+
+    def _check(self, board: Board) -> None:
+        if not self.fits(board):
+            raise BookError(
+                f"this book is for {self.width}x{self.height} connect {self.connect}, not "
+                f"{board.width}x{board.height} connect {board.connect}"
+            )
+
+    def lookup_key(self, key: int) -> int | None:
+        """The score stored under a canonical key, or None."""
+        if not 0 <= key < 1 << 64:
+            return None
+        index = int(np.searchsorted(self._keys, np.uint64(key)))
+        if index < len(self._keys) and int(self._keys[index]) == key:
+            return int(self._scores[index])
+        return None
+
+    def score(self, board: Board) -> int | None:
+        """The score of ``board`` for the side to move, or None if the book does not hold it.
+
+        A board of another size or connect-N is a :class:`BookError`.
+        """
+        self._check(board)
+        if board.move_count > self.depth or board.is_over:
+            return None
+        return self.lookup_key(board.canonical_key())
+
+    def __contains__(self, board: object) -> bool:
+        return isinstance(board, Board) and self.fits(board) and self.score(board) is not None
+
+    def move_scores(self, board: Board) -> list[int | None]:
+        """The score of each column for the side to move: None for a full column or one the book lacks.
+
+        A move that wins at once scores directly, as does one filling the
+        board (a draw); other moves are the negated book score of the child.
+        """
+        self._check(board)
+        if board.is_over:
+            return [None] * board.width
+        cells = board.width * board.height
+        stones = board.move_count
+        win = 1 if self.weak else (cells + 1 - stones) // 2
+        scores: list[int | None] = []
+        child = board.copy()
+        for column in range(board.width):
+            if not board.can_play(column):
+                scores.append(None)
+            elif board.is_winning_move(column):
+                scores.append(win)
+            elif stones + 1 == cells:
+                scores.append(0)
+            else:
+                child.play(column)
+                found = self.score(child)
+                child.undo()
+                scores.append(None if found is None else -found)
+        return scores
+
+    def items(self) -> Iterator[tuple[int, int]]:
+        """Every (canonical key, score), in key order."""
+        for key, score in zip(self._keys, self._scores, strict=True):
+            yield int(key), int(score)
+
+    def keys_array(self) -> np.ndarray:
+        """The sorted keys (read-only)."""
+        return self._keys
+
+    def scores_array(self) -> np.ndarray:
+        """The scores, in key order (read-only)."""
+        return self._scores
+
+    def board(self, key: int) -> Board:
+        """A board (with a move history) for a canonical key of this book's geometry."""
+        return board_from_key(key, self.width, self.height, self.connect)
+
+    def close(self) -> None:
+        """Release the memory map."""
+        for array in (self._keys, self._scores):
+            mapped = getattr(array, "_mmap", None)
+            if mapped is not None:
+                mapped.close()
+
+    def __enter__(self) -> OpeningBook:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def board_from_key(key: int, width: int = 7, height: int = 6, connect: int = 4) -> Board:
+    """A board whose :meth:`~c4engine.board.Board.key` is ``key``, with some legal move order leading to it.
+
+    The stones are taken off from the top, the last mover's first, with
+    backtracking; a key that no game reaches is a :class:`BookError`.
+
+    >>> board_from_key(Board.from_moves("4453").key()).key() == Board.from_moves("4453").key()
+    True
+    """
+    geometry = Geometry.of(width, height, connect)
+    stride = geometry.column_stride
+    column_bits = (1 << stride) - 1
+    current = mask = 0
+    for column in range(width):
+        value = ((key >> (column * stride)) & column_bits) + 1
+        stones = value.bit_length() - 1
+        if stones > height:
+            raise BookError(f"key {key} is not a {width}x{height} position")
+        current |= (value - (1 << stones)) << (column * stride)
+        mask |= ((1 << stones) - 1) << (column * stride)
+    if current + mask != key:
+        raise BookError(f"key {key} is not a {width}x{height} position")
+    count = mask.bit_count()
+    # ``current`` holds the stones of the side to move; the other side moved last.
+    last_mover = current ^ mask
+    if has_line(current, height, connect):
+        raise BookError(f"key {key}: no game reaches this position")
+    moves = _unplay(last_mover, current, mask, count, geometry, set())
+    if moves is None:
+        raise BookError(f"key {key}: no game reaches this position")
+    return Board.from_moves(moves, width, height, connect)
+
+
+def _top_stone(mask: int, column: int, geometry: Geometry) -> int:
+    column_stones = mask & geometry.column_mask(column)
+    return 1 << (column_stones.bit_length() - 1) if column_stones else 0
+
+
+def _unplay(
+    mover: int, other: int, mask: int, count: int, geometry: Geometry, dead: set[tuple[int, int]]
+) -> list[int] | None:
+    """A move order (0-based columns) building ``mover``/``other``; ``mover`` placed the last stone."""
+    if count == 0:
+        return []
+    if (mover, mask) in dead:
+        return None
+    for column in geometry.center_order:
+        top = _top_stone(mask, column, geometry)
+        if not top or not mover & top:
+            continue
+        before = mover ^ top
+        if has_line(before, geometry.height, geometry.connect):
+            continue  # the game would have ended before this stone
+        rest = _unplay(other, before, mask ^ top, count - 1, geometry, dead)
+        if rest is not None:
+            rest.append(column)
+            return rest
+    dead.add((mover, mask))
+    return None

@@ -1,0 +1,430 @@
+"""Building opening books: enumerate, solve the leaves in parallel, back the scores up.
+
+:func:`build_book` enumerates every position reachable in at most
+``depth`` plies that is not already over (one per mirror pair), solves the
+positions at ply ``depth`` (the *leaves*) with the exact solver, batched
+many to a job so each worker keeps one :class:`~c4engine.search.solver.Solver` and
+its transposition table, and scores every shallower position by negamax
+over its children -- nothing above the leaves is solved.
+
+Every finished leaf is recorded in a SQLite *checkpoint* (canonical key ->
+score) as its batch comes back, so a killed build loses only the batches
+in flight: run the same command again and it solves only what is missing,
+ending with the same bytes as an uninterrupted run.  The checkpoint keeps
+every solved position whatever the depth, so a book can be extended (build
+``depth + 1`` with the same checkpoint) without solving anything twice.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> stats = build_book(folder / "b.c4b", 2, width=4, height=4, connect=3,
+...                    checkpoint=folder / "b.sqlite", workers=0, progress=False)
+>>> stats.positions, stats.leaves, stats.solved
+(11, 8, 8)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+from c4engine.board import Board, Geometry, has_line
+from c4engine.cli.progress import Progress
+from c4engine.errors import BookError
+from c4engine.jobs import default_workers, executor
+from c4engine.search.book import write_book
+from c4engine.search.solver import Solver
+
+__all__ = [
+    "BuildStats",
+    "Checkpoint",
+    "build_book",
+    "default_checkpoint_path",
+    "enumerate_positions",
+    "solve_batch",
+]
+
+DEFAULT_BATCH = 32
+DEFAULT_WORKER_TABLE_MB = 64
+
+Position = tuple[int, int, bytes]
+"""(current, mask, moves): the side to move's stones, all stones, and a move order reaching them."""
+
+
+# ------------------------------------------------------------- enumeration
+
+
+def enumerate_positions(width: int, height: int, connect: int, depth: int) -> list[dict[int, Position]]:
+    """The positions of each ply 0..depth that are not over, one per mirror pair, keyed by canonical key.
+
+    Won positions and full boards are left out: their score needs no book.
+    Within a ply, positions come in the order they were first reached, so a
+    position's children sit together (good for batching: they share subtrees).
+
+    >>> [len(level) for level in enumerate_positions(7, 6, 4, 3)]
+    [1, 4, 25, 121]
+    """
+    geometry = Geometry.of(width, height, connect)
+    if depth < 0:
+        raise BookError(f"depth must be 0 or more, not {depth}")
+    if depth > width * height:
+        raise BookError(f"depth {depth} is more than the {width * height} cells of the board")
+    levels: list[dict[int, Position]] = [{0: (0, 0, b"")}]
+    for _ply in range(depth):
+        following: dict[int, Position] = {}
+        for current, mask, moves in levels[-1].values():
+            for column, child_current, child_mask in _children(current, mask, geometry):
+                if child_current < 0:
+                    continue
+                key = child_current + child_mask
+                canonical = min(key, geometry.mirror(key))
+                if canonical not in following:
+                    following[canonical] = (child_current, child_mask, moves + bytes((column,)))
+        levels.append(following)
+    return levels
+
+
+def _children(current: int, mask: int, geometry: Geometry) -> Iterator[tuple[int, int, int]]:
+    """(column, current, mask) per move; current -1 for a move that wins, -2 for one filling the board."""
+    for column in range(geometry.width):
+        if mask & geometry.top_of(column):
+            continue
+        stone = (mask + geometry.bottom_of(column)) & geometry.column_mask(column)
+        mover = current | stone
+        if has_line(mover, geometry.height, geometry.connect):
+            yield column, -1, 0
+            continue
+        child_mask = mask | stone
+        if child_mask == geometry.full:
+            yield column, -2, 0
+            continue
+        yield column, mover ^ child_mask, child_mask
+
+
+def _negamax(current: int, mask: int, geometry: Geometry, win: int, scores: Mapping[int, int]) -> int | None:
+    """The position's score from its children's (``scores``, canonical keys); None if one is missing.
+
+    ``win`` is the score of a move that wins at once (it depends on the ply).
+    """
+    best = -geometry.width * geometry.height
+    for _column, child_current, child_mask in _children(current, mask, geometry):
+        if child_current == -1:
+            value = win
+        elif child_current == -2:
+            value = 0
+        else:
+            child_key = child_current + child_mask
+            found = scores.get(min(child_key, geometry.mirror(child_key)))
+            if found is None:
+                return None
+            value = -found
+        best = max(best, value)
+    return best
+
+
+def _win_score(geometry: Geometry, weak: bool, ply: int) -> int:
+    """The score of winning with the stone played at ``ply``."""
+    return 1 if weak else (geometry.width * geometry.height + 1 - ply) // 2
+
+
+def back_up(
+    levels: Sequence[dict[int, Position]], leaf_scores: dict[int, int], geometry: Geometry, weak: bool
+) -> dict[int, int]:
+    """Scores of every position of ``levels``: the leaves' from ``leaf_scores``, the rest by negamax."""
+    scores = {key: leaf_scores[key] for key in levels[-1]}
+    for ply in range(len(levels) - 2, -1, -1):
+        win = _win_score(geometry, weak, ply)
+        for key, (current, mask, _moves) in levels[ply].items():
+            score = _negamax(current, mask, geometry, win, scores)
+            if score is None:
+                raise KeyError(f"position {key} has a child with no score")
+            scores[key] = score
+    return scores
+
+
+# -------------------------------------------------------------- checkpoint
+
+
+def _to_sql(key: int) -> int:
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
+def _from_sql(value: int) -> int:
+    return value + (1 << 64) if value < 0 else value
+
+
+class Checkpoint:
+    """Solved positions (canonical key -> score) of one game, in SQLite; safe against a killed process."""
+
+    def __init__(self, path: str | os.PathLike[str], width: int, height: int, connect: int, weak: bool):
+        self.path = Path(path)
+        try:
+            self._db = sqlite3.connect(self.path)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL)"
+            )
+            wanted = {
+                "width": width,
+                "height": height,
+                "connect": connect,
+                "kind": "weak" if weak else "strong",
+            }
+            stored = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
+            if stored:
+                for name, value in wanted.items():
+                    if stored.get(name) != str(value):
+                        raise BookError(
+                            f"checkpoint {self.path} is for {name} {stored.get(name)}, not {value}; "
+                            "use another --checkpoint file"
+                        )
+            else:
+                with self._db:
+                    self._db.executemany(
+                        "INSERT INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in wanted.items()]
+                    )
+        except sqlite3.DatabaseError as error:
+            raise BookError(f"checkpoint {self.path}: {error}") from None
+
+    def scores(self) -> dict[int, int]:
+        """Every recorded score."""
+        return {_from_sql(k): s for k, s in self._db.execute("SELECT key, score FROM solved")}
+
+    def add(self, results: Iterable[tuple[int, int]]) -> None:
+        """Record results in one transaction (committed when this returns)."""
+        with self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO solved VALUES (?, ?)", [(_to_sql(k), s) for k, s in results]
+            )
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM solved").fetchone()[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Checkpoint:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def default_checkpoint_path(output: str | os.PathLike[str]) -> Path:
+    """Where the checkpoint of a book goes by default: next to it, ``FILE.sqlite``."""
+    output = Path(output)
+    return output.with_name(output.name + ".sqlite")
+
+
+# ------------------------------------------------------------------- jobs
+
+_local = threading.local()
+
+
+def _worker_solver(table_mb: float, weak: bool) -> Solver:
+    """One solver per worker process (per thread on an in-process Dask worker), kept across jobs."""
+    solver: Solver | None = getattr(_local, "solver", None)
+    if solver is None or getattr(_local, "config", None) != (table_mb, weak):
+        solver = Solver(table_size_mb=table_mb, weak=weak)
+        _local.solver = solver
+        _local.config = (table_mb, weak)
+    return solver
+
+
+def solve_batch(
+    width: int, height: int, connect: int, weak: bool, table_mb: float, batch: Sequence[tuple[int, bytes]]
+) -> list[tuple[int, int, float]]:
+    """Solve (canonical key, moves) positions with this worker's solver: (key, score, CPU seconds) each.
+
+    A module-level function with plain arguments, so process pools and Dask can ship it.
+
+    >>> solve_batch(4, 4, 3, False, 8, [(0, b"")])[0][:2]
+    (0, 4)
+    """
+    solver = _worker_solver(table_mb, weak)
+    results = []
+    for key, moves in batch:
+        board = Board.from_moves(list(moves), width, height, connect)
+        start = time.process_time()
+        result = solver.solve(board, best_move=False)
+        if result.score is None:  # pragma: no cover - no limit is set
+            raise BookError(f"position {board.move_string}: the solver stopped without a score")
+        results.append((key, result.score, time.process_time() - start))
+    return results
+
+
+def _batches(items: Sequence[tuple[int, bytes]], size: int) -> list[list[tuple[int, bytes]]]:
+    return [list(items[start : start + size]) for start in range(0, len(items), size)]
+
+
+def run_jobs(
+    geometry: Geometry,
+    weak: bool,
+    positions: Sequence[tuple[int, bytes]],
+    *,
+    table_mb: float,
+    batch_size: int,
+    workers: int | None,
+    scheduler: str | None,
+    on_done: Callable[[list[tuple[int, int, float]]], None],
+) -> None:
+    """Solve ``positions`` in batches on a pool (or Dask), calling ``on_done`` as each batch returns.
+
+    ``workers=0`` solves them in this process, one batch after the other.
+    """
+    if not positions:
+        return
+    batches = _batches(positions, batch_size)
+    if scheduler is None and workers == 0:  # in this process: no pool to start (small books, tests)
+        for batch in batches:
+            on_done(solve_batch(geometry.width, geometry.height, geometry.connect, weak, table_mb, batch))
+        return
+    with executor(scheduler, workers) as pool:
+        pending: set[Future[list[tuple[int, int, float]]]] = set()
+        queue = iter(batches)
+        # Keep a bounded number of batches queued: the order stays close to the
+        # enumeration order and an interruption leaves little in flight.
+        limit = 2 * (workers or default_workers()) + 2 if scheduler is None else 4 * 64
+        for batch in queue:
+            pending.add(
+                pool.submit(
+                    solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb, batch
+                )
+            )
+            if len(pending) >= limit:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                on_done(future.result())
+                upcoming = next(queue, None)
+                if upcoming is not None:
+                    pending.add(
+                        pool.submit(
+                            solve_batch,
+                            geometry.width,
+                            geometry.height,
+                            geometry.connect,
+                            weak,
+                            table_mb,
+                            upcoming,
+                        )
+                    )
+
+
+# ------------------------------------------------------------------ build
+
+
+@dataclass(frozen=True)
+class BuildStats:
+    """What a build did: entries written, leaves (reused + solved now) and the solving time."""
+
+    depth: int
+    positions: int
+    leaves: int
+    solved: int
+    reused: int
+    cpu_seconds: float
+    wall_seconds: float
+    per_ply: tuple[int, ...]
+
+
+def build_book(
+    output: str | os.PathLike[str],
+    depth: int,
+    *,
+    width: int = 7,
+    height: int = 6,
+    connect: int = 4,
+    weak: bool = False,
+    checkpoint: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    batch_size: int | None = None,
+    table_mb: float = DEFAULT_WORKER_TABLE_MB,
+    progress: bool | None = None,
+) -> BuildStats:
+    """Build the book of every position up to ``depth`` plies and write it to ``output``.
+
+    ``checkpoint`` (default ``output + ".sqlite"``) records solved leaves;
+    positions already there are not solved again.  ``workers`` local
+    processes solve the leaves (0: this process), or the Dask cluster at ``scheduler``.
+    ``progress`` draws the bar (default: when standard error is a terminal).
+    """
+    if Solver.supports(width, height) is False:
+        raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
+    geometry = Geometry.of(width, height, connect)
+    started = time.perf_counter()
+    levels = enumerate_positions(width, height, connect, depth)
+    store = Checkpoint(checkpoint or default_checkpoint_path(output), width, height, connect, weak)
+    try:
+        known = store.scores()
+        leaves = levels[-1]
+        _back_up_from_deeper(leaves, known, geometry, weak, depth)
+        todo = [(key, moves) for key, (_c, _m, moves) in leaves.items() if key not in known]
+        reused = len(leaves) - len(todo)
+        size = batch_size or _default_batch(len(todo), workers, scheduler)
+        if size < 1:
+            raise BookError(f"batch size must be at least 1, not {size}")
+        cpu = 0.0
+        with Progress(len(todo), f"book depth {depth}", enabled=progress, unit=" leaves") as bar:
+
+            def record(results: list[tuple[int, int, float]]) -> None:
+                nonlocal cpu
+                store.add((key, score) for key, score, _seconds in results)
+                for key, score, seconds in results:
+                    known[key] = score
+                    cpu += seconds
+                solved = bar.done + len(results)
+                bar.advance(len(results), note=f"{cpu / solved:.2f} CPU s/leaf")
+
+            run_jobs(
+                geometry,
+                weak,
+                todo,
+                table_mb=table_mb,
+                batch_size=size,
+                workers=workers,
+                scheduler=scheduler,
+                on_done=record,
+            )
+        scores = back_up(levels, known, geometry, weak)
+        write_book(output, scores, width=width, height=height, connect=connect, depth=depth, weak=weak)
+    finally:
+        store.close()
+    return BuildStats(
+        depth,
+        len(scores),
+        len(leaves),
+        len(todo),
+        reused,
+        cpu,
+        time.perf_counter() - started,
+        tuple(len(level) for level in levels),
+    )
+
+
+def _back_up_from_deeper(
+    leaves: dict[int, Position], known: dict[int, int], geometry: Geometry, weak: bool, ply: int
+) -> None:
+    """Score, without solving, each leaf whose children a deeper build already solved."""
+    win = _win_score(geometry, weak, ply)
+    for key, (current, mask, _moves) in leaves.items():
+        if key not in known:
+            score = _negamax(current, mask, geometry, win, known)
+            if score is not None:
+                known[key] = score
+
+
+def _default_batch(leaves: int, workers: int | None, scheduler: str | None) -> int:
+    """Enough batches to keep every worker busy to the end, never more than DEFAULT_BATCH leaves each."""
+    parallel = 64 if scheduler else (workers or default_workers())
+    return max(1, min(DEFAULT_BATCH, math.ceil(leaves / (parallel * 8))))

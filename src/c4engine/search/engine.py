@@ -1,0 +1,585 @@
+"""The classic engine: negamax search with alpha-beta pruning, in pure Python.
+
+It works on any board size and connect-N and with any evaluator from
+:mod:`c4engine.search.evaluators` (or your own ``Callable[[Board], float]``).
+
+Scores are for the side to move.  A win at ply ``p`` from the root (``p = 1``
+is the move being chosen) scores ``WIN_SCORE - p`` and a loss at ply ``p``
+``-(WIN_SCORE - p)``, so the search prefers the quickest win and the slowest
+loss; a drawn (full) board scores 0; any other position at the search horizon
+gets the evaluator's score, which must stay far inside ``±WIN_SCORE``
+(the built-in ones stay inside ``±EVAL_LIMIT``, a million).
+
+What the search does, in order:
+
+* on an empty board it plays the centre at once (``center_first_move``, as the
+  classic c4 library did);
+* it takes a win in one whenever there is one, and when the opponent threatens
+  to win in one it considers only the blocking move(s) -- even at depth 1;
+* otherwise it searches the legal moves centre first (``Geometry.center_order``),
+  to the fixed ``depth``, or -- with a ``time_limit`` -- deepening one ply at a
+  time (previous best move first) until the limit, returning the best move of
+  the last depth it completed.
+
+``pruning=False`` turns the alpha-beta search into plain minimax: the same
+value and the same move (the first best one in move order), many more nodes.
+
+The compiled path: with the ``windows`` evaluator (the function or a
+:class:`~c4engine.search.evaluators.WindowsEvaluator`) or ``areas``, on a board with
+``width * (height + 1) <= 64``, the search runs in
+:mod:`c4engine.kernels.heuristic` (via :mod:`c4engine.search.compiled_engine`) --
+tens of times more nodes a second.  It computes the same scores and picks the
+same move (the root is searched in the same order, first best kept); only
+the principal variation may differ below the root where two replies tie, and
+the node counts differ (a transposition table orders the moves).  At a
+fixed depth it deepens 1, 2, ... first to fill that table, so a poll hook
+sees those depths and, if it stops the search, gets the best move of the
+last depth completed.  The clock and the poll hook are checked between
+slices of a few milliseconds of CPU.  ``use_kernel=False`` forces the Python
+search; ``pruning=False`` and any other evaluator always take it.
+
+>>> from c4engine.board import Board
+>>> engine = Engine(depth=4)
+>>> result = engine.search(Board.from_moves("4455"))   # X to move
+>>> result.move, result.describe()     # column 3 (0-based 2): an open three, two threats
+(2, 'win in 2 moves')
+>>> result.pv                          # O blocks one end, X completes the other
+(2, 3, 1)
+>>> Engine(depth=4, pruning=False).search(Board.from_moves("4455")).move
+2
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from time import monotonic, process_time
+
+from c4engine.board import Board, has_line
+from c4engine.errors import GameOverError
+from c4engine.search import compiled_engine
+from c4engine.search.evaluators import Evaluator, windows
+from c4engine.search.results import WIN_SCORE
+
+__all__ = ["DEFAULT_DEPTH", "WIN_SCORE", "Engine", "PollHook", "SearchProgress", "SearchResult"]
+
+DEFAULT_DEPTH = 6
+"""Plies searched when neither a depth nor a time limit is given."""
+
+_MAX_PLIES = 32 * 32  # the most plies any board can last (MAX_SIZE squared)
+_WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES
+
+_INF = math.inf
+_LOST = -math.inf  # the leaf cache's mark for "the side to move here has already lost"
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """What a poll hook is told about the search under way.
+
+    ``depth`` is the depth being searched, ``best_move``/``score`` what the
+    search would answer if it stopped now (``None`` before it has any move),
+    ``elapsed`` the wall-clock seconds since the search began and
+    ``cpu_time`` the CPU seconds it has used (the poll interval's clock).
+    """
+
+    depth: int
+    nodes: int
+    best_move: int | None
+    score: float | None
+    elapsed: float
+    cpu_time: float
+
+
+PollHook = Callable[[SearchProgress], bool | None]
+"""Called during a search at least every ``poll_interval`` CPU seconds; return ``True`` to stop it."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The answer of :meth:`Engine.search`.
+
+    ``move`` is 0-based (``None`` only if there was no legal move), ``score``
+    for the side to move, ``depth`` the last depth searched completely (0
+    for the centre-first opening move), ``nodes`` the positions visited,
+    ``elapsed`` wall-clock seconds, ``stopped`` whether the time limit or the poll
+    hook cut the search short, ``pv`` the expected line of play from the
+    root (starting with ``move``), ``cpu_time`` the CPU seconds used.
+
+    >>> SearchResult(move=3, score=WIN_SCORE - 5, depth=6, nodes=100, elapsed=0.1, stopped=False,
+    ...              pv=(3, 2, 3, 4, 3)).describe()
+    'win in 3 moves'
+    >>> SearchResult(3, -(WIN_SCORE - 8), 8, 100, 0.1, False, ()).describe()
+    'loss in 4 moves'
+    >>> SearchResult(3, 12.5, 6, 100, 0.1, False, (3,)).describe()
+    'score +12.5'
+    """
+
+    move: int | None
+    score: float
+    depth: int
+    nodes: int
+    elapsed: float
+    stopped: bool
+    pv: tuple[int, ...] = ()
+    cpu_time: float = 0.0
+
+    @property
+    def is_win(self) -> bool:
+        """Whether the side to move has a forced win (within the depth searched)."""
+        return self.score >= _WIN_THRESHOLD
+
+    @property
+    def is_loss(self) -> bool:
+        """Whether the side to move loses against best play (within the depth searched)."""
+        return self.score <= -_WIN_THRESHOLD
+
+    @property
+    def moves_to_end(self) -> int | None:
+        """Plies from the root to the forced end of the game (the winning move included), or ``None``."""
+        if self.is_win or self.is_loss:
+            return int(WIN_SCORE - abs(self.score))
+        return None
+
+    def describe(self) -> str:
+        """``"win in 3 moves"``, ``"loss in 4 moves"`` or ``"score +12.5"``.
+
+        Moves are counted for the winner: a win at ply 5 is the side to move's
+        third move, a loss at ply 8 the opponent's fourth.
+        """
+        plies = self.moves_to_end
+        if plies is None:
+            return f"score {self.score:+g}"
+        moves = (plies + 1) // 2
+        outcome = "win" if self.is_win else "loss"
+        return f"{outcome} in {moves} move{'' if moves == 1 else 's'}"
+
+
+def _is_positive(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and value > 0
+
+
+class _Stop(Exception):
+    """Unwinds the search when the time is up or the poll hook asks to stop."""
+
+
+class Engine:
+    """A depth-limited negamax search with alpha-beta pruning.
+
+    ``evaluator`` scores the positions at the horizon (side to move); it must
+    depend on the stones only: within one search the engine evaluates each
+    leaf position once (a cache of at most :attr:`EVAL_CACHE_SIZE` entries).
+    ``depth`` is the number of plies searched (default
+    :data:`DEFAULT_DEPTH`).  With ``time_limit`` (seconds of wall-clock time)
+    the search deepens 1, 2, 3, ... plies until the limit, ``depth`` if one
+    is given, or the end of the game, and answers with the best move of the
+    last depth it completed.  ``poll`` is called at least
+    every ``poll_interval`` CPU seconds with a :class:`SearchProgress`; if it
+    returns ``True`` the search stops and answers with the best move found so
+    far.
+
+    The board given to :meth:`search` is never touched: the engine searches a
+    private copy and holds the original :meth:`~c4engine.board.Board.frozen`
+    meanwhile, so a hook that tries to play or undo on it gets
+    :class:`~c4engine.errors.BoardBusyError`.
+
+    ``use_kernel``: ``None`` (default) searches compiled whenever it can
+    (see the module notes and :meth:`uses_kernel`), ``False`` never, ``True``
+    like ``None`` but refuses an evaluator or ``pruning=False`` that can
+    never take the compiled path (boards too big still fall back).
+
+    >>> from c4engine.board import Board
+    >>> Engine(depth=2).best_move(Board.from_moves("112233"))   # X wins in column 4
+    3
+    >>> Engine(depth=1).best_move(Board.from_moves("12121"))    # O blocks in column 1
+    0
+    """
+
+    EVAL_CACHE_SIZE = 1 << 16
+    """Leaf evaluations kept during a search (by position); emptied when full. 0 turns it off."""
+
+    def __init__(
+        self,
+        evaluator: Evaluator = windows,
+        depth: int | None = None,
+        *,
+        pruning: bool = True,
+        time_limit: float | None = None,
+        poll: PollHook | None = None,
+        poll_interval: float = 0.05,
+        center_first_move: bool = True,
+        use_kernel: bool | None = None,
+    ) -> None:
+        if not callable(evaluator):
+            raise TypeError(f"evaluator must be callable, not {evaluator!r}")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"depth must be a whole number of at least 1, not {depth!r}")
+        if time_limit is not None and not _is_positive(time_limit):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+        if not _is_positive(poll_interval):
+            raise ValueError(f"poll_interval must be a positive number of seconds, not {poll_interval!r}")
+        if poll is not None and not callable(poll):
+            raise TypeError(f"poll must be callable or None, not {poll!r}")
+        if use_kernel is not None and not isinstance(use_kernel, bool):
+            raise TypeError(f"use_kernel must be True, False or None, not {use_kernel!r}")
+        if use_kernel and not pruning:
+            raise ValueError("use_kernel=True needs pruning: the compiled search always prunes")
+        if use_kernel and not compiled_engine.has_kernel(evaluator):
+            raise ValueError(f"use_kernel=True needs the windows or areas evaluator, not {evaluator!r}")
+        self.evaluator = evaluator
+        self.depth = depth
+        self.pruning = pruning
+        self.time_limit = time_limit
+        self.poll = poll
+        self.poll_interval = float(poll_interval)
+        self.center_first_move = center_first_move
+        self.use_kernel = use_kernel
+        self._kernel: compiled_engine.KernelSearch | None = None  # made on first use, kept (its table too)
+        self._weights: compiled_engine.KernelWeights | None = None  # the kernel's weights, this search
+        self._cache: dict[int, float] = {}  # leaf evaluations of the current search, by position key
+        self._searching = False
+        # Per-search state (set by search()).
+        self._board = Board()
+        self._order: tuple[tuple[int, int, int], ...] = ()
+        self._full = 0
+        self._pv: list[tuple[int, ...]] = []
+        self._nodes = 0
+        self._start = 0.0
+        self._wall_start = 0.0
+        self._deadline = _INF
+        self._next_poll = _INF
+        self._next_check = 0
+        self._stride = 1
+        self._last_tick = 0.0
+        self._current_depth = 0
+        self._answer: tuple[int, float, tuple[int, ...]] | None = None
+        self._partial: tuple[int, float, tuple[int, ...]] | None = None
+
+    def __repr__(self) -> str:
+        name = getattr(self.evaluator, "__name__", None) or repr(self.evaluator)
+        limit = f", time_limit={self.time_limit!r}" if self.time_limit is not None else ""
+        return f"Engine({name}, depth={self.depth}, pruning={self.pruning}{limit})"
+
+    # ------------------------------------------------------------ public
+
+    def uses_kernel(self, board: Board) -> bool:
+        """Whether :meth:`search` takes the compiled path on ``board`` (see the class notes).
+
+        >>> from c4engine.board import Board
+        >>> Engine().uses_kernel(Board()), Engine(use_kernel=False).uses_kernel(Board())
+        (True, False)
+        >>> Engine().uses_kernel(Board(9, 7)), Engine(pruning=False).uses_kernel(Board())  # 9 * 8 > 64 bits
+        (False, False)
+        """
+        return self._kernel_weights(board) is not None
+
+    def _kernel_weights(self, board: Board) -> compiled_engine.KernelWeights | None:
+        if self.use_kernel is False or not self.pruning or not compiled_engine.fits_kernel(board.geometry):
+            return None
+        return compiled_engine.kernel_weights(self.evaluator, board.connect)
+
+    def best_move(self, board: Board) -> int:
+        """The column (0-based) :meth:`search` chooses."""
+        move = self.search(board).move
+        if move is None:  # pragma: no cover - search raises GameOverError first
+            raise GameOverError("the game is over: there is no move to choose")
+        return move
+
+    def search(self, board: Board) -> SearchResult:
+        """Search ``board`` for the side to move; :class:`GameOverError` if the game is over.
+
+        >>> from c4engine.board import Board
+        >>> Engine(depth=3).search(Board.from_moves("1212121"))
+        Traceback (most recent call last):
+        ...
+        c4engine.errors.GameOverError: cannot search a finished game: X has won
+        """
+        if board.winner is not None:
+            raise GameOverError(f"cannot search a finished game: {board.winner.symbol} has won")
+        if board.is_full:
+            raise GameOverError("cannot search a finished game: the board is full (a draw)")
+        if self._searching:
+            raise RuntimeError("this engine is already searching (a poll hook cannot start another search)")
+        self._searching = True
+        try:
+            with board.frozen():
+                return self._search(board.copy())
+        finally:
+            self._searching = False
+            self._cache = {}
+
+    # ------------------------------------------------------------ driver
+
+    def _search(self, board: Board) -> SearchResult:
+        geometry = board.geometry
+        self._board = board
+        self._full = geometry.full
+        self._order = tuple(
+            (column, geometry.top_of(column), geometry.bottom_of(column)) for column in geometry.center_order
+        )
+        self._cache = {}
+        self._nodes = 1
+        self._start = self._last_tick = process_time()
+        self._wall_start = monotonic()
+        self._deadline = self._wall_start + self.time_limit if self.time_limit is not None else _INF
+        self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
+        self._stride = 1
+        self._next_check = 1
+        self._current_depth = 1
+        self._answer = None
+        self._partial = None
+        self._weights = self._kernel_weights(board)
+
+        mask = board.mask_bits
+        legal = [column for column, top, _ in self._order if not mask & top]
+        empty_cells = geometry.width * geometry.height - board.move_count
+
+        if self.center_first_move and mask == 0:
+            column = geometry.center_order[0]
+            return self._result(column, self._static_score(column), 0, (column,), stopped=False)
+
+        for column in legal:
+            if board.is_winning_move(column):
+                return self._result(column, WIN_SCORE - 1, 1, (column,), stopped=False)
+        opponent = board.current_bits ^ mask
+        threats = [
+            column
+            for column in legal
+            if has_line(
+                opponent | ((mask + geometry.bottom_of(column)) & geometry.column_mask(column)),
+                geometry.height,
+                geometry.connect,
+            )
+        ]
+        candidates = threats or legal
+
+        self._pv = [() for _ in range(empty_cells + 2)]
+        root_stones = board.move_count
+        completed = 0
+        stopped = False
+        try:
+            if self.time_limit is None:
+                depth = min(DEFAULT_DEPTH if self.depth is None else self.depth, empty_cells)
+                if self._weights is not None:
+                    # The kernel deepens 1, 2, ... depth - 1 first: its transposition table then
+                    # orders the moves of the last iteration.  The root keeps the centre-first
+                    # order, so ties go to the same move as in the Python search.
+                    for shallower in range(1, depth):
+                        self._current_depth = shallower
+                        self._partial = None
+                        self._answer = self._search_root(shallower, candidates)
+                        completed = shallower
+                    self._partial = None
+                self._current_depth = depth
+                self._answer = self._search_root(depth, candidates)
+                completed = depth
+            else:
+                deepest = empty_cells if self.depth is None else min(self.depth, empty_cells)
+                for depth in range(1, deepest + 1):
+                    self._current_depth = depth
+                    if self._answer is not None:
+                        first = self._answer[0]
+                        candidates = [first] + [column for column in candidates if column != first]
+                    self._partial = None
+                    self._answer = self._search_root(depth, candidates)
+                    completed = depth
+                    score = self._answer[1]
+                    if abs(score) >= _WIN_THRESHOLD or len(candidates) == 1:
+                        break
+        except _Stop:
+            stopped = True
+            while board.move_count > root_stones:  # unwind the interrupted line
+                board._pop()
+            if self._answer is None:
+                self._answer = self._partial
+        if self._answer is None:
+            column = candidates[0]
+            return self._result(column, self._static_score(column), 0, (column,), stopped=stopped)
+        column, score, pv = self._answer
+        return self._result(column, score, completed, pv, stopped=stopped)
+
+    def _result(
+        self, move: int, score: float, depth: int, pv: tuple[int, ...], *, stopped: bool
+    ) -> SearchResult:
+        return SearchResult(
+            move=move,
+            score=float(score) + 0.0,  # + 0.0: a draw is 0.0, never -0.0
+            depth=depth,
+            nodes=self._nodes,
+            elapsed=monotonic() - self._wall_start,
+            stopped=stopped,
+            pv=pv,
+            cpu_time=process_time() - self._start,
+        )
+
+    def _static_score(self, column: int) -> float:
+        """The score of playing ``column`` judged by the evaluator alone (no search)."""
+        board = self._board
+        board._push(column)
+        self._nodes += 1
+        try:
+            if board.winner is not None:
+                return WIN_SCORE - 1
+            if board.is_full:
+                return 0
+            return -self.evaluator(board)
+        finally:
+            board._pop()
+
+    # ------------------------------------------------------- the clock
+
+    def _tick(self) -> None:
+        """Check the clock (the time limit, the poll hook); adapt how often that happens."""
+        now = process_time()
+        gap = now - self._last_tick
+        self._last_tick = now
+        # Aim at one check every 1-4 ms of CPU whatever a node costs.
+        if gap < 0.001:
+            self._stride = min(self._stride * 2, 1 << 14)
+        elif gap > 0.004 and self._stride > 1:
+            self._stride //= 2
+        self._next_check = self._nodes + self._stride
+        if self._deadline < _INF and monotonic() >= self._deadline:
+            raise _Stop
+        if self.poll is not None and now >= self._next_poll:
+            self._next_poll = now + self.poll_interval
+            best = self._answer or self._partial
+            progress = SearchProgress(
+                depth=self._current_depth,
+                nodes=self._nodes,
+                best_move=best[0] if best else None,
+                score=best[1] if best else None,
+                elapsed=monotonic() - self._wall_start,
+                cpu_time=now - self._start,
+            )
+            if self.poll(progress):
+                raise _Stop
+
+    # ------------------------------------------------------ the search
+
+    def _search_root(self, depth: int, candidates: list[int]) -> tuple[int, float, tuple[int, ...]]:
+        """Search ``candidates`` to ``depth``: (best move, score, pv); first best in order wins ties."""
+        if self._weights is not None:
+            return self._kernel_root(depth, candidates, self._weights)
+        board = self._board
+        evaluate = self.evaluator
+        full = self._full
+        pv = self._pv
+        best = -_INF
+        alpha = -_INF
+        answer: tuple[int, float, tuple[int, ...]] | None = None
+        for column in candidates:
+            if self._nodes >= self._next_check:
+                self._tick()
+            self._nodes += 1
+            board._push(column)
+            line: tuple[int, ...] = ()
+            if board._winner is not None:
+                score: float = WIN_SCORE - 1
+            elif board._mask == full:
+                score = 0
+            elif depth == 1:
+                score = -evaluate(board)
+            else:
+                score = -self._alphabeta(depth - 1, -_INF, -alpha, 1)
+                line = pv[1]
+            board._pop()
+            if score > best:
+                best = score
+                answer = self._partial = (column, score, (column, *line))
+                if score > alpha:
+                    alpha = score
+        if answer is None:  # only if the evaluator gave NaN for every move
+            answer = (candidates[0], best, (candidates[0],))
+        return answer
+
+    def _kernel_root(
+        self, depth: int, candidates: list[int], weights: compiled_engine.KernelWeights
+    ) -> tuple[int, float, tuple[int, ...]]:
+        """:meth:`_search_root` by the compiled kernel; the clock and poll hook are checked between slices."""
+        if self._kernel is None:
+            self._kernel = compiled_engine.KernelSearch()
+
+        def between_slices(nodes: int, partial: tuple[int, float, tuple[int, ...]] | None) -> None:
+            self._nodes += nodes
+            self._partial = partial
+            self._tick()
+
+        answer, nodes = self._kernel.iterate(self._board, weights, depth, candidates, between_slices)
+        self._nodes += nodes
+        self._partial = answer
+        return answer
+
+    def _alphabeta(self, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Negamax (fail-soft) from the position ``ply`` plies below the root.
+
+        With :attr:`pruning` off no cut-off of any kind is made -- plain
+        minimax, the reference the pruned search must agree with.
+        """
+        if self._nodes >= self._next_check:
+            self._tick()
+        pruning = self.pruning
+        pv = self._pv
+        pv[ply] = ()
+        win = WIN_SCORE - ply - 1  # the best any move here can do: win at once
+        if pruning:
+            if alpha >= win:
+                return win
+            if beta <= 1 - win:  # the worst: lose to the opponent's next move
+                return 1 - win
+        board = self._board
+        mask = board._mask
+        full = self._full
+        best = -_INF
+        for column, top, bottom in self._order:
+            if mask & top:
+                continue
+            self._nodes += 1
+            if depth == 1:
+                score = self._leaf_score(column, mask | (mask + bottom), win)
+                line: tuple[int, ...] = (column,)
+            else:
+                board._push(column)
+                if board._winner is not None:
+                    score = win
+                    line = (column,)
+                elif board._mask == full:
+                    score = 0
+                    line = (column,)
+                else:
+                    score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1)
+                    line = (column, *pv[ply + 1])
+                board._pop()
+            if score > best:
+                best = score
+                pv[ply] = line
+                if score > alpha:
+                    alpha = score
+                    if pruning and (alpha >= beta or score == win):
+                        break
+        return best
+
+    def _leaf_score(self, column: int, child_mask: int, win: float) -> float:
+        """The score of playing ``column`` at the horizon: a win, a draw, or minus the evaluation.
+
+        Each leaf position is evaluated once per search (cached by its key).
+        """
+        board = self._board
+        key = (board._current ^ board._mask) + child_mask
+        cache = self._cache
+        value = cache.get(key)
+        if value is None:
+            board._push(column)
+            if board._winner is not None:
+                value = _LOST
+            elif child_mask == self._full:
+                value = 0.0
+            else:
+                value = self.evaluator(board)
+            board._pop()
+            if len(cache) >= self.EVAL_CACHE_SIZE:
+                cache.clear()
+            if self.EVAL_CACHE_SIZE:
+                cache[key] = value
+        return win if value is _LOST else -value

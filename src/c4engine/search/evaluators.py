@@ -1,0 +1,544 @@
+"""Evaluators: how good a position looks when the search cannot see to the end.
+
+An *evaluator* is any callable ``Evaluator = Callable[[Board], float]``.  It
+scores the position for the **side to move** (positive: good for the player
+about to move) and must depend on the stones only, not on the move order.
+Every built-in evaluator stays strictly inside ``±EVAL_LIMIT`` (a million),
+so the search's win and loss scores (about ``±10**9``, see
+:mod:`c4engine.search.engine`) always dominate; on huge boards or with extreme
+weights the score saturates at ``±(EVAL_LIMIT - 1)``.
+
+They all look at *windows*: every run of ``connect`` cells in a row --
+horizontal, vertical or along either diagonal -- where a line could still be
+made.  A window in which both players have a stone is dead.  The window
+masks are computed once per board size (:func:`window_masks`).
+
+The built-in evaluators and where they come from:
+
+``areas``
+    The score of the classic public-domain C "c4" library (Keith Pomakis):
+    each live window is worth ``2**k`` to a player with ``k`` stones in it
+    while the opponent has none there, 0 once the opponent has one; the
+    score is the side to move's sum minus the opponent's.
+
+``threat_distance``
+    The evaluation of a student minimax paper: a window with ``k`` of one
+    player's stones and none of the other's weighs ``10**(k - 1)`` (1, 10,
+    100, 1000 for connect 4), divided by ``1 + d`` where ``d`` is how many
+    stones must first drop into *other* cells before every empty cell of
+    the window is playable; own minus opponent.
+
+``windows``
+    Tunable weights (:class:`WindowWeights`) per number of own / opponent
+    stones in a live window plus a bonus for centre stones: the common
+    hand-tuned heuristic, with the weights as data (JSON) instead of code.
+
+>>> board = Board()
+>>> areas(board), threat_distance(board), windows(board)
+(0, 0.0, 0.0)
+>>> board.play(3)               # X takes the centre: bad for O, to move
+>>> areas(board), round(threat_distance(board), 4), round(windows(board), 4)
+(-14, -5.2857, -59.2693)
+>>> sorted(EVALUATORS)
+['areas', 'threat_distance', 'windows']
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from c4engine.board import Board, Geometry, Player
+from c4engine.errors import UnknownEvaluatorError, WeightsError
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "EVALUATORS",
+    "EVAL_LIMIT",
+    "Evaluator",
+    "WindowWeights",
+    "WindowsEvaluator",
+    "area_score",
+    "areas",
+    "evaluator_by_name",
+    "load_weights",
+    "threat_distance",
+    "window_masks",
+    "windows",
+]
+
+Evaluator = Callable[[Board], float]
+"""Scores a position for the side to move; larger is better for it."""
+
+EVAL_LIMIT = 10**6
+"""Every built-in evaluator returns a value strictly between ``-EVAL_LIMIT`` and ``EVAL_LIMIT``."""
+
+_CAP = EVAL_LIMIT - 1
+
+
+def _clamp(score: float) -> float:
+    if score > _CAP:
+        return _CAP
+    if score < -_CAP:
+        return -_CAP
+    return score
+
+
+# ----------------------------------------------------------------- windows
+
+
+class _Tables:
+    """The precomputed masks of one board size."""
+
+    __slots__ = ("below", "center", "full", "masks")
+
+    def __init__(self, width: int, height: int, connect: int) -> None:
+        geometry = Geometry.of(width, height, connect)
+        masks: list[int] = []
+        below: list[int] = []
+        for d_column, d_row in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            for column in range(width):
+                for row in range(height):
+                    cells = [(column + d_column * i, row + d_row * i) for i in range(connect)]
+                    if not all(0 <= c < width and 0 <= r < height for c, r in cells):
+                        continue
+                    mask = 0
+                    under = 0
+                    for c, r in cells:
+                        mask |= geometry.bit(c, r)
+                        under |= geometry.column_mask(c) & (geometry.bit(c, r) - 1)
+                    masks.append(mask)
+                    below.append(under & ~mask)
+        self.masks: tuple[int, ...] = tuple(masks)
+        # ``below[i]``: the cells under window i, in its columns, that are not in it.
+        self.below: tuple[int, ...] = tuple(below)
+        middle = (width - 1) / 2
+        self.center = 0
+        for column in range(width):
+            if abs(column - middle) < 1:
+                self.center |= geometry.column_mask(column)
+        self.full = geometry.full
+
+
+_TABLES: dict[tuple[int, int, int], _Tables] = {}
+_TABLES_BY_GEOMETRY: dict[Geometry, _Tables] = {}
+
+
+def _tables(geometry: Geometry) -> _Tables:
+    tables = _TABLES_BY_GEOMETRY.get(geometry)
+    if tables is None:
+        key = (geometry.width, geometry.height, geometry.connect)
+        tables = _TABLES.get(key)
+        if tables is None:
+            tables = _TABLES[key] = _Tables(*key)
+        _TABLES_BY_GEOMETRY[geometry] = tables
+    return tables
+
+
+def window_masks(width: int, height: int, connect: int) -> tuple[int, ...]:
+    """The bit masks (board layout of :mod:`c4engine.board`) of every window of ``connect`` cells.
+
+    Vertical windows first, then horizontal, then the two diagonals; cached per size.
+
+    >>> len(window_masks(7, 6, 4))      # the 69 ways to make four on the standard board
+    69
+    >>> len(window_masks(3, 3, 3))
+    8
+    """
+    return _tables(Geometry.of(width, height, connect)).masks
+
+
+# ------------------------------------------------------------------- areas
+
+
+def area_score(board: Board, player: Player | None = None) -> int:
+    """The classic c4 library's "score of player": the sum over its live windows of ``2**stones``.
+
+    A window counts ``2**k`` for ``player`` when it holds ``k`` of ``player``'s
+    stones and none of the opponent's (so an empty window counts 1), and
+    nothing once the opponent has a stone in it.  ``player`` defaults to the
+    side to move.
+
+    >>> from c4engine.board import Player
+    >>> area_score(Board(4, 4, 3))              # 4x4 connect 3: 24 empty windows
+    24
+    >>> board = Board.from_moves("1", 4, 4, 3)  # X in the corner: 3 windows hold it
+    >>> area_score(board, Player.FIRST), area_score(board, Player.SECOND)
+    (27, 21)
+    """
+    chosen = board.turn if player is None else player
+    own = board.bits_of(chosen)
+    other = board.mask_bits ^ own
+    total = 0
+    for window in _tables(board.geometry).masks:
+        if not other & window:
+            total += 1 << (own & window).bit_count()
+    return total
+
+
+def areas(board: Board) -> int:
+    """The classic c4 library's evaluation: :func:`area_score` of the side to move minus the opponent's.
+
+    From the public-domain C "c4" library: every window of ``connect`` cells is
+    worth ``2**k`` to a player with ``k`` stones in it as long as the opponent
+    has none there.  Windows both players can still use count 1 for each and
+    cancel.  Saturates at ``±(EVAL_LIMIT - 1)`` (only on huge boards).
+
+    >>> areas(Board.from_moves("1", 4, 4, 3))   # 21 - 27: O to move, X has the corner
+    -6
+    """
+    own = board.current_bits
+    other = board.mask_bits ^ own
+    score = 0
+    for window in _tables(board.geometry).masks:
+        if other & window:
+            if not own & window:
+                score -= 1 << (other & window).bit_count()
+        elif own & window:
+            score += 1 << (own & window).bit_count()
+    if score > _CAP:
+        return _CAP
+    if score < -_CAP:
+        return -_CAP
+    return score
+
+
+# --------------------------------------------------------- threat distance
+
+
+def threat_distance(board: Board) -> float:
+    """Threats weighted by how soon they can be played, after a student minimax paper.
+
+    A live window with ``k`` stones of one player (and none of the other)
+    weighs ``10**(k - 1)`` -- 1, 10, 100 and 1000 for connect 4 -- divided by
+    ``1 + d``.  ``d`` is the number of empty cells *under* the window's cells,
+    in their columns, that are not part of the window: the stones that must
+    drop elsewhere before the whole window can be filled.  A window lying on
+    the stones has ``d = 0``; a vertical window waits only for the empty
+    cells under its lowest cell.  The score is the side to move's sum minus the
+    opponent's; it saturates at ``±(EVAL_LIMIT - 1)`` (only for connect 8 or
+    more).
+
+    >>> board = Board.from_moves("1", 4, 4, 3)   # X's corner: column 1, row 1, diagonal
+    >>> threat_distance(board)                  # -(1/1 + 1/1 + 1/(1+3)), O to move
+    -2.25
+    """
+    own = board.current_bits
+    mask = board.mask_bits
+    other = mask ^ own
+    tables = _tables(board.geometry)
+    weights = _power_weights(board.connect)
+    score = 0.0
+    for window, under in zip(tables.masks, tables.below, strict=True):
+        if other & window:
+            if not own & window:
+                score -= weights[(other & window).bit_count()] / (1 + (under & ~mask).bit_count())
+        elif own & window:
+            score += weights[(own & window).bit_count()] / (1 + (under & ~mask).bit_count())
+    return _clamp(score)
+
+
+_POWERS: dict[int, tuple[float, ...]] = {}
+
+
+def _power_weights(connect: int) -> tuple[float, ...]:
+    weights = _POWERS.get(connect)
+    if weights is None:
+        weights = _POWERS[connect] = (0.0, *(float(10 ** (k - 1)) for k in range(1, connect + 1)))
+    return weights
+
+
+# ----------------------------------------------------------------- windows
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise WeightsError(f"{what} must be a number, not {value!r}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise WeightsError(f"{what} must be a finite number, not {value!r}")
+    return number
+
+
+def _vector(value: object, what: str) -> tuple[float, ...]:
+    if isinstance(value, str | bytes) or not isinstance(value, list | tuple):
+        raise WeightsError(f"{what} must be a list of numbers, not {value!r}")
+    if not value:
+        raise WeightsError(f"{what} must hold at least one weight (connect 2 needs one)")
+    return tuple(_number(item, f"{what}[{index}]") for index, item in enumerate(value))
+
+
+@dataclass(frozen=True)
+class WindowWeights:
+    """The tunable weights of the ``windows`` evaluator.
+
+    ``own[k - 1]`` is added for every live window holding ``k`` stones of the
+    side to move and nothing else (``k`` = 1 .. connect-1), ``opponent[k - 1]``
+    for one holding ``k`` of the opponent's stones (usually negative), and
+    ``center`` per stone of the side to move in the centre column(s) (two of
+    them on an even width), minus the same per opponent stone there.  Full
+    windows (a finished line) are not weighted: the search scores finished
+    games itself.  Both vectors have ``connect - 1`` entries.
+
+    >>> DEFAULT_WEIGHTS
+    WindowWeights(own=(0.18105, 122.483, 500.08), opponent=(-1.70379, -219.37, -279.656), center=47.3428)
+    >>> WindowWeights.from_dict(DEFAULT_WEIGHTS.to_dict()) == DEFAULT_WEIGHTS
+    True
+    >>> WindowWeights(own=(1, 2), opponent=(-1,), center=0)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.WeightsError: own has 2 weights but opponent has 1: both need connect - 1
+    """
+
+    own: tuple[float, ...]
+    opponent: tuple[float, ...]
+    center: float = 0.0
+
+    def __post_init__(self) -> None:
+        own = _vector(self.own, "own")
+        opponent = _vector(self.opponent, "opponent")
+        center = _number(self.center, "center")
+        if len(own) != len(opponent):
+            raise WeightsError(
+                f"own has {len(own)} weights but opponent has {len(opponent)}: both need connect - 1"
+            )
+        object.__setattr__(self, "own", own)
+        object.__setattr__(self, "opponent", opponent)
+        object.__setattr__(self, "center", center)
+
+    @property
+    def connect(self) -> int:
+        """The connect-N these weights are for (one more than the vector length)."""
+        return len(self.own) + 1
+
+    @classmethod
+    def for_connect(cls, connect: int) -> WindowWeights:
+        """Sensible defaults for connect ``connect``.
+
+        Own weights grow geometrically from 1 to 100 (1, 10, 100 for connect
+        4); opponent weights are their negatives, the one for ``connect - 1``
+        stones (a threat) 20 % larger; centre bonus 3.
+
+        >>> WindowWeights.for_connect(4)        # DEFAULT_WEIGHTS were tuned from these
+        WindowWeights(own=(1.0, 10.0, 100.0), opponent=(-1.0, -10.0, -120.0), center=3.0)
+        >>> WindowWeights.for_connect(3)
+        WindowWeights(own=(1.0, 100.0), opponent=(-1.0, -120.0), center=3.0)
+        """
+        if isinstance(connect, bool) or not isinstance(connect, int) or connect < 2:
+            raise WeightsError(f"connect must be a whole number of at least 2, not {connect!r}")
+        if connect == 2:
+            own: tuple[float, ...] = (1.0,)
+        else:
+            own = tuple(round(10 ** (2 * (k - 1) / (connect - 2)), 6) for k in range(1, connect))
+        opponent = (*(-weight for weight in own[:-1]), -1.2 * own[-1])
+        return cls(own=own, opponent=opponent, center=3.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary: ``{"own": [...], "opponent": [...], "center": ...}``."""
+        return {"own": list(self.own), "opponent": list(self.opponent), "center": self.center}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> WindowWeights:
+        """The weights in ``data`` (as written by :meth:`to_dict`); :class:`WeightsError` if malformed.
+
+        >>> WindowWeights.from_dict({"own": [1, 10, 100], "opponent": [-1, -10]})
+        Traceback (most recent call last):
+        ...
+        c4engine.errors.WeightsError: own has 3 weights but opponent has 2: both need connect - 1
+        >>> WindowWeights.from_dict({"own": [1], "opponent": [-1], "centre": 2})
+        Traceback (most recent call last):
+        ...
+        c4engine.errors.WeightsError: unknown weight field(s) 'centre'; expected own, opponent, center
+        """
+        if not isinstance(data, Mapping):
+            raise WeightsError(f"weights must be a JSON object, not {type(data).__name__}")
+        unknown = sorted(set(data) - {"own", "opponent", "center"})
+        if unknown:
+            raise WeightsError(
+                f"unknown weight field(s) {', '.join(map(repr, unknown))}; expected own, opponent, center"
+            )
+        missing = [name for name in ("own", "opponent") if name not in data]
+        if missing:
+            raise WeightsError(f"weights are missing {' and '.join(missing)}")
+        return cls(own=data["own"], opponent=data["opponent"], center=data.get("center", 0.0))
+
+    def save(self, path: str | PathLike[str], metadata: Mapping[str, Any] | None = None) -> None:
+        """Write the weights to ``path`` as JSON, with ``metadata`` (where they come from) if given."""
+        data = self.to_dict()
+        if metadata is not None:
+            data["metadata"] = dict(metadata)
+        Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | PathLike[str]) -> WindowWeights:
+        """Read weights saved by :meth:`save`; :class:`WeightsError` if the file is not valid weights."""
+        return load_weights(path)[0]
+
+    def check_connect(self, connect: int) -> None:
+        """Raise :class:`WeightsError` unless these weights fit connect ``connect``.
+
+        >>> DEFAULT_WEIGHTS.check_connect(5)
+        Traceback (most recent call last):
+        ...
+        c4engine.errors.WeightsError: weights with 3 per side are for connect 4, not connect 5 (4 per side)
+        """
+        if connect - 1 != len(self.own):
+            raise WeightsError(
+                f"weights with {len(self.own)} per side are for connect {self.connect}, "
+                f"not connect {connect} ({connect - 1} per side)"
+            )
+
+
+def load_weights(path: str | PathLike[str]) -> tuple[WindowWeights, dict[str, Any]]:
+    """The weights in the JSON file ``path`` and its ``metadata`` object (``{}`` if none).
+
+    A weights file is :meth:`WindowWeights.to_dict` plus, optionally,
+    ``"metadata"``: what ``c4 tune`` records (board, connect, search depth,
+    method, budget, date ...).  A missing or unreadable file, bad JSON or bad
+    weights are a :class:`WeightsError` naming the file.
+
+    >>> load_weights("no/such/weights.json")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.WeightsError: cannot read weights file no/such/weights.json: no such file
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise WeightsError(f"cannot read weights file {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise WeightsError(f"cannot read weights file {path}: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise WeightsError(f"{path}: not valid JSON ({error})") from error
+    if not isinstance(data, dict):
+        raise WeightsError(f"{path}: weights must be a JSON object, not {type(data).__name__}")
+    metadata = data.pop("metadata", {})
+    if not isinstance(metadata, dict):
+        raise WeightsError(f"{path}: metadata must be a JSON object, not {type(metadata).__name__}")
+    try:
+        return WindowWeights.from_dict(data), metadata
+    except WeightsError as error:
+        raise WeightsError(f"{path}: {error}") from error
+
+
+DEFAULT_WEIGHTS = WindowWeights(
+    own=(0.18105, 122.483, 500.08), opponent=(-1.70379, -219.37, -279.656), center=47.3428
+)
+"""The weights of :func:`windows` on connect-4 boards.
+
+Tuned by ``c4 tune`` (CMA-ES, depth 5, 15 552 games, from the earlier
+hand-picked 1/10/100, -1/-10/-120, centre 3 -- still :meth:`WindowWeights.for_connect`
+of connect 4); provenance and validation matches in docs/tuning.md.
+"""
+
+
+class WindowsEvaluator:
+    """The ``windows`` evaluator with the given :class:`WindowWeights`.
+
+    ``weights=None`` uses :meth:`WindowWeights.for_connect` of each board
+    (:data:`DEFAULT_WEIGHTS` for connect 4).  Weights for a different
+    connect-N than the board's raise :class:`~c4engine.errors.WeightsError`.
+
+    >>> evaluate = WindowsEvaluator(WindowWeights(own=(1, 10, 100), opponent=(-1, -10, -100), center=0))
+    >>> evaluate(Board.from_moves("4"))     # O to move; X's stone is in 7 windows, each with 1 X
+    -7.0
+    """
+
+    __slots__ = ("_by_connect", "_weights")
+
+    def __init__(self, weights: WindowWeights | None = None) -> None:
+        if weights is not None and not isinstance(weights, WindowWeights):
+            raise WeightsError(f"weights must be WindowWeights, not {type(weights).__name__}")
+        self._weights = weights
+        # connect -> (own weight by stone count, opponent weight by stone count, centre weight)
+        self._by_connect: dict[int, tuple[tuple[float, ...], tuple[float, ...], float]] = {}
+
+    @property
+    def weights(self) -> WindowWeights | None:
+        """The weights given (``None``: the defaults of each board's connect-N).  Read-only."""
+        return self._weights
+
+    def _tables_for(self, connect: int) -> tuple[tuple[float, ...], tuple[float, ...], float]:
+        found = self._by_connect.get(connect)
+        if found is None:
+            weights = self._weights
+            if weights is None:
+                weights = DEFAULT_WEIGHTS if connect == 4 else WindowWeights.for_connect(connect)
+            weights.check_connect(connect)
+            found = self._by_connect[connect] = (
+                (0.0, *weights.own, 0.0),
+                (0.0, *weights.opponent, 0.0),
+                weights.center,
+            )
+        return found
+
+    def __call__(self, board: Board) -> float:
+        geometry = board.geometry
+        own_weights, opponent_weights, center = self._tables_for(geometry.connect)
+        own = board.current_bits
+        other = board.mask_bits ^ own
+        tables = _tables(geometry)
+        score = 0.0
+        for window in tables.masks:
+            if other & window:
+                if not own & window:
+                    score += opponent_weights[(other & window).bit_count()]
+            elif own & window:
+                score += own_weights[(own & window).bit_count()]
+        if center:
+            middle = tables.center
+            score += center * ((own & middle).bit_count() - (other & middle).bit_count())
+        return _clamp(score)
+
+    def __repr__(self) -> str:
+        return f"WindowsEvaluator({self.weights!r})"
+
+
+_DEFAULT_WINDOWS = WindowsEvaluator()
+
+
+def windows(board: Board) -> float:
+    """The ``windows`` evaluator with the default weights for the board's connect-N.
+
+    :data:`DEFAULT_WEIGHTS` on connect-4 boards, :meth:`WindowWeights.for_connect`
+    otherwise.  See :class:`WindowWeights` for what is counted.
+
+    >>> round(windows(Board.from_moves("4")), 4)  # 7 windows with one X (7 x -1.70379), X in the centre
+    -59.2693
+    """
+    return _DEFAULT_WINDOWS(board)
+
+
+# ------------------------------------------------------------ by name
+
+EVALUATORS: dict[str, Evaluator] = {
+    "areas": areas,
+    "threat_distance": threat_distance,
+    "windows": windows,
+}
+"""The built-in evaluators by name."""
+
+
+def evaluator_by_name(name: str) -> Evaluator:
+    """The built-in evaluator called ``name``.
+
+    >>> evaluator_by_name("areas") is areas
+    True
+    >>> evaluator_by_name("minmax")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.UnknownEvaluatorError: unknown evaluator 'minmax'; choose areas, threat_distance, windows
+    """
+    try:
+        return EVALUATORS[name]
+    except (KeyError, TypeError):
+        raise UnknownEvaluatorError(
+            f"unknown evaluator {name!r}; choose {', '.join(sorted(EVALUATORS))}"
+        ) from None

@@ -1,0 +1,346 @@
+"""The results vocabulary of every search, as plain data.
+
+* :class:`Score` -- one value for the side to move: exact, on the scale of
+  the published solver benchmarks (see :mod:`c4engine.search.solver`), or
+  the heuristic engine's estimate; it converts between the two scales and
+  says itself in words ("win in 5 moves", "draw", "loss in 8 moves").
+* :class:`PositionAnalysis` and :class:`Verdict` -- what the analysis service
+  (:mod:`c4engine.search.analysis`) answers: every column's score, or the
+  position's score and best move, each saying whether it is exact and where
+  it came from (:data:`Source`).
+* :class:`SolveResult` and :class:`Analysis` -- the exact solver's own answers.
+
+These live apart from the searches so that code answering without one (from
+the opening book) builds the same results without importing numba.
+
+>>> Score.exact(18, cells=42, stones=6).describe()
+'win in 1 move'
+>>> Score.from_engine(WIN_SCORE - 3, cells=42, stones=6)   # the engine proved a win at ply 3
+Score(17, exact, 6 of 42 stones)
+>>> Score.estimate(12.5, cells=42, stones=6).label()
+'≈ +12.5'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "DEFAULT_TABLE_MB",
+    "WIN_SCORE",
+    "WIN_THRESHOLD",
+    "Analysis",
+    "PositionAnalysis",
+    "Score",
+    "SolveResult",
+    "Source",
+    "Verdict",
+    "moves_to_end",
+    "score_words",
+]
+
+WIN_SCORE = 10**9
+"""The heuristic engine's scale: a win at ply ``p`` from the root scores ``WIN_SCORE - p``."""
+
+_MAX_PLIES = 32 * 32  # the most plies any board can last (the largest board's cells)
+WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES
+"""Engine values this far from zero or farther are wins or losses the search saw to the end."""
+
+Source = Literal["rules", "book", "solver", "engine"]
+"""Where an answer came from: the rules (a win on the spot, a full board), the opening book, the exact
+solver, or the heuristic engine (an estimate unless it saw the end of the game)."""
+
+DEFAULT_TABLE_MB = 64
+"""The solver's default transposition-table memory, in MiB."""
+
+
+def moves_to_end(score: int, cells: int, stones: int) -> int:
+    """How many moves the winner makes, from a position scoring ``score``, up to its winning stone.
+
+    The winner is the side to move for a positive score, the opponent for a
+    negative one; 0 for a draw.
+
+    >>> moves_to_end(1, 42, 0)   # empty board: the first player's 21st stone wins
+    21
+    >>> moves_to_end(-1, 42, 1)
+    20
+    """
+    if score > 0:
+        return (cells + 1 - stones) // 2 - score + 1
+    if score < 0:
+        return (cells - stones) // 2 + score + 1
+    return 0
+
+
+def score_words(score: int, cells: int = 42, stones: int = 0, weak: bool = False) -> str:
+    """A score in words, for the side to move: "win in N moves", "draw", "loss in N moves".
+
+    N counts the winner's own moves from now, the winning stone included.
+    ``weak`` scores (-1, 0, 1) are just "win", "draw", "loss".
+
+    >>> score_words(18, 42, 6)
+    'win in 1 move'
+    >>> score_words(0)
+    'draw'
+    >>> score_words(-2, 42, 1)
+    'loss in 19 moves'
+    >>> score_words(-1, weak=True)
+    'loss'
+    """
+    if score == 0:
+        return "draw"
+    if weak:
+        return "win" if score > 0 else "loss"
+    n = moves_to_end(score, cells, stones)
+    plural = "move" if n == 1 else "moves"
+    return f"{'win' if score > 0 else 'loss'} in {n} {plural}"
+
+
+@dataclass(frozen=True)
+class Score:
+    """A value of a position for the side to move: exact, or the heuristic engine's estimate.
+
+    An exact score (:attr:`is_exact`) is an ``int`` on the solver benchmarks'
+    scale -- positive: the side to move wins, sooner for larger values; 0: a
+    draw; negative: it loses -- or, for a weak score, just -1, 0 or 1.  An
+    estimate is the engine's evaluation (positive is good for the side to
+    move; no unit).  ``cells`` and ``stones`` are the board's, so the score
+    can say how many moves are left.
+
+    Scores of one position compare as a player would: :meth:`rank` orders
+    exact wins (quicker first) above estimates above exact losses, and a
+    draw above any estimate below zero.
+    """
+
+    value: float
+    is_exact: bool
+    cells: int
+    stones: int
+    weak: bool = False
+
+    @classmethod
+    def exact(cls, score: int, *, cells: int, stones: int, weak: bool = False) -> Score:
+        """An exact score (solver scale; -1/0/1 when ``weak``)."""
+        return cls(int(score), True, cells, stones, weak)
+
+    @classmethod
+    def estimate(cls, value: float, *, cells: int, stones: int) -> Score:
+        """The heuristic engine's estimate."""
+        return cls(float(value), False, cells, stones)
+
+    @classmethod
+    def from_engine(cls, value: float, *, cells: int, stones: int) -> Score:
+        """The engine's value: exact when it is a win or loss the search saw to the end, else an estimate.
+
+        >>> Score.from_engine(-(WIN_SCORE - 2), cells=42, stones=0).describe()
+        'loss in 1 move'
+        """
+        if abs(value) < WIN_THRESHOLD:
+            return cls.estimate(value, cells=cells, stones=stones)
+        plies = int(WIN_SCORE - abs(value))  # from now, the winning stone included
+        before = stones + plies - 1  # stones on the board when the winning one is dropped
+        magnitude = (cells + 1 - before) // 2
+        return cls.exact(magnitude if value > 0 else -magnitude, cells=cells, stones=stones)
+
+    def engine_value(self) -> float:
+        """This score on the engine's scale (an exact win in ``n`` moves is ``WIN_SCORE`` less its plies).
+
+        >>> Score.exact(-2, cells=42, stones=1).engine_value() == -(WIN_SCORE - 38)
+        True
+        """
+        if not self.is_exact or self.value == 0:
+            return float(self.value)
+        if self.weak:
+            return float(self.value) * WIN_THRESHOLD
+        moves = moves_to_end(int(self.value), self.cells, self.stones)
+        plies = 2 * moves - 1 if self.value > 0 else 2 * moves  # the winner's stones and the replies
+        return float(WIN_SCORE - plies) if self.value > 0 else float(plies - WIN_SCORE)
+
+    @property
+    def outcome(self) -> Literal["win", "draw", "loss", "unknown"]:
+        """The game's result under best play, for the side to move, when exact."""
+        if not self.is_exact:
+            return "unknown"
+        return "win" if self.value > 0 else "loss" if self.value < 0 else "draw"
+
+    @property
+    def moves(self) -> int | None:
+        """How many moves the winner makes up to its winning stone (None for a draw, weak or estimate)."""
+        if not self.is_exact or self.weak or self.value == 0:
+            return None
+        return moves_to_end(int(self.value), self.cells, self.stones)
+
+    def rank(self) -> tuple[int, float]:
+        """A sort key: higher is better for the side to move (see the class notes)."""
+        if self.is_exact:
+            if self.value > 0:
+                return (3, self.value)
+            return (1, 0.0) if self.value == 0 else (-1, self.value)
+        return (2, self.value) if self.value > 0 else (0, self.value)
+
+    def label(self) -> str:
+        """Short words: ``"win in 5"``, ``"draw"``, ``"loss in 8"``, ``"win"`` (weak), ``"≈ +12.5"``."""
+        if not self.is_exact:
+            return f"≈ {self.value:+.1f}"
+        moves = self.moves
+        return self.outcome if moves is None else f"{self.outcome} in {moves}"
+
+    def describe(self) -> str:
+        """Words: ``"win in 5 moves"``, ``"draw"``, ``"estimate +12.5 (not proven)"``."""
+        if not self.is_exact:
+            return f"estimate {self.value:+.1f} (not proven)"
+        return score_words(int(self.value), self.cells, self.stones, self.weak)
+
+    def __repr__(self) -> str:
+        kind = "exact" if self.is_exact else "estimate"
+        weak = ", weak" if self.weak else ""
+        return f"Score({self.value!r}, {kind}{weak}, {self.stones} of {self.cells} stones)"
+
+
+@dataclass(frozen=True)
+class PositionAnalysis:
+    """Every column's score, from :meth:`c4engine.search.analysis.Analyst.analyze`.
+
+    ``scores[c]`` is the score of the position for the side to move if it
+    plays column ``c`` (None for a full column), ``sources[c]`` where it came
+    from.  ``best_columns`` are the columns with the best proven result --
+    or, when no column is proven, or only losses are and some column might
+    do better, the best estimates.  ``pv`` is a principal variation
+    (0-based columns, best play by both sides) starting with a best column;
+    ``pv_exact`` tells whether every move of it is proven best.
+    """
+
+    scores: tuple[Score | None, ...]
+    sources: tuple[Source | None, ...]
+    best_columns: tuple[int, ...]
+    pv: tuple[int, ...]
+    pv_exact: bool
+    nodes: int
+    elapsed: float
+
+    @property
+    def exact(self) -> bool:
+        """Whether every playable column's score is proven."""
+        return all(score.is_exact for score in self.scores if score is not None)
+
+    @property
+    def score(self) -> Score:
+        """The position's own score: its best column's."""
+        best = self.scores[self.best_columns[0]]
+        assert best is not None
+        return best
+
+    @property
+    def source(self) -> Source:
+        """The weakest source among the columns' (engine, then solver, then book, then rules)."""
+        order: tuple[Source, ...] = ("engine", "solver", "book", "rules")
+        used = {source for source in self.sources if source is not None}
+        return next(source for source in order if source in used)
+
+    def exact_values(self) -> tuple[int | None, ...]:
+        """Each column's exact score as an ``int`` (None for a full or unproven column)."""
+        return tuple(None if s is None or not s.is_exact else int(s.value) for s in self.scores)
+
+    def describe(self) -> str:
+        return self.score.describe()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A position's score and best move, from :meth:`c4engine.search.analysis.Analyst.solve`.
+
+    ``lower`` and ``upper`` bound the exact score (solver scale) as far as
+    it was proved; equal when :attr:`score` is exact.  ``best_move`` is
+    0-based: a move keeping the score when exact, otherwise the best found.
+    """
+
+    score: Score
+    best_move: int | None
+    pv: tuple[int, ...]
+    source: Source
+    lower: int
+    upper: int
+    nodes: int
+    elapsed: float
+    stopped: str | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.score.is_exact
+
+    def describe(self) -> str:
+        if self.exact or self.lower == self.upper:
+            return self.score.describe()
+        cells, stones, weak = self.score.cells, self.score.stones, self.score.weak
+        low = score_words(self.lower, cells, stones, weak)
+        high = score_words(self.upper, cells, stones, weak)
+        return f"unknown ({self.stopped or 'stopped'}): between {low} and {high}"
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of :meth:`Solver.solve`.
+
+    ``score`` is exact (``exact`` True) or None when a limit stopped the
+    search; ``lower <= score <= upper`` always holds for the true score.
+    ``best_move`` is a 0-based column: a move reaching the score when
+    exact, otherwise the best move found so far (proved to reach ``lower``
+    when ``best_proved``), or None.  Weak solves score -1, 0 or 1.
+    """
+
+    score: int | None
+    exact: bool
+    lower: int
+    upper: int
+    best_move: int | None
+    nodes: int
+    elapsed: float
+    weak: bool
+    cells: int
+    stones: int
+    stopped: str | None = None
+    best_proved: bool = True
+
+    def describe(self) -> str:
+        """The result in words: "win in 3 moves", "draw", "loss in 5 moves", or the bounds."""
+        if self.score is not None:
+            return score_words(self.score, self.cells, self.stones, self.weak)
+        low = score_words(self.lower, self.cells, self.stones, self.weak)
+        high = score_words(self.upper, self.cells, self.stones, self.weak)
+        return f"unknown ({self.stopped}): between {low} and {high}"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The outcome of :meth:`Solver.analyze`: every column's score.
+
+    ``scores[c]`` is the score of the position (for the side to move) if it
+    plays column ``c``, None for a full column (or, when ``exact`` is False,
+    a column not finished); ``best_columns`` are the columns with the best
+    score, ``pv`` a principal variation (0-based columns, best play by both
+    sides to the end of the game, or as far as the limits allowed).
+    """
+
+    scores: tuple[int | None, ...]
+    best_columns: tuple[int, ...]
+    pv: tuple[int, ...]
+    nodes: int
+    elapsed: float
+    weak: bool
+    exact: bool
+    cells: int
+    stones: int
+    lowers: tuple[int | None, ...] = field(default=())
+    uppers: tuple[int | None, ...] = field(default=())
+
+    @property
+    def score(self) -> int | None:
+        known = [s for s in self.scores if s is not None]
+        return max(known) if known and self.exact else None
+
+    def describe(self) -> str:
+        score = self.score
+        if score is None:
+            return "unknown (stopped)"
+        return score_words(score, self.cells, self.stones, self.weak)

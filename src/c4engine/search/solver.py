@@ -1,0 +1,545 @@
+"""The exact solver: perfect-play scores of positions, computed by compiled kernels.
+
+Scores follow the published Connect-4 solver benchmarks.  For the side to
+move, a position scores
+
+* ``(cells + 1 - stones) // 2`` if it wins, where ``stones`` is the number
+  of stones on the board just before its winning stone -- so the sooner the
+  win, the higher the score;
+* the negation of the same formula (with the opponent's winning stone) if
+  it loses;
+* 0 for a draw.
+
+On the standard board the empty position scores 1: the first player wins
+with the last stone it can play.  In words (:func:`score_words`) a score
+is told as "win in N moves" / "loss in N moves", where N counts the moves
+of the side that wins, from now, including the winning stone: "win in 1
+move" means the next stone wins, "loss in 1 move" means the opponent's next
+stone wins whatever is played.
+
+The weak solver only tells win (1), draw (0) or loss (-1), usually much
+faster.
+
+>>> from c4engine import Board
+>>> solver = Solver(table_size_mb=8)
+>>> result = solver.solve(Board.from_moves("2252576253462244111563365343671351441"))
+>>> result.score, result.describe()
+(-1, 'loss in 2 moves')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from c4engine.board import Board
+from c4engine.errors import GameOverError, UnsupportedBoardError
+from c4engine.kernels import solve as _kernel
+from c4engine.kernels import table as _table
+from c4engine.search.results import DEFAULT_TABLE_MB, Analysis, SolveResult, moves_to_end, score_words
+
+__all__ = [
+    "DEFAULT_TABLE_MB",
+    "Analysis",
+    "SolveProgress",
+    "SolveResult",
+    "Solver",
+    "moves_to_end",
+    "score_words",
+]
+
+DEFAULT_POLL_INTERVAL = 0.25
+_RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
+_ENTRY_BYTES = 8
+ETC_MARGIN = 8
+"""Enhanced transposition cutoffs are tried in nodes with more than this many empty cells."""
+
+
+@dataclass(frozen=True)
+class SolveProgress:
+    """What a running solve knows, handed to the poll hook."""
+
+    nodes: int
+    elapsed: float
+    lower: int
+    upper: int
+    best_move: int | None
+
+
+PollHook = Callable[[SolveProgress], bool | None]
+
+
+@dataclass
+class _Budget:
+    """Limits shared by every kernel call of one solve or analysis."""
+
+    start: float
+    time_limit: float | None
+    node_limit: int | None
+    poll: PollHook | None
+    poll_interval: float
+    nodes: int = 0
+    stopped: str | None = None
+    rate: float = _RATE_GUESS
+
+    def remaining_nodes(self) -> int | None:
+        if self.node_limit is None:
+            return None
+        return max(0, self.node_limit - self.nodes)
+
+
+class Solver:
+    """An exact Connect-N solver with its transposition table.
+
+    ``table_size_mb`` is the table's memory: the largest power of two of
+    8-byte entries that fits (at least 8 MiB = 2**20 entries); the default
+    64 is 2**23 entries, exactly 64 MiB.  Reusing one solver keeps the
+    table, which speeds up related positions (a game, an analysis).  The
+    table is cleared when the board size or connect-N changes.
+    """
+
+    def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False) -> None:
+        entries = int(table_size_mb * 1024 * 1024) // _ENTRY_BYTES
+        if entries < 1 << _table.MIN_BITS:
+            raise ValueError(f"table_size_mb must be at least {(1 << _table.MIN_BITS) * _ENTRY_BYTES >> 20}")
+        self._bits = entries.bit_length() - 1
+        self._table = _table.allocate(self._bits)
+        self.weak = weak
+        self._geometry: tuple[int, int, int] | None = None
+        self._stacks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._cancel = np.zeros(1, dtype=np.uint8)
+        self._lock = threading.Lock()
+        self.etc_margin = ETC_MARGIN
+        with _scipy_probe_skipped():
+            _warm_up(self._table, self._bits)
+
+    # ------------------------------------------------------------ metadata
+
+    @property
+    def table_bytes(self) -> int:
+        """Memory of the transposition table, in bytes."""
+        return int(self._table.nbytes)
+
+    @property
+    def table_entries(self) -> int:
+        return int(self._table.shape[0])
+
+    @staticmethod
+    def supports(width: int, height: int) -> bool:
+        """Whether boards of this size take the compiled path (``width * (height + 1) <= 64``).
+
+        Other sizes are refused with :class:`UnsupportedBoardError`.
+        """
+        return width * (height + 1) <= 64
+
+    def reset(self) -> None:
+        """Forget everything the table holds."""
+        self._table[:] = 0
+
+    def cancel(self) -> None:
+        """Stop the running search (safe from another thread); it returns a non-exact result."""
+        self._cancel[0] = 1
+
+    # ------------------------------------------------------------- solving
+
+    def solve(
+        self,
+        board: Board,
+        *,
+        weak: bool | None = None,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        poll: PollHook | None = None,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        best_move: bool = True,
+        at_least: int | None = None,
+    ) -> SolveResult:
+        """The score of ``board`` for the side to move (see the module's doc for the convention).
+
+        The result's ``best_move`` is the move the search proved best; when
+        the search ends without such a proof, the children are solved to find
+        one (usually cheap with the table warm) unless ``best_move`` is False,
+        when it may then be None (batch scoring and benchmarks need only the score).
+
+        ``time_limit`` (seconds, wall clock) and ``node_limit`` bound the
+        search; ``poll`` is called with a :class:`SolveProgress` about every
+        ``poll_interval`` CPU seconds and stops the search by returning True.
+        A stopped search returns ``exact=False`` with the bounds proved so far.
+
+        ``at_least`` is a score already proved for the position (say, by
+        :meth:`is_at_least`, or because the previous move kept that score):
+        the search starts from it instead of proving it again.  A wrong
+        bound gives a wrong answer.
+
+        >>> from c4engine import Board
+        >>> board = Board.from_moves("2252576253462244111563365343671351441")
+        >>> Solver(table_size_mb=8).solve(board, at_least=-1).score
+        -1
+        """
+        weak = self.weak if weak is None else weak
+        with self._lock:
+            self._prepare(board)
+            budget = _Budget(time.perf_counter(), time_limit, node_limit, poll, poll_interval)
+            with board.frozen():
+                return self._solve(
+                    board.current_bits, board.mask_bits, board, weak, budget, best_move, at_least
+                )
+
+    def is_at_least(
+        self,
+        board: Board,
+        score: int,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+    ) -> bool | None:
+        """Whether ``board`` scores ``score`` or more for the side to move (strong scores).
+
+        One null-window search: much cheaper than :meth:`solve` when only a
+        threshold matters (is this move as good as the best one?).  None when
+        a limit stopped the search before the answer.
+
+        >>> from c4engine import Board
+        >>> solver = Solver(table_size_mb=8)
+        >>> board = Board.from_moves("2252576253462244111563365343671351441")
+        >>> solver.is_at_least(board, -1), solver.is_at_least(board, 0)
+        (True, False)
+        """
+        with self._lock:
+            self._prepare(board)
+            stones = board.move_count
+            lowest, highest = _score_range(board.width * board.height, stones)
+            if score <= lowest:
+                return True
+            if score > highest:
+                return False
+            budget = _Budget(time.perf_counter(), time_limit, node_limit, None, DEFAULT_POLL_INTERVAL)
+            state = _kernel.new_state(score - 1, score)
+            with board.frozen():
+                status = self._run(board.current_bits, board.mask_bits, stones, board, state, budget)
+            if status != _kernel.DONE:
+                return None
+            return int(state[_kernel.S_MIN]) >= score
+
+    def analyze(
+        self,
+        board: Board,
+        *,
+        weak: bool | None = None,
+        pv: bool = True,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        poll: PollHook | None = None,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+    ) -> Analysis:
+        """The score of every move of ``board`` (None for a full column) and a principal variation.
+
+        The limits apply to the whole analysis.
+        """
+        weak = self.weak if weak is None else weak
+        with self._lock:
+            self._prepare(board)
+            budget = _Budget(time.perf_counter(), time_limit, node_limit, poll, poll_interval)
+            with board.frozen():
+                return self._analyze(board, weak, budget, pv)
+
+    # ------------------------------------------------------------ internals
+
+    def _prepare(self, board: Board) -> None:
+        if board.winner is not None or board.is_full:
+            raise GameOverError("the game is over: nothing to solve")
+        width, height, connect = board.width, board.height, board.connect
+        if not self.supports(width, height):
+            raise UnsupportedBoardError(
+                f"the solver needs width * (height + 1) <= 64 bits; a {width}x{height} board needs "
+                f"{width * (height + 1)}"
+            )
+        geometry = (width, height, connect)
+        if geometry != self._geometry:
+            if self._geometry is not None:
+                self.reset()
+            self._geometry = geometry
+            self._stacks = _kernel.new_stacks(width, height)
+        self._cancel[0] = 0
+
+    def _solve(
+        self,
+        current: int,
+        mask: int,
+        board: Board,
+        weak: bool,
+        budget: _Budget,
+        find_best: bool,
+        at_least: int | None = None,
+    ) -> SolveResult:
+        """Solve the position (current, mask) of ``board``'s geometry, which must not be over."""
+        cells = board.width * board.height
+        stones = mask.bit_count()
+        start_nodes = budget.nodes
+        t0 = time.perf_counter()
+        lowest, highest = _score_range(cells, stones)
+        lower, upper = (-1, 1) if weak else (lowest, highest)
+        if at_least is not None:
+            if at_least > highest:
+                raise ValueError(f"at_least={at_least} is above the best score possible here")
+            lower = max(lower, _sign(at_least) if weak else at_least)
+        state = _kernel.new_state(lower, upper)
+        status = self._run(current, mask, stones, board, state, budget)
+        lo, hi = int(state[_kernel.S_MIN]), int(state[_kernel.S_MAX])
+        if weak:
+            lo, hi = _sign(lo), _sign(hi)
+        exact = status == _kernel.DONE
+        root_move = int(state[_kernel.S_ROOT_MOVE])
+        best: int | None = root_move
+        proved = root_move >= 0 and int(state[_kernel.S_ROOT_BOUND]) >= int(state[_kernel.S_MIN])
+        if best is not None and best < 0:
+            best = None
+        nodes = budget.nodes - start_nodes
+        if exact and not proved and find_best:
+            best, extra = self._find_best(current, mask, board, lo, weak, budget)
+            nodes += extra
+            proved = best is not None
+        if exact and not proved:
+            best = None
+        if not exact and best is None:
+            best = _first_legal(mask, board)
+            proved = False
+        return SolveResult(
+            lo if exact else None,
+            exact,
+            lo,
+            hi,
+            best,
+            nodes,
+            time.perf_counter() - t0,
+            weak,
+            cells,
+            stones,
+            stopped=budget.stopped,
+            best_proved=proved,
+        )
+
+    def _find_best(
+        self, current: int, mask: int, board: Board, score: int, weak: bool, budget: _Budget
+    ) -> tuple[int | None, int]:
+        """A column reaching ``score`` (solving the children, cheap with a warm table)."""
+        start = budget.nodes
+        for column in board.geometry.center_order:
+            child = _play(current, mask, column, board)
+            if child is None:
+                continue
+            child_current, child_mask = child
+            if child_mask == board.geometry.full:
+                child_score = 0
+            else:
+                result = self._solve(child_current, child_mask, board, weak, budget, False)
+                if not result.exact or result.score is None:
+                    return None, budget.nodes - start
+                child_score = result.score
+            if -child_score == score:
+                return column, budget.nodes - start
+        return None, budget.nodes - start
+
+    def _run(
+        self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
+    ) -> int:
+        assert self._stacks is not None
+        width, height, connect = board.width, board.height, board.connect
+        cur = np.uint64(current)
+        msk = np.uint64(mask)
+        status = _kernel.PAUSED
+        while True:
+            if budget.stopped is not None:
+                return _kernel.CANCELLED
+            slice_nodes = max(1000, int(budget.rate * budget.poll_interval))
+            left = budget.remaining_nodes()
+            if left is not None:
+                if left <= 0:
+                    budget.stopped = "node limit"
+                    return _kernel.PAUSED
+                slice_nodes = min(slice_nodes, left)
+            if budget.time_limit is not None:
+                remaining = budget.time_limit - (time.perf_counter() - budget.start)
+                if remaining <= 0:
+                    budget.stopped = "time limit"
+                    return _kernel.PAUSED
+                slice_nodes = min(slice_nodes, max(1000, int(budget.rate * remaining)))
+            before = int(state[_kernel.S_NODES])
+            cpu = time.thread_time()
+            status = _kernel.kernel_for(width, height, connect)(
+                cur,
+                msk,
+                stones,
+                self._table,
+                self._bits,
+                *self._stacks,
+                state,
+                before + slice_nodes,
+                self._cancel,
+                width * height - self.etc_margin,
+            )
+            cpu = time.thread_time() - cpu
+            done = int(state[_kernel.S_NODES]) - before
+            budget.nodes += done
+            if cpu > 0.01 and done > 0:
+                budget.rate = done / cpu
+            if status == _kernel.DONE:
+                return status
+            if status == _kernel.CANCELLED:
+                budget.stopped = "cancelled"
+                return status
+            if budget.poll is not None:
+                lo, hi = int(state[_kernel.S_MIN]), int(state[_kernel.S_MAX])
+                root = int(state[_kernel.S_ROOT_MOVE])
+                progress = SolveProgress(
+                    budget.nodes, time.perf_counter() - budget.start, lo, hi, root if root >= 0 else None
+                )
+                if budget.poll(progress) is True:
+                    budget.stopped = "stopped by poll"
+                    return _kernel.CANCELLED
+
+    def _analyze(self, board: Board, weak: bool, budget: _Budget, want_pv: bool) -> Analysis:
+        width = board.width
+        cells = width * board.height
+        stones = board.move_count
+        current, mask = board.current_bits, board.mask_bits
+        scores: list[int | None] = [None] * width
+        lowers: list[int | None] = [None] * width
+        uppers: list[int | None] = [None] * width
+        exact = True
+        win_score = 1 if weak else _score_range(cells, stones)[1]
+        for column in board.geometry.center_order:
+            if not board.can_play(column):
+                continue
+            if board.is_winning_move(column):
+                scores[column] = lowers[column] = uppers[column] = win_score
+                continue
+            child = _play(current, mask, column, board)
+            assert child is not None
+            child_current, child_mask = child
+            if child_mask == board.geometry.full:
+                scores[column] = lowers[column] = uppers[column] = 0
+                continue
+            result = self._solve(child_current, child_mask, board, weak, budget, False)
+            lowers[column] = -result.upper
+            uppers[column] = -result.lower
+            if result.exact and result.score is not None:
+                scores[column] = -result.score
+            else:
+                exact = False
+        known = [s for s in scores if s is not None]
+        best_score = max(known) if known else None
+        best_columns = tuple(c for c in range(width) if best_score is not None and scores[c] == best_score)
+        pv: list[int] = []
+        if want_pv and best_columns:
+            pv = self._pv(board, best_columns[0], weak, budget)
+        return Analysis(
+            tuple(scores),
+            best_columns if exact else (),
+            tuple(pv),
+            budget.nodes,
+            time.perf_counter() - budget.start,
+            weak,
+            exact,
+            cells,
+            stones,
+            tuple(lowers),
+            tuple(uppers),
+        )
+
+    def _pv(self, board: Board, first: int, weak: bool, budget: _Budget) -> list[int]:
+        """Best play from ``board`` starting with ``first``, as far as the limits allow."""
+        pv = [first]
+        current, mask = board.current_bits, board.mask_bits
+        geometry = board.geometry
+        column = first
+        while True:
+            won = _is_winning(current, mask, column, board)
+            child = _play(current, mask, column, board)
+            if child is None or won:
+                break
+            current, mask = child
+            if mask == geometry.full:
+                break
+            result = self._solve(current, mask, board, weak, budget, True)
+            if result.best_move is None or not result.exact:
+                break
+            column = result.best_move
+            pv.append(column)
+        return pv
+
+
+@contextlib.contextmanager
+def _scipy_probe_skipped() -> Iterator[None]:
+    """Skip numba's optional scipy probe while the first compiled kernel loads.
+
+    Loading the first kernel makes numba import scipy.linalg (if installed)
+    to look for BLAS: 0.3-0.5 s of a command's start-up, and the solver never
+    uses BLAS.  The block is lifted right after, so scipy.linalg can still be
+    imported later in the same process.
+    """
+    name = "scipy.linalg"
+    blocked = name not in sys.modules
+    if blocked:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if blocked and name in sys.modules and sys.modules[name] is None:
+            del sys.modules[name]
+
+
+def _warm_up(table: np.ndarray, bits: int) -> None:
+    """Load the compiled kernel (from numba's cache) now rather than inside the first timed solve."""
+    state = _kernel.new_state(-1, 1)
+    _kernel.kernel_for(7, 6, 4)(
+        np.uint64(0),
+        np.uint64(0),
+        0,
+        table,
+        bits,
+        *_kernel.new_stacks(7, 6),
+        state,
+        0,
+        np.zeros(1, dtype=np.uint8),
+        0,
+    )
+
+
+def _score_range(cells: int, stones: int) -> tuple[int, int]:
+    """The lowest and highest strong scores of a position with ``stones`` of ``cells`` filled."""
+    return -((cells - stones) // 2), (cells + 1 - stones) // 2
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _play(current: int, mask: int, column: int, board: Board) -> tuple[int, int] | None:
+    """(current, mask) after the side to move plays ``column``, None if it is full."""
+    geometry = board.geometry
+    if mask & geometry.top_of(column):
+        return None
+    new_mask = mask | (mask + geometry.bottom_of(column))
+    return current ^ mask, new_mask
+
+
+def _is_winning(current: int, mask: int, column: int, board: Board) -> bool:
+    from c4engine.board import has_line
+
+    geometry = board.geometry
+    stones = current | ((mask + geometry.bottom_of(column)) & geometry.column_mask(column))
+    return has_line(stones, geometry.height, geometry.connect)
+
+
+def _first_legal(mask: int, board: Board) -> int | None:
+    for column in board.geometry.center_order:
+        if not mask & board.geometry.top_of(column):
+            return column
+    return None

@@ -1,0 +1,97 @@
+"""``c4 book build|verify|info`` and the book behind ``c4 analyze`` / ``c4 move --level perfect``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.conftest import PONS, run_c4
+
+from c4engine.board import Board
+from c4engine.search.book import HEADER_SIZE, OpeningBook
+from c4engine.search.solver import Solver
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "b.c4b"
+    result = run_c4("book", "build", "--depth", "5", "--size", "5x4", "-o", str(path), "--workers", "0")
+    assert result.returncode == 0, result.stderr
+    assert "positions: " in result.stdout and "solved now: " in result.stdout
+    return path
+
+
+def test_info_prints_the_header_and_counts(built: Path) -> None:
+    result = run_c4("book", "info", str(built))
+    assert result.returncode == 0, result.stderr
+    assert "board: 5x4 connect 4" in result.stdout
+    assert "depth: 5 plies  scores: strong" in result.stdout
+    assert "per ply: 1 3 13 49 177 542" in result.stdout
+
+
+def test_verify_passes_on_a_good_book(built: Path) -> None:
+    result = run_c4("book", "verify", str(built), "--sample", "60", "--seed", "3", "--workers", "0")
+    assert result.returncode == 0, result.stderr
+    assert "verified 60 of 785 entries (seed 3): 0 mismatches" in result.stdout
+
+
+def test_verify_reports_a_wrong_score(built: Path, tmp_path: Path) -> None:
+    with OpeningBook.open(built) as book:
+        count = len(book)
+        scores = book.scores_array()
+        index = int(next(i for i in range(count) if scores[i] != 0))
+    data = bytearray(built.read_bytes())
+    data[HEADER_SIZE + 8 * count + index] = 0  # one entry's score changed to a draw
+    bad = tmp_path / "bad.c4b"
+    bad.write_bytes(bytes(data))
+    result = run_c4("book", "verify", str(bad), "--sample", str(count), "--workers", "0")
+    assert result.returncode == 1
+    assert result.stdout.count("mismatch ") == 1
+    assert "1 mismatches" in result.stdout
+
+
+def test_bad_input_is_one_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.c4b"
+    junk.write_bytes(b"hello")
+    for args in (("info", str(junk)), ("info", str(tmp_path / "none.c4b")), ("verify", "--size", "6x5")):
+        result = run_c4("book", *args)
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("c4 book: error:")
+    assert run_c4("book", "build", "--depth", "-1", "-o", str(tmp_path / "x.c4b")).returncode == 2
+
+
+def test_analyze_answers_the_empty_board_from_the_book() -> None:
+    result = run_c4("analyze", "")
+    assert result.returncode == 0, result.stderr
+    assert "scores: -2 -1 0 1 0 -1 -2" in result.stdout
+    assert "best moves: 4" in result.stdout
+    assert "nodes: 0" in result.stdout  # nothing searched
+
+
+def test_move_level_perfect_plays_the_book_move_on_the_empty_board() -> None:
+    result = run_c4("move", "", "--level", "perfect")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "4\n"
+
+
+def test_move_level_perfect_picks_best_moves_on_held_positions() -> None:
+    path = PONS / "Test_L3_R1"
+    if not path.exists():
+        pytest.skip(f"published positions not found: {path}")
+    cases = [line.split() for line in path.read_text().splitlines()[200:300]]
+    result = run_c4("move", "--level", "perfect", stdin="".join(f"{moves}\n" for moves, _ in cases))
+    assert result.returncode == 0, result.stderr
+    judge = Solver(table_size_mb=8)
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(cases)
+    for (moves, published), line in zip(cases, lines, strict=True):
+        position, column_text = line.split()
+        assert position == moves
+        board = Board.from_moves(moves)
+        column = int(column_text) - 1
+        if board.is_winning_move(column):
+            got = (42 + 1 - board.move_count) // 2
+        else:
+            board.play(column)
+            got = 0 if board.is_full else -(judge.solve(board, best_move=False).score or 0)
+        assert got == int(published), moves

@@ -1,0 +1,127 @@
+"""``c4 move``: the engine's column, one position or a batch."""
+
+from __future__ import annotations
+
+import pytest
+from tests.conftest import run_c4
+
+from c4engine.board import Board
+from c4engine.cli.move import choose_player
+from c4engine.errors import PlayerSpecError
+from c4engine.search.engine import Engine
+from c4engine.search.evaluators import windows
+
+
+def test_a_fixed_depth_move_is_the_engines_move() -> None:
+    for position in ("4453", "4444", "1234567"):
+        expected = Engine(windows, depth=5).best_move(Board.from_moves(position)) + 1
+        result = run_c4("move", position, "--depth", "5")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == f"{expected}\n"
+
+
+@pytest.mark.parametrize("level", ["1", "4", "7", "random"])
+def test_every_player_takes_a_win_in_one(level: str) -> None:
+    # X has 4, 5, 6 on the bottom row; 3 or 7 wins (random may miss it, but must play legally)
+    result = run_c4("move", "445566", "--level", level, "--seed", "1")
+    assert result.returncode == 0, result.stderr
+    column = int(result.stdout)
+    assert column in {3, 7} or (level == "random" and 1 <= column <= 7)
+
+
+def test_batch_writes_position_and_column_and_goes_on_after_errors() -> None:
+    result = run_c4("move", "--depth", "3", stdin="445566\n\n4444444\n4x\n1\n")
+    assert result.returncode == 1
+    lines = result.stdout.split("\n")
+    assert lines[0] in {"445566 3", "445566 7"}
+    assert lines[1].startswith(" ") and 1 <= int(lines[1]) <= 7  # the empty board
+    assert lines[2] == "" and lines[3] == ""
+    assert lines[4].startswith("1 ")
+    assert "line 3:" in result.stderr and "full" in result.stderr
+    assert "line 4:" in result.stderr
+
+
+def test_other_board_sizes() -> None:
+    result = run_c4("move", "5555", "--size", "9x7", "--connect", "5", "--depth", "3")
+    assert result.returncode == 0, result.stderr
+    assert 1 <= int(result.stdout) <= 9
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["44", "--level", "human"], "not a computer player"),
+        (["44", "--level", "9"], "level 9 does not exist"),
+        (["44", "--depth", "0"], "--depth must be at least 1"),
+        (["44", "--time", "0"], "--time must be more than 0"),
+        (["4444444"], "column 4 is full"),
+        (["4455667"], "the game is over"),
+        (["4", "--size", "3x3", "--connect", "5"], "cannot fit"),
+        (["4", "--depth", "2", "--time", "1"], "not allowed with"),
+    ],
+)
+def test_bad_input_is_a_one_line_error(args: list[str], message: str) -> None:
+    result = run_c4("move", *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""
+
+
+def test_choose_player_refuses_people() -> None:
+    with pytest.raises(PlayerSpecError):
+        choose_player("human")
+
+
+def _edge_loving_weights(tmp_path, depth: int | None = 1):  # type: ignore[no-untyped-def]
+    from c4engine.search.evaluators import WindowWeights
+
+    weights = WindowWeights(own=(1, 10, 100), opponent=(-1, -10, -120), center=-50)
+    path = tmp_path / "edges.json"
+    weights.save(path, None if depth is None else {"depth": depth})
+    return weights, path
+
+
+def test_move_with_a_weights_file_uses_those_weights(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from c4engine.play.players import EnginePlayer
+    from c4engine.search.evaluators import WindowsEvaluator
+
+    weights, path = _edge_loving_weights(tmp_path)
+    for position in ("11", "2"):
+        board = Board.from_moves(position)
+        expected = EnginePlayer(depth=1, evaluator=WindowsEvaluator(weights)).choose_move(board) + 1
+        default = EnginePlayer(depth=1).choose_move(board) + 1
+        assert expected != default  # the file must make a difference for this test to mean something
+        result = run_c4("move", position, "--weights", str(path))  # depth 1 from the file
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == f"{expected}\n"
+    deeper = (
+        EnginePlayer(depth=3, evaluator=WindowsEvaluator(weights)).choose_move(Board.from_moves("4453")) + 1
+    )
+    assert deeper != EnginePlayer(depth=3).choose_move(Board.from_moves("4453")) + 1
+    result = run_c4("move", "4453", "--weights", str(path), "--depth", "3")
+    assert result.stdout == f"{deeper}\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read weights file"),
+        ("{", "not valid JSON"),
+        ('{"own": [1, 2], "opponent": [-1, -2]}', "for connect 3, not connect 4"),
+    ],
+)
+def test_bad_weights_files_are_one_line_errors(tmp_path, content: str | None, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "w.json"
+    if content is not None:
+        path.write_text(content)
+    result = run_c4("move", "44", "--weights", str(path))
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_weights_need_a_level_number(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _weights, path = _edge_loving_weights(tmp_path)
+    with pytest.raises(PlayerSpecError, match="needs a level number"):
+        choose_player("random", weights=str(path))
+    assert choose_player("5", weights=str(path)).name == "computer, level 5 strong"

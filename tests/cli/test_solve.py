@@ -1,0 +1,161 @@
+"""``c4 solve`` / ``c4 analyze`` start-up: answers from the opening book load no compiled kernels."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from tests.conftest import PONS
+
+from c4engine import Board
+from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.solver import Solver
+
+# Runs ``c4`` in a fresh interpreter through ``main`` and reports its output and
+# which of the heavy modules it imported.
+_PROBE = """
+import contextlib, io, json, sys
+from c4engine.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    status = main(sys.argv[1:])
+heavy = (
+    "numba",
+    "c4engine.kernels",
+    "c4engine.search.solver",
+    "c4engine.search.engine",
+    "c4engine.search.book_builder",
+)
+print(json.dumps({"status": status, "out": out.getvalue(), "loaded": [m for m in heavy if m in sys.modules]}))
+"""
+
+# 37 stones played, the side to move loses in 2 moves (a line of the published Test_L3_R1 set).
+ENDGAME = "2252576253462244111563365343671351441"
+
+
+def _c4(*args: str) -> tuple[int, str, list[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=300, check=True
+    )
+    report = json.loads(done.stdout.splitlines()[-1])
+    return report["status"], report["out"], report["loaded"]
+
+
+def test_solve_from_the_book_imports_no_kernels() -> None:
+    status, out, loaded = _c4("solve", "")
+    assert status == 0
+    assert "score: 1 (win in 21 moves)" in out and "best move: 4" in out
+    assert loaded == []
+
+
+def test_analyze_from_the_book_imports_no_kernels() -> None:
+    status, out, loaded = _c4("analyze", "")
+    assert status == 0
+    assert "scores: -2 -1 0 1 0 -1 -2" in out and "best moves: 4 (win in 21 moves)" in out
+    assert loaded == []
+
+
+def _published_line(plies: int) -> tuple[str, int]:
+    """The first line of the published opening sets with ``plies`` moves: (moves, score)."""
+    for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3"):
+        for line in (PONS / name).read_text().splitlines():
+            moves, score = line.split()
+            if len(moves) == plies:
+                return moves, int(score)
+    raise AssertionError(f"no published line of {plies} moves")
+
+
+def _shipped_depth() -> int:
+    path = default_book_path()
+    assert path is not None
+    with OpeningBook.open(path) as book:
+        return book.depth
+
+
+def test_a_position_on_the_books_last_ply_has_its_score_and_a_move_keeping_it() -> None:
+    """On the shipped book's last ply the position's score is there, its children's are not: the
+    best move is found by null-window searches against that score."""
+    moves, score = _published_line(_shipped_depth())
+    status, out, _loaded = _c4("solve", moves)
+    assert status == 0
+    assert f"score: {score} (" in out and "source: book" in out
+    move = int(out.split("best move: ")[1].split()[0])
+    child = Board.from_moves(moves + str(move))
+    # the move keeps the score: the opponent cannot then score more than -score
+    assert Solver(table_size_mb=16).is_at_least(child, 1 - score) is False
+
+
+def test_analyze_one_ply_above_the_books_last_scores_every_move_from_the_book() -> None:
+    moves, score = _published_line(_shipped_depth() - 1)
+    status, out, loaded = _c4("analyze", moves)
+    assert status == 0
+    scores = [int(word) for word in out.split("scores:")[1].splitlines()[0].split() if word != "-"]
+    assert max(scores) == score and "nodes: 0 " in out
+    assert loaded == []
+
+
+def test_a_position_the_book_lacks_is_searched() -> None:
+    status, out, loaded = _c4("solve", ENDGAME)
+    assert status == 0
+    assert "score: -1 (loss in 2 moves)" in out and "nodes: 0 " not in out
+    assert "numba" in loaded and "c4engine.search.solver" in loaded
+
+
+def test_no_book_searches_even_what_the_book_knows() -> None:
+    status, out, loaded = _c4("analyze", "", "--no-book", "--time", "0.2")
+    assert status == 0
+    assert "source: engine" in out and "(not proven)" in out
+    assert "numba" in loaded
+
+
+def _book_scores(moves: str) -> list[int | None]:
+    """Every move's score, read straight from the shipped book file."""
+    path = default_book_path(7, 6, 4)
+    assert path is not None
+    return OpeningBook.open(path).move_scores(Board.from_moves(moves))
+
+
+def _refuse_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "stdin", "expected"),
+    [
+        (["solve"], "\n44\n", " 1\n44 1\n"),
+        (["solve", "-a"], "\n", " -2 -1 0 1 0 -1 -2\n"),
+        (["analyze"], "4\n", "4 " + " ".join(str(s) for s in _book_scores("4")) + "\n"),
+        (["solve", "--weak"], "4\n44\n", "4 -1\n44 1\n"),
+    ],
+)
+def test_batches_and_weak_answer_from_the_book(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    stdin: str,
+    expected: str,
+) -> None:
+    from c4engine.cli import main
+
+    _refuse_searches(monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(arguments) == 0
+    assert capsys.readouterr().out == expected
+
+
+def test_a_single_weak_solve_answers_from_the_book(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from c4engine.cli import main
+
+    _refuse_searches(monkeypatch)
+    assert main(["solve", "4", "--weak"]) == 0
+    out = capsys.readouterr().out
+    assert "score: -1 (loss)" in out and "source: book" in out

@@ -1,0 +1,132 @@
+"""``c4 tune``: files it writes, one-line errors, and resuming after SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from tests.conftest import run_c4
+
+from c4engine.search.evaluators import DEFAULT_WEIGHTS, load_weights
+
+# 5x4 connect 3 at depth 1: a game takes about a millisecond
+TINY = [
+    "tune",
+    "--size", "5x4", "--connect", "3", "--depth", "1", "--openings", "2",
+    "--popsize", "4", "--pool", "start,hand", "--workers", "1",
+]  # fmt: skip
+
+
+def _games(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as connection:
+            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.Error:  # not created yet
+        return 0
+
+
+def test_tune_writes_weights_start_curve_and_validates(tmp_path: Path) -> None:
+    out = tmp_path / "tuned.json"
+    result = run_c4(
+        *TINY, "--start", "bad", "--games-budget", "100", "--validate", "20",
+        "--db", str(tmp_path / "t.sqlite"), "--out", str(out),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "cma: 96 games in 3 rounds (budget 100)" in result.stdout
+    assert "validation, tuned against start at depth 1:" in result.stdout and "Elo" in result.stdout
+    weights, metadata = load_weights(out)
+    assert weights.connect == 3
+    assert metadata["board"] == "5x4" and metadata["connect"] == 3 and metadata["depth"] == 1
+    assert metadata["method"] == "cma" and metadata["budget"] == 100 and metadata["games"] == 96
+    assert metadata["pool"] == ["start", "hand"]
+    assert metadata["start"] == {"own": [1.0, 1.0], "opponent": [-1.0, -1.0], "center": -3.0}
+    validation = metadata["validation"]
+    assert validation["games"] == 20 and validation["wins"] + validation["draws"] + validation["losses"] == 20
+    assert validation["low"] <= validation["elo"] <= validation["high"]
+    start, start_metadata = load_weights(tmp_path / "tuned-start.json")
+    assert start.to_dict() == metadata["start"] and start_metadata["depth"] == 1
+    svg = ET.fromstring((tmp_path / "tuned-curve.svg").read_text())
+    assert len(svg.findall("{http://www.w3.org/2000/svg}polyline")) == 2
+    # the tuned file is a player: weights:FILE and FILE.json
+    played = run_c4("match", f"weights:{out}", str(tmp_path / "tuned-start.json"), "--games", "2",
+                    "--size", "5x4", "--connect", "3", "--no-db", "--workers", "1")  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    assert "A wins" in played.stdout
+
+
+def test_tune_resumes_after_sigkill_and_ends_like_an_unbroken_run(tmp_path: Path) -> None:
+    args = [*TINY, "--start", "bad", "--games-budget", "200", "--validate", "0"]
+    unbroken = run_c4(*args, "--db", str(tmp_path / "a.sqlite"), "--out", str(tmp_path / "a.json"))
+    assert unbroken.returncode == 0, unbroken.stderr
+    assert "192 games in 6 rounds" in unbroken.stdout  # rounds of 4 candidates x 8 games
+
+    db, out = tmp_path / "b.sqlite", tmp_path / "b.json"
+    command = [sys.executable, "-m", "c4engine", *args, "--db", str(db), "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while _games(db) < 60 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    played = _games(db)
+    assert process.returncode == -signal.SIGKILL
+    assert 60 <= played < 192, f"the kill came at {played} games"
+    assert not out.exists()
+
+    resumed = run_c4(*args, "--db", str(db), "--out", str(out))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "192 games in 6 rounds" in resumed.stdout
+    assert _games(db) == 192
+    first, second = json.loads((tmp_path / "a.json").read_text()), json.loads(out.read_text())
+    for data in (first, second):
+        del data["metadata"]["date"]
+    assert first == second
+    # run again: nothing left to play, same answer
+    again = run_c4(*args, "--db", str(db), "--out", str(out))
+    assert again.returncode == 0 and _games(db) == 192
+    assert resumed.stdout.splitlines()[:3] == again.stdout.splitlines()[:3]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--start", "nonsense"], "unknown weights 'nonsense'"),
+        (["--start", "missing.json"], "cannot read weights file missing.json: no such file"),
+        (["--pool", "start,gone.json"], "cannot read weights file gone.json"),
+        (["--start", "FOUR"], "weights with 3 per side are for connect 4, not connect 3"),
+        (["--games-budget", "0"], "budget must be a whole number of at least 1"),
+        (["--workers", "0"], "--workers must be at least 1"),
+        (["--validate", "-1"], "--validate must be 0 or more"),
+        (["--sigma", "2"], "sigma is a step"),
+        (["--method", "grid"], "invalid choice"),
+    ],
+)
+def test_bad_tune_options_are_one_line_errors(tmp_path: Path, extra: list[str], message: str) -> None:
+    four = tmp_path / "four.json"
+    DEFAULT_WEIGHTS.save(four)
+    extra = [str(four) if item == "FOUR" else item for item in extra]
+    result = run_c4(*TINY, *extra, "--db", str(tmp_path / "t.sqlite"), "--out", str(tmp_path / "t.json"))
+    assert result.returncode == 2
+    assert message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_a_database_of_another_run_is_refused(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    first = run_c4(
+        *TINY, "--games-budget", "32", "--validate", "0", "--db", db, "--out", str(tmp_path / "t.json")
+    )
+    assert first.returncode == 0, first.stderr
+    other = run_c4(
+        *TINY, "--games-budget", "32", "--seed", "9", "--db", db, "--out", str(tmp_path / "t.json")
+    )
+    assert other.returncode == 2
+    assert "holds another tuning run (different seed)" in other.stderr

@@ -1,0 +1,43 @@
+"""Skill levels: the table is consistent and a strong level beats a weak one."""
+
+from __future__ import annotations
+
+import pytest
+
+from c4engine.errors import LevelError
+from c4engine.play.levels import DEFAULT_LEVEL, LEVELS, level
+from c4engine.search.evaluators import EVALUATORS
+
+
+def test_table_is_ordered_and_names_real_evaluators() -> None:
+    assert [entry.number for entry in LEVELS] == list(range(1, len(LEVELS) + 1))
+    depths = [entry.depth for entry in LEVELS]
+    noises = [entry.noise for entry in LEVELS]
+    assert depths == sorted(depths) and noises == sorted(noises, reverse=True)
+    assert all(entry.evaluator in EVALUATORS for entry in LEVELS)
+    assert level(DEFAULT_LEVEL).number == DEFAULT_LEVEL
+
+
+@pytest.mark.parametrize("bad", [0, len(LEVELS) + 1, -1, True, "3"])
+def test_unknown_level(bad: object) -> None:
+    with pytest.raises(LevelError):
+        level(bad)  # type: ignore[arg-type]
+
+
+def test_a_strong_level_beats_the_beginner() -> None:
+    """Level 5 against level 1, both colours, varied by seed: the ladder means something."""
+    from c4engine.play.game import Game
+    from c4engine.play.players import EnginePlayer
+
+    strong_points = 0.0
+    games = 4
+    for seed in range(games):
+        strong, weak = EnginePlayer(level=5, seed=seed), EnginePlayer(level=1, seed=100 + seed)
+        first, second = (strong, weak) if seed % 2 == 0 else (weak, strong)
+        game = Game(first, second)
+        game.run()
+        if game.winner is None:
+            strong_points += 0.5
+        elif game.agent(game.winner) is strong:
+            strong_points += 1
+    assert strong_points >= games - 0.5

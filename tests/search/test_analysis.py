@@ -1,0 +1,108 @@
+"""The analysis service: book, then solver, then engine, each answer saying where it came from."""
+
+from __future__ import annotations
+
+import pytest
+
+from c4engine import Board
+from c4engine.errors import GameOverError, LimitError
+from c4engine.search.analysis import Analyst, best_column, shared_analyst
+from c4engine.search.limit import Limit
+from c4engine.search.results import WIN_SCORE, Score
+from c4engine.search.solver import Solver
+
+
+@pytest.fixture(scope="module")
+def judge() -> Solver:
+    return Solver(table_size_mb=16)
+
+
+def test_the_empty_board_is_answered_from_the_book() -> None:
+    analysis = Analyst().analyze(Board())
+    assert analysis.exact_values() == (-2, -1, 0, 1, 0, -1, -2)
+    assert analysis.sources == ("book",) * 7
+    assert analysis.best_columns == (3,)
+    assert analysis.exact and analysis.pv_exact and analysis.pv[0] == 3
+    assert analysis.nodes == 0
+
+
+def test_without_the_book_the_solver_answers_exactly(judge: Solver) -> None:
+    board = Board.from_moves("2252576253462244111563365343671351")
+    analysis = Analyst(book=None, table_size_mb=8).analyze(board, pv=False)
+    assert analysis.source in ("solver", "rules")
+    assert analysis.exact_values() == judge.analyze(board, pv=False).scores
+
+
+def test_an_immediate_win_comes_from_the_rules() -> None:
+    analysis = Analyst(book=None, table_size_mb=8).analyze(Board.from_moves("445566"), Limit(time=2))
+    assert analysis.sources[2] == "rules" and analysis.sources[6] == "rules"
+    assert analysis.scores[2] == Score.exact(18, cells=42, stones=6)
+    assert analysis.best_columns == (2, 6)
+
+
+def test_a_time_limit_leaves_estimates_marked_as_estimates() -> None:
+    analysis = Analyst(book=None, table_size_mb=8).analyze(Board(), Limit(time=0.2))
+    assert not analysis.exact
+    assert all(source == "engine" for source in analysis.sources)
+    assert all(not score.is_exact for score in analysis.scores if score is not None)
+    assert not analysis.pv_exact
+
+
+def test_boards_beyond_64_bits_get_the_engines_answer() -> None:
+    board = Board.from_moves("5565", 9, 7, 5)
+    verdict = Analyst().solve(board, Limit(time=0.5, depth=4))
+    assert verdict.source == "engine" and verdict.best_move is not None
+    assert verdict.lower == -((63 - 4) // 2) and verdict.upper == (64 - 4) // 2
+
+
+def test_solve_on_the_books_last_ply_finds_a_move_keeping_the_score(judge: Solver) -> None:
+    analyst = Analyst()
+    board = Board.from_moves("45345")
+    verdict = analyst.solve(board)
+    assert verdict.source == "book" and verdict.exact
+    assert verdict.best_move is not None
+    child = board.copy()
+    child.play(verdict.best_move)
+    assert judge.is_at_least(child, 1 - int(verdict.score.value)) is False
+
+
+def test_weak_answers_come_from_the_strong_book() -> None:
+    verdict = Analyst().solve(Board.from_moves("4"), weak=True, best_move=False)
+    assert verdict.source == "book" and verdict.score == Score.exact(-1, cells=42, stones=1, weak=True)
+
+
+def test_best_columns_never_rank_an_estimate_above_a_proven_draw() -> None:
+    board = Board()
+    draw = Score.exact(0, cells=42, stones=0)
+    hopeful = Score.estimate(500.0, cells=42, stones=0)
+    loss = Score.exact(-3, cells=42, stones=0)
+    from c4engine.search.analysis import _best_columns
+
+    assert _best_columns(board, [draw, hopeful, loss, None, None, None, None]) == (0,)
+    # only a loss is proven: a column that may still draw is the better bet
+    assert _best_columns(board, [loss, hopeful, None, None, None, None, None]) == (1,)
+
+
+def test_scores_convert_between_the_engine_and_the_solver() -> None:
+    for score in (-18, -2, 1, 5, 18):
+        exact = Score.exact(score, cells=42, stones=6)
+        assert Score.from_engine(exact.engine_value(), cells=42, stones=6) == exact
+    assert Score.from_engine(WIN_SCORE - 1, cells=42, stones=6).label() == "win in 1"
+
+
+def test_limits_are_checked() -> None:
+    for bad in ({"time": 0}, {"time": float("nan")}, {"time": True}, {"nodes": 0}, {"depth": -1}):
+        with pytest.raises(LimitError):
+            Limit(**bad)  # type: ignore[arg-type]
+
+
+def test_a_finished_game_is_refused() -> None:
+    with pytest.raises(GameOverError):
+        Analyst().analyze(Board.from_moves("1212121"))
+    with pytest.raises(GameOverError):
+        Analyst().solve(Board.from_moves("1212121"))
+
+
+def test_the_shared_analyst_is_one_per_process() -> None:
+    assert shared_analyst() is shared_analyst()
+    assert best_column(Board(), [0, 0, None, None, None, None, 0]) == 1  # nearest the centre

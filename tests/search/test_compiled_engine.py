@@ -1,0 +1,174 @@
+"""The compiled heuristic search against the Python one: same values, same moves; slices, clock, poll hook."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from c4engine.board import Board
+from c4engine.errors import BoardBusyError, WeightsError
+from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
+from c4engine.search.evaluators import WindowsEvaluator, WindowWeights, areas, threat_distance, windows
+
+SIZES = [(7, 6, 4), (6, 5, 4), (5, 4, 3), (8, 7, 5), (9, 6, 4), (4, 4, 2), (6, 7, 4)]
+
+
+def random_positions(count: int, seed: int, size: tuple[int, int, int]) -> list[Board]:
+    """``count`` random positions, game not over, anywhere from empty to one stone short of full."""
+    rng = random.Random(seed)
+    width, height, _ = size
+    boards: list[Board] = []
+    while len(boards) < count:
+        board = Board(*size)
+        for _ in range(rng.randint(0, width * height - 1)):
+            if board.is_over:
+                break
+            board.play(rng.choice(board.legal_moves()))
+        if not board.is_over:
+            boards.append(board)
+    return boards
+
+
+def check_pv(board: Board, score: float, pv: tuple[int, ...], depth: int, evaluate: WindowsEvaluator) -> None:
+    """The principal variation is legal and ends where the score says: a win, a draw or the leaf's value."""
+    line = board.copy()
+    for column in pv:
+        line.play(column)
+    sign = 1 if len(pv) % 2 == 0 else -1
+    if line.winner is not None:
+        assert score == -sign * (WIN_SCORE - len(pv))
+    elif line.is_full:
+        assert score == 0
+    else:
+        assert len(pv) == depth
+        assert score == sign * evaluate(line)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: "{}x{}c{}".format(*size))
+def test_kernel_agrees_with_python_search(size: tuple[int, int, int]) -> None:
+    for index, board in enumerate(random_positions(40, seed=hash(size) & 0xFFFF, size=size)):
+        depth = index % 5 + 1
+        kernel = Engine(windows, depth, center_first_move=False)
+        python = Engine(windows, depth, center_first_move=False, use_kernel=False)
+        assert kernel.uses_kernel(board) and not python.uses_kernel(board)
+        fast = kernel.search(board)
+        slow = python.search(board)
+        where = f"{board.move_string} depth {depth}"
+        assert (fast.move, fast.score, fast.depth) == (slow.move, slow.score, slow.depth), where
+        assert fast.pv[0] == fast.move and not fast.stopped
+        check_pv(board, fast.score, fast.pv, fast.depth, WindowsEvaluator())
+
+
+def test_kernel_agrees_with_minimax_with_tuned_weights_and_areas() -> None:
+    rng = random.Random(5)
+    for index, board in enumerate(random_positions(40, seed=11, size=(6, 5, 4))):
+        weights = WindowWeights(
+            own=tuple(rng.uniform(0, 50) for _ in range(3)),
+            opponent=tuple(-rng.uniform(0, 60) for _ in range(3)),
+            center=rng.choice([0.0, rng.uniform(0, 5)]),
+        )
+        evaluate = WindowsEvaluator(weights) if index % 2 else areas
+        depth = index % 4 + 1
+        fast = Engine(evaluate, depth).search(board)
+        slow = Engine(evaluate, depth, pruning=False).search(board)
+        assert (fast.move, fast.score) == (slow.move, slow.score), board.move_string
+        assert Engine(evaluate).uses_kernel(board)
+
+
+def test_one_engine_many_searches_same_answers() -> None:
+    """The table lives on between searches (and depths): it may reorder moves, never change values."""
+    kernel = Engine(windows, 5)
+    python = Engine(windows, 5, use_kernel=False)
+    for board in random_positions(30, seed=3, size=(7, 6, 4)) * 2:
+        fast, slow = kernel.search(board), python.search(board)
+        assert (fast.move, fast.score) == (slow.move, slow.score)
+
+
+def test_deep_search_is_fast_and_finds_tactics() -> None:
+    board = Board.from_moves("4455")  # an open three: X wins in 2 moves
+    result = Engine(depth=10).search(board)
+    assert result.describe() == "win in 2 moves" and result.move in (2, 5)
+    assert result.depth == 10 and result.cpu_time < 5
+
+
+def test_terminal_handling() -> None:
+    engine = Engine(depth=6)
+    assert engine.search(Board.from_moves("112233")).move == 3  # win at once
+    assert engine.search(Board.from_moves("12121")).move == 0  # block
+    lost = engine.search(Board.from_moves("27374"))  # O: X threatens columns 1 and 5
+    assert lost.is_loss and lost.moves_to_end == 2
+    nearly_full = random_positions(20, seed=9, size=(5, 4, 3))
+    for board in nearly_full:
+        fast = Engine(depth=20).search(board)  # capped by the empty cells
+        slow = Engine(depth=20, use_kernel=False).search(board)
+        assert (fast.move, fast.score, fast.depth) == (slow.move, slow.score, slow.depth)
+
+
+def test_time_limit_on_the_kernel_path() -> None:
+    board = Board.from_moves("4453")
+    engine = Engine(time_limit=0.3)
+    assert engine.uses_kernel(board)
+    result = engine.search(board)
+    assert result.stopped and result.depth >= 4 and result.elapsed < 3  # generous: loaded machines
+    assert result.pv[0] == result.move and board.can_play(result.move)
+
+
+def test_poll_hook_on_the_kernel_path() -> None:
+    board = Board.from_moves("44")
+    seen: list[SearchProgress] = []
+
+    def hook(progress: SearchProgress) -> bool:
+        seen.append(progress)
+        with pytest.raises(BoardBusyError):
+            board.play(0)
+        return len(seen) >= 6
+
+    engine = Engine(depth=40, poll=hook, poll_interval=0.02)
+    result = engine.search(board)
+    assert result.stopped and len(seen) == 6
+    times = [progress.cpu_time for progress in seen]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert all(0.02 <= gap < 0.02 + 0.05 for gap in gaps), gaps  # slices are a few ms of CPU
+    assert seen[-1].best_move is not None and result.move is not None
+    assert [progress.nodes for progress in seen] == sorted(progress.nodes for progress in seen)
+    board.play(0)  # released
+
+
+def test_fixed_depth_stopped_early_answers_the_last_completed_depth() -> None:
+    board = Board.from_moves("44")
+    calls = 0
+
+    def hook(progress: SearchProgress) -> bool:
+        nonlocal calls
+        calls += 1
+        return progress.depth >= 9
+
+    result = Engine(depth=30, poll=hook, poll_interval=0.001).search(board)
+    assert result.stopped and 1 <= result.depth < 30 and result.move is not None
+
+
+def test_fallbacks() -> None:
+    big = Board(9, 7)  # 9 * 8 bits: too big for one uint64
+    assert not Engine().uses_kernel(big)
+    assert Engine(depth=2).search(big).move == 4
+    assert not Engine(threat_distance).uses_kernel(Board())
+    assert not Engine(pruning=False).uses_kernel(Board())
+    assert not Engine(use_kernel=False).uses_kernel(Board())
+    with pytest.raises(ValueError, match="windows or areas"):
+        Engine(threat_distance, use_kernel=True)
+    with pytest.raises(ValueError, match="pruning"):
+        Engine(pruning=False, use_kernel=True)
+    with pytest.raises(TypeError):
+        Engine(use_kernel=1)  # type: ignore[arg-type]
+
+    class Doubled(WindowsEvaluator):
+        def __call__(self, board: Board) -> float:
+            return 2 * super().__call__(board)
+
+    assert not Engine(Doubled()).uses_kernel(Board())
+    five = WindowsEvaluator(WindowWeights.for_connect(5))
+    assert not Engine(five).uses_kernel(Board())  # weights for connect 5 on a connect-4 board
+    with pytest.raises(WeightsError):
+        Engine(five, depth=2).search(Board.from_moves("4"))
