@@ -221,7 +221,7 @@ def _validate_size(width: int, height: int, connect: int) -> None:
     if connect > max(width, height):
         raise ConnectError(
             f"connect {connect} cannot fit on a {width}x{height} board: "
-            f"no row, column or diagonal has {connect} cells"
+            f"no row, column or diagonal has {connect} cells (use 2..{max(width, height)})"
         )
 
 

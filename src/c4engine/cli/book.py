@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from c4engine.board import Geometry
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import add_board_options, table_mb
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError, C4Error
 from c4engine.notation import parse_size
@@ -114,7 +114,7 @@ def _work_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--table-mb",
-        type=float,
+        type=table_mb,
         default=DEFAULT_WORKER_TABLE_MB,
         metavar="MB",
         help=f"each worker's transposition table (default {DEFAULT_WORKER_TABLE_MB})",
@@ -159,20 +159,25 @@ def _run_build(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     output = Path(args.output or f"book-{width}x{height}-d{args.depth}.c4b")
     checkpoint = Path(args.checkpoint) if args.checkpoint else default_checkpoint_path(output)
-    stats = build_book(
-        output,
-        args.depth,
-        width=width,
-        height=height,
-        connect=args.connect,
-        weak=args.weak,
-        checkpoint=checkpoint,
-        workers=args.workers,
-        scheduler=args.scheduler,
-        batch_size=args.batch,
-        table_mb=args.table_mb,
-        progress=_progress(args),
-    )
+    with Progress(f"book depth {args.depth}", unit=" leaves", enabled=_progress(args)) as bar:
+
+        def show(solved: int, leaves: int, cpu: float) -> None:
+            bar.update(solved, leaves, f"{cpu / solved:.2f} CPU s/leaf" if solved else "")
+
+        stats = build_book(
+            output,
+            args.depth,
+            width=width,
+            height=height,
+            connect=args.connect,
+            weak=args.weak,
+            checkpoint=checkpoint,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            batch_size=args.batch,
+            table_mb=args.table_mb,
+            on_progress=show,
+        )
     print(f"book: {output} ({output.stat().st_size} bytes)")
     print(f"positions: {stats.positions}  per ply: {' '.join(map(str, stats.per_ply))}")
     print(f"leaves: {stats.leaves}  solved now: {stats.solved}  from the checkpoint: {stats.reused}")
@@ -233,7 +238,7 @@ def _run_verify(args: argparse.Namespace) -> int:
         moves_of = dict(jobs)
         mismatches: list[str] = []
         start = time.perf_counter()
-        with Progress(len(jobs), "verify", enabled=_progress(args), unit=" positions") as bar:
+        with Progress("verify", len(jobs), enabled=_progress(args), unit=" positions") as bar:
 
             def check(results: list[tuple[int, int, float]]) -> None:
                 for key, score, _seconds in results:

@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import TypeAlias
 
 from c4engine.board import Board
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import add_board_options, table_mb
 from c4engine.cli.progress import Progress
-from c4engine.errors import DatasetError
+from c4engine.errors import DatasetError, echo
 from c4engine.experiments.dataset import (
     FORMATS,
+    MAX_ATTEMPTS_PER_POSITION,
     build_dataset,
     format_for,
     require_pyarrow,
@@ -56,10 +57,10 @@ def parse_plies(text: str) -> list[int]:
             last = int(high) if dash else first
         except ValueError:
             raise DatasetError(
-                f"plies {text!r}: write a ply (20), a range (14-30) or a list (8,12-14)"
+                f"plies {echo(text)}: write a ply (20), a range (14-30) or a list (8,12-14)"
             ) from None
         if first > last:
-            raise DatasetError(f"plies {text!r}: the range runs backwards")
+            raise DatasetError(f"plies {echo(text)}: the range runs backwards")
         plies.update(range(first, last + 1))
     return sorted(plies)
 
@@ -93,7 +94,9 @@ def add_dataset_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--workers", type=int, default=1, help="solver processes (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run the solves on")
-    parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table")
+    parser.add_argument(
+        "--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table"
+    )
     parser.add_argument(
         "--progress", action="store_true", help="draw the progress bar even without a terminal"
     )
@@ -133,13 +136,19 @@ def run_dataset(args: argparse.Namespace) -> int:
         bias=args.bias,
     )
     wanted = args.per_ply * len(plies) if args.per_ply is not None else count
+    if not boards:
+        asked = echo(args.plies or f"{plies[0]}-{plies[-1]}")
+        raise DatasetError(
+            f"--plies {asked}: no random game of {MAX_ATTEMPTS_PER_POSITION} per position reached "
+            "such a ply unfinished; choose earlier plies"
+        )
     if len(boards) < wanted:
         print(
             f"c4 dataset: note: random play found {len(boards)} distinct positions of the {wanted} asked",
             file=sys.stderr,
         )
     enabled = True if args.progress else None
-    with Progress(len(boards), "dataset", unit=" positions", enabled=enabled) as bar:
+    with Progress("dataset", len(boards), unit=" positions", enabled=enabled) as bar:
         rows = build_dataset(
             boards,
             workers=args.workers,

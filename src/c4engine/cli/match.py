@@ -25,6 +25,7 @@ from c4engine.experiments.match import (
     play_match,
 )
 from c4engine.notation import parse_size
+from c4engine.play.players import COMPUTER_FORMS
 
 __all__ = ["add_match_parser", "default_db", "run_match"]
 
@@ -37,10 +38,9 @@ def add_match_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
         help="play a match between two players: W/D/L and Elo",
         description="Play GAMES games between players A and B: colours alternate, each seeded random "
         "opening is played twice with the colours swapped.  Prints wins, draws, losses, the Elo "
-        "difference A - B with a 95%% interval and the CPU time per move.  Games are stored in SQLite: "
+        "difference A - B with a 95% interval and the CPU time per move.  Games are stored in SQLite: "
         "run the same command again to resume a stopped match.",
-        epilog="Players: random, a level 1..7, or an external player 'package.module:NAME' "
-        "(a function board -> column, a class or an Agent object; 'NAME()' calls a factory).",
+        epilog=f"Players: {COMPUTER_FORMS}.",
     )
     parser.add_argument("a", metavar="A", help="first player (e.g. 5, random, mymodule:agent)")
     parser.add_argument("b", metavar="B", help="second player")
@@ -106,8 +106,7 @@ def run_match(args: argparse.Namespace) -> int:
         if store is not None:
             store.start(config)
             already = sum(1 for index in store.games() if index < config.games)
-        with Progress(config.games, "match", unit=" games") as bar:
-            bar.done = already
+        with Progress("match", config.games, done=already, unit=" games") as bar:
             tally = [0, 0, 0]
 
             def advance(outcome: GameOutcome) -> None:

@@ -23,6 +23,7 @@ from typing import TextIO, TypeAlias
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
 from c4engine.cli.options import add_board_options
+from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
@@ -119,7 +120,8 @@ def _move(player: Agent, position: str, width: int, height: int, connect: int) -
     board = Board.from_moves(position, width, height, connect)
     if board.is_over:
         raise GameOverError(f"the game is over ({board.result}): there is no move to play")
-    return player.choose_move(board) + 1
+    with AgentProgress(player, "choosing a move"):
+        return player.choose_move(board) + 1
 
 
 def _batch(player: Agent, width: int, height: int, connect: int, stdin: TextIO, out: TextIO) -> int:

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from c4engine.board import Board
 from c4engine.cli.chart import line_chart_svg
 from c4engine.cli.options import add_board_options
 from c4engine.cli.progress import Progress
@@ -130,6 +131,7 @@ def weights_argument(text: str, connect: int, start: WindowWeights | None = None
 
 def _config(args: argparse.Namespace) -> TuneConfig:
     width, height = parse_size(args.size)
+    Board(width, height, args.connect)  # a bad size or connect-N is named before the weights are built
     if args.workers is not None and args.workers < 1:
         raise C4Error(f"--workers must be at least 1, not {args.workers}")
     if args.validate < 0:
@@ -228,8 +230,7 @@ def run_tune(args: argparse.Namespace) -> int:
     with TuneStore(args.db) as store:
         store.start(config)
         already = store.games_played()
-        with Progress(config.budget, "tune", unit=" games") as bar:
-            bar.done = already
+        with Progress("tune", config.budget, done=already, unit=" games") as bar:
             result = tune(
                 config,
                 store=store,
@@ -267,7 +268,7 @@ def run_tune(args: argparse.Namespace) -> int:
         validation_db = _sibling(Path(args.db), f"-validation-{tag}.sqlite")
         with (
             MatchStore(validation_db) as match_store,
-            Progress(args.validate, "validation", unit=" games") as bar,
+            Progress("validation", args.validate, unit=" games") as bar,
         ):
             try:
                 validation = play_match(

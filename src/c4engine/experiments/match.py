@@ -40,6 +40,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -289,7 +290,23 @@ def _make_agent(spec: str, seed: int) -> Agent:
 _WARM: set[tuple[str, int, int, int]] = set()
 
 
-def _warm_up(spec: str, config: MatchConfig) -> None:
+def _choose(agent: Agent, who: str, board: Board, index: int) -> object:
+    """``agent``'s move in ``board``; whatever it raises ends the match as one :class:`MatchError`.
+
+    The message names the player (``who``), the game and the exception, so an
+    external player's bug reads as one line, not a traceback from a worker.
+    """
+    try:
+        return agent.choose_move(board.copy())
+    except Exception as error:
+        reason = (str(error).strip().splitlines() or [""])[0]
+        raise MatchError(
+            f"player {who} failed in game {index} at position {board.move_string or '(empty)'}: "
+            f"{type(error).__name__}: {reason[:200]}"
+        ) from error
+
+
+def _warm_up(spec: str, who: str, config: MatchConfig, index: int) -> None:
     """Let a player make untimed moves once per process, so that loading compiled code is not timed.
 
     The empty board is not enough: engines answer it without searching.
@@ -301,7 +318,7 @@ def _warm_up(spec: str, config: MatchConfig) -> None:
         for _ in range(3):
             if board.is_over:
                 break
-            column = agent.choose_move(board.copy())
+            column = _choose(agent, who, board, index)
             if not isinstance(column, int) or not board.can_play(column):
                 break  # the game itself reports it
             board.play(column)
@@ -315,23 +332,25 @@ def play_game(config: MatchConfig, index: int) -> GameOutcome:
     >>> outcome.a_first, outcome.moves[:2] == play_game(config, 0).moves[:2]
     (False, True)
     """
-    _warm_up(config.a, config)
-    _warm_up(config.b, config)
+    who_a, who_b = f"A ({config.a})", f"B ({config.b})"
+    _warm_up(config.a, who_a, config, index)
+    _warm_up(config.b, who_b, config, index)
     agent_a = _make_agent(config.a, _derived_seed("player", config.seed, index, "a"))
     agent_b = _make_agent(config.b, _derived_seed("player", config.seed, index, "b"))
     a_first = index % 2 == 0
-    first, second = (agent_a, agent_b) if a_first else (agent_b, agent_a)
+    first, second = ((agent_a, who_a), (agent_b, who_b)) if a_first else ((agent_b, who_b), (agent_a, who_a))
     opened = opening(config, index // 2)
     board = Board.from_moves(opened, config.width, config.height, config.connect)
     times: list[float] = []
     while not board.is_over:
-        agent = first if board.turn is Player.FIRST else second
+        agent, who = first if board.turn is Player.FIRST else second
         started = time.process_time()
-        column = agent.choose_move(board.copy())
+        column = _choose(agent, who, board, index)
         times.append(time.process_time() - started)
         if not isinstance(column, int) or isinstance(column, bool) or not board.can_play(column):
             raise MatchError(
-                f"{agent.name} chose an illegal move {column!r} in position {board.move_string!r}"
+                f"player {who} chose an illegal move {repr(column)[:40]} in game {index} "
+                f"at position {board.move_string or '(empty)'}"
             )
         board.play(column)
     if board.winner is None:
@@ -580,12 +599,19 @@ def _run_all(
     submit: Callable[..., Future[GameOutcome]], config: MatchConfig, todo: Iterable[int]
 ) -> Iterable[GameOutcome]:
     """Submit every game, then yield the outcomes as they finish (cancel the rest on error)."""
-    pending: set[Future[GameOutcome]] = {submit(play_game, config, index) for index in todo}
+    games = {submit(play_game, config, index): index for index in todo}
+    pending = set(games)
     try:
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                yield future.result()
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    raise MatchError(
+                        f"the worker process playing game {games[future]} died (a player that exits "
+                        "the process or crashes the interpreter?)"
+                    ) from None
     finally:
         for future in pending:
             future.cancel()

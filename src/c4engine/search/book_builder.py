@@ -17,7 +17,7 @@ every solved position whatever the depth, so a book can be extended (build
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> stats = build_book(folder / "b.c4b", 2, width=4, height=4, connect=3,
-...                    checkpoint=folder / "b.sqlite", workers=0, progress=False)
+...                    checkpoint=folder / "b.sqlite", workers=0)
 >>> stats.positions, stats.leaves, stats.solved
 (11, 8, 8)
 """
@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from c4engine.board import Board, Geometry, has_line
-from c4engine.cli.progress import Progress
 from c4engine.errors import BookError
 from c4engine.jobs import default_workers, executor
 from c4engine.search.book import write_book
 from c4engine.search.solver import Solver
 
 __all__ = [
+    "BuildProgress",
     "BuildStats",
     "Checkpoint",
     "build_book",
@@ -52,6 +52,9 @@ __all__ = [
 
 DEFAULT_BATCH = 32
 DEFAULT_WORKER_TABLE_MB = 64
+
+BuildProgress = Callable[[int, int, float], None]
+"""``on_progress(solved, leaves, cpu_seconds)`` of :func:`build_book`."""
 
 Position = tuple[int, int, bytes]
 """(current, mask, moves): the side to move's stones, all stones, and a move order reaching them."""
@@ -350,14 +353,16 @@ def build_book(
     scheduler: str | None = None,
     batch_size: int | None = None,
     table_mb: float = DEFAULT_WORKER_TABLE_MB,
-    progress: bool | None = None,
+    on_progress: BuildProgress | None = None,
 ) -> BuildStats:
     """Build the book of every position up to ``depth`` plies and write it to ``output``.
 
     ``checkpoint`` (default ``output + ".sqlite"``) records solved leaves;
     positions already there are not solved again.  ``workers`` local
     processes solve the leaves (0: this process), or the Dask cluster at ``scheduler``.
-    ``progress`` draws the bar (default: when standard error is a terminal).
+    ``on_progress(solved, leaves, cpu_seconds)`` is told, once the leaves are
+    known and after each batch, how many of the leaves to solve are solved and
+    the CPU time they took.
     """
     if Solver.supports(width, height) is False:
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
@@ -375,27 +380,30 @@ def build_book(
         if size < 1:
             raise BookError(f"batch size must be at least 1, not {size}")
         cpu = 0.0
-        with Progress(len(todo), f"book depth {depth}", enabled=progress, unit=" leaves") as bar:
+        solved = 0
+        if on_progress is not None:
+            on_progress(solved, len(todo), cpu)
 
-            def record(results: list[tuple[int, int, float]]) -> None:
-                nonlocal cpu
-                store.add((key, score) for key, score, _seconds in results)
-                for key, score, seconds in results:
-                    known[key] = score
-                    cpu += seconds
-                solved = bar.done + len(results)
-                bar.advance(len(results), note=f"{cpu / solved:.2f} CPU s/leaf")
+        def record(results: list[tuple[int, int, float]]) -> None:
+            nonlocal cpu, solved
+            store.add((key, score) for key, score, _seconds in results)
+            for key, score, seconds in results:
+                known[key] = score
+                cpu += seconds
+            solved += len(results)
+            if on_progress is not None:
+                on_progress(solved, len(todo), cpu)
 
-            run_jobs(
-                geometry,
-                weak,
-                todo,
-                table_mb=table_mb,
-                batch_size=size,
-                workers=workers,
-                scheduler=scheduler,
-                on_done=record,
-            )
+        run_jobs(
+            geometry,
+            weak,
+            todo,
+            table_mb=table_mb,
+            batch_size=size,
+            workers=workers,
+            scheduler=scheduler,
+            on_done=record,
+        )
         scores = back_up(levels, known, geometry, weak)
         write_book(output, scores, width=width, height=height, connect=connect, depth=depth, weak=weak)
     finally:

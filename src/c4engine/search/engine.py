@@ -286,8 +286,12 @@ class Engine:
             raise GameOverError("the game is over: there is no move to choose")
         return move
 
-    def search(self, board: Board) -> SearchResult:
+    def search(self, board: Board, *, time_limit: float | None = None) -> SearchResult:
         """Search ``board`` for the side to move; :class:`GameOverError` if the game is over.
+
+        ``time_limit`` replaces the engine's own for this search only (``None``
+        keeps the engine's): a player that has spent part of its budget on
+        something else gives the search what is left.
 
         >>> from c4engine.board import Board
         >>> Engine(depth=3).search(Board.from_moves("1212121"))
@@ -295,6 +299,8 @@ class Engine:
         ...
         c4engine.errors.GameOverError: cannot search a finished game: X has won
         """
+        if time_limit is not None and not _is_positive(time_limit):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
         if board.winner is not None:
             raise GameOverError(f"cannot search a finished game: {board.winner.symbol} has won")
         if board.is_full:
@@ -304,14 +310,14 @@ class Engine:
         self._searching = True
         try:
             with board.frozen():
-                return self._search(board.copy())
+                return self._search(board.copy(), self.time_limit if time_limit is None else time_limit)
         finally:
             self._searching = False
             self._cache = {}
 
     # ------------------------------------------------------------ driver
 
-    def _search(self, board: Board) -> SearchResult:
+    def _search(self, board: Board, time_limit: float | None) -> SearchResult:
         geometry = board.geometry
         self._board = board
         self._full = geometry.full
@@ -322,7 +328,7 @@ class Engine:
         self._nodes = 1
         self._start = self._last_tick = process_time()
         self._wall_start = monotonic()
-        self._deadline = self._wall_start + self.time_limit if self.time_limit is not None else _INF
+        self._deadline = self._wall_start + time_limit if time_limit is not None else _INF
         self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
         self._stride = 1
         self._next_check = 1
@@ -359,7 +365,7 @@ class Engine:
         completed = 0
         stopped = False
         try:
-            if self.time_limit is None:
+            if time_limit is None:
                 depth = min(DEFAULT_DEPTH if self.depth is None else self.depth, empty_cells)
                 if self._weights is not None:
                     # The kernel deepens 1, 2, ... depth - 1 first: its transposition table then

@@ -39,10 +39,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from c4engine.board import Board
-from c4engine.errors import GameOverError, UnsupportedBoardError
+from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
 from c4engine.kernels import solve as _kernel
 from c4engine.kernels import table as _table
-from c4engine.search.results import DEFAULT_TABLE_MB, Analysis, SolveResult, moves_to_end, score_words
+from c4engine.search.results import (
+    DEFAULT_TABLE_MB,
+    Analysis,
+    SolveResult,
+    check_table_mb,
+    moves_to_end,
+    score_words,
+)
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -105,11 +112,14 @@ class Solver:
     """
 
     def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False) -> None:
-        entries = int(table_size_mb * 1024 * 1024) // _ENTRY_BYTES
-        if entries < 1 << _table.MIN_BITS:
-            raise ValueError(f"table_size_mb must be at least {(1 << _table.MIN_BITS) * _ENTRY_BYTES >> 20}")
+        entries = int(check_table_mb(table_size_mb) * 1024 * 1024) // _ENTRY_BYTES
         self._bits = entries.bit_length() - 1
-        self._table = _table.allocate(self._bits)
+        try:
+            self._table = _table.allocate(self._bits)
+        except MemoryError:
+            raise TableSizeError(
+                f"no {table_size_mb:g} MB of free memory for the table: ask for less"
+            ) from None
         self.weak = weak
         self._geometry: tuple[int, int, int] | None = None
         self._stacks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
