@@ -161,6 +161,12 @@ def test_masks_and_mirror() -> None:
         assert tuple(moves.center_order(width)) == center_order(width)
 
 
+def test_center_column_is_center_order() -> None:
+    # the search computes the order arithmetically; the table stays for the heuristic search
+    for width in range(1, 33):
+        assert [moves.center_column(i, width) for i in range(width)] == list(moves.center_order(width))
+
+
 def test_table_store_probe_and_merge() -> None:
     bits = table.MIN_BITS
     t = table.allocate(bits)

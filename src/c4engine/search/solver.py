@@ -64,7 +64,7 @@ __all__ = [
 DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 _ENTRY_BYTES = 8
-ETC_MARGIN = 12
+ETC_MARGIN = 8
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells."""
 
 
@@ -382,13 +382,10 @@ class Solver:
                 slice_nodes = min(slice_nodes, max(1000, int(budget.rate * remaining)))
             before = int(state[_kernel.S_NODES])
             cpu = time.thread_time()
-            status = _kernel.run(
+            status = _kernel.kernel_for(width, height, connect)(
                 cur,
                 msk,
                 stones,
-                width,
-                height,
-                connect,
                 self._table,
                 self._bits,
                 *self._stacks,
@@ -511,13 +508,10 @@ def _scipy_probe_skipped() -> Iterator[None]:
 def _warm_up(table: np.ndarray, bits: int) -> None:
     """Load the compiled kernel (from numba's cache) now rather than inside the first timed solve."""
     state = _kernel.new_state(-1, 1)
-    _kernel.run(
+    _kernel.kernel_for(7, 6, 4)(
         np.uint64(0),
         np.uint64(0),
         0,
-        7,
-        6,
-        4,
         table,
         bits,
         *_kernel.new_stacks(7, 6),
