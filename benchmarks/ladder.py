@@ -28,19 +28,20 @@ from pathlib import Path
 
 from c4engine.cli.progress import Progress
 from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
-from c4engine.play.levels import LEVELS
+from c4engine.play.levels import LEVELS, Level
 
 
-def recipe_spec(depth: int, evaluator: str, noise: float) -> str:
+def recipe_spec(entry: Level) -> str:
     """A level's recipe as a player spec (the match files are named after it, so a retuned level
     starts a new match instead of resuming the old one)."""
-    return f"depth={depth},evaluator={evaluator},noise={noise:g}"
+    spec = f"depth={entry.depth},evaluator={entry.evaluator},noise={entry.noise:g},time={entry.time_limit:g}"
+    return spec + (",exact=1" if entry.exact else "")
 
 
 def _players(given: list[str]) -> list[str]:
     if given:
         return ["random", *given]
-    return ["random", *(recipe_spec(entry.depth, entry.evaluator, entry.noise) for entry in LEVELS)]
+    return ["random", *(recipe_spec(entry) for entry in LEVELS)]
 
 
 def _games_for(pair: str, default: int, overrides: dict[str, int]) -> int:

@@ -9,12 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from c4engine.cli.solve import BENCH_DIR
+
 REPO = Path(__file__).resolve().parent.parent
-PONS = REPO.parent / "shared" / "data" / "pons"
+PONS = BENCH_DIR
+"""The published benchmark sets, read where the package ships them."""
 
 
-def run_c4(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run the ``c4`` command as a user would, in a fresh interpreter."""
+def run_c4(
+    *args: str, stdin: str = "", timeout: float = 120, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the ``c4`` command as a user would, in a fresh interpreter (in folder ``cwd``)."""
     env = dict(os.environ, NO_COLOR="1")
     return subprocess.run(
         [sys.executable, "-m", "c4engine", *args],
@@ -23,6 +28,7 @@ def run_c4(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Comp
         text=True,
         timeout=timeout,
         env=env,
+        cwd=cwd,
     )
 
 

@@ -1,9 +1,12 @@
 """The page in a real headless Chromium (Debian's package, driven by Playwright), against ``c4 serve``.
 
-A whole game clicked to its end, undo, hint, the analysis of a known
-position, a full column refused, a reload restoring the position from the
-URL, keys 1..9, a phone-sized screen.  A screenshot of the finished game
-goes to ``test-artifacts/``.
+A whole game clicked to its end, undo, hint, the analysis of known
+positions (from the book, and one the solver proves in a few rounds) with
+the hint agreeing, a full column refused, a reload restoring the position
+from the URL, bad settings in the address, Retry after the engine failed,
+keys (after Copy, queued, two-digit columns), the live region, a phone with
+a touch screen, and ``/docs`` with the network cut.  Screenshots go to
+``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -43,18 +46,18 @@ def base() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    profile = tmp_path_factory.mktemp("chromium-profile")
+def browser() -> Iterator[Any]:
     with playwright_api.sync_playwright() as driver:
-        browser_context = driver.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=CHROMIUM,
-            args=ARGS,
-            headless=True,
-            viewport={"width": 900, "height": 1000},
-        )
-        yield browser_context
-        browser_context.close()
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def context(browser: Any) -> Iterator[Any]:
+    browser_context = browser.new_context(viewport={"width": 900, "height": 1000})
+    yield browser_context
+    browser_context.close()
 
 
 @pytest.fixture
@@ -145,16 +148,144 @@ def test_hint_points_at_the_winning_column(page: Any, base: str) -> None:
     assert moves(page) == "121212"  # a hint plays nothing
 
 
+def chips(page: Any) -> list[str]:
+    texts: list[str] = page.locator("#analysis .chip").all_text_contents()
+    return texts
+
+
+def best_chips(page: Any) -> list[int]:
+    best: list[int] = page.evaluate(
+        "() => [...document.querySelectorAll('#analysis .chip.best')].map(c => +c.dataset.column)"
+    )
+    return best
+
+
+def ask_hint(page: Any) -> str:
+    page.keyboard.press("h")
+    page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
+    hinted = page.evaluate(
+        "() => [...document.querySelectorAll('#board .column.hint')].map(c => +c.dataset.column)"
+    )
+    message: str = page.inner_text("#message")
+    assert hinted == [int(message.split()[2].rstrip("."))]
+    return message
+
+
 def test_analysis_shows_the_scores_of_a_known_position(page: Any, base: str) -> None:
     open_page(page, base, f"?pos={LOSSES}&play=second")
     page.click("label.switch")
     page.wait_for_function("() => document.querySelectorAll('#analysis .chip.loss').length === 3")
-    chips = page.locator("#analysis .chip").all_inner_texts()
-    assert chips == ["loss in 1", "", "", "", "", "loss in 3", "loss in 3"]
-    best = page.evaluate(
-        "() => [...document.querySelectorAll('#analysis .chip.best')].map(c => +c.dataset.column)"
+    assert chips(page) == ["loss in 1", "", "", "", "", "loss in 3", "loss in 3"]
+    assert best_chips(page) == [6, 7]
+
+
+def test_opening_analysis_from_the_book_and_the_hint_agree(page: Any, base: str) -> None:
+    """After 44 the book proves column 4 the only win: it is the best chip and the hint."""
+    open_page(page, base, "?pos=44")
+    page.keyboard.press("a")
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip.win').length === 1")
+    assert chips(page) == [
+        "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
+    ]  # fmt: skip
+    assert "(proven)" in page.inner_text("#analysis-note") and best_chips(page) == [4]
+    assert ask_hint(page) == "Hint: column 4."
+    # the best line, drawn on the board as numbered stones
+    page.click("#show-line")
+    assert page.locator("#board .ghost").count() >= 3
+    assert page.inner_text("#board .column[data-column='4'] .ghost >> nth=-1") == "1"  # the lowest
+
+
+def test_analysis_past_the_book_ends_proven(page: Any, base: str) -> None:
+    """443554: every column loses; 1, 2 and 4 last longest.  Estimates never outrank a proof
+    while the solver works through the rounds, and the hint follows the analysis."""
+    open_page(page, base, "?pos=443554&play=both")
+    page.keyboard.press("a")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#analysis .chip.loss').length === 7", timeout=180_000
     )
-    assert best == [6, 7]
+    assert chips(page) == [
+        "loss in 17", "loss in 17", "loss in 14", "loss in 17", "loss in 15", "loss in 14", "loss in 15"
+    ]  # fmt: skip
+    assert best_chips(page) == [1, 2, 4]
+    assert ask_hint(page) == "Hint: column 4. Columns 1, 2 are as good."
+
+
+def test_perfect_play_and_the_empty_board(page: Any, base: str) -> None:
+    page.goto(f"{base}/")
+    settle(page)
+    page.keyboard.press("n")
+    page.select_option("select[name=level]", "perfect")
+    page.select_option("select[name=play]", "second")
+    page.click("#start")
+    page.wait_for_function("() => document.getElementById('moves').value === '4'")  # the book's move
+    settle(page)
+    assert "perfect play" in page.inner_text("#subtitle") and "level=perfect" in page.url
+    open_page(page, base, "?play=both")
+    page.keyboard.press("a")
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip.win').length === 1")
+    assert chips(page) == [
+        "loss in 20",
+        "loss in 21",
+        "draw",
+        "win in 21",
+        "draw",
+        "loss in 21",
+        "loss in 20",
+    ]
+
+
+def test_new_game_clears_the_analysis(page: Any, base: str) -> None:
+    open_page(page, base, "?pos=44")
+    page.keyboard.press("a")
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip.win').length === 1")
+    page.route("**/api/analyze*", lambda route: None)  # hold the new board's analysis: see what is left
+    page.keyboard.press("n")
+    page.select_option("select[name=size]", "10x8")
+    page.click("#start")
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip').length === 10")
+    settle(page)
+    assert chips(page) == ["…"] * 10 and "proven" not in page.inner_text(".board-wrap")
+    page.unroute("**/api/analyze*")
+
+
+def test_retry_after_the_engine_failed(page: Any, base: str) -> None:
+    def busy(route: Any) -> None:
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": "0"},
+            content_type="application/json",
+            body='{"error": "the engine is busy (64 move requests queued); try again"}',
+        )
+
+    page.route("**/api/move", busy)
+    page.goto(f"{base}/?play=second")
+    page.wait_for_function("() => document.getElementById('status').dataset.state === 'stuck'")
+    assert page.inner_text("#status-text") == "Computer's turn (red ✕) — it could not move"
+    assert "engine is busy" in page.inner_text("#message") and page.is_visible("#retry")
+    page.keyboard.press("4")
+    assert "computer's turn" in page.inner_text("#message")
+    page.unroute("**/api/move")
+    page.click("#retry")
+    page.wait_for_function("() => document.getElementById('moves').value.length === 1")
+    settle(page)
+    assert page.inner_text("#status-text") == "Your move (yellow ◯)" and not page.is_visible("#retry")
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("?connect=50", "connect “50” does not fit"),
+        ("?connect=1&pos=44", "connect “1” does not fit"),
+        ("?size=99x99", "size “99x99” is not a board"),
+        ("?size=64x1&level=9", "level “9” does not exist"),
+    ],
+)
+def test_bad_settings_in_the_address_fall_back(page: Any, base: str, query: str, words: str) -> None:
+    open_page(page, base, query)
+    message = page.inner_text("#message")
+    assert words in message and "Playing with the defaults instead" in message
+    assert page.inner_text("h1") == "Connect Four" and page.locator("#board .column").count() == 7
+    assert page.inner_text("#status-text") == "Your move (red ✕)"
 
 
 def test_full_column_is_refused_with_a_message(page: Any, base: str) -> None:
@@ -192,18 +323,112 @@ def test_bad_position_in_the_url_is_explained(page: Any, base: str) -> None:
     assert stones(page) == 0
 
 
-def test_phone_sized_screen(context: Any, base: str) -> None:
-    tab = context.new_page()
-    tab.set_viewport_size({"width": 375, "height": 740})
+def test_phone_with_ten_columns(browser: Any, base: str) -> None:
+    """A touch phone: nothing wider than the screen, no number split over two lines, no key legend."""
+    phone = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
+    tab = phone.new_page()
     try:
-        open_page(tab, base, "?pos=4453")
+        open_page(tab, base, "?size=10x8&pos=5,6,5,6,4")
+        tab.tap("label.switch")
+        tab.wait_for_function("() => !document.getElementById('analysis').classList.contains('loading')")
         assert tab.evaluate("() => document.documentElement.scrollWidth") <= 375
         box = tab.locator("#board").bounding_box()
         assert box["width"] <= 375 and box["height"] > 200
+        assert not tab.is_visible(".keys")
+        # every word or number in a chip and every column label sits on one line inside its box
+        overflowing = tab.evaluate(
+            """() => [...document.querySelectorAll('#analysis .chip span, #labels div')]
+                 .filter(e => e.offsetParent)
+                 .filter(e => e.getClientRects().length > 1 || e.scrollWidth > e.clientWidth + 1)
+                 .map(e => e.textContent)"""
+        )
+        assert overflowing == []
+        tab.tap("#board .column[data-column='10']")
+        tab.wait_for_function("() => document.getElementById('moves').value.split(',').length === 7")
+        settle(tab)
+        tab.wait_for_function("() => !document.getElementById('analysis').classList.contains('loading')")
         ARTIFACTS.mkdir(exist_ok=True)
-        tab.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=True)
+        # the viewport only: a full-page capture resizes the page and drops the touch emulation
+        tab.screenshot(path=str(ARTIFACTS / "phone-10-columns.png"))
     finally:
-        tab.close()
+        phone.close()
+
+
+def test_thirty_two_column_labels_fit(page: Any, base: str) -> None:
+    open_page(page, base, "?size=32x6")
+    spilled = page.evaluate(
+        "() => [...document.querySelectorAll('#labels div')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).length"
+    )
+    assert spilled == 0 and page.evaluate("() => document.documentElement.scrollWidth") <= 900
+
+
+def test_shortcuts_work_after_copy(page: Any, base: str) -> None:
+    open_page(page, base, "?pos=44&play=both")
+    page.click("#copy-moves")
+    page.keyboard.press("3")
+    page.wait_for_function("() => document.getElementById('moves').value === '443'")
+    page.click("#moves")  # even with the read-only field focused
+    page.keyboard.press("u")
+    page.wait_for_function("() => document.getElementById('moves').value === '44'")
+
+
+def test_quick_key_presses_are_queued(page: Any, base: str) -> None:
+    open_page(page, base, "?play=both")
+    for key in "1234567":
+        page.keyboard.press(key)
+    page.wait_for_function("() => document.getElementById('moves').value === '1234567'")
+    open_page(page, base, "?level=1")  # against the computer: a key pressed while it thinks waits
+    page.keyboard.press("4")
+    page.keyboard.press("3")
+    page.wait_for_function("() => document.getElementById('moves').value.length === 4", timeout=60_000)
+    played = moves(page)
+    assert played[0] == "4" and played[2] == "3"
+
+
+def test_ten_columns_from_the_keyboard(page: Any, base: str) -> None:
+    open_page(page, base, "?size=10x8&play=both")
+    page.keyboard.press("1")
+    page.keyboard.press("0")
+    page.wait_for_function("() => document.getElementById('moves').value === '10'")
+    page.keyboard.press("3")  # no column 30: played at once
+    page.wait_for_function("() => document.getElementById('moves').value === '10,3'")
+    page.keyboard.press("1")  # column 1 or 10..?  after a pause: column 1
+    page.wait_for_function("() => document.getElementById('moves').value === '10,3,1'")
+    page.keyboard.press("ArrowRight")  # to the board, then along it
+    focused = page.evaluate("() => +document.activeElement.dataset.column")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.getElementById('moves').value === '10,3,1,{focused + 1}'")
+
+
+def test_the_computer_s_move_is_announced(page: Any, base: str) -> None:
+    open_page(page, base, "?level=1")
+    assert page.get_attribute("#announce", "aria-live") == "polite"
+    page.keyboard.press("4")
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent.startsWith('Computer played')"
+    )
+    column = moves(page)[1]
+    assert page.inner_text("#announce") == f"Computer played column {column}."
+
+
+def test_docs_render_with_the_network_cut(page: Any, base: str) -> None:
+    outside: list[str] = []
+
+    def only_local(route: Any) -> None:
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_local)
+    page.goto(f"{base}/docs")
+    page.wait_for_selector(".swagger-ui .info .title", timeout=30_000)
+    assert "c4engine" in page.inner_text(".swagger-ui .info .title")
+    page.get_by_text("/api/analyze", exact=True).wait_for()
+    assert outside == []
 
 
 def test_new_game_dialog_and_computer_first(page: Any, base: str) -> None:

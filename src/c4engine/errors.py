@@ -7,6 +7,23 @@ front-end can tell a full column from a malformed move string.
 
 from __future__ import annotations
 
+ECHO_LIMIT = 40
+"""About how many characters of a user's input an error message quotes."""
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``repr(text)`` for an error message, cut to ``limit`` characters so that junk input stays short.
+
+    >>> echo("4x53")
+    "'4x53'"
+    >>> echo("9" * 100)
+    "'999999999999999999999999999999999999999... (100 characters)"
+    """
+    quoted = repr(text)
+    if len(quoted) <= limit:
+        return quoted
+    return f"{quoted[:limit]}... ({len(text)} characters)"
+
 
 class C4Error(ValueError):
     """Base class of every input error c4engine raises."""
@@ -57,6 +74,10 @@ class DatasetError(C4Error):
     """Dataset settings that cannot work: plies off the board, an unknown format, no pyarrow."""
 
 
+class TableSizeError(C4Error):
+    """A transposition table too small to work with, larger than the machine's memory, or not a number."""
+
+
 class UnsupportedBoardError(C4Error):
     """The board is too large for the compiled solver (``width * (height + 1)`` over 64 bits)."""
 
@@ -99,6 +120,10 @@ class MatchError(C4Error):
 
 class TuneError(C4Error):
     """A tuning run that cannot be done: bad parameters or bounds, another run's database, a bad method."""
+
+
+class ServeError(C4Error):
+    """The web server cannot listen where asked: the port is taken, or the address is not this machine's."""
 
 
 class BookError(C4Error):

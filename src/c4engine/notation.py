@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from c4engine.errors import BoardSizeError, NotationError
+from c4engine.errors import BoardSizeError, NotationError, echo
 
 __all__ = ["SEPARATOR", "format_moves", "parse_moves"]
 
@@ -67,7 +67,7 @@ def parse_moves(text: str, width: int = 7) -> list[int]:
     """
     columns: list[int] = []
     for index, token in enumerate(_tokens(text, width)):
-        where = f"move {index + 1} ({token!r})"
+        where = f"move {index + 1} ({echo(token)})"
         if not token:
             raise NotationError(f"{where}: empty move (two separators in a row?)", index=index, token=token)
         if not token.isdigit() or not token.isascii():
@@ -106,6 +106,6 @@ def parse_size(text: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(
         part.strip().lstrip("-").isdigit() and part.strip().isascii() for part in parts
     ):
-        raise BoardSizeError(f"board size {text[:40]!r} is not WIDTHxHEIGHT, e.g. 7x6")
+        raise BoardSizeError(f"board size {echo(text)} is not WIDTHxHEIGHT, e.g. 7x6")
     width, height = (int(part) for part in parts)
     return width, height

@@ -89,8 +89,6 @@ def test_move_level_perfect_plays_the_book_move_on_the_empty_board() -> None:
 
 def test_move_level_perfect_picks_best_moves_on_held_positions() -> None:
     path = PONS / "Test_L3_R1"
-    if not path.exists():
-        pytest.skip(f"published positions not found: {path}")
     cases = [line.split() for line in path.read_text().splitlines()[200:300]]
     result = run_c4("move", "--level", "perfect", stdin="".join(f"{moves}\n" for moves, _ in cases))
     assert result.returncode == 0, result.stderr

@@ -41,3 +41,39 @@ def test_a_strong_level_beats_the_beginner() -> None:
         elif game.agent(game.winner) is strong:
             strong_points += 1
     assert strong_points >= games - 0.5
+
+
+def test_every_level_carries_a_time_budget() -> None:
+    """Budgets are positive and never shrink up the ladder; only the top level asks the book and solver."""
+    budgets = [entry.time_limit for entry in LEVELS]
+    assert all(budget > 0 for budget in budgets) and budgets == sorted(budgets)
+    assert [entry.exact for entry in LEVELS] == [False] * (len(LEVELS) - 1) + [True]
+    from c4engine.play.players import EnginePlayer
+
+    for entry in LEVELS:
+        player = EnginePlayer(level=entry.number)
+        assert (player.engine.depth, player.engine.time_limit) == (entry.depth, entry.time_limit)
+        assert player.exact == entry.exact
+
+
+def test_a_level_on_a_big_board_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """9x7 connect 5 does not fit the compiled kernel: the pure-Python search stops when the budget is spent.
+
+    The engine's wall clock is replaced by one that jumps a quarter of a second at every
+    reading, so the budget runs out after a few readings whatever the machine's speed.
+    """
+    import itertools
+
+    from c4engine.board import Board
+    from c4engine.play.players import EnginePlayer
+    from c4engine.search import engine
+
+    ticks = itertools.count()
+    monkeypatch.setattr(engine, "monotonic", lambda: next(ticks) * 0.25)
+    top = LEVELS[-1]
+    player = EnginePlayer(level=top.number, seed=0)
+    board = Board.from_moves("5564", 9, 7, 5)
+    column = player.choose_move(board)
+    search = player.last_search
+    assert search is not None and search.stopped and search.move == column and board.can_play(column)
+    assert search.depth < top.depth and search.elapsed >= top.time_limit

@@ -20,8 +20,6 @@ from c4engine.search.solver import Solver
 
 def _held(name: str, count: int) -> list[tuple[str, int]]:
     path = PONS / name
-    if not path.exists():
-        pytest.skip(f"published positions not found: {path}")
     cases = []
     for line in path.read_text().splitlines()[:count]:
         moves, score = line.split()
@@ -137,7 +135,7 @@ def test_a_position_at_the_books_depth_takes_its_score_from_the_book(
 ) -> None:
     """At the book's last ply the moves are tested against the book's score: the root is not solved."""
     path = tmp_path / "small.c4b"
-    build_book(path, 3, width=5, height=4, connect=4, workers=0, progress=False)
+    build_book(path, 3, width=5, height=4, connect=4, workers=0)
     book = OpeningBook.open(path)
     judge = Solver(table_size_mb=8)
     player = PerfectPlayer(book=book, table_size_mb=8, time_limit=None)

@@ -168,3 +168,71 @@ def test_engine_settings_as_a_spec() -> None:
     ]:
         with pytest.raises(PlayerSpecError, match=message):
             parse_agent(spec)
+
+
+def test_an_exact_player_plays_proved_moves_and_searches_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    from c4engine.play.perfect import MoveChoice, PerfectPlayer
+
+    player = EnginePlayer(level=7)
+    # the book: columns 3, 6 and 7 are equally good, the one nearest the centre is played
+    assert player.choose_move(Board.from_moves("4453")) == 2 and player.last_search is None
+    big = Board.from_moves("5564", 9, 7, 5)  # no solver for boards over 64 bits: always searched
+    assert player.choose_move(big) in big.legal_moves() and player.last_search is not None
+
+    def unproven(self: PerfectPlayer, board: Board) -> int:
+        self.last = MoveChoice(0, None, False, "solver", 1.0)
+        return 0
+
+    monkeypatch.setattr(PerfectPlayer, "choose_move", unproven)
+    column = player.choose_move(Board.from_moves("445536"))
+    assert player.last_search is not None and player.last_search.move == column  # the guess was not played
+
+
+def test_an_exact_player_cancels_the_solver_at_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A timer armed for the exact share of the budget cancels the solver, and is disarmed after the move."""
+    import threading
+
+    from c4engine.play import players
+    from c4engine.search.analysis import shared_analyst
+
+    timers: list[tuple[float, object, list[str]]] = []
+
+    class Timer:
+        def __init__(self, seconds: float, function: object) -> None:
+            self.events: list[str] = []
+            timers.append((seconds, function, self.events))
+
+        def start(self) -> None:
+            self.events.append("start")
+
+        def cancel(self) -> None:
+            self.events.append("cancel")
+
+    monkeypatch.setattr(threading, "Timer", Timer)
+    player = EnginePlayer(level=7)
+    board = Board.from_moves("3111551243532617333255")  # 22 stones: the solver proves a move at once
+    assert player.choose_move(board) in board.legal_moves() and player.last_search is None
+    [(seconds, function, events)] = timers
+    assert seconds == players.EXACT_SHARE * levels.level(7).time_limit
+    assert function == shared_analyst().solver.cancel and events == ["start", "cancel"]
+
+
+def test_exact_and_time_settings() -> None:
+    player = parse_agent("depth=13,evaluator=areas,noise=0,time=2.5,exact=1")
+    assert isinstance(player, EnginePlayer) and player.exact
+    assert (player.engine.depth, player.engine.time_limit) == (13, 2.5)
+    no = parse_agent("level=7,exact=no")
+    assert isinstance(no, EnginePlayer) and not no.exact
+    for spec, message in [
+        ("depth=5,exact=1", "needs a time limit"),
+        ("level=7,exact=maybe", "exact is 1 or 0"),
+    ]:
+        with pytest.raises(PlayerSpecError, match=message):
+            parse_agent(spec)
+
+
+def test_a_depth_keeps_the_level_budget_and_a_time_limit_replaces_it() -> None:
+    capped = EnginePlayer(level=6, depth=3)
+    assert (capped.engine.depth, capped.engine.time_limit) == (3, levels.level(6).time_limit)
+    timed = EnginePlayer(level=6, time_limit=0.5)
+    assert (timed.engine.depth, timed.engine.time_limit) == (None, 0.5)

@@ -23,7 +23,7 @@ DEPTH = 6
 def small_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("book")
     path = folder / "small.c4b"
-    build_book(path, DEPTH, width=5, height=4, connect=4, workers=0, progress=False)
+    build_book(path, DEPTH, width=5, height=4, connect=4, workers=0)
     return path
 
 

@@ -30,7 +30,7 @@ DEPTH = 6
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An uninterrupted build, in this process."""
     path = tmp_path_factory.mktemp("ref") / "ref.c4b"
-    build_book(path, DEPTH, width=W, height=H, connect=C, workers=0, progress=False)
+    build_book(path, DEPTH, width=W, height=H, connect=C, workers=0)
     return path
 
 
@@ -71,12 +71,10 @@ def test_enumeration_refuses_bad_depths() -> None:
 
 def test_extension_reuses_the_checkpoint(tmp_path: Path) -> None:
     checkpoint = tmp_path / "c.sqlite"
-    first = build_book(
-        tmp_path / "d4.c4b", 4, width=W, height=H, connect=C, checkpoint=checkpoint, workers=0, progress=False
-    )
+    first = build_book(tmp_path / "d4.c4b", 4, width=W, height=H, connect=C, checkpoint=checkpoint, workers=0)
     assert first.solved == first.leaves and first.reused == 0
     deeper = build_book(
-        tmp_path / "d5.c4b", 5, width=W, height=H, connect=C, checkpoint=checkpoint, workers=0, progress=False
+        tmp_path / "d5.c4b", 5, width=W, height=H, connect=C, checkpoint=checkpoint, workers=0
     )
     assert deeper.solved == deeper.leaves  # new leaves, nothing shallower solved again
     again = build_book(
@@ -87,7 +85,6 @@ def test_extension_reuses_the_checkpoint(tmp_path: Path) -> None:
         connect=C,
         checkpoint=checkpoint,
         workers=0,
-        progress=False,
     )
     assert again.solved == 0 and again.reused == again.leaves
     assert (tmp_path / "d4.c4b").read_bytes() == (tmp_path / "d4b.c4b").read_bytes()
@@ -97,16 +94,14 @@ def test_extension_reuses_the_checkpoint(tmp_path: Path) -> None:
         level5 = enumerate_positions(W, H, C, 5)[5]
         scores = store.scores()
         only5.add((key, scores[key]) for key in level5)
-    backed = build_book(
-        tmp_path / "d4c.c4b", 4, width=W, height=H, connect=C, checkpoint=fresh, workers=0, progress=False
-    )
+    backed = build_book(tmp_path / "d4c.c4b", 4, width=W, height=H, connect=C, checkpoint=fresh, workers=0)
     assert backed.solved == 0
     assert (tmp_path / "d4c.c4b").read_bytes() == (tmp_path / "d4.c4b").read_bytes()
 
 
 def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
     Checkpoint(tmp_path / "c.sqlite", 5, 4, 4, False).close()
-    with pytest.raises(BookError, match="width 5, not 6"):
+    with pytest.raises(BookError, match=r"holds another book build: width 5 \(asked 6\)"):
         Checkpoint(tmp_path / "c.sqlite", 6, 4, 4, False)
     (tmp_path / "junk.sqlite").write_bytes(b"this is not a database at all" * 100)
     with pytest.raises(BookError, match="checkpoint"):
@@ -158,16 +153,13 @@ def test_the_dask_path_builds_the_same_book(reference: Path, tmp_path: Path, das
         scheduler=dask_scheduler,
         batch_size=64,
         table_mb=8,
-        progress=False,
     )
     assert stats.solved == stats.leaves
     assert (tmp_path / "dask.c4b").read_bytes() == reference.read_bytes()
 
 
 def test_the_local_pool_builds_the_same_book(reference: Path, tmp_path: Path) -> None:
-    build_book(
-        tmp_path / "pool.c4b", DEPTH, width=W, height=H, connect=C, workers=2, table_mb=8, progress=False
-    )
+    build_book(tmp_path / "pool.c4b", DEPTH, width=W, height=H, connect=C, workers=2, table_mb=8)
     with OpeningBook.open(tmp_path / "pool.c4b") as book:
         assert book.depth == DEPTH
     assert (tmp_path / "pool.c4b").read_bytes() == reference.read_bytes()
@@ -175,7 +167,25 @@ def test_the_local_pool_builds_the_same_book(reference: Path, tmp_path: Path) ->
 
 def test_boards_too_large_are_refused(tmp_path: Path) -> None:
     with pytest.raises(BookError, match="64 bits"):
-        build_book(tmp_path / "x.c4b", 1, width=9, height=7, connect=4, workers=0, progress=False)
+        build_book(tmp_path / "x.c4b", 1, width=9, height=7, connect=4, workers=0)
+
+
+def test_progress_is_reported_by_callback(tmp_path: Path) -> None:
+    reports: list[tuple[int, int, float]] = []
+    stats = build_book(
+        tmp_path / "p.c4b",
+        3,
+        width=W,
+        height=H,
+        connect=C,
+        workers=0,
+        batch_size=4,
+        on_progress=lambda *r: reports.append(r),
+    )
+    solved = [report[0] for report in reports]
+    assert solved[0] == 0 and solved == sorted(solved) and solved[-1] == stats.solved
+    assert {report[1] for report in reports} == {stats.solved}
+    assert reports[-1][2] == pytest.approx(stats.cpu_seconds)
 
 
 POLICY = (PolicySpan(2, 9), PolicySpan(1, 8))  # first player from every 2-ply opening; second player
@@ -183,9 +193,7 @@ POLICY_DEPTH = 3
 
 
 def _policy_build(path: Path, policy: Sequence[PolicySpan] = POLICY, **options: Any) -> BuildStats:
-    return build_book(
-        path, POLICY_DEPTH, width=W, height=H, connect=C, progress=False, policy=policy, **options
-    )
+    return build_book(path, POLICY_DEPTH, width=W, height=H, connect=C, policy=policy, **options)
 
 
 @pytest.fixture(scope="module")

@@ -445,6 +445,24 @@ def test_time_limit_solves_small_games_and_stops_early() -> None:
     assert not result.stopped and result.is_win and result.depth == 3
 
 
+def test_a_search_can_be_given_its_own_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search(board, time_limit=...)`` replaces the engine's limit for that search only.
+
+    The engine's wall clock jumps a quarter of a second at every reading: the one-second
+    limit runs out after a few readings, the engine's own thousand seconds would not.
+    """
+    from c4engine.search import engine as engine_module
+
+    ticks = itertools.count()
+    monkeypatch.setattr(engine_module, "monotonic", lambda: next(ticks) * 0.25)
+    engine = Engine(windows, depth=20, time_limit=1000, use_kernel=False)
+    board = Board.from_moves("4453")
+    result = engine.search(board, time_limit=1.0)
+    assert result.stopped and result.depth < 20 and engine.time_limit == 1000
+    with pytest.raises(ValueError, match="time_limit"):
+        engine.search(board, time_limit=0)
+
+
 def test_partial_first_iteration() -> None:
     """Stopped before depth 1 completes: a legal move anyway (the first iteration's best so far)."""
     calls = []

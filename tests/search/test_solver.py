@@ -4,26 +4,22 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from tests.conftest import PONS
 
 from c4engine import Board, C4Error
 from c4engine.cli import main
 from c4engine.cli.solve import (
-    BENCH_ENV,
     add_analyze_parser,
     add_bench_parser,
     add_solve_parser,
-    default_bench_dir,
 )
-from c4engine.errors import GameOverError, UnsupportedBoardError
+from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
 from c4engine.search.solver import SolveProgress, Solver, moves_to_end, score_words
-
-DATA = Path(os.environ.get(BENCH_ENV) or default_bench_dir())
 
 # (set, every k-th line, how many); chosen to keep the whole file near a minute on one core.
 SAMPLES = [
@@ -38,9 +34,7 @@ L1_R3_LINES = [2, 5, 9, 10, 13]
 
 
 def _cases(name: str) -> list[tuple[str, int]]:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"benchmark set {path} not found (set ${BENCH_ENV})")
+    path = PONS / name
     cases = []
     for line in path.read_text().splitlines():
         if line.strip():
@@ -184,8 +178,12 @@ def test_unsupported_and_finished_boards() -> None:
     assert issubclass(UnsupportedBoardError, C4Error)
     with pytest.raises(GameOverError):
         solver.solve(Board.from_moves("1212121"))
-    with pytest.raises(ValueError):
+    with pytest.raises(TableSizeError, match="too small: use 8"):
         Solver(table_size_mb=1)
+    with pytest.raises(TableSizeError, match="not nan"):
+        Solver(table_size_mb=float("nan"))
+    with pytest.raises(TableSizeError, match="more than this machine's memory"):
+        Solver(table_size_mb=1e12)  # refused before numpy is asked for 8 EiB
 
 
 def test_table_size_and_reuse() -> None:

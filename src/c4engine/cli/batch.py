@@ -1,41 +1,57 @@
 """Batch mode of the ``c4`` commands: one position a line in, one answer a line out.
 
 The format is the published solver's, so outputs can be compared line by
-line: each input line is echoed with its answer (``POSITION ANSWER``); an
-empty line is the empty board; a line that cannot be answered prints an
-error naming its line number on standard error and an empty line on
-standard output, and the batch goes on.
+line: each input line's position is echoed with its answer (``POSITION
+ANSWER``).  A line is read as its position, its moves up to the first
+blank (blanks around commas do not count): what comes after is ignored, so the
+output of a batch (``4453 -2``) or a benchmark file is input too.  An empty
+line is the empty board; a line that cannot be answered prints an error
+naming its line number on standard error and an empty line on standard
+output, and the batch goes on.
 
 >>> import io
 >>> out = io.StringIO()
->>> answer_lines(lambda line: str(len(line)), io.StringIO("4453\\n\\n"), out)
+>>> answer_lines(lambda line: str(len(line)), io.StringIO("4453\\n\\n4453 -2\\n"), out)
 0
 >>> out.getvalue()
-'4453 4\\n 0\\n'
+'4453 4\\n 0\\n4453 4\\n'
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from typing import TextIO
 
 from c4engine.errors import C4Error
 
-__all__ = ["answer_lines"]
+__all__ = ["answer_lines", "position_of"]
+
+
+def position_of(line: str) -> str:
+    """The position a batch line holds: its moves, without what follows them.
+
+    Blanks around a comma are dropped (a wide board's ``10, 3, 4`` is ``10,3,4``).
+
+    >>> position_of("  4453 -2"), position_of("10, 3, 4 7"), position_of("")
+    ('4453', '10,3,4', '')
+    """
+    text = re.sub(r"\s*,\s*", ",", line.strip())
+    return text.split(maxsplit=1)[0] if text else ""
 
 
 def answer_lines(answer: Callable[[str], str], stdin: TextIO, out: TextIO) -> int:
-    """Write ``LINE ANSWER`` for each line of ``stdin``; 0, or 1 when some line failed.
+    """Write ``POSITION ANSWER`` for each line of ``stdin``; 0, or 1 when some line failed.
 
-    ``answer`` gets the stripped line and raises :class:`C4Error` for one it
-    cannot answer.
+    ``answer`` gets the line's position (:func:`position_of`) and raises
+    :class:`C4Error` for one it cannot answer.
     """
     status = 0
     for number, raw in enumerate(stdin, start=1):
-        line = raw.strip()
+        position = position_of(raw)
         try:
-            out.write(f"{line} {answer(line)}\n")
+            out.write(f"{position} {answer(position)}\n")
         except C4Error as error:
             print(f"line {number}: {error}", file=sys.stderr)
             out.write("\n")

@@ -16,14 +16,20 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TypeAlias
 
 from c4engine.board import Board
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import (
+    Subparsers,
+    add_board_options,
+    add_progress_option,
+    add_worker_options,
+    table_mb,
+)
 from c4engine.cli.progress import Progress
-from c4engine.errors import DatasetError
+from c4engine.errors import DatasetError, echo
 from c4engine.experiments.dataset import (
     FORMATS,
+    MAX_ATTEMPTS_PER_POSITION,
     build_dataset,
     format_for,
     require_pyarrow,
@@ -34,8 +40,6 @@ from c4engine.notation import parse_size
 from c4engine.search.solver import DEFAULT_TABLE_MB, Solver
 
 __all__ = ["add_dataset_parser", "parse_plies", "run_dataset"]
-
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def parse_plies(text: str) -> list[int]:
@@ -56,15 +60,15 @@ def parse_plies(text: str) -> list[int]:
             last = int(high) if dash else first
         except ValueError:
             raise DatasetError(
-                f"plies {text!r}: write a ply (20), a range (14-30) or a list (8,12-14)"
+                f"plies {echo(text)}: write a ply (20), a range (14-30) or a list (8,12-14)"
             ) from None
         if first > last:
-            raise DatasetError(f"plies {text!r}: the range runs backwards")
+            raise DatasetError(f"plies {echo(text)}: the range runs backwards")
         plies.update(range(first, last + 1))
     return sorted(plies)
 
 
-def add_dataset_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "dataset",
         help="write positions labelled with exact scores (CSV/Parquet)",
@@ -91,12 +95,11 @@ def add_dataset_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--bias", type=float, default=0.0, help="prefer central columns in the random play (0 = uniform)"
     )
-    parser.add_argument("--workers", type=int, default=1, help="solver processes (default 1)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run the solves on")
-    parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table")
+    add_worker_options(parser, "the solver", default=0)
     parser.add_argument(
-        "--progress", action="store_true", help="draw the progress bar even without a terminal"
+        "--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table"
     )
+    add_progress_option(parser)
     parser.set_defaults(func=run_dataset)
     return parser
 
@@ -118,8 +121,6 @@ def run_dataset(args: argparse.Namespace) -> int:
         require_pyarrow()  # no pyarrow: say so now, not after the solving
     if not output.parent.is_dir():
         raise DatasetError(f"cannot write {output}: no directory {output.parent}")
-    if args.workers is not None and args.workers < 1:
-        raise DatasetError(f"--workers must be at least 1, not {args.workers}")
     count = args.count if args.count is not None or args.per_ply is not None else 100
     start = time.perf_counter()
     boards = sample_positions(
@@ -133,13 +134,18 @@ def run_dataset(args: argparse.Namespace) -> int:
         bias=args.bias,
     )
     wanted = args.per_ply * len(plies) if args.per_ply is not None else count
+    if not boards:
+        asked = echo(args.plies or f"{plies[0]}-{plies[-1]}")
+        raise DatasetError(
+            f"--plies {asked}: no random game of {MAX_ATTEMPTS_PER_POSITION} per position reached "
+            "such a ply unfinished; choose earlier plies"
+        )
     if len(boards) < wanted:
         print(
             f"c4 dataset: note: random play found {len(boards)} distinct positions of the {wanted} asked",
             file=sys.stderr,
         )
-    enabled = True if args.progress else None
-    with Progress(len(boards), "dataset", unit=" positions", enabled=enabled) as bar:
+    with Progress("dataset", len(boards), unit=" positions", enabled=args.progress) as bar:
         rows = build_dataset(
             boards,
             workers=args.workers,

@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from c4engine import __version__
 from c4engine.board import Board
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import Subparsers, add_board_options
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error
+from c4engine.errors import C4Error, UnsupportedBoardError, echo
 from c4engine.notation import parse_size
 from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
 
 if TYPE_CHECKING:  # a command imports the heavy modules (numba) it needs when it runs
     from c4engine.play.players import Agent
-    from c4engine.search.evaluators import WindowsEvaluator
 
 __all__ = ["main", "parse_size"]
 
@@ -44,7 +45,7 @@ def _board(args: argparse.Namespace, moves: str = "") -> Board:
 # ------------------------------------------------------------------ play
 
 
-def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_play(commands: Subparsers) -> None:
     levels = ", ".join(f"{entry.number} {entry.name}" for entry in LEVELS)
     parser = commands.add_parser(
         "play",
@@ -89,23 +90,38 @@ def _level(text: str) -> int | str:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"invalid level {text!r}: a number 1..{len(LEVELS)} or 'perfect'"
+            f"invalid level {echo(text)}: a number 1..{len(LEVELS)} or 'perfect'"
         ) from None
 
 
-def _computer(level: int | str, seed: int | None, evaluator: WindowsEvaluator | None = None) -> Agent:
+def _computer(level: int | str, seed: int | None, weights: str | None = None) -> Agent:
+    """The computer of ``c4 play``: a level, or ``perfect``; with ``weights``, a level's depth and
+    noise searching with the windows weights of that file, and named after it."""
+    from c4engine.play.levels import level as recipe
     from c4engine.play.players import PERFECT, EnginePlayer, PerfectPlayer
+    from c4engine.search.evaluators import WindowsEvaluator, load_weights
 
     if level == PERFECT:
+        if weights is not None:
+            raise C4Error(f"--weights needs a level 1..{len(LEVELS)}: the perfect player does not evaluate")
         return PerfectPlayer(seed=seed)
-    return EnginePlayer(level=int(level), seed=seed, evaluator=evaluator)
+    if weights is None:
+        return EnginePlayer(level=int(level), seed=seed)
+    chosen = recipe(int(level))
+    noise = f", noise {chosen.noise:.0%}" if chosen.noise else ""
+    return EnginePlayer(
+        level=chosen.number,
+        seed=seed,
+        evaluator=WindowsEvaluator(load_weights(weights)[0]),
+        name=f"computer, {Path(weights).name} weights, depth {chosen.depth}{noise}",
+    )
 
 
 def _run_play(args: argparse.Namespace) -> int:
     from c4engine.cli.terminal import TerminalGame, render_board, wants_color
     from c4engine.play.game import Game
-    from c4engine.play.players import HumanPlayer
-    from c4engine.search.evaluators import WindowsEvaluator, load_weights
+    from c4engine.play.players import PERFECT, HumanPlayer
+    from c4engine.search.solver import Solver
 
     board = _board(args, args.moves)
     color = wants_color(sys.stdout) if args.color is None else args.color
@@ -113,19 +129,24 @@ def _run_play(args: argparse.Namespace) -> int:
         print(render_board(board, color=color))
         print(f"{board.turn.symbol} to move" if not board.is_over else f"game over: {board.result}")
         return 0
-    evaluator = None if args.weights is None else WindowsEvaluator(load_weights(args.weights)[0])
+    second_level = args.level if args.level2 is None else args.level2
+    computers = () if args.two_players else (args.level, second_level) if args.watch else (args.level,)
+    if PERFECT in computers and not Solver.supports(board.width, board.height):
+        raise UnsupportedBoardError(
+            f"--level perfect needs a board with width * (height + 1) <= 64 (the solver's bitboards); "
+            f"{board.size} needs {board.width * (board.height + 1)}: choose a level 1..{len(LEVELS)}"
+        )
     players: tuple[Agent, Agent]
     if args.two_players:
         players = (HumanPlayer("player 1"), HumanPlayer("player 2"))
     elif args.watch:
-        second_level = args.level if args.level2 is None else args.level2
         seed2 = None if args.seed is None else args.seed + 1
         players = (
-            _computer(args.level, args.seed, evaluator),
-            _computer(second_level, seed2, evaluator),
+            _computer(args.level, args.seed, args.weights),
+            _computer(second_level, seed2, args.weights),
         )
     else:
-        computer = _computer(args.level, args.seed, evaluator)
+        computer = _computer(args.level, args.seed, args.weights)
         players = (HumanPlayer("you"), computer) if args.first == "you" else (computer, HumanPlayer("you"))
     return TerminalGame(Game(players[0], players[1], board=board), color=color).run()
 
@@ -133,7 +154,7 @@ def _run_play(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------- perft
 
 
-def _add_perft(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_perft(commands: Subparsers) -> None:
     parser = commands.add_parser(
         "perft",
         help="count the positions reachable at each ply",
@@ -151,7 +172,7 @@ def _run_perft(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     if args.depth < 0:
         raise C4Error(f"depth must be 0 or more, not {args.depth}")
-    with Progress(args.depth + 1, "perft", unit=" plies") as bar:
+    with Progress("perft", args.depth + 1, unit=" plies") as bar:
         counts = perft(args.depth, width, height, args.connect, progress=lambda ply, count: bar.advance())
     for ply, count in enumerate(counts):
         print(ply, count)
@@ -161,7 +182,7 @@ def _run_perft(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------- serve
 
 
-def _add_serve(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_serve(commands: Subparsers) -> None:
     parser = commands.add_parser(
         "serve",
         help="play and analyse in the browser",
@@ -170,7 +191,11 @@ def _add_serve(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--workers", type=int, help="engine processes (default: cores - 1, at least 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="analysis processes; moves have their own (default: cores - 1, at least 1)",
+    )
     parser.add_argument(
         "--queue", type=int, default=64, help="engine requests queued before 503 (default 64)"
     )
@@ -196,13 +221,11 @@ def _run_serve(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ main
 
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
-
 # Every sub-command, in the order ``c4 --help`` lists them: the ones above, and
 # those in their own modules, where ``add_<command>_parser`` registers the
 # command with its handler as ``func``.  A module is imported only when one of
 # its commands is registered, so ``c4 solve`` loads nothing ``c4 tune`` needs.
-_COMMANDS: dict[str, Callable[[_Subparsers], None] | str] = {
+_COMMANDS: dict[str, Callable[[Subparsers], None] | str] = {
     "play": _add_play,
     "perft": _add_perft,
     "solve": "c4engine.cli.solve",
@@ -217,28 +240,31 @@ _COMMANDS: dict[str, Callable[[_Subparsers], None] | str] = {
 }
 
 
-def _add_command(commands: _Subparsers, name: str) -> None:
+def _add_command(commands: Subparsers, name: str) -> None:
     where = _COMMANDS[name]
     if not isinstance(where, str):
         where(commands)
         return
-    add: Callable[[_Subparsers], argparse.ArgumentParser] = getattr(
+    add: Callable[[Subparsers], argparse.ArgumentParser] = getattr(
         importlib.import_module(where), f"add_{name}_parser"
     )
     parser = add(commands)
     parser.set_defaults(run=parser.get_default("func"))
 
 
-def build_parser(command: str | None = None) -> _Parser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``c4`` parser: every sub-command, or only ``command`` when it names one.
 
     ``main`` passes the command about to run, so that only its module (and
     what that imports) is loaded: ``c4 solve`` answered from the opening
     book never imports numba.  Help and errors read the same either way.
     """
-    parser = _Parser(prog="c4", description="Connect-Four for any board: play, solve, analyse.")
+    # Typed as a plain parser so that its sub-parsers action is the shared Subparsers type.
+    parser: argparse.ArgumentParser = _Parser(
+        prog="c4", description="Connect-Four for any board: play, solve, analyse."
+    )
     parser.add_argument("--version", action="version", version=f"c4engine {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands: Subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in [command] if command in _COMMANDS else _COMMANDS:
         _add_command(commands, name)
     return parser
@@ -247,6 +273,10 @@ def build_parser(command: str | None = None) -> _Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``c4`` with ``argv`` (default: the command line); returns the exit status."""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    # A player 'module:NAME' may be a file in the current folder, as with 'python -m'; appended,
+    # so that such a file never hides an installed module.  Spawned workers inherit sys.path.
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     parser = build_parser(arguments[0] if arguments else None)
     args = parser.parse_args(arguments)
     if args.command is None:

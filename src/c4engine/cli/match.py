@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
-from typing import TypeAlias
 
+from c4engine.cli.options import Subparsers, add_worker_options
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error
 from c4engine.experiments.match import (
@@ -25,22 +25,20 @@ from c4engine.experiments.match import (
     play_match,
 )
 from c4engine.notation import parse_size
+from c4engine.play.players import COMPUTER_FORMS
 
 __all__ = ["add_match_parser", "default_db", "run_match"]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-
-def add_match_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_match_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "match",
         help="play a match between two players: W/D/L and Elo",
         description="Play GAMES games between players A and B: colours alternate, each seeded random "
         "opening is played twice with the colours swapped.  Prints wins, draws, losses, the Elo "
-        "difference A - B with a 95%% interval and the CPU time per move.  Games are stored in SQLite: "
+        "difference A - B with a 95% interval and the CPU time per move.  Games are stored in SQLite: "
         "run the same command again to resume a stopped match.",
-        epilog="Players: random, a level 1..7, or an external player 'package.module:NAME' "
-        "(a function board -> column, a class or an Agent object; 'NAME()' calls a factory).",
+        epilog=f"Players: {COMPUTER_FORMS}.",
     )
     parser.add_argument("a", metavar="A", help="first player (e.g. 5, random, mymodule:agent)")
     parser.add_argument("b", metavar="B", help="second player")
@@ -49,10 +47,7 @@ def add_match_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--random-plies", type=int, default=4, metavar="K", help="random opening moves per pair (default 4)"
     )
-    parser.add_argument("--workers", type=int, metavar="N", help="local processes (default: one per CPU)")
-    parser.add_argument(
-        "--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster instead"
-    )
+    add_worker_options(parser, "the games")
     store = parser.add_mutually_exclusive_group()
     store.add_argument("--db", metavar="FILE", help="SQLite file of the match (default: named after it)")
     store.add_argument("--no-db", action="store_true", help="keep the games in memory only")
@@ -91,8 +86,6 @@ def _config(args: argparse.Namespace) -> MatchConfig:
         if args.size:
             raise C4Error("give the board as --size WxH or as --width/--height, not both")
         height = args.height
-    if args.workers is not None and args.workers < 1:
-        raise C4Error(f"--workers must be at least 1, not {args.workers}")
     return MatchConfig(args.a, args.b, args.games, args.seed, args.random_plies, width, height, args.connect)
 
 
@@ -106,8 +99,7 @@ def run_match(args: argparse.Namespace) -> int:
         if store is not None:
             store.start(config)
             already = sum(1 for index in store.games() if index < config.games)
-        with Progress(config.games, "match", unit=" games") as bar:
-            bar.done = already
+        with Progress("match", config.games, done=already, unit=" games") as bar:
             tally = [0, 0, 0]
 
             def advance(outcome: GameOutcome) -> None:

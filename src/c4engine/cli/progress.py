@@ -1,95 +1,102 @@
-"""A small progress bar for long commands (perft, bench, book building).
+"""The live line of long work on standard error, drawn with rich.
 
-It draws on standard error, only when that is a terminal (or when forced),
-so piped output and logs stay clean.  Redraws are throttled to a few per
-second so the bar never slows the work it measures.
+What runs, the time it has taken, how far it got (a bar where the total is
+known) and a note -- depth, nodes, the best move so far -- fed by the
+library's progress callbacks (a search's poll hook, a counter of games or
+positions).  The line is drawn only when standard error is a terminal (or
+when a command's ``--progress`` forces it), only once the work has run
+:data:`SHOW_AFTER` seconds, and it is cleared when the work ends: quick
+commands, pipes and logs see nothing of it.
 
 >>> import io
 >>> stream = io.StringIO()
->>> with Progress(3, "solving", stream=stream, enabled=True) as bar:
+>>> with Progress("solving", 3, stream=stream, enabled=True, show_after=0) as bar:
 ...     for _ in range(3):
-...         bar.advance()
->>> "3/3" in stream.getvalue()
+...         bar.advance(note="so far so good")
+>>> "solving" in stream.getvalue() and "3/3" in stream.getvalue()
 True
+>>> with Progress("solving", 3, stream=io.StringIO()) as quiet:   # not a terminal: nothing drawn
+...     quiet.advance()
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from types import TracebackType
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-__all__ = ["Progress"]
+if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line is drawn, never
+    # by a command answering at once, and the search (numba) not at all
+    from c4engine.cli.live import LiveLine
+    from c4engine.play.players import Agent, AnalystPlayer
+    from c4engine.search.engine import Engine, SearchProgress
+    from c4engine.search.solver import SolveProgress
 
-_BAR_WIDTH = 24
-_REDRAW_SECONDS = 0.2
+__all__ = ["SHOW_AFTER", "AgentProgress", "Progress", "describe_search", "describe_solve"]
 
-
-def _clock(seconds: float) -> str:
-    minutes, seconds = divmod(int(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+SHOW_AFTER = 1.0
+"""Seconds of work before the line appears: what ends sooner shows nothing."""
 
 
 class Progress:
-    """``label [#####.....] done/total rate/s ETA m:ss`` on one redrawn line."""
+    """One live line for a piece of work: ``label``, a bar (pulsing while ``total`` is unknown),
+    ``done/total``, the elapsed and remaining time, and a note.
+
+    ``enabled`` None draws when ``stream`` (default standard error) is a
+    terminal; True draws anyway (``--progress``), False never; ``show_after``
+    defaults to :data:`SHOW_AFTER`.  ``done``
+    counts work finished before (a resumed match).  Use it as a context
+    manager: leaving the block clears the line.
+    """
 
     def __init__(
         self,
-        total: int | None,
         label: str,
+        total: int | None = None,
         *,
+        done: int = 0,
+        unit: str = "",
         stream: TextIO | None = None,
         enabled: bool | None = None,
-        unit: str = "",
+        show_after: float | None = None,
     ) -> None:
-        self.total = total
-        self.label = label
-        self.unit = unit
-        self.done = 0
-        self.note = ""
-        self._stream = stream if stream is not None else sys.stderr
-        self._enabled = self._stream.isatty() if enabled is None else enabled
-        self._started = time.monotonic()
-        self._last_draw = 0.0
+        self._line: LiveLine | None = None
+        stream = stream if stream is not None else sys.stderr
+        if stream.isatty() if enabled is None else enabled:
+            from c4engine.cli.live import LiveLine
+
+            delay = SHOW_AFTER if show_after is None else show_after
+            self._line = LiveLine(label, total, done, unit, stream, delay, force=bool(enabled))
 
     def advance(self, count: int = 1, note: str | None = None) -> None:
-        """Count ``count`` more items done; ``note`` replaces the text after the bar."""
-        self.done += count
-        if note is not None:
-            self.note = note
-        now = time.monotonic()
-        if self._enabled and (now - self._last_draw >= _REDRAW_SECONDS or self.done == self.total):
-            self._draw(now)
+        """Count ``count`` more items done; ``note`` replaces the text at the end of the line."""
+        if self._line is not None:
+            self._line.advance(count, note)
 
-    def _draw(self, now: float) -> None:
-        self._last_draw = now
-        elapsed = max(now - self._started, 1e-9)
-        rate = self.done / elapsed
-        parts = [self.label]
-        if self.total:
-            filled = int(_BAR_WIDTH * min(self.done, self.total) / self.total)
-            parts.append("[" + "#" * filled + "." * (_BAR_WIDTH - filled) + "]")
-            parts.append(f"{self.done}/{self.total}")
+    def note(self, text: str) -> None:
+        """Replace the text at the end of the line (what the work has reached)."""
+        if self._line is not None:
+            self._line.update(note=text)
+
+    def update(self, done: int, total: int, note: str) -> None:
+        """Set how much is done of how much (the total may become known late) and the note."""
+        if self._line is not None:
+            self._line.update(note, done, total)
+
+    def poll(self, progress: SearchProgress | SolveProgress) -> None:
+        """A poll hook for the engine, the solver or the analysis service: shows how far it got."""
+        from c4engine.search.solver import SolveProgress  # loaded: a search is running
+
+        if isinstance(progress, SolveProgress):
+            self.note(describe_solve(progress))
         else:
-            parts.append(str(self.done))
-        parts.append(f"{rate:,.1f}{self.unit}/s")
-        if self.total and rate > 0 and self.done < self.total:
-            parts.append(f"ETA {_clock((self.total - self.done) / rate)}")
-        else:
-            parts.append(_clock(elapsed))
-        if self.note:
-            parts.append(self.note)
-        self._stream.write("\r\x1b[K" + " ".join(parts))
-        self._stream.flush()
+            self.note(describe_search(progress))
 
     def close(self) -> None:
-        """Draw the final state and end the line."""
-        if self._enabled:
-            self._draw(time.monotonic())
-            self._stream.write("\n")
-            self._stream.flush()
+        """Clear the line (nothing is left on the terminal)."""
+        if self._line is not None:
+            self._line.stop()
+            self._line = None
 
     def __enter__(self) -> Progress:
         return self
@@ -101,3 +108,65 @@ class Progress:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class AgentProgress(Progress):
+    """The live line of a computer choosing its move: how far its search got, for an engine or
+    the analysis service (depth or score bounds, nodes, best move so far).
+
+    The player's poll hook is borrowed while the line is drawn and given back
+    when it closes; other players show the label and the time.
+    """
+
+    def __init__(
+        self, agent: Agent, label: str, *, stream: TextIO | None = None, enabled: bool | None = None
+    ) -> None:
+        from c4engine.play.players import AnalystPlayer, EnginePlayer
+
+        super().__init__(label, stream=stream, enabled=enabled)
+        self._searcher: Engine | AnalystPlayer | None = None
+        if self._line is not None:
+            if isinstance(agent, EnginePlayer):
+                self._searcher = agent.engine
+            elif isinstance(agent, AnalystPlayer):
+                self._searcher = agent
+        if self._searcher is not None:
+            self._lent = self._searcher.poll
+            self._searcher.poll = self.poll
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.poll = self._lent
+            self._searcher = None
+        super().close()
+
+
+def describe_search(progress: SearchProgress) -> str:
+    """The engine's progress in words: depth, nodes, best move so far (1-based) and its value.
+
+    >>> from c4engine.search.engine import SearchProgress
+    >>> describe_search(SearchProgress(9, 1_234_567, 3, 12.5, 2.0, 1.9))
+    'depth 9, 1,234,567 nodes, best 4 (score +12.5)'
+    """
+    from c4engine.search.engine import SearchResult
+
+    text = f"depth {progress.depth}, {progress.nodes:,} nodes"
+    if progress.best_move is not None:
+        text += f", best {progress.best_move + 1}"
+        if progress.score is not None:
+            value = SearchResult(progress.best_move, progress.score, progress.depth, 0, 0.0, False)
+            text += f" ({value.describe()})"
+    return text
+
+
+def describe_solve(progress: SolveProgress) -> str:
+    """The solver's progress in words: nodes, the score's bounds so far, best move (1-based).
+
+    >>> from c4engine.search.solver import SolveProgress
+    >>> describe_solve(SolveProgress(2_000_000, 3.0, -2, 5, 3))
+    '2,000,000 nodes, score between -2 and 5, best 4'
+    """
+    text = f"{progress.nodes:,} nodes, score between {progress.lower} and {progress.upper}"
+    if progress.best_move is not None:
+        text += f", best {progress.best_move + 1}"
+    return text

@@ -21,12 +21,13 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO, TypeAlias
+from typing import TextIO
 
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
+from c4engine.cli.options import Subparsers, add_progress_option, table_mb
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error, UnsupportedBoardError
+from c4engine.errors import C4Error, UnsupportedBoardError, echo
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
@@ -41,11 +42,13 @@ __all__ = [
     "run_solve",
 ]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 FULL_COLUMN = -1000
 BENCH_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 BENCH_ENV = "C4_BENCH_DATA"
+BENCH_DIR = Path(__file__).resolve().parent.parent / "data" / "pons"
+"""The six published sets, shipped as package data (their source and format: README.md there)."""
+BENCH_SOURCE = "http://blog.gamesolver.org/solving-connect-four/02-test-protocol/"
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -63,7 +66,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-w", "--weak", action="store_true", help="only win / draw / loss")
     parser.add_argument(
         "--table-mb",
-        type=float,
+        type=table_mb,
         default=DEFAULT_TABLE_MB,
         metavar="MB",
         help=f"transposition table memory (default {DEFAULT_TABLE_MB})",
@@ -72,7 +75,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
 
 
-def add_solve_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_solve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "solve",
         help="exact score of a position",
@@ -86,7 +89,7 @@ def add_solve_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_analyze_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "analyze",
         help="score of every move of a position",
@@ -99,32 +102,26 @@ def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def add_bench_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_bench_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "bench",
         help="solve the benchmark sets and check the scores",
         description="Solve benchmark files ('MOVES SCORE' lines) and report per set: positions, "
         f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: the "
-        f"six Pons sets in ${BENCH_ENV}, --data or ../shared/data/pons next to the repository.",
+        f"the six published sets of Pascal Pons' solver benchmark ({BENCH_SOURCE}), shipped with "
+        f"c4engine; --data DIR or ${BENCH_ENV} names another folder of them.",
     )
     parser.add_argument("files", nargs="*", metavar="FILE[:N]")
     parser.add_argument("--limit", type=int, default=None, metavar="N", help="first N positions of each set")
     parser.add_argument("--data", default=None, metavar="DIR", help="directory of the default sets")
     parser.add_argument("-w", "--weak", action="store_true", help="weak solve (checks the sign)")
-    parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB")
-    parser.add_argument(
-        "--progress", action="store_true", help="draw the progress bar even without a terminal"
-    )
+    parser.add_argument("--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB")
+    add_progress_option(parser)
     parser.set_defaults(func=run_bench)
     return parser
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def _error(message: str) -> int:
-    print(f"c4: error: {message}", file=sys.stderr)
-    return 2
 
 
 def _board(position: str, args: argparse.Namespace) -> Board:
@@ -182,12 +179,14 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
 
     def answer(line: str) -> str:
         board = _board(line, args)
-        if analyze:
-            analysis = analyst.analyze(board, limit, weak=args.weak, pv=False)
-            if not analysis.exact:
-                raise C4Error("time limit reached before every column was proven")
-            return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.exact_values())
-        verdict = analyst.solve(board, limit, weak=args.weak, best_move=False)
+        # one live line per position: it is cleared before the answer goes to standard output
+        with _live(analyze) as live:
+            if analyze:
+                analysis = analyst.analyze(board, limit, weak=args.weak, pv=False, poll=live.poll)
+                if not analysis.exact:
+                    raise C4Error("time limit reached before every column was proven")
+                return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.exact_values())
+            verdict = analyst.solve(board, limit, weak=args.weak, best_move=False, poll=live.poll)
         if not verdict.exact:
             raise C4Error(f"time limit reached (score between {verdict.lower} and {verdict.upper})")
         return str(verdict.score.value)
@@ -195,24 +194,29 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
     return answer_lines(answer, stdin, out)
 
 
+def _live(analyze: bool) -> Progress:
+    """The live line of one position's search (shown on a terminal once it takes a while)."""
+    return Progress("analysing" if analyze else "solving")
+
+
 def run_solve(args: argparse.Namespace) -> int:
-    """Handler of ``c4 solve``."""
-    try:
-        if args.position is None:
-            return _batch(args, args.analyze, sys.stdin, sys.stdout)
-        board = _board(args.position, args)
-        analyst = _analyst(args)
+    """Handler of ``c4 solve``; bad input raises :class:`C4Error` (``c4`` prints it as one line)."""
+    if args.time is not None and not args.time > 0:
+        raise C4Error(f"--time must be more than 0 seconds, not {args.time}")
+    if args.position is None:
+        return _batch(args, args.analyze, sys.stdin, sys.stdout)
+    board = _board(args.position, args)
+    analyst = _analyst(args)
+    with _live(args.analyze) as live:
         if args.analyze:
-            analysis = analyst.analyze(board, _limit(args), weak=args.weak)
-            _print_analysis(args.position, analysis, board.width, sys.stdout)
+            analysis = analyst.analyze(board, _limit(args), weak=args.weak, poll=live.poll)
         else:
-            verdict = analyst.solve(board, _limit(args), weak=args.weak)
-            _print_verdict(args.position, verdict, sys.stdout)
-        return 0
-    except (C4Error, ValueError) as error:
-        return _error(str(error))
-    except KeyboardInterrupt:
-        return _error("interrupted")
+            verdict = analyst.solve(board, _limit(args), weak=args.weak, poll=live.poll)
+    if args.analyze:
+        _print_analysis(args.position, analysis, board.width, sys.stdout)
+    else:
+        _print_verdict(args.position, verdict, sys.stdout)
+    return 0
 
 
 def run_analyze(args: argparse.Namespace) -> int:
@@ -225,15 +229,17 @@ def run_analyze(args: argparse.Namespace) -> int:
 
 
 def default_bench_dir(option: str | None = None) -> Path:
-    """Where the benchmark sets are: ``--data``, ``$C4_BENCH_DATA``, or ../shared/data/pons by the repo."""
+    """Where the benchmark sets are: ``--data``, ``$C4_BENCH_DATA``, or the copy shipped in the package."""
     if option:
         return Path(option)
     if os.environ.get(BENCH_ENV):
         return Path(os.environ[BENCH_ENV])
-    return Path(__file__).resolve().parents[3].parent / "shared" / "data" / "pons"
+    return BENCH_DIR
 
 
 def _bench_files(args: argparse.Namespace) -> list[tuple[Path, int | None]]:
+    if args.limit is not None and args.limit < 1:
+        raise C4Error(f"--limit must be at least 1, not {args.limit}")
     specs = list(args.files)
     if not specs:
         directory = default_bench_dir(args.data)
@@ -244,6 +250,8 @@ def _bench_files(args: argparse.Namespace) -> list[tuple[Path, int | None]]:
         path_text, sep, count = spec.rpartition(":")
         if sep and count.isdigit():
             limit = int(count)
+            if limit < 1:
+                raise C4Error(f"{spec}: the number of positions after ':' must be at least 1")
         else:
             path_text = spec
         files.append((Path(path_text), limit))
@@ -254,7 +262,8 @@ def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
     try:
         text = path.read_text()
     except OSError as error:
-        raise C4Error(f"cannot read {path}: {error.strerror}") from None
+        where = f" (the published sets: {BENCH_SOURCE})" if path.name in BENCH_SETS else ""
+        raise C4Error(f"cannot read {path}: {error.strerror}{where}") from None
     cases = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -265,7 +274,7 @@ def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
         try:
             cases.append((parts[0], int(parts[1])))
         except ValueError:
-            raise C4Error(f"{path}:{number}: score {parts[1]!r} is not a number") from None
+            raise C4Error(f"{path}:{number}: score {echo(parts[1])} is not a number") from None
         if limit is not None and len(cases) >= limit:
             break
     return cases
@@ -273,41 +282,36 @@ def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
 
 def run_bench(args: argparse.Namespace) -> int:
     """Handler of ``c4 bench``: one table row per set."""
-    try:
-        from c4engine.search.solver import Solver  # numba: only bench needs it up front
+    from c4engine.search.solver import Solver  # numba: only bench needs it up front
 
-        files = _bench_files(args)
-        sets = [(path, _read_bench(path, limit)) for path, limit in files]
-        solver = Solver(table_size_mb=args.table_mb)
-        # load the compiled kernel before any clock starts, then forget what it saw
-        solver.solve(Board.from_moves("4455"), node_limit=1000, best_move=False)
-        solver.reset()
-        header = ("set", "positions", "correct", "mean time", "mean nodes", "knodes/s")
-        print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
-        all_right = True
-        for path, cases in sets:
-            bar = Progress(len(cases), path.name, enabled=True if args.progress else None)
-            correct = 0
-            nodes = 0
-            start = time.perf_counter()
-            for moves, expected in cases:
-                result = solver.solve(Board.from_moves(moves), weak=args.weak, best_move=False)
-                want = (expected > 0) - (expected < 0) if args.weak else expected
-                correct += result.score == want
-                nodes += result.nodes
-                bar.advance()
-            elapsed = time.perf_counter() - start
-            bar.close()
-            n = max(len(cases), 1)
-            rate = nodes / elapsed / 1000 if elapsed > 0 else 0.0
-            all_right &= correct == len(cases)
-            print(
-                f"{path.name:<14} {len(cases):>9} {correct:>8} {elapsed / n * 1e6:>9.1f}us "
-                f"{nodes / n:>12.1f} {rate:>9.0f}",
-                flush=True,
-            )
-        return 0 if all_right else 1
-    except (C4Error, ValueError) as error:
-        return _error(str(error))
-    except KeyboardInterrupt:
-        return _error("interrupted")
+    files = _bench_files(args)
+    sets = [(path, _read_bench(path, limit)) for path, limit in files]
+    solver = Solver(table_size_mb=args.table_mb)
+    # load the compiled kernel before any clock starts, then forget what it saw
+    solver.solve(Board.from_moves("4455"), node_limit=1000, best_move=False)
+    solver.reset()
+    header = ("set", "positions", "correct", "mean time", "mean nodes", "knodes/s")
+    print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
+    all_right = True
+    for path, cases in sets:
+        bar = Progress(path.name, len(cases), enabled=args.progress)
+        correct = 0
+        nodes = 0
+        start = time.perf_counter()
+        for moves, expected in cases:
+            result = solver.solve(Board.from_moves(moves), weak=args.weak, best_move=False)
+            want = (expected > 0) - (expected < 0) if args.weak else expected
+            correct += result.score == want
+            nodes += result.nodes
+            bar.advance()
+        elapsed = time.perf_counter() - start
+        bar.close()
+        n = max(len(cases), 1)
+        rate = nodes / elapsed / 1000 if elapsed > 0 else 0.0
+        all_right &= correct == len(cases)
+        print(
+            f"{path.name:<14} {len(cases):>9} {correct:>8} {elapsed / n * 1e6:>9.1f}us "
+            f"{nodes / n:>12.1f} {rate:>9.0f}",
+            flush=True,
+        )
+    return 0 if all_right else 1

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import TextIO
 
 from c4engine.board import Board, Player
-from c4engine.errors import IllegalMoveError
+from c4engine.cli.progress import AgentProgress, Progress
+from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
 from c4engine.search.analysis import shared_analyst
 from c4engine.search.limit import Limit
@@ -93,11 +94,16 @@ class TerminalGame:
         out: TextIO | None = None,
         read_line: Callable[[str], str] = input,
         color: bool | None = None,
+        live: bool | None = None,
     ) -> None:
         self.game = game
         self.out = out if out is not None else sys.stdout
         self.read_line = read_line
         self.color = wants_color(self.out) if color is None else color
+        # On a terminal a computer's thinking is a live line on standard error (time, depth, best
+        # move so far), cleared when it plays; elsewhere one plain line says it thinks.
+        self.live = sys.stderr.isatty() if live is None else live
+        self._thinking_line: AgentProgress | None = None
         game.on_thinking.append(self._thinking)
         game.on_move.append(self._moved)
 
@@ -112,8 +118,15 @@ class TerminalGame:
         return f"{symbol} ({self.game.agent(player).name})"
 
     def _thinking(self, event: ThinkingEvent) -> None:
-        if event.started:
-            self.say(f"{self._label(event.player)} is thinking...")
+        if not self.live:
+            if event.started:
+                self.say(f"{self._label(event.player)} is thinking...")
+        elif event.started:
+            label = f"{event.player.symbol} is thinking"
+            self._thinking_line = AgentProgress(event.agent, label, enabled=True)
+        elif self._thinking_line is not None:
+            self._thinking_line.close()
+            self._thinking_line = None
 
     def _moved(self, event: MoveEvent) -> None:
         if not event.agent.is_human and not event.undone:
@@ -183,7 +196,7 @@ class TerminalGame:
         if not command:
             return f"Type a column number 1-{width}, or u, h or q."
         if not command.isdigit() or not command.isascii():
-            return f"{command!r} is not a column: type a number 1-{width}, or u, h or q."
+            return f"{echo(command)} is not a column: type a number 1-{width}, or u, h or q."
         column = int(command)
         if not 1 <= column <= width:
             return f"There is no column {column}: choose 1-{width}."
@@ -203,7 +216,8 @@ class TerminalGame:
         self.show()
 
     def _hint(self) -> None:
-        verdict = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS))
+        with Progress("looking for a hint", enabled=self.live) as line:
+            verdict = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS), poll=line.poll)
         assert verdict.best_move is not None  # the game is not over while the prompt is up
         why = verdict.score.describe() if verdict.exact else "not proven"
         self.say(f"Hint: column {verdict.best_move + 1} ({why}).")

@@ -1,33 +1,36 @@
 """Skill levels: from an opponent a beginner can beat up to the strongest search.
 
-Each level is a fixed recipe -- search depth, evaluation function and
-*noise*, the chance that the computer plays a random legal move instead of
-its choice (a random move is never chosen when there is a win to take or a
-loss to block: even a beginner's opponent sees those).
+Each level is a fixed recipe -- search depth, evaluation function, *noise*,
+the chance that the computer plays a random legal move instead of its
+choice (a random move is never chosen when there is a win to take or a
+loss to block: even a beginner's opponent sees those) -- and a *time
+budget*: the engine deepens up to the level's depth until the budget's
+wall-clock seconds run out, so every level answers within a few seconds on
+any board (on boards too big for 64-bit bitboards the pure-Python search
+would otherwise take minutes at these depths).  Level 7 is also ``exact``:
+where the opening book or the exact solver proves a best move within part
+of its budget, it plays that move (:class:`c4engine.play.players.EnginePlayer`).
 
 The levels were tuned and are measured by matches (``benchmarks/ladder.py``,
 ``docs/levels.md``): each level against the one below, 300 games, paired
 random openings; *Elo* chains the differences with level 1 = 0 (95 %
 interval of each step in brackets).  Every adjacent pair is separated: no
 interval of a step contains 0.  All levels use the ``areas`` evaluator
-(stronger than ``windows`` at equal depth, and faster compiled); the deep
-ones run on the compiled kernel (:mod:`c4engine.kernels.heuristic`), so on
-the standard board level 7's slowest move takes well under a second (CPU
-times in ``docs/benchmarks.md``).  Boards too big for 64-bit bitboards fall
-back to the pure-Python search, tens to hundreds of times slower at these
-depths.
+(stronger than ``windows`` at equal depth, and faster compiled).  Seconds a
+move on 7x6, 8x7 and 9x7 connect 5: ``benchmarks/level_times.py``, table
+in ``docs/levels.md``.
 
-=====  ========  =====  =========  =====  ====  =====================
-level  name      depth  evaluator  noise  Elo   step vs level below
-=====  ========  =====  =========  =====  ====  =====================
-1      beginner  1      areas      0.50   0     +798 [+610, +986] (*)
-2      novice    2      areas      0.30   154   +154 [+112, +196]
-3      casual    4      areas      0.25   239   +85 [+47, +123]
-4      club      6      areas      0.16   310   +70 [+33, +108]
-5      strong    8      areas      0.10   378   +68 [+32, +103]
-6      expert    12     areas      0.06   458   +80 [+44, +116]
-7      master    13     areas      0      574   +117 [+79, +153]
-=====  ========  =====  =========  =====  ====  =====================
+=====  ========  =====  =========  =====  ======  =====  ====  =====================
+level  name      depth  evaluator  noise  budget  exact  Elo   step vs level below
+=====  ========  =====  =========  =====  ======  =====  ====  =====================
+1      beginner  1      areas      0.50   0.25 s  no     0     +798 [+610, +986] (*)
+2      novice    2      areas      0.30   0.25 s  no     164   +164 [+121, +207]
+3      casual    4      areas      0.25   0.5 s   no     249   +85 [+47, +123]
+4      club      6      areas      0.16   0.5 s   no     321   +72 [+34, +109]
+5      strong    8      areas      0.10   1 s     no     408   +88 [+51, +124]
+6      expert    12     areas      0.06   1.5 s   no     512   +104 [+67, +140]
+7      master    13     areas      0      2 s     yes    737   +225 [+182, +267]
+=====  ========  =====  =========  =====  ======  =====  ====  =====================
 
 (*) level 1 against ``random`` (297 wins, 3 losses): a random player is about -800.
 
@@ -57,19 +60,23 @@ class Level:
     depth: int
     evaluator: str
     noise: float
+    time_limit: float
+    """Seconds of wall-clock time a move may take: the search deepens up to ``depth`` until then."""
+    exact: bool = False
+    """Whether the opening book and the exact solver choose the move where they answer in time."""
 
     def __str__(self) -> str:
         return f"level {self.number} ({self.name})"
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", 1, "areas", 0.50),
-    Level(2, "novice", 2, "areas", 0.30),
-    Level(3, "casual", 4, "areas", 0.25),
-    Level(4, "club", 6, "areas", 0.16),
-    Level(5, "strong", 8, "areas", 0.10),
-    Level(6, "expert", 12, "areas", 0.06),
-    Level(7, "master", 13, "areas", 0.0),
+    Level(1, "beginner", 1, "areas", 0.50, 0.25),
+    Level(2, "novice", 2, "areas", 0.30, 0.25),
+    Level(3, "casual", 4, "areas", 0.25, 0.5),
+    Level(4, "club", 6, "areas", 0.16, 0.5),
+    Level(5, "strong", 8, "areas", 0.10, 1.0),
+    Level(6, "expert", 12, "areas", 0.06, 1.5),
+    Level(7, "master", 13, "areas", 0.0, 2.0, exact=True),
 )
 
 DEFAULT_LEVEL = 3

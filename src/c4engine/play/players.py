@@ -19,22 +19,25 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from time import monotonic
 from typing import Protocol, runtime_checkable
 
 from c4engine.board import Board
-from c4engine.errors import GameOverError, PlayerSpecError
+from c4engine.errors import GameOverError, PlayerSpecError, echo
 from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
-from c4engine.search.analysis import Analyst, shared_analyst
-from c4engine.search.engine import Engine, PollHook
+from c4engine.search.analysis import Analyst, Poll, shared_analyst
+from c4engine.search.engine import Engine, PollHook, SearchResult
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
 from c4engine.search.limit import Limit
 from c4engine.search.results import Verdict
 
 __all__ = [
+    "COMPUTER_FORMS",
     "PERFECT",
     "Agent",
     "AnalystPlayer",
@@ -50,6 +53,15 @@ __all__ = [
 
 PERFECT = "perfect"
 """The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
+
+COMPUTER_FORMS = (
+    f"'random', a level 1..{len(levels.LEVELS)}, '{PERFECT}', engine settings key=value,... "
+    "(level, depth, evaluator, noise, time, exact: e.g. 'depth=8,evaluator=areas'), "
+    "'weights:FILE.json[@DEPTH]' (windows weights, e.g. from c4 tune), or an external player "
+    "'module:NAME' (a function board -> column, a class, an Agent object, or 'NAME()' for a "
+    "factory; the module may be in the current folder)"
+)
+"""Every way :func:`parse_agent` names a computer player, for help texts and errors."""
 
 
 @runtime_checkable
@@ -99,14 +111,32 @@ class RandomPlayer:
         return f"RandomPlayer(seed={self.seed!r})"
 
 
+EXACT_SHARE = 0.4
+"""The part of an ``exact`` player's time budget the book and solver may use before the engine searches."""
+
+_ENGINE_SHARE_MIN = 0.1
+"""The part of the budget the engine always gets, even after the solver overran its share."""
+
+
 class EnginePlayer:
     """The computer: a skill level, or an explicit depth, evaluator and time limit.
 
-    ``level`` picks depth, evaluator and noise from :mod:`c4engine.play.levels`;
-    ``depth``, ``evaluator`` and ``time_limit`` override them (a time limit
-    without a depth searches as deep as the time allows).  With noise,
-    the player sometimes plays a random move instead -- but never when it
-    can win at once or must block (weak players still see those).
+    ``level`` picks depth, evaluator, noise, time budget and ``exact`` from
+    :mod:`c4engine.play.levels`; ``depth``, ``evaluator``, ``time_limit``,
+    ``noise`` and ``exact`` override them.  A time limit without a depth
+    searches as deep as the time allows; a depth without a time limit keeps
+    the level's budget, so a level never thinks longer than its recipe.  The
+    search deepens up to the depth until the time limit (seconds of
+    wall-clock time a move).  With noise, the player sometimes plays a random
+    move instead -- but never when it can win at once or must block (weak
+    players still see those).
+
+    ``exact`` (it needs a time limit): where the opening book or the exact
+    solver (a :class:`~c4engine.play.perfect.PerfectPlayer`, on boards
+    that fit 64 bits) proves a best move within :data:`EXACT_SHARE` of the
+    time limit, that move is played; otherwise the engine searches for the
+    rest of the budget.  :attr:`last_search` is the engine's search of the
+    last move (``None`` when the move was random or proved).
     """
 
     is_human = False
@@ -119,6 +149,7 @@ class EnginePlayer:
         evaluator: Evaluator | str | None = None,
         time_limit: float | None = None,
         noise: float | None = None,
+        exact: bool | None = None,
         seed: int | None = None,
         poll: PollHook | None = None,
         poll_interval: float = 0.05,
@@ -133,13 +164,22 @@ class EnginePlayer:
             chosen_evaluator = evaluator_by_name(chosen_evaluator)
         self.noise = noise if noise is not None else (recipe.noise if recipe else 0.0)
         self._random = random.Random(seed)
+        budget = time_limit if time_limit is not None else (recipe.time_limit if recipe else None)
         self.engine = Engine(
             chosen_evaluator,
             depth if depth is not None or time_limit is not None else (recipe.depth if recipe else None),
-            time_limit=time_limit,
+            time_limit=budget,
             poll=poll,
             poll_interval=poll_interval,
         )
+        self._perfect: PerfectPlayer | None = None
+        wants_exact = exact if exact is not None else (recipe is not None and recipe.exact)
+        if wants_exact:
+            if budget is None:
+                raise ValueError("an exact player needs a time limit: an unbounded solve may take minutes")
+            # the process's analyst: one solver whose table stays warm from move to move and game to game
+            self._perfect = PerfectPlayer(time_limit=EXACT_SHARE * budget, analyst=shared_analyst())
+        self.last_search: SearchResult | None = None
         self.name = name or self._default_name(recipe, depth, time_limit)
 
     @staticmethod
@@ -151,13 +191,46 @@ class EnginePlayer:
             parts.append(f"{time_limit:g} s")
         return ", ".join(["computer", *parts])
 
+    @property
+    def exact(self) -> bool:
+        """Whether the book and the solver choose the move where they prove one in time."""
+        return self._perfect is not None
+
     def choose_move(self, board: Board) -> int:
         moves = board.legal_moves()
         if not moves:
             raise GameOverError("the game is over: there is no move to choose")
+        self.last_search = None
         if self.noise and self._random.random() < self.noise and not self._forced(board):
             return self._random.choice(moves)
-        return self.engine.best_move(board)
+        started = monotonic()
+        budget = self.engine.time_limit
+        if budget is not None and self._perfect is not None and Analyst.can_solve(board):
+            column = self._proved_move(board, self._perfect, EXACT_SHARE * budget)
+            if column is not None:
+                return column
+        left = None if budget is None else max(budget - (monotonic() - started), _ENGINE_SHARE_MIN * budget)
+        self.last_search = self.engine.search(board, time_limit=left)
+        if self.last_search.move is None:  # pragma: no cover - search raises GameOverError first
+            raise GameOverError("the game is over: there is no move to choose")
+        return self.last_search.move
+
+    @staticmethod
+    def _proved_move(board: Board, perfect: PerfectPlayer, seconds: float) -> int | None:
+        """The book's or the solver's proved best move, or None when none is proved within ``seconds``.
+
+        The solver sizes its work between clock checks by its CPU speed, so on a loaded
+        machine its own time limit can be overrun several times over in wall-clock time;
+        a timer cancels it at the limit.
+        """
+        watchdog = threading.Timer(seconds, perfect.analyst.solver.cancel)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            column = perfect.choose_move(board)
+        finally:
+            watchdog.cancel()  # a late firing is harmless: every solve clears the flag when it starts
+        return column if perfect.last is not None and perfect.last.proven else None
 
     @staticmethod
     def _forced(board: Board) -> bool:
@@ -189,9 +262,11 @@ class AnalystPlayer:
         self.name = name or f"computer, {time_limit:g} s a move"
         self.analyst = analyst or shared_analyst()
         self.last: Verdict | None = None
+        self.poll: Poll | None = None
+        """Told the search's progress while a move is chosen (a front-end's live line)."""
 
     def choose_move(self, board: Board) -> int:
-        verdict = self.analyst.solve(board, self.limit)
+        verdict = self.analyst.solve(board, self.limit, poll=self.poll)
         assert verdict.best_move is not None  # solve raises GameOverError on a finished game
         self.last = verdict
         return verdict.best_move
@@ -260,26 +335,26 @@ def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
     call = attribute.endswith("()")
     attribute = attribute.removesuffix("()")
     if not module_name or not attribute.isidentifier():
-        raise PlayerSpecError(f"unknown player {spec!r}: an external player is 'package.module:NAME'")
+        raise PlayerSpecError(f"unknown player {echo(spec)}: an external player is 'package.module:NAME'")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise PlayerSpecError(f"cannot import module {module_name!r} for player {spec!r}") from error
+        raise PlayerSpecError(f"cannot import module {module_name!r} for player {echo(spec)}") from error
     target = getattr(module, attribute, None)
     if target is None:
-        raise PlayerSpecError(f"module {module_name!r} has no {attribute!r} (player {spec!r})")
+        raise PlayerSpecError(f"module {module_name!r} has no {attribute!r} (player {echo(spec)})")
     if call or isinstance(target, type):
         if not callable(target):
-            raise PlayerSpecError(f"{spec!r} is not callable")
+            raise PlayerSpecError(f"{echo(spec)} is not callable")
         target = target(seed=seed) if _takes_seed(target) else target()
         if not isinstance(target, Agent):
-            raise PlayerSpecError(f"{spec!r} did not make a player (an object with choose_move)")
+            raise PlayerSpecError(f"{echo(spec)} did not make a player (an object with choose_move)")
         return target
     if isinstance(target, Agent):
         return target
     if callable(target):
         return CallableAgent(target, spec.strip())
-    raise PlayerSpecError(f"{spec!r} is neither a player nor a function board -> column")
+    raise PlayerSpecError(f"{echo(spec)} is neither a player nor a function board -> column")
 
 
 WEIGHTS_PREFIX = "weights:"
@@ -305,9 +380,9 @@ def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
     if at and tail.strip().isdigit():
         path, depth = head, int(tail)
         if depth < 1:
-            raise PlayerSpecError(f"player {spec!r}: the depth must be at least 1")
+            raise PlayerSpecError(f"player {echo(spec)}: the depth must be at least 1")
     if not path:
-        raise PlayerSpecError(f"player {spec!r} names no weights file: use 'weights:FILE.json'")
+        raise PlayerSpecError(f"player {echo(spec)} names no weights file: use 'weights:FILE.json'")
     weights, metadata = load_weights(path)
     if depth is None:
         recorded = metadata.get("depth")
@@ -318,7 +393,8 @@ def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
     )
 
 
-_SETTINGS = ("level", "depth", "evaluator", "noise", "time")
+_SETTINGS = ("level", "depth", "evaluator", "noise", "time", "exact")
+_YES_NO = {"1": True, "yes": True, "true": True, "0": False, "no": False, "false": False}
 
 
 def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlayer:
@@ -327,7 +403,9 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
         key, _, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if key not in _SETTINGS or not value:
-            raise PlayerSpecError(f"unknown player {spec!r}: settings are {', '.join(_SETTINGS)} (key=value)")
+            raise PlayerSpecError(
+                f"unknown player {echo(spec)}: settings are {', '.join(_SETTINGS)} (key=value)"
+            )
         settings[key] = value
     try:
         level = int(settings["level"]) if "level" in settings else None
@@ -335,9 +413,12 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
         noise = float(settings["noise"]) if "noise" in settings else None
         time_limit = float(settings["time"]) if "time" in settings else None
     except ValueError as error:
-        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+        raise PlayerSpecError(f"player {echo(spec)}: {error}") from None
+    exact = _YES_NO.get(settings["exact"]) if "exact" in settings else None
+    if "exact" in settings and exact is None:
+        raise PlayerSpecError(f"player {echo(spec)}: exact is 1 or 0 (yes or no)")
     if noise is not None and not 0.0 <= noise <= 1.0:
-        raise PlayerSpecError(f"player {spec!r}: noise is a probability 0..1, not {noise}")
+        raise PlayerSpecError(f"player {echo(spec)}: noise is a probability 0..1, not {noise}")
     try:
         return EnginePlayer(
             level,
@@ -345,11 +426,12 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
             evaluator=settings.get("evaluator"),
             time_limit=time_limit,
             noise=noise,
+            exact=exact,
             seed=seed,
             name=spec.strip(),
         )
     except (TypeError, ValueError) as error:
-        raise PlayerSpecError(f"player {spec!r}: {error}") from None
+        raise PlayerSpecError(f"player {echo(spec)}: {error}") from None
 
 
 def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
@@ -358,7 +440,8 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     * ``human``, ``random``, a level number (``5``) or ``perfect``;
     * an engine by its settings, ``key=value`` separated by commas: ``level``,
       ``depth``, ``evaluator`` (windows, areas, threat_distance), ``noise``
-      (0..1), ``time`` (seconds a move), e.g. ``depth=8,evaluator=areas`` or
+      (0..1), ``time`` (seconds a move), ``exact`` (1: the book and solver
+      first, see :class:`EnginePlayer`), e.g. ``depth=8,evaluator=areas`` or
       ``level=7,noise=0.1`` (a level with settings overridden);
     * ``package.module:NAME``, an external player (see :func:`load_external_agent`);
     * ``weights:FILE.json[@DEPTH]`` (or just ``FILE.json``), the engine with tuned
@@ -389,7 +472,4 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return PerfectPlayer(seed=seed)
     if "=" in text:
         return _engine_from_settings(spec, text, seed)
-    raise PlayerSpecError(
-        f"unknown player {spec!r}: use 'human', 'random', a level number, 'perfect', "
-        "engine settings like 'depth=8' or 'package.module:NAME'"
-    )
+    raise PlayerSpecError(f"unknown player {echo(spec)}: use 'human', {COMPUTER_FORMS}")

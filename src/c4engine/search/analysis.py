@@ -70,6 +70,9 @@ SOLVER_SHARE: Final = 0.7
 DEFAULT_POLL_INTERVAL: Final = 0.25
 """CPU seconds between the solver's looks at the clock and the poll hook, with no time limit."""
 
+_ENGINE_POLL_INTERVAL: Final = 0.02
+"""CPU seconds between the engine's calls of the poll hook: it stops within about this long."""
+
 Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
 """Called now and then during a search with its progress; returning True stops the search."""
 
@@ -141,8 +144,11 @@ class Analyst:
 
     @staticmethod
     def can_solve(board: Board) -> bool:
-        """Whether the exact solver takes boards of this size (``width * (height + 1) <= 64`` bits)."""
-        return board.width * (board.height + 1) <= 64
+        """Whether the exact solver takes boards of this size: those that fit 64 bits.
+
+        See :func:`c4engine.board.fits_64_bits`.
+        """
+        return board.geometry.fits_64_bits
 
     @property
     def solver(self) -> Solver:
@@ -218,6 +224,8 @@ class Analyst:
         for the solver) get the engine's estimate, searched to ``limit.depth``
         in the time left.  With no time or node limit the solver always
         finishes: every score is exact.  ``weak`` asks only win/draw/loss.
+        ``poll`` is called now and then by the solver and the engine alike;
+        returning True stops both (a client that went away, say).
         """
         _check_playable(board)
         start = time.perf_counter()
@@ -272,7 +280,7 @@ class Analyst:
             child = board.copy()
             child.play(column)
             result = self._engine(
-                Limit(time=max(share, 0.002), depth=limit.depth) if share is not None else limit
+                Limit(time=max(share, 0.002), depth=limit.depth) if share is not None else limit, poll
             )
             found = result.search(child)
             nodes += found.nodes
@@ -363,7 +371,8 @@ class Analyst:
         else:
             lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
         left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
-        found = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit).search(board)
+        engine = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit, poll)
+        found = engine.search(board)
         return Verdict(
             Score.from_engine(found.score, cells=cells, stones=stones),
             found.move,
@@ -412,12 +421,18 @@ class Analyst:
     def _solver_limit(self, limit: Limit) -> Limit:
         return limit.share(self.solver_share) if limit.time is not None else limit
 
-    def _engine(self, limit: Limit) -> Engine:
+    def _engine(self, limit: Limit, poll: Poll | None = None) -> Engine:
+        """The heuristic engine within ``limit``; ``poll`` can stop it as it stops the solver."""
         from c4engine.search.engine import Engine
         from c4engine.search.evaluators import areas
 
         return Engine(
-            self._evaluator or areas, depth=limit.depth, time_limit=limit.time, center_first_move=False
+            self._evaluator or areas,
+            depth=limit.depth,
+            time_limit=limit.time,
+            center_first_move=False,
+            poll=poll,
+            poll_interval=_ENGINE_POLL_INTERVAL,
         )
 
     def _verdict(

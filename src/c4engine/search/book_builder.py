@@ -17,7 +17,7 @@ every solved position whatever the depth, so a book can be extended (build
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> stats = build_book(folder / "b.c4b", 2, width=4, height=4, connect=3,
-...                    checkpoint=folder / "b.sqlite", workers=0, progress=False)
+...                    checkpoint=folder / "b.sqlite", workers=0)
 >>> stats.positions, stats.leaves, stats.solved
 (11, 8, 8)
 """
@@ -26,31 +26,35 @@ from __future__ import annotations
 
 import math
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 from c4engine.board import Board, Geometry, has_line
-from c4engine.cli.progress import Progress
 from c4engine.errors import BookError
-from c4engine.jobs import default_workers, executor
+from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst
 from c4engine.search.book import write_book
 from c4engine.search.solver import Solver
+from c4engine.store import SQLiteStore
 
 __all__ = [
+    "BuildProgress",
     "BuildStats",
     "Checkpoint",
+    "PolicyProgress",
+    "PolicySpan",
     "build_book",
     "default_checkpoint_path",
     "enumerate_positions",
     "solve_batch",
+    "solve_policy_batch",
+    "solve_positions",
+    "walk_policy",
 ]
 
 DEFAULT_BATCH = 32
@@ -58,11 +62,15 @@ DEFAULT_POLICY_BATCH = 1
 """Policy positions per job: each costs seconds, so one a job keeps an interruption's loss small."""
 DEFAULT_WORKER_TABLE_MB = 64
 
+BuildProgress = Callable[[int, int, float], None]
+"""``on_progress(solved, leaves, cpu_seconds)`` of :func:`build_book`."""
+PolicyProgress = Callable[[int, int, int, float], None]
+"""``on_policy_progress(ply, solved, positions, cpu_seconds)`` of :func:`build_book`, per policy ply."""
+
 Position = tuple[int, int, bytes]
 """(current, mask, moves): the side to move's stones, all stones, and a move order reaching them."""
 
 Item = TypeVar("Item")
-Result = TypeVar("Result")
 
 
 # ------------------------------------------------------------- enumeration
@@ -167,44 +175,40 @@ def _from_sql(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
 
 
-class Checkpoint:
-    """Solved positions (canonical key -> score) of one game, in SQLite; safe against a killed process."""
+class Checkpoint(SQLiteStore):
+    """Solved positions (canonical key -> score) of one game, in SQLite; safe against a killed process.
+
+    Written in SQLite's write-ahead-log mode, one transaction per batch of
+    results, so a kill loses at most the batch being written.
+    """
+
+    error = BookError
+    description = "a book checkpoint"
+    run = "book build"
+    remedy = "use another --checkpoint file"
 
     def __init__(self, path: str | os.PathLike[str], width: int, height: int, connect: int, weak: bool):
-        self.path = Path(path)
-        try:
-            self._db = sqlite3.connect(self.path)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL)"
-            )
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS policy "
-                "(key INTEGER PRIMARY KEY, score INTEGER NOT NULL, move INTEGER NOT NULL)"
-            )  # key: Board.key(), not canonical: the centre-first choice depends on the orientation
-            wanted = {
-                "width": width,
-                "height": height,
-                "connect": connect,
-                "kind": "weak" if weak else "strong",
-            }
-            stored = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
-            if stored:
-                for name, value in wanted.items():
-                    if stored.get(name) != str(value):
-                        raise BookError(
-                            f"checkpoint {self.path} is for {name} {stored.get(name)}, not {value}; "
-                            "use another --checkpoint file"
-                        )
-            else:
-                with self._db:
-                    self._db.executemany(
-                        "INSERT INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in wanted.items()]
-                    )
-        except sqlite3.DatabaseError as error:
-            raise BookError(f"checkpoint {self.path}: {error}") from None
+        super().__init__(
+            path,
+            """
+            CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS policy
+                (key INTEGER PRIMARY KEY, score INTEGER NOT NULL, move INTEGER NOT NULL);
+            """,  # policy: by Board.key(), not canonical: centre-first choices depend on the orientation
+            wal=True,
+        )
+        wanted = {"width": width, "height": height, "connect": connect, "kind": "weak" if weak else "strong"}
+        stored = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
+        if stored:
+            # Stored as text: compare as text, report as the numbers they are.
+            stored = {name: int(value) if value.isdigit() else value for name, value in stored.items()}
+            self.check_identity(stored, wanted)
+        else:
+            with self._db:
+                self._db.executemany(
+                    "INSERT INTO meta VALUES (?, ?)", [(name, str(value)) for name, value in wanted.items()]
+                )
 
     def scores(self) -> dict[int, int]:
         """Every recorded score."""
@@ -230,15 +234,6 @@ class Checkpoint:
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM solved").fetchone()[0])
-
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> Checkpoint:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def default_checkpoint_path(output: str | os.PathLike[str]) -> Path:
@@ -334,48 +329,25 @@ def _batches(items: Sequence[Item], size: int) -> list[list[Item]]:
     return [list(items[start : start + size]) for start in range(0, len(items), size)]
 
 
-def run_jobs(
-    job: Callable[[list[Item]], list[Result]],
-    items: Sequence[Item],
+def solve_positions(
+    geometry: Geometry,
+    weak: bool,
+    positions: Sequence[tuple[int, bytes]],
     *,
+    table_mb: float,
     batch_size: int,
     workers: int | None,
     scheduler: str | None,
-    on_done: Callable[[list[Result]], None],
-) -> None:
-    """Run ``job`` on ``items`` in batches on a pool (or Dask), calling ``on_done`` as each batch returns.
+) -> Iterator[list[tuple[int, int, float]]]:
+    """Solve (canonical key, moves) ``positions`` in batches: each batch's results as it returns.
 
-    ``job`` must pickle (a module-level function, or a ``functools.partial``
-    of one: :func:`solve_batch`, :func:`solve_policy_batch`).  ``workers=0``
-    runs the batches in this process, one after the other.
+    The batches run by :func:`c4engine.jobs.run_jobs` (``workers=0``: in
+    this process, one after the other), in order as far as the workers
+    allow, so siblings travel together.
     """
-    if not items:
-        return
-    batches = _batches(items, batch_size)
-    if scheduler is None and workers == 0:  # in this process: no pool to start (small books, tests)
-        for batch in batches:
-            on_done(job(batch))
-        return
-    with executor(scheduler, workers) as pool:
-        pending: set[Future[list[Result]]] = set()
-        queue = iter(batches)
-        # Keep a bounded number of batches queued: the order stays close to the
-        # enumeration order and an interruption leaves little in flight.
-        limit = 2 * (workers or default_workers()) + 2 if scheduler is None else 4 * 64
-        for batch in queue:
-            pending.add(pool.submit(job, batch))
-            if len(pending) >= limit:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                on_done(future.result())
-                upcoming = next(queue, None)
-                if upcoming is not None:
-                    pending.add(pool.submit(job, upcoming))
-
-
-# ------------------------------------------------------------------ build
+    solve = partial(solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb)
+    for _index, results in run_jobs(solve, _batches(positions, batch_size), workers, scheduler):
+        yield results
 
 
 @dataclass(frozen=True)
@@ -439,25 +411,30 @@ def build_book(
     scheduler: str | None = None,
     batch_size: int | None = None,
     table_mb: float = DEFAULT_WORKER_TABLE_MB,
-    progress: bool | None = None,
+    on_progress: BuildProgress | None = None,
     policy: Sequence[PolicySpan] = (),
+    on_policy_progress: PolicyProgress | None = None,
 ) -> BuildStats:
     """Build the book of every position up to ``depth`` plies and write it to ``output``.
 
     ``checkpoint`` (default ``output + ".sqlite"``) records solved leaves;
-    positions already there are not solved again.  ``workers`` local
-    processes solve the leaves (0: this process), or the Dask cluster at ``scheduler``.
-    ``progress`` draws the bar (default: when standard error is a terminal).
+    positions already there are not solved again.  The leaves are solved
+    by :func:`c4engine.jobs.run_jobs`: ``workers=0`` in this process, ``N``
+    on N local processes (default one per CPU), ``scheduler`` on that Dask
+    cluster.  ``on_progress(solved, leaves, cpu_seconds)`` is told, once the leaves are
+    known and after each batch, how many of the leaves to solve are solved and
+    the CPU time they took (``c4 book build`` draws its bar from it).
     ``policy`` adds, beyond ``depth``, the perfect player's moves over
-    those spans (:class:`PolicySpan`, :func:`walk_policy`): a strong book only.
+    those spans (:class:`PolicySpan`, :func:`walk_policy`; a strong book
+    only), and ``on_policy_progress`` follows each ply of it the same way.
     """
+    if not Solver.supports(width, height):
+        raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
     if policy and weak:
         raise BookError("a policy needs exact scores: build a strong book")
     for span in policy:
         if span.start > depth:
             raise BookError(f"a policy span starts at ply {span.start}, deeper than the book's depth {depth}")
-    if Solver.supports(width, height) is False:
-        raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
     geometry = Geometry.of(width, height, connect)
     started = time.perf_counter()
     levels = enumerate_positions(width, height, connect, depth)
@@ -472,50 +449,38 @@ def build_book(
         if size < 1:
             raise BookError(f"batch size must be at least 1, not {size}")
         cpu = 0.0
-        with Progress(len(todo), f"book depth {depth}", enabled=progress, unit=" leaves") as bar:
-
-            def record(results: list[tuple[int, int, float]]) -> None:
-                nonlocal cpu
-                store.add((key, score) for key, score, _seconds in results)
-                for key, score, seconds in results:
-                    known[key] = score
-                    cpu += seconds
-                solved = bar.done + len(results)
-                bar.advance(len(results), note=f"{cpu / solved:.2f} CPU s/leaf")
-
-            run_jobs(
-                partial(solve_batch, width, height, connect, weak, table_mb),
-                todo,
-                batch_size=size,
-                workers=workers,
-                scheduler=scheduler,
-                on_done=record,
-            )
+        solved = 0
+        if on_progress is not None:
+            on_progress(solved, len(todo), cpu)
+        for results in solve_positions(
+            geometry, weak, todo, table_mb=table_mb, batch_size=size, workers=workers, scheduler=scheduler
+        ):
+            store.add((key, score) for key, score, _seconds in results)
+            for key, score, seconds in results:
+                known[key] = score
+                cpu += seconds
+            solved += len(results)
+            if on_progress is not None:
+                on_progress(solved, len(todo), cpu)
         scores = back_up(levels, known, geometry, weak)
         sparse_depth = policy_solved = 0
         extra: dict[int, int] = {}
         if policy:
-            policy_size = batch_size or DEFAULT_POLICY_BATCH
+            job = partial(solve_policy_batch, width, height, connect, table_mb)
 
             def solve_policy(jobs: list[PolicyJob], on_done: Callable[[PolicyResults], None]) -> None:
-                title = f"policy ply {len(jobs[0][1])}"
-                with Progress(len(jobs), title, enabled=progress, unit=" positions") as bar:
-
-                    def record(results: PolicyResults) -> None:
-                        nonlocal cpu, policy_solved
-                        on_done(results)
-                        cpu += sum(result[3] for result in results)
-                        policy_solved += len(results)
-                        bar.advance(len(results))
-
-                    run_jobs(
-                        partial(solve_policy_batch, width, height, connect, table_mb),
-                        jobs,
-                        batch_size=policy_size,
-                        workers=workers,
-                        scheduler=scheduler,
-                        on_done=record,
-                    )
+                nonlocal cpu, policy_solved
+                ply, done = len(jobs[0][1]), 0
+                if on_policy_progress is not None:
+                    on_policy_progress(ply, done, len(jobs), cpu)
+                batches = _batches(jobs, batch_size or DEFAULT_POLICY_BATCH)
+                for _index, results in run_jobs(job, batches, workers, scheduler):
+                    on_done(results)
+                    cpu += sum(result[3] for result in results)
+                    done += len(results)
+                    policy_solved += len(results)
+                    if on_policy_progress is not None:
+                        on_policy_progress(ply, done, len(jobs), cpu)
 
             extra, sparse_depth = walk_policy(levels, scores, policy, geometry, store, solve_policy)
         write_book(
@@ -699,5 +664,5 @@ def _back_up_from_deeper(
 
 def _default_batch(leaves: int, workers: int | None, scheduler: str | None) -> int:
     """Enough batches to keep every worker busy to the end, never more than DEFAULT_BATCH leaves each."""
-    parallel = 64 if scheduler else (workers or default_workers())
+    parallel = parallelism(workers, scheduler)
     return max(1, min(DEFAULT_BATCH, math.ceil(leaves / (parallel * 8))))

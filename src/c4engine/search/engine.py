@@ -275,7 +275,7 @@ class Engine:
         return self._kernel_weights(board) is not None
 
     def _kernel_weights(self, board: Board) -> compiled_engine.KernelWeights | None:
-        if self.use_kernel is False or not self.pruning or not compiled_engine.fits_kernel(board.geometry):
+        if self.use_kernel is False or not self.pruning or not board.geometry.fits_64_bits:
             return None
         return compiled_engine.kernel_weights(self.evaluator, board.connect)
 
@@ -286,8 +286,12 @@ class Engine:
             raise GameOverError("the game is over: there is no move to choose")
         return move
 
-    def search(self, board: Board) -> SearchResult:
+    def search(self, board: Board, *, time_limit: float | None = None) -> SearchResult:
         """Search ``board`` for the side to move; :class:`GameOverError` if the game is over.
+
+        ``time_limit`` replaces the engine's own for this search only (``None``
+        keeps the engine's): a player that has spent part of its budget on
+        something else gives the search what is left.
 
         >>> from c4engine.board import Board
         >>> Engine(depth=3).search(Board.from_moves("1212121"))
@@ -295,6 +299,8 @@ class Engine:
         ...
         c4engine.errors.GameOverError: cannot search a finished game: X has won
         """
+        if time_limit is not None and not _is_positive(time_limit):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
         if board.winner is not None:
             raise GameOverError(f"cannot search a finished game: {board.winner.symbol} has won")
         if board.is_full:
@@ -304,14 +310,14 @@ class Engine:
         self._searching = True
         try:
             with board.frozen():
-                return self._search(board.copy())
+                return self._search(board.copy(), self.time_limit if time_limit is None else time_limit)
         finally:
             self._searching = False
             self._cache = {}
 
     # ------------------------------------------------------------ driver
 
-    def _search(self, board: Board) -> SearchResult:
+    def _search(self, board: Board, time_limit: float | None) -> SearchResult:
         geometry = board.geometry
         self._board = board
         self._full = geometry.full
@@ -322,7 +328,7 @@ class Engine:
         self._nodes = 1
         self._start = self._last_tick = process_time()
         self._wall_start = monotonic()
-        self._deadline = self._wall_start + self.time_limit if self.time_limit is not None else _INF
+        self._deadline = self._wall_start + time_limit if time_limit is not None else _INF
         self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
         self._stride = 1
         self._next_check = 1
@@ -359,7 +365,7 @@ class Engine:
         completed = 0
         stopped = False
         try:
-            if self.time_limit is None:
+            if time_limit is None:
                 depth = min(DEFAULT_DEPTH if self.depth is None else self.depth, empty_cells)
                 if self._weights is not None:
                     # The kernel deepens 1, 2, ... depth - 1 first: its transposition table then
@@ -390,7 +396,7 @@ class Engine:
         except _Stop:
             stopped = True
             while board.move_count > root_stones:  # unwind the interrupted line
-                board._pop()
+                board.pop()
             if self._answer is None:
                 self._answer = self._partial
         if self._answer is None:
@@ -416,16 +422,16 @@ class Engine:
     def _static_score(self, column: int) -> float:
         """The score of playing ``column`` judged by the evaluator alone (no search)."""
         board = self._board
-        board._push(column)
+        won = board.push(column)
         self._nodes += 1
         try:
-            if board.winner is not None:
+            if won:
                 return WIN_SCORE - 1
             if board.is_full:
                 return 0
             return -self.evaluator(board)
         finally:
-            board._pop()
+            board.pop()
 
     # ------------------------------------------------------- the clock
 
@@ -473,18 +479,18 @@ class Engine:
             if self._nodes >= self._next_check:
                 self._tick()
             self._nodes += 1
-            board._push(column)
+            won = board.push(column)
             line: tuple[int, ...] = ()
-            if board._winner is not None:
+            if won:
                 score: float = WIN_SCORE - 1
-            elif board._mask == full:
+            elif board.mask_bits == full:
                 score = 0
             elif depth == 1:
                 score = -evaluate(board)
             else:
                 score = -self._alphabeta(depth - 1, -_INF, -alpha, 1)
                 line = pv[1]
-            board._pop()
+            board.pop()
             if score > best:
                 best = score
                 answer = self._partial = (column, score, (column, *line))
@@ -529,7 +535,7 @@ class Engine:
             if beta <= 1 - win:  # the worst: lose to the opponent's next move
                 return 1 - win
         board = self._board
-        mask = board._mask
+        mask = board.mask_bits
         full = self._full
         best = -_INF
         for column, top, bottom in self._order:
@@ -540,17 +546,16 @@ class Engine:
                 score = self._leaf_score(column, mask | (mask + bottom), win)
                 line: tuple[int, ...] = (column,)
             else:
-                board._push(column)
-                if board._winner is not None:
+                if board.push(column):
                     score = win
                     line = (column,)
-                elif board._mask == full:
+                elif mask | (mask + bottom) == full:
                     score = 0
                     line = (column,)
                 else:
                     score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1)
                     line = (column, *pv[ply + 1])
-                board._pop()
+                board.pop()
             if score > best:
                 best = score
                 pv[ply] = line
@@ -566,18 +571,17 @@ class Engine:
         Each leaf position is evaluated once per search (cached by its key).
         """
         board = self._board
-        key = (board._current ^ board._mask) + child_mask
+        key = (board.current_bits ^ board.mask_bits) + child_mask
         cache = self._cache
         value = cache.get(key)
         if value is None:
-            board._push(column)
-            if board._winner is not None:
+            if board.push(column):
                 value = _LOST
             elif child_mask == self._full:
                 value = 0.0
             else:
                 value = self.evaluator(board)
-            board._pop()
+            board.pop()
             if len(cache) >= self.EVAL_CACHE_SIZE:
                 cache.clear()
             if self.EVAL_CACHE_SIZE:

@@ -14,24 +14,26 @@ Columns and rows in the API count from 1, as people and move strings do;
 rows from the bottom.  Positions are move strings (``4453``, or ``10,3,4``
 on boards wider than 9), sizes ``WxH``.
 
-Engine work runs in a process pool (:class:`EnginePool`) whose workers are
-started and warmed with the server; a bound on queued jobs answers ``503``
-with ``Retry-After`` instead of letting work pile up.  Bad input answers a
-4xx JSON ``{"error": "..."}`` a person can read; never a 500.
+Engine work runs in warm worker processes (:mod:`c4engine.web.pool`) in two
+lanes, moves apart from analyses, shared fairly between clients; a request
+whose client goes away is cancelled.  Bounds on queued work answer ``503``
+(the server is busy) or ``429`` (this client has its share under way) with
+``Retry-After`` instead of letting work pile up.  A client gets
+``read_timeout`` seconds to send its request (``408`` after that).  Bad
+input answers a 4xx JSON ``{"error": "..."}`` a person can read; never a
+500.  Every answer carries security headers (a strict Content-Security-Policy,
+``nosniff``, no framing); ``/docs`` is Swagger UI served from this server,
+so it works offline.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from functools import partial
 from importlib import resources
 from typing import Annotated, Any, Literal
 
@@ -41,6 +43,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from swagger_ui_bundle import swagger_ui_path
 
 from c4engine import __version__
 from c4engine.board import MAX_SIZE, Board, Player
@@ -49,8 +52,9 @@ from c4engine.notation import parse_size
 from c4engine.play import levels
 from c4engine.play.record import GameRecord
 from c4engine.web import worker
+from c4engine.web.pool import ClientBusyError, Function, Lane, PoolBusyError
 
-__all__ = ["EnginePool", "Limits", "PoolBusyError", "create_app"]
+__all__ = ["Limits", "create_app"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -63,72 +67,28 @@ STATIC = resources.files("c4engine.web") / "static"
 
 @dataclass(frozen=True)
 class Limits:
-    """The server's bounds: workers, queued jobs, time caps (seconds), request sizes (bytes)."""
+    """The server's bounds.
+
+    ``workers`` analyse, ``move_workers`` play moves (their own processes, so
+    a move never waits behind analyses); ``max_pending`` jobs may wait per
+    lane and ``per_client`` per client and lane; time caps and timeouts in
+    seconds, request sizes in bytes.  ``read_timeout`` bounds how long a
+    client may take to send its request (head and body); ``max_connections``
+    how many connections and requests the server holds at once.
+    """
 
     workers: int = max(1, (os.cpu_count() or 2) - 1)
+    move_workers: int = 1
     max_pending: int = 64
+    per_client: int = 4
     move_time: float = 3.0
     analyze_time: float = 1.0
-    max_time: float = 10.0
+    max_time: float = 3.0
     max_body: int = 16 * 1024
     max_query: int = 8 * 1024
+    read_timeout: float = 5.0
+    max_connections: int = 1000
     retry_after: int = 1
-
-
-class PoolBusyError(Exception):
-    """Too much engine work is queued; the client should retry later."""
-
-
-class EnginePool:
-    """A process pool of warm engine workers with a bound on work in flight."""
-
-    def __init__(self, workers: int, max_pending: int) -> None:
-        self.workers = workers
-        self.max_pending = max_pending
-        self.pending = 0
-        self._executor: ProcessPoolExecutor | None = None
-
-    def start(self) -> None:
-        """Start every worker and warm it (imports, evaluation tables) before the first request."""
-        self._executor = ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker
-        )
-        # The pool starts a process per submitted job while none is idle:
-        # one slow job per worker brings them all up, each warmed by the initializer.
-        for future in [self._executor.submit(_pause, 0.2) for _ in range(self.workers)]:
-            future.result()
-
-    def stop(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
-
-    async def run(self, function: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
-        """Run ``function(*args)`` in a worker; :class:`PoolBusyError` when the queue is full."""
-        if self._executor is None:
-            raise PoolBusyError("the engine is not running")
-        if self.pending >= self.max_pending:
-            raise PoolBusyError(f"the engine is busy ({self.pending} requests queued); try again shortly")
-        self.pending += 1
-        try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor, partial(function, *args))
-        except BrokenProcessPool as error:  # a worker died: start afresh, tell this client to retry
-            self.stop()
-            self.start()
-            raise PoolBusyError("the engine restarted; try again") from error
-        finally:
-            self.pending -= 1
-
-
-def _warm_worker() -> None:
-    worker.warm_up()
-
-
-def _pause(seconds: float) -> None:
-    import time
-
-    time.sleep(seconds)
 
 
 # ----------------------------------------------------------------- models
@@ -171,7 +131,10 @@ class ColumnScore(BaseModel):
     exact: bool
     outcome: Literal["win", "loss", "draw", "unknown"]
     moves: int | None = Field(description="The winner's moves to the end (win or loss)")
-    label: str = Field(examples=["win in 5", "draw", "loss in 8", "+12"])
+    label: str = Field(examples=["win in 5", "draw", "loss in 8", "≈ +12.5"])
+    lean: float | None = Field(
+        description="Estimates only: the score on a human scale, -1 (clearly worse) to +1 (clearly better)"
+    )
 
 
 class AnalysisOut(BaseModel):
@@ -181,9 +144,18 @@ class AnalysisOut(BaseModel):
     to_move: Literal["X", "O"]
     columns: list[ColumnScore | None] = Field(description="One per column; null for a full column")
     scores: list[int | float | None] = Field(description="Just the scores, null for a full column")
-    best: list[int] = Field(description="The best column(s), 1-based")
+    best: list[int] = Field(
+        description="The best column(s), 1-based: the best proven score; the best estimate "
+        "only when no column is proven or every proven column loses at once"
+    )
     exact: bool = Field(description="Whether every score is proven (false: the time cap stopped a search)")
+    pv: list[int] = Field(
+        description="When exact: best play from the first best column to the end (1-based columns)"
+    )
     elapsed: float
+
+
+LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
 
 
 class MoveIn(BaseModel):
@@ -191,15 +163,21 @@ class MoveIn(BaseModel):
 
     pos: str = Field("", max_length=4096, description="The moves so far", examples=["4453"])
     size: str = Field("7x6", max_length=16, examples=["7x6"])
-    connect: int = Field(4, ge=2, le=MAX_SIZE)
-    level: int = Field(levels.DEFAULT_LEVEL, ge=1, le=len(levels.LEVELS))
-    time_cap: float | None = Field(None, gt=0, description="Seconds; the server's limit applies")
+    connect: int = Field(4, ge=2, le=MAX_SIZE, strict=True)
+    level: LevelNumber | Literal["perfect"] = Field(
+        levels.DEFAULT_LEVEL,
+        description="1 (beginner) to 7 (master), or perfect: the analysis service's best move, "
+        "proven wherever the book or the solver can prove one within the time cap",
+    )
+    time_cap: float | None = Field(
+        None, gt=0, allow_inf_nan=False, strict=True, description="Seconds, at most the server's limit"
+    )
 
 
 class MoveOut(BaseModel):
     column: int = Field(description="The computer's column (1-based)")
     pos: str = Field(description="The position after it")
-    level: int
+    level: int | Literal["perfect"]
     exact: bool = Field(description="False when the time cap stopped the level's full search")
     elapsed: float
     position: PositionOut
@@ -208,9 +186,11 @@ class MoveOut(BaseModel):
 class HealthOut(BaseModel):
     status: Literal["ok"]
     version: str
-    workers: int
-    pending: int
-    max_pending: int
+    workers: int = Field(description="Analysis processes")
+    move_workers: int = Field(description="Processes playing moves")
+    pending: int = Field(description="Analyses queued or running")
+    pending_moves: int = Field(description="Moves queued or running")
+    max_pending: int = Field(description="Per kind of work")
 
 
 # ---------------------------------------------------------------- helpers
@@ -268,13 +248,48 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-class _LimitsMiddleware:
-    """Refuse long query strings (414) and large bodies (413) before the app sees them."""
+def _client(request: Request) -> str:
+    """Who is asking, for the per-client share of the engine: the peer's address."""
+    return request.client.host if request.client is not None else "unknown"
 
-    def __init__(self, app: ASGIApp, max_body: int, max_query: int) -> None:
+
+class _ClientGoneError(Exception):
+    """The client closed the connection before its answer was ready."""
+
+
+async def _disconnected(request: Request) -> None:
+    """Return once the client has closed the connection."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _engine(request: Request, lane: Lane, function: Function, *args: Any) -> dict[str, Any]:
+    """Run ``function(*args)`` in ``lane`` for this request's client; cancel it if the client leaves."""
+    job = lane.submit(_client(request), function, *args)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait((job.future, gone), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if not job.future.done():
+        lane.cancel(job)
+        raise _ClientGoneError
+    return job.future.result()
+
+
+class _LimitsMiddleware:
+    """Refuse long query strings (414), large bodies (413) and bodies sent too slowly (408).
+
+    The body is read here, before the app sees it, within ``read_timeout``
+    seconds of the request's head; a client trickling it byte by byte to
+    hold a connection gets a 408 and the connection is closed.
+    """
+
+    def __init__(self, app: ASGIApp, max_body: int, max_query: int, read_timeout: float) -> None:
         self.app = app
         self.max_body = max_body
         self.max_query = max_query
+        self.read_timeout = read_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -285,25 +300,30 @@ class _LimitsMiddleware:
                 scope, receive, send
             )
             return
+        too_large = _error(413, f"the request body is too large (limit {self.max_body} bytes)")
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
-                await _error(413, f"the request body is too large (limit {self.max_body} bytes)")(
-                    scope, receive, send
-                )
+                await too_large(scope, receive, send)
                 return
         body = bytearray()
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) > self.max_body:
-                await _error(413, f"the request body is too large (limit {self.max_body} bytes)")(
-                    scope, receive, send
-                )
-                return
+        try:
+            async with asyncio.timeout(self.read_timeout):
+                more = True
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client went away: nobody to answer
+                    body += message.get("body", b"")
+                    more = message.get("more_body", False)
+                    if len(body) > self.max_body:
+                        await too_large(scope, receive, send)
+                        return
+        except TimeoutError:
+            slow = _error(
+                408, f"the request was not sent within {self.read_timeout:g} seconds", {"Connection": "close"}
+            )
+            await slow(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -314,6 +334,38 @@ class _LimitsMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+# The page and the API docs load only their own scripts and styles; nothing may frame them.
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+        b"form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class _SecurityHeadersMiddleware:
+    """Add :data:`SECURITY_HEADERS` to every answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 # -------------------------------------------------------------------- app
@@ -328,33 +380,39 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorOut, "description": description}
     for status, description in (
         (400, "Bad position, size or level"),
+        (408, "The request was sent too slowly"),
         (409, "The game is already over"),
         (422, "Malformed parameters"),
+        (429, "This client already has its share of engine work under way; retry after Retry-After"),
         (503, "The engine is busy; retry after Retry-After seconds"),
     )
 }
 
 
 def create_app(limits: Limits | None = None) -> FastAPI:
-    """The ASGI app; its engine pool starts and stops with the app's lifespan."""
+    """The ASGI app; its engine workers start and stop with the app's lifespan."""
     limits = limits or Limits()
-    pool = EnginePool(limits.workers, limits.max_pending)
+    analyses = Lane("analysis", limits.workers, limits.max_pending, limits.per_client)
+    moves = Lane("move", limits.move_workers, limits.max_pending, limits.per_client)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.get_running_loop().run_in_executor(None, pool.start)
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(None, lane.start) for lane in (analyses, moves)))
         try:
             yield
         finally:
-            pool.stop()
+            analyses.stop()
+            moves.stop()
 
     app = FastAPI(
         title="c4engine",
         version=__version__,
         description="Play and analyse Connect-N. Columns and rows count from 1; positions are move strings.",
         lifespan=lifespan,
+        docs_url=None,  # served below from local files: no CDN
+        redoc_url=None,
     )
-    app.state.pool = pool
     app.state.limits = limits
 
     @app.exception_handler(C4Error)
@@ -373,12 +431,24 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def _busy(request: Request, error: PoolBusyError) -> JSONResponse:
         return _error(503, str(error), {"Retry-After": str(limits.retry_after)})
 
+    @app.exception_handler(ClientBusyError)
+    async def _client_busy(request: Request, error: ClientBusyError) -> JSONResponse:
+        return _error(429, str(error), {"Retry-After": str(limits.retry_after)})
+
+    @app.exception_handler(_ClientGoneError)
+    async def _gone(request: Request, error: _ClientGoneError) -> JSONResponse:
+        return _error(499, "the client closed the connection; the request was cancelled")
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:  # pragma: no cover
         return _error(500, "internal error: the server could not answer this request")
 
     def cap(requested: float | None, default: float) -> float:
-        return min(requested if requested is not None else default, limits.max_time)
+        if requested is None:
+            return min(default, limits.max_time)
+        if requested > limits.max_time:
+            raise StarletteHTTPException(422, f"time_cap: at most {limits.max_time:g} seconds")
+        return requested
 
     @app.get("/healthz", response_model=HealthOut, tags=["service"])
     async def healthz() -> dict[str, Any]:
@@ -386,9 +456,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return {
             "status": "ok",
             "version": __version__,
-            "workers": pool.workers,
-            "pending": pool.pending,
-            "max_pending": pool.max_pending,
+            "workers": analyses.size,
+            "move_workers": moves.size,
+            "pending": analyses.pending,
+            "pending_moves": moves.pending,
+            "max_pending": limits.max_pending,
         }
 
     @app.get("/api/position", response_model=PositionOut, responses=_ERRORS, tags=["api"])
@@ -400,55 +472,63 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.get("/api/analyze", response_model=AnalysisOut, responses=_ERRORS, tags=["api"])
     async def analyze(
+        request: Request,
         pos: PosQuery = "",
         size: SizeQuery = "7x6",
         connect: ConnectQuery = 4,
-        time_cap: Annotated[float | None, Query(gt=0, description="Seconds (capped by the server)")] = None,
+        time_cap: Annotated[
+            float | None, Query(gt=0, allow_inf_nan=False, description="Seconds, at most the server's limit")
+        ] = None,
     ) -> dict[str, Any]:
         """The score of every column for the side to move, the best column(s), whether exact."""
         board = _board(pos, size, connect)
         _check_playing(board)
         seconds = cap(time_cap, limits.analyze_time)
-        result = await pool.run(
-            worker.analyze_position, board.move_string, board.width, board.height, board.connect, seconds
+        result = await _engine(
+            request,
+            analyses,
+            worker.analyze_position,
+            board.move_string,
+            board.width,
+            board.height,
+            board.connect,
+            seconds,
         )
-        columns = [
-            None if entry is None else {key: value for key, value in entry.items() if key != "value"}
-            for entry in result["columns"]
-        ]
         return {
             "pos": board.move_string,
             "size": board.size,
             "connect": board.connect,
             "to_move": _symbol(board.turn),
-            "columns": columns,
-            "scores": [None if entry is None else entry["score"] for entry in columns],
+            "columns": result["columns"],
+            "scores": [None if entry is None else entry["score"] for entry in result["columns"]],
             "best": result["best"],
             "exact": result["exact"],
+            "pv": result["pv"],
             "elapsed": result["elapsed"],
         }
 
     @app.post("/api/move", response_model=MoveOut, responses=_ERRORS, tags=["api"])
-    async def move(request: Annotated[MoveIn, Body()]) -> dict[str, Any]:
+    async def move(request: Request, body: Annotated[MoveIn, Body()]) -> dict[str, Any]:
         """The computer's move at ``level`` and the position after it."""
-        board = _board(request.pos, request.size, request.connect)
+        board = _board(body.pos, body.size, body.connect)
         _check_playing(board)
-        levels.level(request.level)
-        seconds = cap(request.time_cap, limits.move_time)
-        result = await pool.run(
+        seconds = cap(body.time_cap, limits.move_time)
+        result = await _engine(
+            request,
+            moves,
             worker.engine_move,
             board.move_string,
             board.width,
             board.height,
             board.connect,
-            request.level,
+            body.level,
             seconds,
         )
         board.play(result["column"] - 1)
         return {
             "column": result["column"],
             "pos": board.move_string,
-            "level": request.level,
+            "level": body.level,
             "exact": result["exact"],
             "elapsed": result["elapsed"],
             "position": position_payload(board),
@@ -475,6 +555,17 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def index() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
 
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> FileResponse:
+        return FileResponse(str(STATIC / "docs.html"), headers={"Cache-Control": "no-cache"})
+
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    app.add_middleware(_LimitsMiddleware, max_body=limits.max_body, max_query=limits.max_query)
+    app.mount("/docs-assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+    app.add_middleware(
+        _LimitsMiddleware,
+        max_body=limits.max_body,
+        max_query=limits.max_query,
+        read_timeout=limits.read_timeout,
+    )
+    app.add_middleware(_SecurityHeadersMiddleware)
     return app

@@ -1,0 +1,111 @@
+"""The drawing of :class:`c4engine.cli.progress.Progress`, by rich: imported only when a line is drawn."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import TextIO
+
+from rich.console import Console, RenderableType
+from rich.progress import (
+    BarColumn,
+    ProgressColumn,
+    SpinnerColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as _RichProgress
+from rich.text import Text
+
+__all__ = ["LiveLine"]
+
+_REFRESH_PER_SECOND = 5
+
+
+class _DelayedProgress(_RichProgress):
+    """rich's progress display, empty until ``show_after`` seconds have passed."""
+
+    def __init__(self, *columns: ProgressColumn, show_after: float, console: Console) -> None:
+        self._show_at = time.monotonic() + show_after  # rich renders once while it sets up
+        super().__init__(
+            *columns,
+            console=console,
+            transient=True,  # cleared when done
+            refresh_per_second=_REFRESH_PER_SECOND,
+            redirect_stdout=False,  # the answer goes to standard output untouched
+        )
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        if time.monotonic() >= self._show_at:
+            yield from super().get_renderables()
+
+
+class _Count(ProgressColumn):
+    """``done/total unit``, or ``done unit`` while the total is unknown (nothing without a unit)."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        if task.total is not None:
+            return Text(f"{task.completed:,.0f}/{task.total:,.0f}{self.unit}")
+        return Text(f"{task.completed:,.0f}{self.unit}" if self.unit else "")
+
+
+class _WhenTotal(ProgressColumn):
+    """``column``, shown only while the task's total is known (``known``) or only while it is not."""
+
+    def __init__(self, column: ProgressColumn, *, known: bool) -> None:
+        super().__init__()
+        self.column = column
+        self.known = known
+
+    def render(self, task: Task) -> RenderableType:
+        return self.column.render(task) if (task.total is not None) == self.known else Text("")
+
+
+class LiveLine:
+    """One task of a rich progress display on ``stream``: label, bar, count, times, note."""
+
+    def __init__(
+        self,
+        label: str,
+        total: int | None,
+        done: int,
+        unit: str,
+        stream: TextIO,
+        show_after: float,
+        *,
+        force: bool,
+    ) -> None:
+        # Short enough for 80 columns: a spinner while the total is unknown, a bar and the time
+        # left once it is known.
+        self._display = _DelayedProgress(
+            _WhenTotal(SpinnerColumn(), known=False),
+            TextColumn("{task.description}", markup=False),
+            _WhenTotal(BarColumn(bar_width=20), known=True),
+            _Count(unit),
+            TimeElapsedColumn(),
+            _WhenTotal(TimeRemainingColumn(), known=True),
+            TextColumn("{task.fields[note]}", markup=False),
+            show_after=show_after,
+            console=Console(file=stream, force_terminal=True if force else None),
+        )
+        self._task = self._display.add_task(label, total=total, completed=done, note="")
+        self._display.start()
+
+    def advance(self, count: int, note: str | None) -> None:
+        if note is None:
+            self._display.advance(self._task, count)
+        else:
+            self._display.update(self._task, advance=count, note=note)
+
+    def update(self, note: str, done: int | None = None, total: int | None = None) -> None:
+        """Set the note, and the count and total when given (rich keeps those given as None)."""
+        self._display.update(self._task, completed=done, total=total, note=note)
+
+    def stop(self) -> None:
+        self._display.stop()

@@ -1,0 +1,101 @@
+"""Long work shows that it is working: a live line on a terminal's standard error, nothing in a pipe."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+from c4engine.board import Board
+from c4engine.cli import progress
+from c4engine.cli.progress import AgentProgress, Progress
+from c4engine.cli.terminal import TerminalGame
+from c4engine.play.game import Game
+from c4engine.play.players import EnginePlayer, HumanPlayer
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# An 80-column terminal (pexpect's size; a COLUMNS left by the test runner would override it).
+TERMINAL = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+
+# Searches of several seconds on any machine, fixed work rather than a time limit (a time limit
+# on a starved process can end before the line is drawn): the Python engine 11 plies deep on 9x7,
+# the solver on an opening the book does not hold (40 million nodes).
+SEARCHES = [
+    (["move", "4", "--depth", "11", "--size", "9x7", "--connect", "5"], r"depth \d+, [\d,]+ nodes"),
+    (["solve", "4453", "--no-book"], r"[\d,]+ nodes, score between -?\d+ and -?\d+"),
+]
+
+
+@pytest.mark.parametrize(("args", "note"), SEARCHES)
+def test_a_long_search_draws_a_live_line_on_a_terminal_and_nothing_in_a_pipe(
+    args: list[str], note: str
+) -> None:
+    child = pexpect.spawn(
+        sys.executable, ["-m", "c4engine", *args], encoding="utf-8", timeout=180, env=TERMINAL
+    )
+    screen = child.read()
+    child.close()
+    assert child.exitstatus == 0, screen
+    # every redraw starts by erasing the line: the notes seen are the line's successive states
+    states = [ANSI.sub("", part) for part in screen.split("\x1b[2K")]
+    notes = [found.group() for state in states if (found := re.search(note, state))]
+    assert len(set(notes)) >= 2, states  # it appeared, and it moved on
+    assert re.search(r"\d:\d\d:\d\d", "".join(states))  # with the time elapsed
+    # ... and it was cleared: after the last erase only the answer is left
+    assert note not in states[-1] and states[-1].strip()
+
+    piped = subprocess.run(
+        [sys.executable, "-m", "c4engine", *args], capture_output=True, text=True, timeout=180
+    )
+    assert piped.returncode == 0
+    assert piped.stderr == ""
+    assert "\x1b" not in piped.stdout and re.sub(r"\s+", " ", states[-1]).strip().split()[0] in piped.stdout
+
+
+def test_a_quick_command_on_a_terminal_draws_nothing() -> None:
+    child = pexpect.spawn(
+        sys.executable, ["-m", "c4engine", "move", "4453", "--level", "1"], encoding="utf-8"
+    )
+    screen = ANSI.sub("", child.read())
+    child.close()
+    assert child.exitstatus == 0
+    assert screen.split() == [screen.split()[0]] and screen.split()[0].isdigit()
+
+
+def test_the_terminal_game_shows_the_computer_thinking(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress, "SHOW_AFTER", 0.0)  # at once: the line's last state is drawn as it ends
+    thinker = EnginePlayer(depth=8)
+    game = Game(HumanPlayer(), thinker, board=Board.from_moves("5", 9, 7, 5))  # O to think
+    answers = iter(["q"])
+    TerminalGame(game, out=io.StringIO(), read_line=lambda prompt: next(answers), live=True).run()
+    line = ANSI.sub("", capsys.readouterr().err)
+    assert "O is thinking" in line and re.search(r"depth \d+, [\d,]+ nodes", line)
+    assert thinker.engine.poll is None  # the poll hook was given back
+
+
+def test_without_a_terminal_the_game_says_it_thinks_in_one_plain_line() -> None:
+    game = Game(EnginePlayer(level=1), HumanPlayer())
+    out = io.StringIO()
+    answers = iter(["q"])
+    TerminalGame(game, out=out, read_line=lambda prompt: next(answers), live=False).run()
+    assert "X (computer, level 1 beginner) is thinking..." in out.getvalue()
+
+
+def test_progress_counts_and_clears_and_a_late_total() -> None:
+    stream = io.StringIO()
+    with Progress("book depth 3", unit=" leaves", stream=stream, enabled=True, show_after=0) as bar:
+        bar.update(0, 8, "")
+        bar.update(8, 8, "0.01 CPU s/leaf")
+    text = ANSI.sub("", stream.getvalue())
+    assert "8/8 leaves" in text and "0.01 CPU s/leaf" in text
+    quiet = io.StringIO()
+    with AgentProgress(EnginePlayer(level=1), "thinking", stream=quiet) as line:
+        line.note("never drawn: not a terminal")
+    assert quiet.getvalue() == ""
