@@ -27,7 +27,7 @@ from c4engine.web.app import Limits, position_payload
 from c4engine.web.pool import Lane, PoolBusyError
 from c4engine.web.worker import analyze, analyze_position, engine_move
 
-LIMITS = Limits(workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=20)
+LIMITS = Limits(workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=2)
 
 # Positions whose analysis the classic engine proves at once (the solver must agree).
 LOSSES = "425645445333223554433225266"  # O to move; columns 2-5 full
@@ -189,7 +189,7 @@ BAD_GETS: list[tuple[str, dict[str, Any], int, str]] = [
     ("/api/analyze", {"time_cap": "-1"}, 422, "time_cap"),
     ("/api/analyze", {"time_cap": "1e999"}, 422, "time_cap"),
     ("/api/analyze", {"time_cap": "nan"}, 422, "time_cap"),
-    ("/api/analyze", {"time_cap": "21"}, 422, "at most 20 seconds"),
+    ("/api/analyze", {"time_cap": "2.5"}, 422, "at most 2 seconds"),
     ("/api/analyze", {"pos": "4" * 5000}, 422, "pos"),
     ("/api/nowhere", {}, 404, "Not Found"),
 ]
@@ -207,7 +207,7 @@ BAD_MOVES: list[tuple[Any, int, str]] = [
     ({"pos": "", "level": "Perfect"}, 422, "level"),
     ({"pos": "", "level": 2.0}, 422, "level"),
     ({"pos": "", "connect": "4"}, 422, "connect"),
-    ({"pos": "", "time_cap": 21}, 422, "at most 20 seconds"),
+    ({"pos": "", "time_cap": 2.5}, 422, "at most 2 seconds"),
     ({"pos": "", "time_cap": True}, 422, "time_cap"),
     ({"pos": "1212121"}, 409, "the game is over"),
     ({"pos": "4444444"}, 400, "column 4 is full"),
