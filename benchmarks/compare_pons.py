@@ -2,19 +2,34 @@
 
 Usage::
 
-    PYTHONPATH=src python benchmarks/compare_pons.py --pons /path/to/c4solver [--data DIR]
+    PYTHONPATH=src python benchmarks/compare_pons.py --pons /path/to/c4solver [--data DIR] [--pairs 3]
 
 ``--pons`` is a ``c4solver`` binary you built yourself from
 https://github.com/PascalPons/connect4 (nothing here fetches or builds it);
-it runs without an opening book.  Both solvers keep their table across the
-positions of a set, as Pons' ``main`` does; each set starts with a fresh
-table on both sides.  Times are CPU seconds (user+sys of the child for
-Pons, ``process_time`` for c4engine) -- the machine may be shared, and CPU
-time is the fairer clock then; wall times are printed too.  Without
-``--pons`` only c4engine is measured.
+it runs without an opening book.  Each set is measured ``--pairs`` times,
+the two solvers interleaved (Pons, c4engine, Pons, c4engine, ...), so a
+change in the machine's load hits both alike; the table gives medians.
+
+Two comparisons, CPU seconds (user + sys) -- the machine may be shared, and
+CPU time is the fairer clock then:
+
+* **whole process**: ``c4solver < positions`` against ``python -m c4engine
+  solve --no-book --table-mb M < positions``, each a fresh process (start-up,
+  reading, solving, printing);
+* **kernel alone**: c4engine's ``Solver.solve(best_move=False)`` timed in
+  this process (the ``Board`` objects are built before the clock starts)
+  against Pons' process minus Pons' start-up (the same binary on empty
+  input, measured in the same round).
+
+Both solvers keep their table across the positions of a set, as Pons'
+``main`` does; each set starts with a fresh table on both sides.  The load
+average is printed before and after every set: a ratio taken with the load
+above about 1.2 on this 2-core machine is not a quiet-machine figure.
+Without ``--pons`` only c4engine is measured.
 
 Sets and sizes follow Pons' published benchmark: the whole of L3_R1,
-L2_R1, L2_R2 and L1_R1, the first 20 positions of L1_R2 and L1_R3.
+L2_R1, L2_R2 and L1_R1, the first 20 positions of L1_R2 and L1_R3 (fewer
+with ``--sets Test_L1_R3:5``).
 """
 
 from __future__ import annotations
@@ -23,9 +38,11 @@ import argparse
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from c4engine import Board
@@ -42,6 +59,17 @@ SETS = [
 ]
 
 
+@dataclass
+class Runs:
+    """CPU seconds of every round of one set (kernel: c4engine in-process, Pons minus start-up)."""
+
+    ours_kernel: list[float] = field(default_factory=list)
+    ours_whole: list[float] = field(default_factory=list)
+    pons_kernel: list[float] = field(default_factory=list)
+    pons_whole: list[float] = field(default_factory=list)
+    nodes: int = 0
+
+
 def read_set(path: Path, limit: int | None) -> list[tuple[str, int]]:
     cases = []
     for line in path.read_text().splitlines():
@@ -51,32 +79,29 @@ def read_set(path: Path, limit: int | None) -> list[tuple[str, int]]:
     return cases[:limit] if limit else cases
 
 
-def run_pons(binary: str, cases: list[tuple[str, int]]) -> tuple[float, float, int]:
-    """(cpu seconds, wall seconds, correct) of one c4solver process over the positions."""
+def run_process(command: list[str], cases: list[tuple[str, int]]) -> tuple[float, int]:
+    """(CPU seconds, correct scores) of one process answering 'POSITION SCORE' lines for the positions."""
     stdin = "".join(moves + "\n" for moves, _ in cases)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run([binary], input=stdin, capture_output=True, text=True, check=True)
-    wall = time.perf_counter() - start
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     scores = [int(line.split()[1]) for line in done.stdout.splitlines() if line.strip()]
     correct = sum(got == want for got, (_, want) in zip(scores, cases, strict=False))
-    return cpu, wall, correct
+    return cpu, correct
 
 
-def run_ours(solver: Solver, cases: list[tuple[str, int]]) -> tuple[float, float, int, int]:
-    """(cpu seconds, wall seconds, correct, nodes)."""
+def run_ours(solver: Solver, cases: list[tuple[str, int]]) -> tuple[float, int, int]:
+    """(CPU seconds, correct, nodes) of the solves alone, in this process."""
     solver.reset()
     boards = [Board.from_moves(moves) for moves, _ in cases]  # pure-Python rules: not timed
     correct = nodes = 0
     cpu = time.process_time()
-    start = time.perf_counter()
     for board, (_, want) in zip(boards, cases, strict=True):
         result = solver.solve(board, best_move=False)
         correct += result.score == want
         nodes += result.nodes
-    return time.process_time() - cpu, time.perf_counter() - start, correct, nodes
+    return time.process_time() - cpu, correct, nodes
 
 
 def machine() -> str:
@@ -90,11 +115,62 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def commit() -> str:
+    try:
+        done = subprocess.run(
+            ["git", "describe", "--always", "--dirty"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent,
+        )
+    except OSError:
+        return "?"
+    return done.stdout.strip() or "?"
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def measure(
+    name: str, cases: list[tuple[str, int]], pairs: int, pons: str | None, solver: Solver, table_mb: float
+) -> Runs:
+    """Interleaved rounds of one set; raises if a solver gets a score wrong."""
+    c4 = [sys.executable, "-m", "c4engine", "solve", "--no-book", "--table-mb", f"{table_mb:g}"]
+    runs = Runs()
+    for _ in range(pairs):
+        if pons:
+            start, _ = run_process([pons], [])
+            cpu, correct = run_process([pons], cases)
+            assert correct == len(cases), f"Pons' solver got {correct}/{len(cases)} on {name}"
+            runs.pons_whole.append(cpu)
+            runs.pons_kernel.append(cpu - start)
+        cpu, correct = run_process(c4, cases)
+        assert correct == len(cases), f"c4 solve got {correct}/{len(cases)} on {name}"
+        runs.ours_whole.append(cpu)
+        cpu, correct, runs.nodes = run_ours(solver, cases)
+        assert correct == len(cases), f"c4engine got {correct}/{len(cases)} on {name}"
+        runs.ours_kernel.append(cpu)
+    return runs
+
+
+def ratio(ours: list[float], theirs: list[float]) -> str:
+    """The median of the rounds' ratios (each round's pair ran back to back)."""
+    if not theirs or min(theirs) <= 0:
+        return "-"
+    return f"{statistics.median(a / b for a, b in zip(ours, theirs, strict=True)):.2f}"
+
+
+def seconds(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f}" if values else "-"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pons", help="path of Pons' c4solver binary")
     parser.add_argument("--data", help="directory of the Test_* sets")
     parser.add_argument("--table-mb", type=float, default=64)
+    parser.add_argument("--pairs", type=int, default=3, help="interleaved rounds per set (default 3)")
     parser.add_argument("--sets", nargs="*", help="only these sets (names like Test_L2_R2 or Test_L1_R3:5)")
     args = parser.parse_args()
     data = default_bench_dir(args.data)
@@ -105,28 +181,28 @@ def main() -> int:
             name, _, count = spec.partition(":")
             sets.append((name, int(count) if count else None))
     print(f"machine: {machine()}")
-    print(f"date: {time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"date: {time.strftime('%Y-%m-%d %H:%M %Z')}  commit: {commit()}  pairs: {args.pairs}")
     solver = Solver(table_size_mb=args.table_mb)
     print(f"table: {solver.table_entries} entries, {solver.table_bytes / 2**20:.0f} MiB")
     header = (
-        "| set | positions | correct | c4engine cpu s | wall s | mean nodes | knodes/s | Pons cpu s | ratio |"
+        "| set | positions | mean nodes | Mnodes/s | kernel c4engine s | Pons s | ratio "
+        "| process c4engine s | Pons s | ratio | load before; after |"
     )
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for name, limit in sets:
         cases = read_set(data / name, limit)
-        pons_cpu = None
-        if args.pons:
-            pons_cpu, _, pons_correct = run_pons(args.pons, cases)
-            assert pons_correct == len(cases), f"Pons' solver got {pons_correct}/{len(cases)} on {name}"
-        cpu, wall, correct, nodes = run_ours(solver, cases)
+        before = load()
+        runs = measure(name, cases, args.pairs, args.pons, solver, args.table_mb)
         label = name if limit is None else f"{name} (first {limit})"
-        rate = nodes / cpu / 1000 if cpu else 0.0
-        pons_text = "-" if pons_cpu is None else f"{pons_cpu:.2f}"
-        ratio = "-" if not pons_cpu else f"{cpu / pons_cpu:.2f}"
+        kernel = statistics.median(runs.ours_kernel)
+        rate = runs.nodes / kernel / 1e6 if kernel else 0.0
         print(
-            f"| {label} | {len(cases)} | {correct} | {cpu:.2f} | {wall:.2f} | {nodes / len(cases):.0f} "
-            f"| {rate:.0f} | {pons_text} | {ratio} |",
+            f"| {label} | {len(cases)} | {runs.nodes / len(cases):.0f} | {rate:.2f} "
+            f"| {seconds(runs.ours_kernel)} | {seconds(runs.pons_kernel)} "
+            f"| {ratio(runs.ours_kernel, runs.pons_kernel)} "
+            f"| {seconds(runs.ours_whole)} | {seconds(runs.pons_whole)} "
+            f"| {ratio(runs.ours_whole, runs.pons_whole)} | {before}; {load()} |",
             flush=True,
         )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

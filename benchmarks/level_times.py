@@ -12,8 +12,7 @@ many were proved by the book or the solver instead of searched.  Compiled
 code is loaded before the clock runs (one untimed move on each board).
 
 ``hint`` (in ``--players``) is the terminal's hint: the analysis service's
-best move in ``HINT_SECONDS`` (:mod:`c4engine.cli.terminal`).  The web
-page's hint is a level-7 move capped at 2 s, bounded by the level-7 rows.
+best move in ``HINT_SECONDS`` (:mod:`c4engine.cli.terminal`).
 """
 
 from __future__ import annotations

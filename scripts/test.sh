@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README and CI run it: installs the project and
 # its test tools into .venv (unless a virtual environment is already active),
-# then lints, type-checks and runs pytest.  Extra arguments go to pytest.
+# then lints, type-checks, builds the API reference and runs pytest.  Extra arguments go
+# to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,4 +32,6 @@ fi
 
 echo "== ruff"; ruff check . && ruff format --check --quiet src tests
 echo "== mypy"; mypy
+# Warnings (a broken cross-reference, a docstring mkdocstrings cannot read) fail the build.
+echo "== docs"; mkdocs build --strict --quiet
 echo "== pytest"; python -m pytest -n 2 -q "$@"

@@ -1,7 +1,20 @@
+import os
+from functools import partial
+
 import pytest
 
 from c4engine.errors import SchedulerError
-from c4engine.jobs import default_workers, executor
+from c4engine.jobs import JobRunner, WorkerDiedError, default_workers, executor, parallelism, run_jobs
+
+
+def _pid_of(_job: int) -> int:
+    return os.getpid()
+
+
+def _fail_on_three(job: int) -> int:
+    if job == 3:
+        raise ValueError("job 3 failed")
+    return job
 
 
 def test_local_pool_runs_jobs() -> None:
@@ -9,18 +22,56 @@ def test_local_pool_runs_jobs() -> None:
         assert list(pool.map(pow, [2, 3], [3, 2])) == [8, 9]
 
 
-def test_bad_worker_count_is_refused() -> None:
+def test_an_executor_needs_a_process() -> None:
     with pytest.raises(SchedulerError, match="at least 1"), executor(workers=0):
         pass
 
 
 def test_default_workers_is_positive() -> None:
     assert default_workers() >= 1
+    assert parallelism(None) == default_workers() and parallelism(0) == 1
+
+
+def test_workers_0_runs_in_this_process_in_order() -> None:
+    results = list(run_jobs(_pid_of, range(3), workers=0))
+    assert results == [(0, os.getpid()), (1, os.getpid()), (2, os.getpid())]
+
+
+def test_workers_n_runs_on_other_processes() -> None:
+    results = dict(run_jobs(_pid_of, range(8), workers=2))
+    assert sorted(results) == list(range(8)) and os.getpid() not in results.values()
+
+
+def test_results_are_indexed_by_job_however_many_are_queued() -> None:
+    jobs = list(range(-20, 0))  # more jobs than run_jobs queues at once for 1 worker
+    assert dict(run_jobs(abs, jobs, workers=1)) == {index: abs(job) for index, job in enumerate(jobs)}
+
+
+def test_a_failing_job_raises_and_nothing_runs_after_it() -> None:
+    with pytest.raises(ValueError, match="job 3 failed"):
+        list(run_jobs(_fail_on_three, range(10), workers=0))
+    with pytest.raises(ValueError, match="job 3 failed"):
+        list(run_jobs(_fail_on_three, range(10), workers=1))
+
+
+@pytest.mark.parametrize("workers", [-1, True, 1.5])
+def test_bad_worker_counts_are_refused(workers: object) -> None:
+    with pytest.raises(SchedulerError, match=r"0 \(this process\) or more"):
+        JobRunner(workers)  # type: ignore[arg-type]
+
+
+def test_a_runner_keeps_its_workers_across_batches_and_starts_none_for_nothing() -> None:
+    with JobRunner(workers=1) as runner:
+        assert list(runner.run(_pid_of, [])) == [] and runner._pool is None
+        first = dict(runner.run(_pid_of, [0]))
+        second = dict(runner.run(partial(_pid_of), [0]))
+        assert first == second and first[0] != os.getpid()
 
 
 def test_dask_cluster_runs_jobs(dask_scheduler: str) -> None:
     with executor(dask_scheduler) as pool:
         assert list(pool.map(abs, [-1, -2])) == [1, 2]
+    assert dict(run_jobs(abs, [-1, -2], scheduler=dask_scheduler)) == {0: 1, 1: 2}
 
 
 def test_unreachable_scheduler_is_a_clear_error() -> None:
@@ -29,3 +80,15 @@ def test_unreachable_scheduler_is_a_clear_error() -> None:
         executor("tcp://127.0.0.1:1", connect_timeout=1),
     ):
         pass
+
+
+def _exit_on_two(job: int) -> int:
+    if job == 2:
+        os._exit(1)
+    return job
+
+
+def test_a_worker_that_dies_is_named_by_its_job() -> None:
+    with pytest.raises(WorkerDiedError, match="job 2 died") as died:
+        list(run_jobs(_exit_on_two, range(4), workers=1))
+    assert died.value.index == 2

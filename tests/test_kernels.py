@@ -12,7 +12,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from c4engine.board import Board, has_line
+from c4engine.board import Board, center_order, has_line
 from c4engine.kernels import bitboard, moves, table
 from c4engine.search.solver import Solver
 
@@ -139,7 +139,7 @@ def test_winning_cells_match_rules(width: int, height: int, connect: int) -> Non
             legal = board.legal_moves()
             if not legal:
                 break
-            board._push(rng.choice(legal))  # the rules' fast path: wins allowed, we test the masks
+            board.push(rng.choice(legal))  # the fast path: wins allowed, we test the masks
         stones, mask = board.current_bits, board.mask_bits
         want = _python_winning_cells(stones, mask, width, height, connect)
         got = bitboard.winning_cells(
@@ -157,8 +157,14 @@ def test_masks_and_mirror() -> None:
     assert int(bitboard.board_mask(7, 6)) == geometry.full
     board = Board.from_moves("1123")
     assert int(bitboard.mirror(np.uint64(board.key()), 7, 6)) == board.mirror_key()
-    assert list(moves.center_order(7)) == [3, 2, 4, 1, 5, 0, 6]
-    assert list(moves.center_order(4)) == [1, 2, 0, 3]
+    for width in range(1, 33):  # the compiled twin of the one centre-first order
+        assert tuple(moves.center_order(width)) == center_order(width)
+
+
+def test_center_column_is_center_order() -> None:
+    # the search computes the order arithmetically; the table stays for the heuristic search
+    for width in range(1, 33):
+        assert [moves.center_column(i, width) for i in range(width)] == list(moves.center_order(width))
 
 
 def test_table_store_probe_and_merge() -> None:

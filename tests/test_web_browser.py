@@ -242,7 +242,7 @@ def test_new_game_clears_the_analysis(page: Any, base: str) -> None:
     page.keyboard.press("n")
     page.select_option("select[name=size]", "10x8")
     page.click("#start")
-    page.wait_for_function("() => document.querySelectorAll('#board .column').length === 10")
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip').length === 10")
     settle(page)
     assert chips(page) == ["…"] * 10 and "proven" not in page.inner_text(".board-wrap")
     page.unroute("**/api/analyze*")

@@ -58,7 +58,16 @@ from c4engine.errors import (
     PositionError,
 )
 
-__all__ = ["MAX_SIZE", "Board", "Geometry", "Player", "has_line", "line_cells"]
+__all__ = [
+    "MAX_SIZE",
+    "Board",
+    "Geometry",
+    "Player",
+    "center_order",
+    "fits_64_bits",
+    "has_line",
+    "line_cells",
+]
 
 MAX_SIZE = 32
 """Largest width or height a board may have."""
@@ -77,6 +86,33 @@ class Player(IntEnum):
     @property
     def symbol(self) -> str:
         return "X" if self is Player.FIRST else "O"
+
+
+def fits_64_bits(width: int, height: int) -> bool:
+    """Whether a board of this size fits a 64-bit integer in the layout above.
+
+    ``width * (height + 1) <= 64``: a column takes ``height`` bits and its
+    sentinel.  The compiled kernels, the exact solver and opening books take
+    the boards that fit; the pure-Python rules and engine take any size.
+
+    >>> fits_64_bits(7, 6), fits_64_bits(8, 7), fits_64_bits(9, 7)
+    (True, True, False)
+    """
+    return width * (height + 1) <= 64
+
+
+def center_order(width: int) -> tuple[int, ...]:
+    """Columns from the centre outwards, left first on a tie: the order searches try moves in.
+
+    Central columns take part in the most lines, so they are the likeliest
+    good moves.  (The compiled kernels build the same order in
+    :func:`c4engine.kernels.moves.center_order`.)
+
+    >>> center_order(7), center_order(4)
+    ((3, 2, 4, 1, 5, 0, 6), (1, 2, 0, 3))
+    """
+    middle = (width - 1) / 2
+    return tuple(sorted(range(width), key=lambda column: (abs(column - middle), column)))
 
 
 def _run_starts(bits: int, shift: int, length: int) -> int:
@@ -145,11 +181,15 @@ class Geometry:
     def bit(self, column: int, row: int) -> int:
         return 1 << (column * self.column_stride + row)
 
+    @property
+    def fits_64_bits(self) -> bool:
+        """Whether this size fits a 64-bit integer (see :func:`fits_64_bits`)."""
+        return fits_64_bits(self.width, self.height)
+
     @cached_property
     def center_order(self) -> tuple[int, ...]:
-        """Columns from the centre outwards (left first on a tie): the usual search order."""
-        middle = (self.width - 1) / 2
-        return tuple(sorted(range(self.width), key=lambda column: (abs(column - middle), column)))
+        """This width's :func:`center_order`."""
+        return center_order(self.width)
 
     def mirror(self, bits: int) -> int:
         """``bits`` reflected left to right."""
@@ -290,7 +330,7 @@ class Board:
         >>> board = Board.from_grid([[2, 0, 0], [2, 0, 0], [1, 1, 0]], connect=3)
         >>> board.turn, board.winning_columns()
         (<Player.FIRST: 1>, [2])
-        >>> Board.from_grid([[1, 0], [1, 0]])
+        >>> Board.from_grid([[1, 0], [1, 0]], connect=2)
         Traceback (most recent call last):
         ...
         c4engine.errors.PositionError: 2 stones of the first player and 0 of the second: ...
@@ -324,7 +364,7 @@ class Board:
             raise PositionError("no game reaches this position: no order of the moves fits the columns")
         board = cls(width, height, connect)
         for column in order:
-            board._push(column)
+            board.push(column)
             if board._winner is not None:
                 raise PositionError(f"{board._winner.symbol} already has {connect} in a row")
         return board
@@ -489,14 +529,14 @@ class Board:
         """Drop a stone of the side to move into ``column`` (0-based)."""
         self._check_not_busy()
         self._check_playable(column)
-        self._push(column)
+        self.push(column)
 
     def undo(self) -> int:
         """Take back the last move and return its column."""
         self._check_not_busy()
         if not self._moves:
             raise IllegalMoveError("no move to undo")
-        return self._pop()
+        return self.pop()
 
     def copy(self) -> Board:
         """An independent board in the same position with the same history."""
@@ -546,9 +586,24 @@ class Board:
         if self._busy:
             raise BoardBusyError("the board is being searched; play or undo after the search returns")
 
-    # The search's fast path: no validation, the caller guarantees legality.
+    # ------------------------------------------------------ the fast path
 
-    def _push(self, column: int) -> None:
+    def push(self, column: int) -> bool:
+        """Drop a stone into ``column`` without any check and tell whether it won: the fast :meth:`play`.
+
+        As python-chess's ``Board.push`` does for chess moves, this trusts
+        the caller: ``column`` must be a column of the board that has room,
+        in a game that is not over (:meth:`can_play`) -- otherwise the
+        position is corrupt, silently.  Nor does it honour :meth:`frozen`: a
+        search pushes and pops on its own copy of the board.  Take the move
+        back with :meth:`pop`.  A winning move sets :attr:`winner` too.
+
+        >>> board = Board.from_moves("454545")
+        >>> board.push(3), board.winner        # X's fourth stone in column 4
+        (True, <Player.FIRST: 1>)
+        >>> board.pop(), board.winner
+        (3, None)
+        """
         geometry = self._geometry
         mover = self._current | ((self._mask + geometry.bottom_of(column)) & geometry.column_mask(column))
         self._mask |= self._mask + geometry.bottom_of(column)
@@ -556,8 +611,15 @@ class Board:
         self._moves.append(column)
         if has_line(mover, geometry.height, geometry.connect):
             self._winner = Player.FIRST if len(self._moves) % 2 else Player.SECOND
+            return True
+        return False
 
-    def _pop(self) -> int:
+    def pop(self) -> int:
+        """Take back the last move without any check and return its column: the fast :meth:`undo`.
+
+        The board must have a move to take back.  Like :meth:`push` it
+        ignores :meth:`frozen`.
+        """
         column = self._moves.pop()
         geometry = self._geometry
         column_stones = self._mask & geometry.column_mask(column)

@@ -1,28 +1,60 @@
-"""Where parallel work runs: a local process pool, or an existing Dask cluster.
+"""Where parallel work runs: this process, a local process pool, or an existing Dask cluster.
 
-Book building, matches and tuning hand out many independent jobs.  They all
-get their workers here, as a :class:`concurrent.futures.Executor`, so each
-of them runs unchanged on the local machine (a process pool, the default)
-or on a Dask cluster given by its scheduler's address
+Book building, matches, tuning and datasets hand out many independent jobs.
+They all run them with :func:`run_jobs` (or, to keep one pool across
+several batches, a :class:`JobRunner`), so each runs unchanged here, on the
+local machine or on a Dask cluster given by its scheduler's address
 (``tcp://HOST:PORT``).  Job functions must be importable module-level
-functions with picklable arguments, as both kinds of workers need.
+functions (or :func:`functools.partial` of one) with picklable arguments,
+as both kinds of workers need.
 
->>> with executor(workers=1) as pool:
-...     sorted(pool.map(abs, [-2, 1, -3]))
-[1, 2, 3]
+One convention for every caller, the ``c4`` commands' ``--workers`` included:
+
+* ``workers=0``: no worker processes -- the jobs run one after the other in
+  this process (small jobs, tests, debugging);
+* ``workers=N`` (N >= 1): N local worker processes;
+* ``workers=None``: one local worker process per CPU;
+* ``scheduler="tcp://HOST:PORT"``: the Dask cluster there (``workers`` is ignored).
+
+Results come back as ``(index of the job, result)`` pairs, in the order the
+jobs finish:
+
+>>> sorted(run_jobs(abs, [-2, 1, -3], workers=0))
+[(0, 2), (1, 1), (2, 3)]
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack, contextmanager
+from types import TracebackType
+from typing import Self, TypeVar
 
 from c4engine.errors import SchedulerError
 
-__all__ = ["default_workers", "executor"]
+__all__ = ["JobRunner", "WorkerDiedError", "default_workers", "executor", "parallelism", "run_jobs"]
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
+
+DASK_PARALLELISM = 64
+"""How many jobs a Dask cluster is taken to run at once: this process does not know its size."""
+
+
+class WorkerDiedError(SchedulerError):
+    """A local worker process died while it ran a job (``index``: the job's place in the jobs given).
+
+    A job that exits the process or crashes the interpreter does this; an
+    exception raised by a job is raised as itself instead.
+    """
+
+    def __init__(self, index: int) -> None:
+        super().__init__(f"the worker process running job {index} died")
+        self.index = index
 
 
 def default_workers() -> int:
@@ -33,6 +65,24 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def parallelism(workers: int | None, scheduler: str | None = None) -> int:
+    """About how many jobs run at once with these settings (a guess for a Dask cluster).
+
+    >>> parallelism(0), parallelism(3), parallelism(None) == default_workers()
+    (1, 3, True)
+    """
+    if scheduler is not None:
+        return DASK_PARALLELISM
+    if workers is None:
+        return default_workers()
+    return max(1, workers)
+
+
+def _check_workers(workers: int | None) -> None:
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 0):
+        raise SchedulerError(f"workers must be 0 (this process) or more, not {workers!r}")
+
+
 @contextmanager
 def executor(
     scheduler: str | None = None, workers: int | None = None, connect_timeout: float = 10.0
@@ -41,13 +91,17 @@ def executor(
 
     With ``scheduler`` (a Dask scheduler address) the jobs run on that
     cluster and ``workers`` is ignored; otherwise on ``workers`` local
-    processes (default: one per CPU).  A scheduler that does not answer
-    within ``connect_timeout`` seconds is a :class:`SchedulerError`.  Local workers are *spawned*, not
-    forked, so they start clean whatever threads the parent runs.
+    processes (default: one per CPU; an executor always has at least one
+    process -- :func:`run_jobs` is the one that reads ``workers=0`` as "in
+    this process").  A scheduler that does not answer within
+    ``connect_timeout`` seconds is a :class:`SchedulerError`.  Local workers
+    are *spawned*, not forked, so they start clean whatever threads the
+    parent runs.
     """
     if scheduler is None:
-        if workers is not None and workers < 1:
-            raise SchedulerError(f"workers must be at least 1, not {workers}")
+        _check_workers(workers)
+        if workers == 0:
+            raise SchedulerError("an executor needs at least 1 worker process, not 0")
         pool = ProcessPoolExecutor(
             max_workers=workers or default_workers(), mp_context=multiprocessing.get_context("spawn")
         )
@@ -70,3 +124,111 @@ def executor(
         yield client.get_executor()  # type: ignore[no-untyped-call]
     finally:
         client.close()  # type: ignore[no-untyped-call]
+
+
+class JobRunner:
+    """Runs batches of jobs on workers that stay up between the batches (see the module's conventions).
+
+    The pool (or the Dask client) starts with the first batch that has a
+    job, and stops on leaving the ``with`` block -- so a run that resumes
+    with nothing left to do starts no process.
+
+    >>> with JobRunner(workers=0) as runner:
+    ...     [result for _index, result in runner.run(len, ["ab", "c"])]
+    [2, 1]
+    """
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
+        _check_workers(workers)
+        self.workers = workers
+        self.scheduler = scheduler
+        self._stack = ExitStack()
+        self._pool: Executor | None = None
+
+    @property
+    def in_process(self) -> bool:
+        """Whether the jobs run here, one after the other (``workers=0`` and no scheduler)."""
+        return self.workers == 0 and self.scheduler is None
+
+    @property
+    def parallelism(self) -> int:
+        """About how many jobs run at once: see :func:`parallelism`."""
+        return parallelism(self.workers, self.scheduler)
+
+    def run(self, fn: Callable[[Job], Result], jobs: Iterable[Job]) -> Iterator[tuple[int, Result]]:
+        """``(index, fn(job))`` for every job, as each finishes.
+
+        At most a few jobs per worker are queued at a time, taken from
+        ``jobs`` in order, so finished work comes back close to the order
+        of ``jobs`` and an interruption leaves little in flight.  An error
+        in a job is raised here (a worker process that dies, as
+        :class:`WorkerDiedError`), and the jobs still queued are cancelled.
+        """
+        if self.in_process:
+            for index, job in enumerate(jobs):
+                yield index, fn(job)
+            return
+        queue = enumerate(jobs)
+        first = next(queue, None)
+        if first is None:
+            return
+        if self._pool is None:
+            self._pool = self._stack.enter_context(executor(self.scheduler, self.workers))
+        # Enough queued to keep every worker busy while results travel back, and no more.
+        limit = 4 * self.parallelism if self.scheduler is not None else 2 * self.parallelism + 2
+        index_of: dict[Future[Result], int] = {self._pool.submit(fn, first[1]): first[0]}
+        try:
+            for index, job in queue:
+                index_of[self._pool.submit(fn, job)] = index
+                if len(index_of) >= limit:
+                    break
+            pending = set(index_of)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                broken = [index_of[job] for job in done if isinstance(job.exception(), BrokenProcessPool)]
+                if broken:
+                    # A dead worker breaks every job in the pool at once: the earliest was running.
+                    raise WorkerDiedError(min(broken))
+                for future in sorted(done, key=index_of.__getitem__):  # in job order when several finish
+                    yield index_of.pop(future), future.result()
+                    upcoming = next(queue, None)
+                    if upcoming is not None:
+                        submitted = self._pool.submit(fn, upcoming[1])
+                        index_of[submitted] = upcoming[0]
+                        pending.add(submitted)
+        finally:
+            for future in index_of:
+                future.cancel()
+
+    def close(self) -> None:
+        """Stop the workers (waiting for the jobs they run)."""
+        self._stack.close()
+        self._pool = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def run_jobs(
+    fn: Callable[[Job], Result],
+    jobs: Iterable[Job],
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple[int, Result]]:
+    """``(index, fn(job))`` for every job, as each finishes, on workers started for these jobs only.
+
+    ``workers=0`` runs them in this process, ``N`` on N local processes,
+    ``None`` on one per CPU, and ``scheduler`` on that Dask cluster (see
+    :class:`JobRunner`, which keeps its workers across several batches).
+
+    >>> from functools import partial
+    >>> [result for _index, result in run_jobs(partial(pow, 2), [3, 4], workers=0)]
+    [8, 16]
+    """
+    with JobRunner(workers, scheduler) as runner:
+        yield from runner.run(fn, jobs)

@@ -1,34 +1,110 @@
-"""What every SQLite-backed store shares: closing, ``with`` blocks, timestamps.
+"""What every SQLite-backed store shares: opening, identity checks, closing, timestamps.
 
 Matches, tuning runs and book builds keep their finished work in SQLite so a
-killed run resumes where it stopped; each store subclasses
-:class:`SQLiteStore` and opens its own tables into ``self._db``.
+killed run resumes where it stopped.  Each store subclasses
+:class:`SQLiteStore`, names the error it raises and what it is (for
+messages), and gives its tables; the base opens the file, turns SQLite's
+errors into that error, and checks that a file resumed holds the same run
+(:meth:`SQLiteStore.check_identity`).
 
->>> import sqlite3
 >>> class Notes(SQLiteStore):
+...     description = "a notebook"
+...     run = "notebook"
 ...     def __init__(self) -> None:
-...         self._db = sqlite3.connect(":memory:")
+...         super().__init__(":memory:", "CREATE TABLE notes (text TEXT)")
 >>> with Notes() as notes:
-...     notes._db.execute("SELECT 1").fetchone()
-(1,)
+...     notes.check_identity({"size": "7x6"}, {"size": "7x6"})
+...     notes.check_identity({"size": "7x6"}, {"size": "9x7"})
+Traceback (most recent call last):
+...
+c4engine.errors.C4Error: :memory: holds another notebook: size '7x6' (asked '9x7'); use another file
 >>> len(utc_now()) == len("2026-01-01T00:00:00+00:00")
 True
 """
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Self
+from typing import ClassVar, Self
+
+from c4engine.errors import C4Error
 
 __all__ = ["SQLiteStore", "utc_now"]
 
 
 class SQLiteStore:
-    """A store on one SQLite connection (``self._db``), closed on leaving a ``with`` block."""
+    """A store on one SQLite connection (``self._db``), closed on leaving a ``with`` block.
 
-    _db: sqlite3.Connection
+    ``tables`` is the SQL script creating the store's tables if they are
+    missing; ``wal`` turns on SQLite's write-ahead log (for stores written
+    often while other processes may read them).  ``":memory:"`` keeps the
+    store in memory.
+    """
+
+    error: ClassVar[type[C4Error]] = C4Error
+    """What the store raises: a file that is not such a store, another run's file."""
+
+    description: ClassVar[str] = "a store"
+    """What the store is, for messages: ``cannot use FILE as <description>``."""
+
+    run: ClassVar[str] = "run"
+    """What one file holds, for messages: ``FILE holds another <run>``."""
+
+    remedy: ClassVar[str] = "use another file"
+    """What a user whose file holds another run should do."""
+
+    schema_version: ClassVar[int] = 1
+    """The layout of the store's tables (:meth:`identify` refuses files of another)."""
+
+    def __init__(self, path: str | os.PathLike[str], tables: str, *, wal: bool = False) -> None:
+        self.path = os.fspath(path)
+        try:
+            self._db = sqlite3.connect(self.path)
+            if wal:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(tables)
+        except sqlite3.DatabaseError as error:
+            raise self.error(f"cannot use {self.path} as {self.description}: {error}") from None
+
+    def identify(self, table: str, parameters: Mapping[str, object], **columns: object) -> bool:
+        """Record the run's ``parameters`` in ``table``, or check them against the ones there.
+
+        ``table`` holds one row: ``id`` 1, the :attr:`schema_version`, the
+        parameters as JSON, any further ``columns`` given, and the time.
+        Returns whether the run is new (its row written now); a file of
+        another schema or another run is refused with :attr:`error`.
+        """
+        row = self._db.execute(f"SELECT schema, parameters FROM {table} WHERE id = 1").fetchone()
+        if row is None:
+            names = ", ".join(["id", "schema", "parameters", *columns, "created"])
+            marks = ", ".join("?" * (len(columns) + 3))
+            values = (self.schema_version, json.dumps(parameters, sort_keys=True), *columns.values())
+            with self._db:
+                self._db.execute(f"INSERT INTO {table} ({names}) VALUES (1, {marks})", (*values, utc_now()))
+            return True
+        if row[0] != self.schema_version:
+            raise self.error(f"{self.path} was written by another version of c4engine (schema {row[0]})")
+        self.check_identity(json.loads(row[1]), parameters)
+        return False
+
+    def check_identity(self, stored: Mapping[str, object], wanted: Mapping[str, object]) -> None:
+        """Refuse (with :attr:`error`) a file whose run, ``stored``, is not the one ``wanted``.
+
+        The message names every parameter that differs, with both values.
+        """
+        changed = [
+            f"{key} {stored.get(key)!r} (asked {value!r})"
+            for key, value in wanted.items()
+            if stored.get(key) != value
+        ]
+        if changed:
+            raise self.error(f"{self.path} holds another {self.run}: {', '.join(changed)}; {self.remedy}")
 
     def close(self) -> None:
         self._db.close()

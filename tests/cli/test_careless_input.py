@@ -126,7 +126,7 @@ def test_a_crashing_player_ends_the_match_in_one_line_and_finished_games_stay(tm
     )
     database = tmp_path / "m.sqlite"
     result = c4_script(
-        "match", "crashbot:choose", "7", "--games", "4", "--workers", "1", "--random-plies", "0",
+        "match", "crashbot:choose", "7", "--games", "4", "--workers", "0", "--random-plies", "0",
         "--db", str(database), cwd=tmp_path,
     )  # fmt: skip
     assert_usage_error(result, "match", "crashbot:choose", "game 1", "RuntimeError: boom")
@@ -135,7 +135,7 @@ def test_a_crashing_player_ends_the_match_in_one_line_and_finished_games_stay(tm
 
 
 def test_a_player_that_is_not_a_move_function_is_named() -> None:
-    result = run_c4("match", "os:system", "5", "--games", "2", "--no-db", "--workers", "1")
+    result = run_c4("match", "os:system", "5", "--games", "2", "--no-db", "--workers", "0")
     assert_usage_error(result, "match", "os:system", "game 0", "TypeError")
 
 

@@ -20,30 +20,31 @@ from c4engine.experiments.match import MatchConfig, MatchStore, play_match
 
 def test_match_prints_a_summary_and_stores_the_games(tmp_path: Path) -> None:
     db = tmp_path / "m.sqlite"
-    result = run_c4("match", "random", "2", "--games", "4", "--workers", "1", "--seed", "3", "--db", str(db))
+    result = run_c4("match", "random", "2", "--games", "4", "--workers", "0", "--seed", "3", "--db", str(db))
     assert result.returncode == 0, result.stderr
-    expected = play_match(MatchConfig("random", "2", games=4, seed=3), workers=1)
+    expected = play_match(MatchConfig("random", "2", games=4, seed=3), workers=0)
     assert f"A wins {expected.wins}, draws {expected.draws}, B wins {expected.losses}" in result.stdout
     assert "Elo A - B" in result.stdout and f"games stored in {db}" in result.stdout
     rows = sqlite3.connect(db).execute("SELECT game, moves, score FROM games ORDER BY game").fetchall()
     assert [(row[0], row[2]) for row in rows] == [(game.index, game.score) for game in expected.games]
     assert rows[0][1].isdigit()  # moves in the usual 1-based notation
-    again = run_c4("match", "random", "2", "--games", "4", "--workers", "1", "--seed", "3", "--db", str(db))
+    again = run_c4("match", "random", "2", "--games", "4", "--workers", "0", "--seed", "3", "--db", str(db))
     assert "(4 from an earlier run)" in again.stdout
 
 
 def test_default_database_is_named_after_the_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    assert main(["match", "random", "1", "--games", "2", "--workers", "1", "--size", "5x4"]) == 0
+    assert main(["match", "random", "1", "--games", "2", "--workers", "0", "--size", "5x4"]) == 0
     name = default_db(MatchConfig("random", "1", games=2, width=5, height=4))
     assert (tmp_path / name).exists() and name.name == "match-random-vs-1-seed0-5x4c4.sqlite"
-    assert main(["match", "random", "1", "--games", "2", "--workers", "1", "--no-db", "--width", "6"]) == 0
+    assert main(["match", "random", "1", "--games", "2", "--workers", "0", "--no-db", "--width", "6"]) == 0
     assert sorted(path.name for path in tmp_path.iterdir()) == [name.name]
 
 
 def test_a_killed_match_resumes_to_the_same_result(tmp_path: Path) -> None:
+    games = 300  # enough that the kill, a poll after the third game, lands in the middle on a fast machine
     db = tmp_path / "killed.sqlite"
-    args = ["match", "random", "2", "--games", "60", "--workers", "1", "--seed", "9", "--db", str(db)]
+    args = ["match", "random", "2", "--games", str(games), "--workers", "0", "--seed", "9", "--db", str(db)]
     env = dict(os.environ, NO_COLOR="1")
     process = subprocess.Popen([sys.executable, "-m", "c4engine", *args], env=env, stderr=subprocess.DEVNULL)
     try:
@@ -61,14 +62,14 @@ def test_a_killed_match_resumes_to_the_same_result(tmp_path: Path) -> None:
         process.wait()
     with MatchStore(db) as store:
         kept = len(store.games())
-    assert 3 <= kept < 60, "the match was not interrupted in the middle"
+    assert 3 <= kept < games, "the match was not interrupted in the middle"
     resumed = run_c4(*args)
     assert resumed.returncode == 0, resumed.stderr
     assert f"({kept} from an earlier run)" in resumed.stdout
-    uninterrupted = play_match(MatchConfig("random", "2", games=60, seed=9), workers=1)
+    uninterrupted = play_match(MatchConfig("random", "2", games=games, seed=9), workers=0)
     with MatchStore(db) as store:
         stored = store.games()
-    assert [(stored[i].moves, stored[i].score) for i in range(60)] == [
+    assert [(stored[i].moves, stored[i].score) for i in range(games)] == [
         (game.moves, game.score) for game in uninterrupted.games
     ]
 
@@ -90,7 +91,7 @@ def _run_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int
         (("match", "depth=0", "2"), ("depth must be",)),
         (("match", "nowhere.module:f", "2"), ("cannot import module 'nowhere.module'",)),
         (("match", "1", "2", "--games", "0"), ("at least 1",)),
-        (("match", "1", "2", "--workers", "0"), ("--workers",)),
+        (("match", "1", "2", "--workers", "-1"), ("--workers", "0 (work in this process) or more")),
         (("match", "1", "2", "--size", "7x"), ("board size",)),
         (("match", "1", "2", "--size", "7x6", "--height", "5"), ("not both",)),
         (("match", "1", "2", "--random-plies", "-2"), ("random plies",)),
@@ -114,7 +115,7 @@ def test_another_match_in_the_same_database_is_refused(
 ) -> None:
     db = str(tmp_path / "m.sqlite")
     assert (
-        _run_in_process(capsys, "match", "random", "1", "--games", "2", "--workers", "1", "--db", db)[0] == 0
+        _run_in_process(capsys, "match", "random", "1", "--games", "2", "--workers", "0", "--db", db)[0] == 0
     )
-    code, err = _run_in_process(capsys, "match", "random", "2", "--games", "2", "--workers", "1", "--db", db)
+    code, err = _run_in_process(capsys, "match", "random", "2", "--games", "2", "--workers", "0", "--db", db)
     assert code == 2 and "holds another match" in err and len(err.strip().splitlines()) == 1

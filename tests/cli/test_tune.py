@@ -21,7 +21,7 @@ from c4engine.search.evaluators import DEFAULT_WEIGHTS, load_weights
 TINY = [
     "tune",
     "--size", "5x4", "--connect", "3", "--depth", "1", "--openings", "2",
-    "--popsize", "4", "--pool", "start,hand", "--workers", "1",
+    "--popsize", "4", "--pool", "start,hand", "--workers", "0",
 ]  # fmt: skip
 
 
@@ -57,7 +57,7 @@ def test_tune_writes_weights_start_curve_and_validates(tmp_path: Path) -> None:
     assert len(svg.findall("{http://www.w3.org/2000/svg}polyline")) == 2
     # the tuned file is a player: weights:FILE and FILE.json
     played = run_c4("match", f"weights:{out}", str(tmp_path / "tuned-start.json"), "--games", "2",
-                    "--size", "5x4", "--connect", "3", "--no-db", "--workers", "1")  # fmt: skip
+                    "--size", "5x4", "--connect", "3", "--no-db", "--workers", "0")  # fmt: skip
     assert played.returncode == 0, played.stderr
     assert "A wins" in played.stdout
 
@@ -103,7 +103,7 @@ def test_tune_resumes_after_sigkill_and_ends_like_an_unbroken_run(tmp_path: Path
         (["--pool", "start,gone.json"], "cannot read weights file gone.json"),
         (["--start", "FOUR"], "weights with 3 per side are for connect 4, not connect 3"),
         (["--games-budget", "0"], "budget must be a whole number of at least 1"),
-        (["--workers", "0"], "--workers must be at least 1"),
+        (["--workers", "-1"], "argument --workers: must be 0 (work in this process) or more, not -1"),
         (["--validate", "-1"], "--validate must be 0 or more"),
         (["--sigma", "2"], "sigma is a step"),
         (["--method", "grid"], "invalid choice"),
@@ -129,4 +129,4 @@ def test_a_database_of_another_run_is_refused(tmp_path: Path) -> None:
         *TINY, "--games-budget", "32", "--seed", "9", "--db", db, "--out", str(tmp_path / "t.json")
     )
     assert other.returncode == 2
-    assert "holds another tuning run (different seed)" in other.stderr
+    assert "holds another tuning run: seed 0 (asked 9)" in other.stderr

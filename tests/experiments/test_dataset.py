@@ -134,7 +134,7 @@ def test_bad_settings_raise_dataset_errors() -> None:
 def test_the_command_writes_a_dataset(tmp_path: Path) -> None:
     path = tmp_path / "small.csv"
     done = run_c4(
-        "dataset", "-o", str(path), "--size", "5x4", "--plies", "6-7", "--per-ply", "2", "--workers", "1"
+        "dataset", "-o", str(path), "--size", "5x4", "--plies", "6-7", "--per-ply", "2", "--workers", "0"
     )
     assert done.returncode == 0, done.stderr
     assert "wrote 4 positions (plies 6-7)" in done.stdout
@@ -153,7 +153,7 @@ def test_the_command_writes_a_dataset(tmp_path: Path) -> None:
         (["--per-ply", "2", "--count", "3"], "not allowed with argument"),
         (["--size", "9x7", "--connect", "5"], "width * (height + 1) <= 64"),
         (["--format", "xlsx"], "invalid choice"),
-        (["--workers", "0"], "--workers must be at least 1"),
+        (["--workers", "-1"], "argument --workers: must be 0 (work in this process) or more, not -1"),
         (["--connect", "9"], "connect 9 cannot fit"),
     ],
 )
@@ -180,6 +180,6 @@ def test_labels_of_book_positions_come_from_the_book(monkeypatch: pytest.MonkeyP
 
     for name in ("solve", "analyze", "is_at_least"):
         monkeypatch.setattr(Solver, name, fail)
-    rows = build_dataset(sample_positions([0, 2, 4], per_ply=3, seed=4), workers=1)
+    rows = build_dataset(sample_positions([0, 2, 4], per_ply=3, seed=4), workers=0)
     assert rows[0].move_scores == (-2, -1, 0, 1, 0, -1, -2) and rows[0].best_moves == (4,)
     assert [row.ply for row in rows] == [0, 2, 2, 2, 4, 4, 4]

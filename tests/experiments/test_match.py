@@ -1,8 +1,7 @@
-"""Matches: the Elo interval, reproducible paired games, the SQLite store and resuming, parallel paths."""
+"""Matches: reproducible paired games, the SQLite store and resuming, parallel paths."""
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
@@ -10,86 +9,7 @@ import pytest
 
 from c4engine.board import Board
 from c4engine.errors import MatchError
-from c4engine.experiments.match import (
-    Z_95,
-    GameOutcome,
-    MatchConfig,
-    MatchStore,
-    elo_difference,
-    opening,
-    play_game,
-    play_match,
-    score_to_elo,
-)
-
-# ------------------------------------------------------------------ Elo
-
-
-def test_score_to_elo_known_values() -> None:
-    assert score_to_elo(0.5) == 0
-    assert score_to_elo(0.75) == pytest.approx(400 * math.log10(3))  # 190.85
-    assert score_to_elo(10 / 11) == pytest.approx(400.0)  # odds 10:1 = 400 Elo
-    assert score_to_elo(0.25) == pytest.approx(-score_to_elo(0.75))
-    assert score_to_elo(1.0) == math.inf and score_to_elo(0.0) == -math.inf
-    with pytest.raises(ValueError, match="between 0 and 1"):
-        score_to_elo(1.5)
-
-
-def test_without_draws_the_interval_is_wilsons() -> None:
-    wins, losses = 30, 10
-    n, p = wins + losses, wins / (wins + losses)
-    z2 = Z_95**2
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z_95 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    estimate = elo_difference(wins, 0, losses)
-    assert estimate.elo == pytest.approx(score_to_elo(0.75))
-    assert estimate.low == pytest.approx(score_to_elo(centre - half))
-    assert estimate.high == pytest.approx(score_to_elo(centre + half))
-
-
-def test_many_games_approach_the_normal_interval_with_trinomial_variance() -> None:
-    wins, draws, losses = 6000, 2000, 2000
-    n = wins + draws + losses
-    s = (wins + draws / 2) / n
-    variance = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s**2) / n
-    half = Z_95 * math.sqrt(variance / n)
-    estimate = elo_difference(wins, draws, losses)
-    assert estimate.low == pytest.approx(score_to_elo(s - half), abs=0.5)
-    assert estimate.high == pytest.approx(score_to_elo(s + half), abs=0.5)
-
-
-def test_draws_narrow_the_interval() -> None:
-    decisive = elo_difference(50, 0, 50)
-    drawish = elo_difference(10, 80, 10)
-    assert decisive.elo == drawish.elo == 0
-    assert drawish.high - drawish.low < (decisive.high - decisive.low) / 2
-
-
-def test_interval_shrinks_like_one_over_root_n() -> None:
-    widths = [elo_difference(6 * k, 2 * k, 2 * k) for k in (1, 4, 16, 64)]
-    spans = [estimate.high - estimate.low for estimate in widths]
-    assert spans == sorted(spans, reverse=True)
-    assert spans[3] / spans[2] == pytest.approx(0.5, abs=0.05)
-    assert all(estimate.low < estimate.elo < estimate.high for estimate in widths)
-
-
-def test_a_clean_sweep_has_a_finite_lower_end() -> None:
-    few, many = elo_difference(10, 0, 0), elo_difference(100, 0, 0)
-    assert few.elo == math.inf and few.high == math.inf
-    assert few.low == pytest.approx(score_to_elo(10 / (10 + Z_95**2)))
-    assert 0 < few.low < many.low < math.inf
-    lost = elo_difference(0, 0, 10)
-    assert lost.elo == -math.inf and lost.high == pytest.approx(-few.low) and lost.low == -math.inf
-    assert str(few).startswith(">= +") and str(lost).startswith("<= -")
-
-
-def test_all_draws_and_no_games() -> None:
-    even = elo_difference(0, 20, 0)
-    assert even.elo == 0 and even.low < 0 < even.high and even.low == pytest.approx(-even.high)
-    assert elo_difference(0, 0, 0).games == 0
-    with pytest.raises(ValueError, match="wins"):
-        elo_difference(-1, 0, 0)
-
+from c4engine.experiments.match import GameOutcome, MatchConfig, MatchStore, opening, play_game, play_match
 
 # ------------------------------------------------------------- games
 
@@ -108,8 +28,8 @@ def test_openings_are_seeded_paired_and_leave_a_game() -> None:
 
 def test_a_short_match_is_reproducible_with_its_seed() -> None:
     config = MatchConfig("random", "3", games=6, seed=11, random_plies=2)
-    first = play_match(config, workers=1)
-    again = play_match(config, workers=1)
+    first = play_match(config, workers=0)
+    again = play_match(config, workers=0)
     assert [game.moves for game in first.games] == [game.moves for game in again.games]
     assert [game.score for game in first.games] == [game.score for game in again.games]
     assert first.wins + first.draws + first.losses == 6
@@ -117,7 +37,7 @@ def test_a_short_match_is_reproducible_with_its_seed() -> None:
     for even, odd in zip(first.games[::2], first.games[1::2], strict=True):
         assert even.a_first and not odd.a_first
         assert even.moves[:2] == odd.moves[:2]  # the same opening, colours swapped
-    reseeded = play_match(MatchConfig("random", "3", games=6, seed=12, random_plies=2), workers=1)
+    reseeded = play_match(MatchConfig("random", "3", games=6, seed=12, random_plies=2), workers=0)
     assert [game.moves for game in reseeded.games] != [game.moves for game in first.games]
 
 
@@ -134,7 +54,7 @@ def test_scores_and_times_belong_to_the_right_player() -> None:
 
 
 def test_summary_report_counts_and_times() -> None:
-    summary = play_match(MatchConfig("random", "2", games=4, seed=2), workers=1)
+    summary = play_match(MatchConfig("random", "2", games=4, seed=2), workers=0)
     report = summary.report()
     assert f"A wins {summary.wins}, draws {summary.draws}, B wins {summary.losses}" in report
     assert "Elo A - B" in report and "B's CPU time per move" in report
@@ -149,7 +69,7 @@ def test_bad_configs_are_match_errors() -> None:
     with pytest.raises(MatchError, match="do not leave a game"):
         MatchConfig("1", "2", games=2, random_plies=11, width=3, height=4, connect=3)
     with pytest.raises(MatchError, match="computer players"):
-        play_match(MatchConfig("human", "2", games=2), workers=1)
+        play_match(MatchConfig("human", "2", games=2), workers=0)
 
 
 # ---------------------------------------------------------- store, resume
@@ -165,7 +85,7 @@ class _Stop(Exception):
 
 def test_an_interrupted_match_resumes_to_the_same_games(tmp_path: Path) -> None:
     config = MatchConfig("random", "2", games=6, seed=4, random_plies=2)
-    uninterrupted = play_match(config, workers=1)
+    uninterrupted = play_match(config, workers=0)
     path = tmp_path / "match.sqlite"
 
     def stop_after_three(outcome: GameOutcome) -> None:
@@ -173,11 +93,11 @@ def test_an_interrupted_match_resumes_to_the_same_games(tmp_path: Path) -> None:
             raise _Stop
 
     with MatchStore(path) as store, pytest.raises(_Stop):
-        play_match(config, store=store, workers=1, on_game=stop_after_three)
+        play_match(config, store=store, workers=0, on_game=stop_after_three)
     with MatchStore(path) as store:
         assert sorted(store.games()) == [0, 1, 2]
         replayed: list[int] = []
-        resumed = play_match(config, store=store, workers=1, on_game=lambda game: replayed.append(game.index))
+        resumed = play_match(config, store=store, workers=0, on_game=lambda game: replayed.append(game.index))
     assert replayed == [3, 4, 5]
     assert _moves_and_scores(resumed.games) == _moves_and_scores(uninterrupted.games)
     with MatchStore(path) as store:  # stored moves read back as played, times kept
@@ -190,12 +110,12 @@ def test_an_interrupted_match_resumes_to_the_same_games(tmp_path: Path) -> None:
 def test_a_store_refuses_another_match_but_accepts_more_games(tmp_path: Path) -> None:
     path = tmp_path / "match.sqlite"
     with MatchStore(path) as store:
-        play_match(MatchConfig("random", "1", games=2, seed=1), store=store, workers=1)
+        play_match(MatchConfig("random", "1", games=2, seed=1), store=store, workers=0)
     with MatchStore(path) as store, pytest.raises(MatchError, match=r"seed 1 \(asked 2\)"):
         store.start(MatchConfig("random", "1", games=2, seed=2))
     with MatchStore(path) as store:
-        more = play_match(MatchConfig("random", "1", games=4, seed=1), store=store, workers=1)
-        fewer = play_match(MatchConfig("random", "1", games=1, seed=1), store=store, workers=1)
+        more = play_match(MatchConfig("random", "1", games=4, seed=1), store=store, workers=0)
+        fewer = play_match(MatchConfig("random", "1", games=1, seed=1), store=store, workers=0)
     assert [game.index for game in more.games] == [0, 1, 2, 3] and len(fewer.games) == 1
 
 
@@ -212,14 +132,14 @@ def test_a_file_that_is_not_a_database_is_a_match_error(tmp_path: Path) -> None:
 def test_a_process_pool_plays_the_same_games() -> None:
     config = MatchConfig("random", "1", games=4, seed=3, random_plies=2)
     assert _moves_and_scores(play_match(config, workers=2).games) == _moves_and_scores(
-        play_match(config, workers=1).games
+        play_match(config, workers=0).games
     )
 
 
 def test_the_dask_path_plays_the_same_games(dask_scheduler: str) -> None:
     config = MatchConfig("random", "1", games=4, seed=5, random_plies=2)
     on_dask = play_match(config, scheduler=dask_scheduler)
-    assert _moves_and_scores(on_dask.games) == _moves_and_scores(play_match(config, workers=1).games)
+    assert _moves_and_scores(on_dask.games) == _moves_and_scores(play_match(config, workers=0).games)
 
 
 # ---------------------------------------------------------- external players
@@ -252,7 +172,7 @@ def agents_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 def test_external_players_play_a_match(agents_module: str) -> None:
     config = MatchConfig(f"{agents_module}:leftmost", "4", games=2, seed=1, random_plies=2)
-    summary = play_match(config, workers=1)
+    summary = play_match(config, workers=0)
     assert summary.losses == 2  # always playing the leftmost column loses to level 4
     for game in summary.games:  # every move of A after the opening is the leftmost legal column
         board = Board.from_moves(game.moves[: game.opening_plies])
@@ -261,9 +181,9 @@ def test_external_players_play_a_match(agents_module: str) -> None:
                 assert column == board.legal_moves()[0]
             board.play(column)
     for spec in (f"{agents_module}:Seeded", f"{agents_module}:make()"):
-        assert len(play_match(MatchConfig(spec, "random", games=2), workers=1).games) == 2
+        assert len(play_match(MatchConfig(spec, "random", games=2), workers=0).games) == 2
 
 
 def test_an_illegal_move_of_an_external_player_stops_the_match(agents_module: str) -> None:
     with pytest.raises(MatchError, match="illegal move 99"):
-        play_match(MatchConfig(f"{agents_module}:cheat", "1", games=2), workers=1)
+        play_match(MatchConfig(f"{agents_module}:cheat", "1", games=2), workers=0)

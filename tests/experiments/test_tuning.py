@@ -247,7 +247,7 @@ def test_bad_configs(changes: dict[str, object], message: str) -> None:
 def test_tune_spends_the_budget_in_whole_rounds_and_stores_everything(tmp_path) -> None:  # type: ignore[no-untyped-def]
     config = _config(budget=100)  # rounds of 4 candidates x 8 games: 3 rounds fit, a 4th would not
     with TuneStore(tmp_path / "run.sqlite") as store:
-        result = tune(config, store=store, workers=1)
+        result = tune(config, store=store, workers=0)
         assert result.games == 96 == store.games_played()
         assert result.rounds == 3
         assert [(c.round, c.index) for c in result.candidates] == [(r, i) for r in range(3) for i in range(4)]
@@ -260,19 +260,19 @@ def test_tune_spends_the_budget_in_whole_rounds_and_stores_everything(tmp_path) 
         round_number, pending, _optimizer = store.state()  # type: ignore[misc]
         assert (round_number, pending) == (3, False)
         # running again with the same budget plays nothing; a larger budget goes on
-        assert tune(config, store=store, workers=1).best == result.best
+        assert tune(config, store=store, workers=0).best == result.best
         assert store.games_played() == 96
-        more = tune(_config(budget=130), store=store, workers=1)
+        more = tune(_config(budget=130), store=store, workers=0)
         assert more.games == 128 and more.rounds == 4
     assert config.space.check(result.best) == result.best
 
 
 def test_a_run_resumed_in_the_middle_of_a_round_ends_like_an_unbroken_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
     config = _config(budget=64)
-    unbroken = tune(config, workers=1)
+    unbroken = tune(config, workers=0)
     path = tmp_path / "run.sqlite"
     with TuneStore(path) as store:
-        tune(_config(budget=32), store=store, workers=1)  # round 0 only
+        tune(_config(budget=32), store=store, workers=0)  # round 0 only
     # forget part of round 1 as if killed: ask it, play 3 pairs, lose the rest
     with TuneStore(path) as store:
         _round, _pending, optimizer = store.state()  # type: ignore[misc]
@@ -286,16 +286,16 @@ def test_a_run_resumed_in_the_middle_of_a_round_ends_like_an_unbroken_one(tmp_pa
             if len(pairs) == 3:
                 raise KeyboardInterrupt
 
-        tune(config, store=store, workers=1, on_pair=stop_after_three)
+        tune(config, store=store, workers=0, on_pair=stop_after_three)
     with TuneStore(path) as store:
         assert store.games_played() == 32 + 6
-        resumed = tune(config, store=store, workers=1)
+        resumed = tune(config, store=store, workers=0)
     assert resumed.best == unbroken.best
     assert resumed.candidates == unbroken.candidates
 
 
 def test_annealing_runs_rounds_of_one_on_the_same_openings() -> None:
-    result = tune(_config(method="anneal", budget=40), workers=1)
+    result = tune(_config(method="anneal", budget=40), workers=0)
     assert result.rounds == 5 and result.games == 40
     assert all(candidate.index == 0 for candidate in result.candidates)
     best = max(result.candidates, key=lambda candidate: candidate.fitness)
@@ -305,9 +305,9 @@ def test_annealing_runs_rounds_of_one_on_the_same_openings() -> None:
 def test_a_store_refuses_another_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "run.sqlite"
     with TuneStore(path) as store:
-        tune(_config(budget=32), store=store, workers=1)
-    with TuneStore(path) as store, pytest.raises(TuneError, match=r"holds another tuning run .*depth"):
-        tune(_config(budget=32, depth=2), store=store, workers=1)
+        tune(_config(budget=32), store=store, workers=0)
+    with TuneStore(path) as store, pytest.raises(TuneError, match=r"holds another tuning run: .*depth"):
+        tune(_config(budget=32, depth=2), store=store, workers=0)
     bad = tmp_path / "not.sqlite"
     bad.write_text("this is not a database" * 100)
     with pytest.raises(TuneError, match="cannot use"):
@@ -317,9 +317,9 @@ def test_a_store_refuses_another_run(tmp_path) -> None:  # type: ignore[no-untyp
 
 def test_games_on_a_dask_cluster_give_the_same_run(dask_scheduler: str) -> None:
     config = _config(budget=64)
-    assert tune(config, scheduler=dask_scheduler).candidates == tune(config, workers=1).candidates
+    assert tune(config, scheduler=dask_scheduler).candidates == tune(config, workers=0).candidates
 
 
 def test_games_on_local_processes_give_the_same_run() -> None:
     config = _config(budget=32)
-    assert tune(config, workers=2).candidates == tune(config, workers=1).candidates
+    assert tune(config, workers=2).candidates == tune(config, workers=0).candidates

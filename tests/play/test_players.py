@@ -188,6 +188,35 @@ def test_an_exact_player_plays_proved_moves_and_searches_otherwise(monkeypatch: 
     assert player.last_search is not None and player.last_search.move == column  # the guess was not played
 
 
+def test_an_exact_player_cancels_the_solver_at_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A timer armed for the exact share of the budget cancels the solver, and is disarmed after the move."""
+    import threading
+
+    from c4engine.play import players
+    from c4engine.search.analysis import shared_analyst
+
+    timers: list[tuple[float, object, list[str]]] = []
+
+    class Timer:
+        def __init__(self, seconds: float, function: object) -> None:
+            self.events: list[str] = []
+            timers.append((seconds, function, self.events))
+
+        def start(self) -> None:
+            self.events.append("start")
+
+        def cancel(self) -> None:
+            self.events.append("cancel")
+
+    monkeypatch.setattr(threading, "Timer", Timer)
+    player = EnginePlayer(level=7)
+    board = Board.from_moves("3111551243532617333255")  # 22 stones: the solver proves a move at once
+    assert player.choose_move(board) in board.legal_moves() and player.last_search is None
+    [(seconds, function, events)] = timers
+    assert seconds == players.EXACT_SHARE * levels.level(7).time_limit
+    assert function == shared_analyst().solver.cancel and events == ["start", "cancel"]
+
+
 def test_exact_and_time_settings() -> None:
     player = parse_agent("depth=13,evaluator=areas,noise=0,time=2.5,exact=1")
     assert isinstance(player, EnginePlayer) and player.exact

@@ -96,7 +96,7 @@ def test_extension_reuses_the_checkpoint(tmp_path: Path) -> None:
 
 def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
     Checkpoint(tmp_path / "c.sqlite", 5, 4, 4, False).close()
-    with pytest.raises(BookError, match="width 5, not 6"):
+    with pytest.raises(BookError, match=r"holds another book build: width 5 \(asked 6\)"):
         Checkpoint(tmp_path / "c.sqlite", 6, 4, 4, False)
     (tmp_path / "junk.sqlite").write_bytes(b"this is not a database at all" * 100)
     with pytest.raises(BookError, match="checkpoint"):

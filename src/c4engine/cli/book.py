@@ -19,10 +19,15 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TypeAlias
 
 from c4engine.board import Geometry
-from c4engine.cli.options import add_board_options, table_mb
+from c4engine.cli.options import (
+    Subparsers,
+    add_board_options,
+    add_progress_option,
+    add_worker_options,
+    table_mb,
+)
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError, C4Error
 from c4engine.notation import parse_size
@@ -31,15 +36,13 @@ from c4engine.search.book_builder import (
     DEFAULT_WORKER_TABLE_MB,
     build_book,
     default_checkpoint_path,
-    run_jobs,
+    solve_positions,
 )
 
 __all__ = ["add_book_parser", "run_book"]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-
-def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_book_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Register ``c4 book`` (with ``build``, ``verify``, ``info``); its handler is ``run_book``."""
     parser = subparsers.add_parser(
         "book",
@@ -102,16 +105,7 @@ def add_book_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
 
 
 def _work_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="N",
-        help="local processes (default: CPUs; 0: this process)",
-    )
-    parser.add_argument(
-        "--scheduler", default=None, metavar="tcp://HOST:PORT", help="run on this Dask cluster instead"
-    )
+    add_worker_options(parser, "the solver")
     parser.add_argument(
         "--table-mb",
         type=table_mb,
@@ -119,9 +113,7 @@ def _work_options(parser: argparse.ArgumentParser) -> None:
         metavar="MB",
         help=f"each worker's transposition table (default {DEFAULT_WORKER_TABLE_MB})",
     )
-    parser.add_argument(
-        "--progress", action="store_true", help="draw the progress bar even without a terminal"
-    )
+    add_progress_option(parser)
 
 
 def run_book(args: argparse.Namespace) -> int:
@@ -141,10 +133,6 @@ def run_book(args: argparse.Namespace) -> int:
         return 130
 
 
-def _progress(args: argparse.Namespace) -> bool | None:
-    return True if args.progress else None
-
-
 def _open(args: argparse.Namespace) -> OpeningBook:
     if args.file:
         return OpeningBook.open(args.file)
@@ -159,7 +147,7 @@ def _run_build(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     output = Path(args.output or f"book-{width}x{height}-d{args.depth}.c4b")
     checkpoint = Path(args.checkpoint) if args.checkpoint else default_checkpoint_path(output)
-    with Progress(f"book depth {args.depth}", unit=" leaves", enabled=_progress(args)) as bar:
+    with Progress(f"book depth {args.depth}", unit=" leaves", enabled=args.progress) as bar:
 
         def show(solved: int, leaves: int, cpu: float) -> None:
             bar.update(solved, leaves, f"{cpu / solved:.2f} CPU s/leaf" if solved else "")
@@ -238,16 +226,8 @@ def _run_verify(args: argparse.Namespace) -> int:
         moves_of = dict(jobs)
         mismatches: list[str] = []
         start = time.perf_counter()
-        with Progress("verify", len(jobs), enabled=_progress(args), unit=" positions") as bar:
-
-            def check(results: list[tuple[int, int, float]]) -> None:
-                for key, score, _seconds in results:
-                    if score != expected[key]:
-                        text = "".join(str(column + 1) for column in moves_of[key])
-                        mismatches.append(f"{text or '(empty)'}: book {expected[key]}, solver {score}")
-                bar.advance(len(results))
-
-            run_jobs(
+        with Progress("verify", len(jobs), enabled=args.progress, unit=" positions") as bar:
+            for results in solve_positions(
                 geometry,
                 book.weak,
                 jobs,
@@ -255,8 +235,12 @@ def _run_verify(args: argparse.Namespace) -> int:
                 batch_size=4,
                 workers=args.workers,
                 scheduler=args.scheduler,
-                on_done=check,
-            )
+            ):
+                for key, score, _seconds in results:
+                    if score != expected[key]:
+                        text = "".join(str(column + 1) for column in moves_of[key])
+                        mismatches.append(f"{text or '(empty)'}: book {expected[key]}, solver {score}")
+                bar.advance(len(results))
         for line in mismatches:
             print(f"mismatch {line}")
         print(

@@ -16,10 +16,15 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TypeAlias
 
 from c4engine.board import Board
-from c4engine.cli.options import add_board_options, table_mb
+from c4engine.cli.options import (
+    Subparsers,
+    add_board_options,
+    add_progress_option,
+    add_worker_options,
+    table_mb,
+)
 from c4engine.cli.progress import Progress
 from c4engine.errors import DatasetError, echo
 from c4engine.experiments.dataset import (
@@ -35,8 +40,6 @@ from c4engine.notation import parse_size
 from c4engine.search.solver import DEFAULT_TABLE_MB, Solver
 
 __all__ = ["add_dataset_parser", "parse_plies", "run_dataset"]
-
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def parse_plies(text: str) -> list[int]:
@@ -65,7 +68,7 @@ def parse_plies(text: str) -> list[int]:
     return sorted(plies)
 
 
-def add_dataset_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "dataset",
         help="write positions labelled with exact scores (CSV/Parquet)",
@@ -92,14 +95,11 @@ def add_dataset_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--bias", type=float, default=0.0, help="prefer central columns in the random play (0 = uniform)"
     )
-    parser.add_argument("--workers", type=int, default=1, help="solver processes (default 1)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run the solves on")
+    add_worker_options(parser, "the solver", default=0)
     parser.add_argument(
         "--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table"
     )
-    parser.add_argument(
-        "--progress", action="store_true", help="draw the progress bar even without a terminal"
-    )
+    add_progress_option(parser)
     parser.set_defaults(func=run_dataset)
     return parser
 
@@ -121,8 +121,6 @@ def run_dataset(args: argparse.Namespace) -> int:
         require_pyarrow()  # no pyarrow: say so now, not after the solving
     if not output.parent.is_dir():
         raise DatasetError(f"cannot write {output}: no directory {output.parent}")
-    if args.workers is not None and args.workers < 1:
-        raise DatasetError(f"--workers must be at least 1, not {args.workers}")
     count = args.count if args.count is not None or args.per_ply is not None else 100
     start = time.perf_counter()
     boards = sample_positions(
@@ -147,8 +145,7 @@ def run_dataset(args: argparse.Namespace) -> int:
             f"c4 dataset: note: random play found {len(boards)} distinct positions of the {wanted} asked",
             file=sys.stderr,
         )
-    enabled = True if args.progress else None
-    with Progress("dataset", len(boards), unit=" positions", enabled=enabled) as bar:
+    with Progress("dataset", len(boards), unit=" positions", enabled=args.progress) as bar:
         rows = build_dataset(
             boards,
             workers=args.workers,

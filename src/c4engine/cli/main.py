@@ -12,11 +12,11 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, NoReturn
 
 from c4engine import __version__
 from c4engine.board import Board
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import Subparsers, add_board_options
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, UnsupportedBoardError, echo
 from c4engine.notation import parse_size
@@ -45,7 +45,7 @@ def _board(args: argparse.Namespace, moves: str = "") -> Board:
 # ------------------------------------------------------------------ play
 
 
-def _add_play(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_play(commands: Subparsers) -> None:
     levels = ", ".join(f"{entry.number} {entry.name}" for entry in LEVELS)
     parser = commands.add_parser(
         "play",
@@ -154,7 +154,7 @@ def _run_play(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------- perft
 
 
-def _add_perft(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_perft(commands: Subparsers) -> None:
     parser = commands.add_parser(
         "perft",
         help="count the positions reachable at each ply",
@@ -182,7 +182,7 @@ def _run_perft(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------- serve
 
 
-def _add_serve(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_serve(commands: Subparsers) -> None:
     parser = commands.add_parser(
         "serve",
         help="play and analyse in the browser",
@@ -221,13 +221,11 @@ def _run_serve(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ main
 
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
-
 # Every sub-command, in the order ``c4 --help`` lists them: the ones above, and
 # those in their own modules, where ``add_<command>_parser`` registers the
 # command with its handler as ``func``.  A module is imported only when one of
 # its commands is registered, so ``c4 solve`` loads nothing ``c4 tune`` needs.
-_COMMANDS: dict[str, Callable[[_Subparsers], None] | str] = {
+_COMMANDS: dict[str, Callable[[Subparsers], None] | str] = {
     "play": _add_play,
     "perft": _add_perft,
     "solve": "c4engine.cli.solve",
@@ -242,28 +240,31 @@ _COMMANDS: dict[str, Callable[[_Subparsers], None] | str] = {
 }
 
 
-def _add_command(commands: _Subparsers, name: str) -> None:
+def _add_command(commands: Subparsers, name: str) -> None:
     where = _COMMANDS[name]
     if not isinstance(where, str):
         where(commands)
         return
-    add: Callable[[_Subparsers], argparse.ArgumentParser] = getattr(
+    add: Callable[[Subparsers], argparse.ArgumentParser] = getattr(
         importlib.import_module(where), f"add_{name}_parser"
     )
     parser = add(commands)
     parser.set_defaults(run=parser.get_default("func"))
 
 
-def build_parser(command: str | None = None) -> _Parser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``c4`` parser: every sub-command, or only ``command`` when it names one.
 
     ``main`` passes the command about to run, so that only its module (and
     what that imports) is loaded: ``c4 solve`` answered from the opening
     book never imports numba.  Help and errors read the same either way.
     """
-    parser = _Parser(prog="c4", description="Connect-Four for any board: play, solve, analyse.")
+    # Typed as a plain parser so that its sub-parsers action is the shared Subparsers type.
+    parser: argparse.ArgumentParser = _Parser(
+        prog="c4", description="Connect-Four for any board: play, solve, analyse."
+    )
     parser.add_argument("--version", action="version", version=f"c4engine {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands: Subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in [command] if command in _COMMANDS else _COMMANDS:
         _add_command(commands, name)
     return parser

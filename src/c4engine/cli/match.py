@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
-from typing import TypeAlias
 
+from c4engine.cli.options import Subparsers, add_worker_options
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error
 from c4engine.experiments.match import (
@@ -29,10 +29,8 @@ from c4engine.play.players import COMPUTER_FORMS
 
 __all__ = ["add_match_parser", "default_db", "run_match"]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-
-def add_match_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_match_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "match",
         help="play a match between two players: W/D/L and Elo",
@@ -49,10 +47,7 @@ def add_match_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--random-plies", type=int, default=4, metavar="K", help="random opening moves per pair (default 4)"
     )
-    parser.add_argument("--workers", type=int, metavar="N", help="local processes (default: one per CPU)")
-    parser.add_argument(
-        "--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster instead"
-    )
+    add_worker_options(parser, "the games")
     store = parser.add_mutually_exclusive_group()
     store.add_argument("--db", metavar="FILE", help="SQLite file of the match (default: named after it)")
     store.add_argument("--no-db", action="store_true", help="keep the games in memory only")
@@ -91,8 +86,6 @@ def _config(args: argparse.Namespace) -> MatchConfig:
         if args.size:
             raise C4Error("give the board as --size WxH or as --width/--height, not both")
         height = args.height
-    if args.workers is not None and args.workers < 1:
-        raise C4Error(f"--workers must be at least 1, not {args.workers}")
     return MatchConfig(args.a, args.b, args.games, args.seed, args.random_plies, width, height, args.connect)
 
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO, TypeAlias
+from typing import TextIO
 
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import Subparsers, add_board_options
 from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
@@ -32,12 +32,11 @@ from c4engine.search.evaluators import WindowsEvaluator, load_weights
 
 __all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 DEFAULT_MOVE_LEVEL = str(LEVELS[-1].number)
 
 
-def add_move_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_move_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "move",
         help="the computer's move in a position",

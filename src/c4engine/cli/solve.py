@@ -21,11 +21,11 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO, TypeAlias
+from typing import TextIO
 
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
-from c4engine.cli.options import table_mb
+from c4engine.cli.options import Subparsers, add_progress_option, table_mb
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, UnsupportedBoardError, echo
 from c4engine.notation import format_moves, parse_size
@@ -42,7 +42,6 @@ __all__ = [
     "run_solve",
 ]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 FULL_COLUMN = -1000
 BENCH_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
@@ -76,7 +75,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
 
 
-def add_solve_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_solve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "solve",
         help="exact score of a position",
@@ -90,7 +89,7 @@ def add_solve_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_analyze_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "analyze",
         help="score of every move of a position",
@@ -103,7 +102,7 @@ def add_analyze_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def add_bench_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_bench_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "bench",
         help="solve the benchmark sets and check the scores",
@@ -117,9 +116,7 @@ def add_bench_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--data", default=None, metavar="DIR", help="directory of the default sets")
     parser.add_argument("-w", "--weak", action="store_true", help="weak solve (checks the sign)")
     parser.add_argument("--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB")
-    parser.add_argument(
-        "--progress", action="store_true", help="draw the progress bar even without a terminal"
-    )
+    add_progress_option(parser)
     parser.set_defaults(func=run_bench)
     return parser
 
@@ -297,7 +294,7 @@ def run_bench(args: argparse.Namespace) -> int:
     print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
     all_right = True
     for path, cases in sets:
-        bar = Progress(path.name, len(cases), enabled=True if args.progress else None)
+        bar = Progress(path.name, len(cases), enabled=args.progress)
         correct = 0
         nodes = 0
         start = time.perf_counter()

@@ -18,11 +18,11 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any
 
 from c4engine.board import Board
 from c4engine.cli.chart import line_chart_svg
-from c4engine.cli.options import add_board_options
+from c4engine.cli.options import Subparsers, add_board_options, add_worker_options
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, TuneError
 from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
@@ -40,13 +40,12 @@ from c4engine.search.evaluators import WindowWeights, load_weights
 
 __all__ = ["add_tune_parser", "curve_svg", "run_tune", "weights_argument"]
 
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 DEFAULT_POOL = "start,default,hand,areas"
 VALIDATION_SEED_OFFSET = 1_000_003
 
 
-def add_tune_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
+def add_tune_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "tune",
         help="tune the windows evaluator's weights by self-play",
@@ -87,8 +86,7 @@ def add_tune_parser(subparsers: _Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--popsize", type=int, metavar="N", help="CMA-ES population (default: cma's)")
     add_board_options(parser)
-    parser.add_argument("--workers", type=int, metavar="N", help="local processes (default: one per CPU)")
-    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster")
+    add_worker_options(parser, "the games")
     parser.add_argument(
         "--db", default="tune.sqlite", metavar="FILE", help="checkpoint (default tune.sqlite)"
     )
@@ -132,8 +130,6 @@ def weights_argument(text: str, connect: int, start: WindowWeights | None = None
 def _config(args: argparse.Namespace) -> TuneConfig:
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N is named before the weights are built
-    if args.workers is not None and args.workers < 1:
-        raise C4Error(f"--workers must be at least 1, not {args.workers}")
     if args.validate < 0:
         raise C4Error(f"--validate must be 0 or more, not {args.validate}")
     if args.validation_depth is not None and args.validation_depth < 1:

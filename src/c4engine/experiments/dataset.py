@@ -5,7 +5,7 @@ image count once) at chosen plies by seeded random play; :func:`label`
 scores one exactly through the analysis service (the opening book, else the solver:
 :meth:`c4engine.search.analysis.Analyst.analyze`);
 :func:`build_dataset` does both, in parallel through
-:func:`c4engine.jobs.executor`; :func:`write_dataset` and
+:func:`c4engine.jobs.run_jobs`; :func:`write_dataset` and
 :func:`read_dataset` store rows as CSV or Parquet (with ``pyarrow``).
 
 Scores are the solver's (see :mod:`c4engine.search.solver`): for the side to move,
@@ -25,14 +25,14 @@ from __future__ import annotations
 import csv
 import random
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, as_completed
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from c4engine.board import Board
 from c4engine.errors import DatasetError
-from c4engine.jobs import executor
+from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst, shared_analyst
 
 __all__ = [
@@ -164,9 +164,10 @@ def label(board: Board, analyst: Analyst | None = None) -> LabelledPosition:
     )
 
 
-def _label_chunk(job: tuple[list[str], int, int, int, float]) -> list[LabelledPosition]:
-    """Label positions given by move strings: the job a worker process runs (one analyst per process)."""
-    moves_list, width, height, connect, table_mb = job
+def _label_chunk(
+    moves_list: list[str], width: int, height: int, connect: int, table_mb: float
+) -> list[LabelledPosition]:
+    """Label positions given by move strings: the job a worker runs (one analyst per process)."""
     analyst = shared_analyst(table_mb)
     return [label(Board.from_moves(moves, width, height, connect), analyst) for moves in moves_list]
 
@@ -174,15 +175,17 @@ def _label_chunk(job: tuple[list[str], int, int, int, float]) -> list[LabelledPo
 def build_dataset(
     boards: Sequence[Board],
     *,
-    workers: int | None = 1,
+    workers: int | None = 0,
     scheduler: str | None = None,
     table_size_mb: float = 64,
     chunk_size: int | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> list[LabelledPosition]:
-    """:func:`label` every board, in the same order; on ``workers`` processes or a Dask ``scheduler``.
+    """:func:`label` every board, in the same order, by :func:`c4engine.jobs.run_jobs`.
 
-    One worker and no scheduler work in this process.  ``on_progress`` is
+    ``workers=0`` (the default) labels them in this process, ``N`` on N
+    local processes (``None``: one per CPU), ``scheduler`` on that Dask
+    cluster; positions go out ``chunk_size`` to a job.  ``on_progress`` is
     called with the number of positions each finished chunk held.
     """
     if not boards:
@@ -196,27 +199,19 @@ def build_dataset(
             f"the solver needs width * (height + 1) <= 64; a {width}x{height} board needs {bits}"
         )
     moves = [board.move_string for board in boards]
-    if workers == 1 and scheduler is None:
-        analyst = shared_analyst(table_size_mb)
-        rows = []
-        for board in boards:
-            rows.append(label(board, analyst))
-            if on_progress is not None:
-                on_progress(1)
-        return rows
-    size = chunk_size or max(1, min(16, len(moves) // (8 * (workers or 4))))
+    size = chunk_size
+    if size is None:
+        # In this process one position a job, so progress moves with every position.
+        in_process = workers == 0 and scheduler is None
+        size = 1 if in_process else max(1, min(16, len(moves) // (8 * parallelism(workers, scheduler))))
     chunks = [moves[start : start + size] for start in range(0, len(moves), size)]
-    results: list[list[LabelledPosition] | None] = [None] * len(chunks)
-    with executor(scheduler=scheduler, workers=workers) as pool:
-        futures: dict[Future[list[LabelledPosition]], int] = {
-            pool.submit(_label_chunk, (chunk, width, height, connect, table_size_mb)): index
-            for index, chunk in enumerate(chunks)
-        }
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            if on_progress is not None:
-                on_progress(len(chunks[futures[future]]))
-    return [row for chunk_rows in results if chunk_rows is not None for row in chunk_rows]
+    results: list[list[LabelledPosition]] = [[] for _ in chunks]
+    label_chunk = partial(_label_chunk, width=width, height=height, connect=connect, table_mb=table_size_mb)
+    for index, rows in run_jobs(label_chunk, chunks, workers, scheduler):
+        results[index] = rows
+        if on_progress is not None:
+            on_progress(len(rows))
+    return [row for chunk_rows in results for row in chunk_rows]
 
 
 # ------------------------------------------------------------ files

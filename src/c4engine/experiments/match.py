@@ -18,15 +18,13 @@ every finished game (moves, result, time per move) in SQLite;
 :func:`play_match` skips the games the store already holds.
 
 The strength difference is an Elo difference with a 95 % interval
-(:func:`elo_difference`).
+(:func:`c4engine.experiments.elo.elo_difference`).
 
 >>> config = MatchConfig("random", "random", games=4, seed=3, random_plies=2)
->>> [game.index for game in play_match(config, workers=1).games]
+>>> [game.index for game in play_match(config, workers=0).games]
 [0, 1, 2, 3]
 >>> play_game(config, 0).moves == play_game(config, 0).moves   # a function of (config, index)
 True
->>> elo_difference(30, 40, 30).elo
-0.0
 """
 
 from __future__ import annotations
@@ -35,149 +33,32 @@ import hashlib
 import json
 import math
 import random
-import sqlite3
 import statistics
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from c4engine.board import Board, Player
 from c4engine.errors import MatchError
-from c4engine.jobs import executor
+from c4engine.experiments.elo import EloEstimate, elo_difference
+from c4engine.jobs import WorkerDiedError, run_jobs
 from c4engine.notation import format_moves, parse_moves
 from c4engine.play.players import Agent, parse_agent
 from c4engine.store import SQLiteStore, utc_now
 
 __all__ = [
-    "EloEstimate",
     "GameOutcome",
     "MatchConfig",
     "MatchStore",
     "MatchSummary",
     "check_players",
-    "elo_difference",
     "opening",
     "play_game",
     "play_match",
-    "score_to_elo",
 ]
-
-Z_95 = 1.959963984540054
-"""The two-sided 95 % quantile of the standard normal distribution."""
-
-SCHEMA_VERSION = 1
-
-
-# ------------------------------------------------------------------ Elo
-
-
-def score_to_elo(score: float) -> float:
-    """The Elo difference that makes ``score`` (0..1) the expected score; ±inf at 0 and 1.
-
-    >>> round(score_to_elo(0.75), 1), score_to_elo(0.5), score_to_elo(1.0)
-    (190.8, 0.0, inf)
-    """
-    if not 0.0 <= score <= 1.0:
-        raise ValueError(f"a score is between 0 and 1, not {score}")
-    if score == 1.0:
-        return math.inf
-    if score == 0.0:
-        return -math.inf
-    return 400.0 * math.log10(score / (1.0 - score)) + 0.0
-
-
-@dataclass(frozen=True)
-class EloEstimate:
-    """An Elo difference (``elo``) with its interval ``low .. high`` and the score it comes from.
-
-    ``elo`` is ±inf for a 100 % or 0 % score; the interval then still has one
-    finite end (e.g. "at least +350").
-    """
-
-    elo: float
-    low: float
-    high: float
-    score: float
-    games: int
-    confidence: float = 0.95
-
-    def __str__(self) -> str:
-        """``+147 [+81, +210] (95%)``, or ``>= +166 (95%)`` (``<= ...``) for a 100 % (0 %) score.
-
-        >>> str(elo_difference(10, 0, 0))
-        '>= +166 (95%)'
-        >>> str(elo_difference(0, 0, 0))
-        'no games'
-        """
-        if self.games == 0:
-            return "no games"
-        level = f"{self.confidence:.0%}"
-        if math.isinf(self.elo):
-            return (
-                f">= {_signed(self.low)} ({level})" if self.elo > 0 else f"<= {_signed(self.high)} ({level})"
-            )
-        return f"{_signed(self.elo)} [{_signed(self.low)}, {_signed(self.high)}] ({level})"
-
-
-def _signed(value: float) -> str:
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{value:+.0f}"
-
-
-def _normal_quantile(confidence: float) -> float:
-    if confidence == 0.95:
-        return Z_95
-    return statistics.NormalDist().inv_cdf(0.5 + confidence / 2.0)
-
-
-def elo_difference(wins: int, draws: int, losses: int, confidence: float = 0.95) -> EloEstimate:
-    """The Elo difference of a player who scored ``wins``/``draws``/``losses``, with an interval.
-
-    The score ``s = (W + D/2) / n`` estimates the expected score ``p``; the
-    Elo difference is ``-400 log10(1/s - 1)``.  The interval is the Wilson
-    score interval carried over to three outcomes: the ``p`` with
-    ``(s - p)^2 <= z^2 v(p) / n``, where ``v(p) = p (1 - p) - d/4`` is the
-    variance of one game's score (0, 1/2 or 1) whose mean is ``p`` at the
-    observed draw rate ``d`` (taken as ``D / (n + z^2)``, a little below
-    ``D / n``, the way Wilson's interval pulls towards the middle: with
-    ``D / n`` a match of only draws would claim an interval of width 0);
-    its ends are mapped to Elo.  Unlike the plain
-    normal interval ``s ± z sqrt(v(s)/n)`` it stays sensible at the extremes:
-    a 100 % score gives a finite lower end and an infinite upper one, and it
-    narrows like ``1/sqrt(n)`` as games accumulate.  (Without draws it is
-    exactly Wilson's interval.)
-
-    >>> estimate = elo_difference(60, 20, 20)     # 70 %
-    >>> round(estimate.elo), round(estimate.low), round(estimate.high)
-    (147, 81, 210)
-    >>> swept = elo_difference(0, 0, 10)          # 0 %: no finite estimate, a finite upper end
-    >>> swept.elo, round(swept.high)
-    (-inf, -166)
-    """
-    for name, count in (("wins", wins), ("draws", draws), ("losses", losses)):
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"{name} must be a whole number of at least 0, not {count!r}")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be between 0 and 1, not {confidence}")
-    games = wins + draws + losses
-    if games == 0:
-        return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0, confidence)
-    score = (wins + draws / 2.0) / games
-    z2 = _normal_quantile(confidence) ** 2
-    draw_rate = draws / (games + z2)  # shrunk a little, so that all draws still leave an interval
-    k = z2 / games
-    # (1 + k) p^2 - (2 s + k) p + (s^2 + k d / 4) = 0
-    root = math.sqrt(max(0.0, k * (4.0 * score * (1.0 - score) - draw_rate + k * (1.0 - draw_rate))))
-    low = max(0.0, (2.0 * score + k - root) / (2.0 * (1.0 + k)))
-    high = min(1.0, (2.0 * score + k + root) / (2.0 * (1.0 + k)))
-    low, high = min(low, score), max(high, score)
-    return EloEstimate(score_to_elo(score), score_to_elo(low), score_to_elo(high), score, games, confidence)
-
 
 # ------------------------------------------------------------- one game
 
@@ -379,56 +260,39 @@ class MatchStore(SQLiteStore):
     [0]
     """
 
+    error = MatchError
+    description = "a match database"
+    run = "match"
+    remedy = "use another database"
+
     def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        try:
-            self._db = sqlite3.connect(self.path)
-            self._db.executescript(
-                """
-                CREATE TABLE IF NOT EXISTS match (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    schema INTEGER NOT NULL,
-                    parameters TEXT NOT NULL,
-                    games INTEGER NOT NULL,
-                    created TEXT NOT NULL
-                );
-                CREATE TABLE IF NOT EXISTS games (
-                    game INTEGER PRIMARY KEY,
-                    a_first INTEGER NOT NULL,
-                    opening_plies INTEGER NOT NULL,
-                    moves TEXT NOT NULL,
-                    score REAL NOT NULL,
-                    times TEXT NOT NULL,
-                    finished TEXT NOT NULL
-                );
-                """
-            )
-        except sqlite3.DatabaseError as error:
-            raise MatchError(f"cannot use {self.path} as a match database: {error}") from error
+        super().__init__(
+            path,
+            """
+            CREATE TABLE IF NOT EXISTS match (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                schema INTEGER NOT NULL,
+                parameters TEXT NOT NULL,
+                games INTEGER NOT NULL,
+                created TEXT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS games (
+                game INTEGER PRIMARY KEY,
+                a_first INTEGER NOT NULL,
+                opening_plies INTEGER NOT NULL,
+                moves TEXT NOT NULL,
+                score REAL NOT NULL,
+                times TEXT NOT NULL,
+                finished TEXT NOT NULL
+            );
+            """,
+        )
 
     def start(self, config: MatchConfig) -> None:
         """Record ``config``, or check that the stored match has the same parameters."""
-        row = self._db.execute("SELECT schema, parameters FROM match WHERE id = 1").fetchone()
-        parameters = config.parameters()
-        if row is None:
-            self._db.execute(
-                "INSERT INTO match VALUES (1, ?, ?, ?, ?)",
-                (SCHEMA_VERSION, json.dumps(parameters, sort_keys=True), config.games, utc_now()),
-            )
-            self._db.commit()
-            return
-        if row[0] != SCHEMA_VERSION:
-            raise MatchError(f"{self.path} was written by another version of c4 match (schema {row[0]})")
-        stored = json.loads(row[1])
-        if stored != parameters:
-            changed = ", ".join(
-                f"{key} {stored.get(key)!r} (asked {parameters[key]!r})"
-                for key in parameters
-                if stored.get(key) != parameters[key]
-            )
-            raise MatchError(f"{self.path} holds another match: {changed}; use another database")
-        self._db.execute("UPDATE match SET games = max(games, ?) WHERE id = 1", (config.games,))
-        self._db.commit()
+        if not self.identify("match", config.parameters(), games=config.games):
+            with self._db:
+                self._db.execute("UPDATE match SET games = max(games, ?) WHERE id = 1", (config.games,))
 
     def config(self) -> MatchConfig | None:
         """The stored match (with the largest number of games asked so far), if any."""
@@ -565,10 +429,10 @@ def play_match(
 ) -> MatchSummary:
     """Play the games of ``config`` that ``store`` does not hold yet, and summarise games 0..games-1.
 
-    Games run on :func:`c4engine.jobs.executor` (``workers`` local
-    processes, or the Dask cluster at ``scheduler``); ``workers=1`` without
-    a scheduler plays them one after another in this process.  Each finished
-    game goes into ``store`` at once and to ``on_game`` (a progress bar).
+    Games run by :func:`c4engine.jobs.run_jobs`: ``workers=0`` plays them
+    one after the other in this process, ``workers=N`` on N local processes
+    (default one per CPU), ``scheduler`` on that Dask cluster.  Each
+    finished game goes into ``store`` at once and to ``on_game`` (a progress bar).
     """
     check_players(config)
     if store is not None:
@@ -585,33 +449,12 @@ def play_match(
         if on_game is not None:
             on_game(outcome)
 
-    if todo and workers == 1 and scheduler is None:
-        for index in todo:
-            finish(play_game(config, index))
-    elif todo:
-        with executor(scheduler, workers) as pool:
-            for outcome in _run_all(pool.submit, config, todo):
-                finish(outcome)
-    return MatchSummary(config, tuple(done[index] for index in sorted(done)))
-
-
-def _run_all(
-    submit: Callable[..., Future[GameOutcome]], config: MatchConfig, todo: Iterable[int]
-) -> Iterable[GameOutcome]:
-    """Submit every game, then yield the outcomes as they finish (cancel the rest on error)."""
-    games = {submit(play_game, config, index): index for index in todo}
-    pending = set(games)
     try:
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                try:
-                    yield future.result()
-                except BrokenProcessPool:
-                    raise MatchError(
-                        f"the worker process playing game {games[future]} died (a player that exits "
-                        "the process or crashes the interpreter?)"
-                    ) from None
-    finally:
-        for future in pending:
-            future.cancel()
+        for _index, outcome in run_jobs(partial(play_game, config), todo, workers, scheduler):
+            finish(outcome)
+    except WorkerDiedError as error:
+        raise MatchError(
+            f"the worker process playing game {todo[error.index]} died (a player that exits "
+            "the process or crashes the interpreter?)"
+        ) from None
+    return MatchSummary(config, tuple(done[index] for index in sorted(done)))

@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from c4engine.board import MAX_SIZE, Board
+from c4engine.board import MAX_SIZE, Board, center_order
 from c4engine.errors import C4Error
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
@@ -139,7 +139,7 @@ class ConnectXAgent:
             # Connect-1 is won by any stone, an impossible connect-N never, and boards over
             # MAX_SIZE are beyond c4engine: the most central legal column.
             cells = list(_get(observation, "board"))
-            column = next(c for c in _centre_order(columns) if cells[c] == 0)
+            column = next(c for c in center_order(columns) if cells[c] == 0)
             self.last = MoveInfo(column, "rule", time.perf_counter() - start, budget)
             return column
         board = board_from_observation(observation, configuration)
@@ -151,11 +151,6 @@ class ConnectXAgent:
             verdict.best_move, verdict.source, time.perf_counter() - start, budget, score=score
         )
         return verdict.best_move
-
-
-def _centre_order(columns: int) -> list[int]:
-    middle = (columns - 1) / 2
-    return sorted(range(columns), key=lambda column: (abs(column - middle), column))
 
 
 def _warm_up() -> float:

@@ -2,7 +2,7 @@
 
 numba keys each cached function on its own source file only, but these
 kernels inline helpers from their sibling modules: after an edit to, say,
-``table.py`` alone, ``solve.run`` would silently load its old machine code.
+``table.py`` alone, the search kernels would silently load old machine code.
 So the whole cache is dropped whenever any kernel source changes; a digest
 of the sources is kept beside it.  (Installs from a wheel or sdist rewrite
 every file, so this matters mostly in a working copy.)

@@ -19,7 +19,7 @@ the clock and calls the poll hook between slices.  Per ply ``d``::
 
 The evaluator's weights come in as float64 arrays indexed by stone count
 (``own_w[k]``, ``opp_w[k]``, ``k = 0 .. connect``) and a centre weight, the
-windows as a uint64 array in the order of ``evaluation._Tables.masks``; new
+windows as a uint64 array in the order of :class:`c4engine.search.evaluators.WindowTables`; new
 weights need no recompilation.
 
 The transposition table (numpy arrays ``tt_*``, 2**bits entries, exact keys,

@@ -2,8 +2,9 @@
 
 A move is a one-bit uint64 (the cell it fills).  Moves are ranked by the
 number of cells where the mover would then complete a line (its threats),
-ties broken by closeness to the centre; a move remembered in the
-transposition table goes first of all.  The sorted moves of a search ply
+ties broken by closeness to the centre.  A move remembered in the
+transposition table goes first of all, and the search ranks the others
+only if that one does not cut the node off.  The sorted moves of a search ply
 are written into row ``d`` of the search stack (``moves[d, i]``,
 ``columns[d, i]``).
 """
@@ -14,8 +15,6 @@ import numpy as np
 from numba import njit
 
 from c4engine.kernels.bitboard import column_mask, popcount, winning_cells
-
-FIRST = 1 << 20
 
 
 @njit(cache=True)
@@ -32,6 +31,15 @@ def center_order(width: int) -> np.ndarray:
     return order
 
 
+@njit(cache=True, inline="always")
+def center_column(i: int, width: int) -> int:
+    """The ``i``-th column of :func:`center_order`, by arithmetic: no table to load in the hot loop."""
+    middle = (width - 1) // 2
+    if width % 2:
+        return middle - (i + 1) // 2 if i % 2 else middle + i // 2
+    return middle + (i + 1) // 2 if i % 2 else middle - i // 2
+
+
 @njit(cache=True)
 def column_masks(width: int, height: int) -> np.ndarray:
     masks = np.empty(width, dtype=np.uint64)
@@ -45,9 +53,8 @@ def order_moves(
     current: np.uint64,
     mask: np.uint64,
     possible: np.uint64,
-    first: int,
-    order: np.ndarray,
-    col_masks: np.ndarray,
+    start: int,
+    width: int,
     height: int,
     connect: int,
     directions: int,
@@ -59,22 +66,23 @@ def order_moves(
     scores: np.ndarray,
     d: int,
 ) -> int:
-    """Sort the moves of ``possible`` into ``moves[d]``/``columns[d]``, best first; return how many.
+    """Sort the moves of ``possible`` into ``moves[d, start:]``/``columns[d, start:]``, best first.
 
-    ``threats[d, i]`` gets the cells where the mover would then complete a
-    line (the child's opponent threats, up to the cell just filled).
-    ``first`` is a column to put first (-1 for none).
+    Returns ``start`` plus their number.  ``threats[d, i]`` gets the cells
+    where the mover would then complete a line (the child's opponent
+    threats, up to the cell just filled).  Slots before ``start`` hold moves
+    already chosen to go first (the table's).
     """
-    n = 0
-    for i in range(order.shape[0]):
-        column = order[i]
-        move = possible & col_masks[column]
+    n = start
+    for i in range(width):
+        column = center_column(i, width)
+        move = possible & column_mask(column, height)
         if move:
             after = winning_cells(current | move, mask, height, connect, directions, board, fast)
-            score = FIRST if column == first else popcount(after)
+            score = popcount(after)
             # insertion sort, descending; equal scores keep centre-first order
             j = n
-            while j > 0 and scores[j - 1] < score:
+            while j > start and scores[j - 1] < score:
                 moves[d, j] = moves[d, j - 1]
                 columns[d, j] = columns[d, j - 1]
                 threats[d, j] = threats[d, j - 1]

@@ -4,13 +4,14 @@ Scores follow the published solver benchmarks: for the side to move,
 ``(cells + 1 - stones) // 2`` when it wins with the winning stone played on
 a board of ``stones`` stones, its negation for a loss, 0 for a draw.
 
-:func:`run` holds the whole solve: the outer loop narrows ``[min, max]``
-around the score with null-window searches (the strong solve starts from
-the full range, the weak one from ``[-1, 1]``), the inner one is the
+A kernel from :func:`kernel_for` (one per board geometry) holds the whole
+solve: the outer loop narrows ``[min, max]`` around the score with
+null-window searches (the strong solve starts from the full range, the weak
+one from ``[-1, 1]``), the inner one is the
 negamax on an explicit stack, so the search can stop after any node and go
 on later exactly where it stopped.  Search stack, per ply ``d``::
 
-    ustack[d] = current, mask, scrambled key      (uint64)
+    ustack[d] = current, mask, scrambled key, moves not yet ranked  (uint64)
     istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored  (int64)
     moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
@@ -27,6 +28,9 @@ leaves), then the moves are tried best first.  Positions with fewer than
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -34,12 +38,13 @@ from c4engine.kernels.bitboard import (
     bit_length,
     board_mask,
     bottom_mask,
+    column_mask,
     fast_path,
     line_directions,
     mirror,
     winning_cells,
 )
-from c4engine.kernels.moves import center_order, column_masks, order_moves
+from c4engine.kernels.moves import center_column, order_moves
 from c4engine.kernels.table import (
     data_lower,
     data_move,
@@ -109,7 +114,7 @@ def new_state(lower: int, upper: int) -> np.ndarray:
 def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     depth = width * height + 2
     return (
-        np.zeros((depth, 3), dtype=np.uint64),
+        np.zeros((depth, 4), dtype=np.uint64),
         np.zeros((depth, 7), dtype=np.int64),
         np.zeros((depth, width), dtype=np.uint64),
         np.zeros((depth, width), dtype=np.int64),
@@ -117,8 +122,8 @@ def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     )
 
 
-@njit(cache=True, nogil=True)
-def run(
+@njit(inline="always")
+def _search(
     current0: np.uint64,
     mask0: np.uint64,
     stones0: int,
@@ -137,19 +142,12 @@ def run(
     cancel: np.ndarray,
     etc_until: int,
 ) -> int:
-    """Advance the solve of (``current0``, ``mask0``) until done, ``node_stop`` nodes, or cancel.
-
-    Nodes with fewer than ``etc_until`` stones first look their children up
-    in the table (enhanced transposition cutoff).
-    Returns DONE (the score is ``state[S_MIN]``), PAUSED or CANCELLED.
-    """
+    """The body of the kernels made by :func:`kernel_for` (see there)."""
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
-    order = center_order(width)
-    col_masks = column_masks(width, height)
     scores = np.empty(width, dtype=np.int64)
     kbits = key_bits(width, height, bits)
     tshift = tag_shift(kbits, bits)
@@ -161,8 +159,8 @@ def run(
         wins = possible & winning_cells(current0, mask0, height, connect, directions, board, fast)
         if wins:
             for i in range(width):
-                column = order[i]
-                if wins & col_masks[column]:
+                column = center_column(i, width)
+                if wins & column_mask(column, height):
                     state[S_ROOT_MOVE] = column
                     break
             score = (cells + 1 - stones0) // 2
@@ -290,7 +288,7 @@ def run(
                 # at most -beta (for the opponent) refutes this node at once
                 cut = False
                 for i in range(width):
-                    move = possible & col_masks[i]
+                    move = possible & column_mask(i, height)
                     if move:
                         child_key = opponent + (mask | move)
                         if stones + 1 < SYMMETRY_STONES:
@@ -310,24 +308,35 @@ def run(
                 if cut:
                     enter = 0
                     continue
-            n = order_moves(
-                current,
-                mask,
-                possible,
-                first,
-                order,
-                col_masks,
-                height,
-                connect,
-                directions,
-                board,
-                fast,
-                moves,
-                columns,
-                mthreats,
-                scores,
-                d,
-            )
+            first_move = possible & column_mask(first, height) if first >= 0 else np.uint64(0)
+            if first_move:
+                # the table's move alone: the others are ranked only if it fails to cut
+                moves[d, 0] = first_move
+                columns[d, 0] = first
+                mthreats[d, 0] = winning_cells(
+                    current | first_move, mask, height, connect, directions, board, fast
+                )
+                n = 1
+                ustack[d, 3] = possible & ~first_move
+            else:
+                n = order_moves(
+                    current,
+                    mask,
+                    possible,
+                    0,
+                    width,
+                    height,
+                    connect,
+                    directions,
+                    board,
+                    fast,
+                    moves,
+                    columns,
+                    mthreats,
+                    scores,
+                    d,
+                )
+                ustack[d, 3] = 0
             ustack[d, 2] = h
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
@@ -382,7 +391,28 @@ def run(
             alpha = score
             istack[d, I_ALPHA] = alpha
         i += 1
-        if i < istack[d, I_COUNT]:
+        count = istack[d, I_COUNT]
+        if i == count and ustack[d, 3]:
+            count = order_moves(
+                ustack[d, 0],
+                ustack[d, 1],
+                ustack[d, 3],
+                count,
+                width,
+                height,
+                connect,
+                directions,
+                board,
+                fast,
+                moves,
+                columns,
+                mthreats,
+                scores,
+                d,
+            )
+            istack[d, I_COUNT] = count
+            ustack[d, 3] = 0
+        if i < count:
             istack[d, I_NEXT] = i
             ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]
             ustack[d + 1, 1] = ustack[d, 1] | moves[d, i]
@@ -411,3 +441,62 @@ def run(
     state[S_RET] = ret
     state[S_NODES] = nodes
     return status
+
+
+Kernel = Callable[..., int]
+
+
+@functools.cache
+def kernel_for(width: int, height: int, connect: int) -> Kernel:
+    """The search compiled for one geometry, cached on disk per geometry by numba.
+
+    ``kernel(current0, mask0, stones0, table, bits, ustack, istack, moves,
+    columns, mthreats, state, node_stop, cancel, etc_until)`` advances the
+    solve of (``current0``, ``mask0``) until done, ``node_stop`` nodes, or
+    cancel.  Nodes with fewer than ``etc_until`` stones first look their
+    children up in the table (enhanced transposition cutoff).  It returns
+    DONE (the score is ``state[S_MIN]``), PAUSED or CANCELLED.
+
+    The sizes are closure constants, which numba compiles in: LLVM then
+    folds the shifts, masks and the column loops of the hot path, which
+    run-time sizes left as variable shifts and loads.
+    """
+
+    @njit(cache=True, nogil=True)
+    def kernel(
+        current0: np.uint64,
+        mask0: np.uint64,
+        stones0: int,
+        table: np.ndarray,
+        bits: int,
+        ustack: np.ndarray,
+        istack: np.ndarray,
+        moves: np.ndarray,
+        columns: np.ndarray,
+        mthreats: np.ndarray,
+        state: np.ndarray,
+        node_stop: int,
+        cancel: np.ndarray,
+        etc_until: int,
+    ) -> int:
+        return _search(
+            current0,
+            mask0,
+            stones0,
+            width,
+            height,
+            connect,
+            table,
+            bits,
+            ustack,
+            istack,
+            moves,
+            columns,
+            mthreats,
+            state,
+            node_stop,
+            cancel,
+            etc_until,
+        )
+
+    return kernel

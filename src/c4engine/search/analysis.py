@@ -144,8 +144,11 @@ class Analyst:
 
     @staticmethod
     def can_solve(board: Board) -> bool:
-        """Whether the exact solver takes boards of this size (``width * (height + 1) <= 64`` bits)."""
-        return board.width * (board.height + 1) <= 64
+        """Whether the exact solver takes boards of this size: those that fit 64 bits.
+
+        See :func:`c4engine.board.fits_64_bits`.
+        """
+        return board.geometry.fits_64_bits
 
     @property
     def solver(self) -> Solver:

@@ -46,7 +46,7 @@ from typing import Final
 
 import numpy as np
 
-from c4engine.board import Board, Geometry, has_line
+from c4engine.board import Board, Geometry, fits_64_bits, has_line
 from c4engine.errors import BookError
 
 __all__ = [
@@ -125,7 +125,7 @@ class BookHeader:
             )
         if kind not in _KIND_NAMES:
             raise BookError(f"{source}: unknown score kind {kind}")
-        if width < 1 or height < 1 or width * (height + 1) > 64:
+        if width < 1 or height < 1 or not fits_64_bits(width, height):
             raise BookError(f"{source}: impossible board size {width}x{height}")
         return cls(version, width, height, connect, depth, kind == KIND_WEAK, count)
 
@@ -144,7 +144,7 @@ def write_book(
 
     The same scores always give the same bytes.
     """
-    if width * (height + 1) > 64:
+    if not fits_64_bits(width, height):
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
     keys = np.fromiter(sorted(scores), dtype="<u8", count=len(scores))
     values = np.fromiter((scores[int(key)] for key in keys), dtype=np.int8, count=len(keys))

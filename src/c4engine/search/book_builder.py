@@ -26,19 +26,19 @@ from __future__ import annotations
 
 import math
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from c4engine.board import Board, Geometry, has_line
 from c4engine.errors import BookError
-from c4engine.jobs import default_workers, executor
+from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.book import write_book
 from c4engine.search.solver import Solver
+from c4engine.store import SQLiteStore
 
 __all__ = [
     "BuildProgress",
@@ -48,6 +48,7 @@ __all__ = [
     "default_checkpoint_path",
     "enumerate_positions",
     "solve_batch",
+    "solve_positions",
 ]
 
 DEFAULT_BATCH = 32
@@ -162,40 +163,38 @@ def _from_sql(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
 
 
-class Checkpoint:
-    """Solved positions (canonical key -> score) of one game, in SQLite; safe against a killed process."""
+class Checkpoint(SQLiteStore):
+    """Solved positions (canonical key -> score) of one game, in SQLite; safe against a killed process.
+
+    Written in SQLite's write-ahead-log mode, one transaction per batch of
+    results, so a kill loses at most the batch being written.
+    """
+
+    error = BookError
+    description = "a book checkpoint"
+    run = "book build"
+    remedy = "use another --checkpoint file"
 
     def __init__(self, path: str | os.PathLike[str], width: int, height: int, connect: int, weak: bool):
-        self.path = Path(path)
-        try:
-            self._db = sqlite3.connect(self.path)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL)"
-            )
-            wanted = {
-                "width": width,
-                "height": height,
-                "connect": connect,
-                "kind": "weak" if weak else "strong",
-            }
-            stored = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
-            if stored:
-                for name, value in wanted.items():
-                    if stored.get(name) != str(value):
-                        raise BookError(
-                            f"checkpoint {self.path} is for {name} {stored.get(name)}, not {value}; "
-                            "use another --checkpoint file"
-                        )
-            else:
-                with self._db:
-                    self._db.executemany(
-                        "INSERT INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in wanted.items()]
-                    )
-        except sqlite3.DatabaseError as error:
-            raise BookError(f"checkpoint {self.path}: {error}") from None
+        super().__init__(
+            path,
+            """
+            CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL);
+            """,
+            wal=True,
+        )
+        wanted = {"width": width, "height": height, "connect": connect, "kind": "weak" if weak else "strong"}
+        stored = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
+        if stored:
+            # Stored as text: compare as text, report as the numbers they are.
+            stored = {name: int(value) if value.isdigit() else value for name, value in stored.items()}
+            self.check_identity(stored, wanted)
+        else:
+            with self._db:
+                self._db.executemany(
+                    "INSERT INTO meta VALUES (?, ?)", [(name, str(value)) for name, value in wanted.items()]
+                )
 
     def scores(self) -> dict[int, int]:
         """Every recorded score."""
@@ -210,15 +209,6 @@ class Checkpoint:
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM solved").fetchone()[0])
-
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> Checkpoint:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def default_checkpoint_path(output: str | os.PathLike[str]) -> Path:
@@ -268,7 +258,7 @@ def _batches(items: Sequence[tuple[int, bytes]], size: int) -> list[list[tuple[i
     return [list(items[start : start + size]) for start in range(0, len(items), size)]
 
 
-def run_jobs(
+def solve_positions(
     geometry: Geometry,
     weak: bool,
     positions: Sequence[tuple[int, bytes]],
@@ -277,53 +267,16 @@ def run_jobs(
     batch_size: int,
     workers: int | None,
     scheduler: str | None,
-    on_done: Callable[[list[tuple[int, int, float]]], None],
-) -> None:
-    """Solve ``positions`` in batches on a pool (or Dask), calling ``on_done`` as each batch returns.
+) -> Iterator[list[tuple[int, int, float]]]:
+    """Solve (canonical key, moves) ``positions`` in batches: each batch's results as it returns.
 
-    ``workers=0`` solves them in this process, one batch after the other.
+    The batches run by :func:`c4engine.jobs.run_jobs` (``workers=0``: in
+    this process, one after the other), in order as far as the workers
+    allow, so siblings travel together.
     """
-    if not positions:
-        return
-    batches = _batches(positions, batch_size)
-    if scheduler is None and workers == 0:  # in this process: no pool to start (small books, tests)
-        for batch in batches:
-            on_done(solve_batch(geometry.width, geometry.height, geometry.connect, weak, table_mb, batch))
-        return
-    with executor(scheduler, workers) as pool:
-        pending: set[Future[list[tuple[int, int, float]]]] = set()
-        queue = iter(batches)
-        # Keep a bounded number of batches queued: the order stays close to the
-        # enumeration order and an interruption leaves little in flight.
-        limit = 2 * (workers or default_workers()) + 2 if scheduler is None else 4 * 64
-        for batch in queue:
-            pending.add(
-                pool.submit(
-                    solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb, batch
-                )
-            )
-            if len(pending) >= limit:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                on_done(future.result())
-                upcoming = next(queue, None)
-                if upcoming is not None:
-                    pending.add(
-                        pool.submit(
-                            solve_batch,
-                            geometry.width,
-                            geometry.height,
-                            geometry.connect,
-                            weak,
-                            table_mb,
-                            upcoming,
-                        )
-                    )
-
-
-# ------------------------------------------------------------------ build
+    solve = partial(solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb)
+    for _index, results in run_jobs(solve, _batches(positions, batch_size), workers, scheduler):
+        yield results
 
 
 @dataclass(frozen=True)
@@ -358,13 +311,14 @@ def build_book(
     """Build the book of every position up to ``depth`` plies and write it to ``output``.
 
     ``checkpoint`` (default ``output + ".sqlite"``) records solved leaves;
-    positions already there are not solved again.  ``workers`` local
-    processes solve the leaves (0: this process), or the Dask cluster at ``scheduler``.
-    ``on_progress(solved, leaves, cpu_seconds)`` is told, once the leaves are
+    positions already there are not solved again.  The leaves are solved
+    by :func:`c4engine.jobs.run_jobs`: ``workers=0`` in this process, ``N``
+    on N local processes (default one per CPU), ``scheduler`` on that Dask
+    cluster.  ``on_progress(solved, leaves, cpu_seconds)`` is told, once the leaves are
     known and after each batch, how many of the leaves to solve are solved and
-    the CPU time they took.
+    the CPU time they took (``c4 book build`` draws its bar from it).
     """
-    if Solver.supports(width, height) is False:
+    if not Solver.supports(width, height):
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
     geometry = Geometry.of(width, height, connect)
     started = time.perf_counter()
@@ -383,9 +337,9 @@ def build_book(
         solved = 0
         if on_progress is not None:
             on_progress(solved, len(todo), cpu)
-
-        def record(results: list[tuple[int, int, float]]) -> None:
-            nonlocal cpu, solved
+        for results in solve_positions(
+            geometry, weak, todo, table_mb=table_mb, batch_size=size, workers=workers, scheduler=scheduler
+        ):
             store.add((key, score) for key, score, _seconds in results)
             for key, score, seconds in results:
                 known[key] = score
@@ -393,17 +347,6 @@ def build_book(
             solved += len(results)
             if on_progress is not None:
                 on_progress(solved, len(todo), cpu)
-
-        run_jobs(
-            geometry,
-            weak,
-            todo,
-            table_mb=table_mb,
-            batch_size=size,
-            workers=workers,
-            scheduler=scheduler,
-            on_done=record,
-        )
         scores = back_up(levels, known, geometry, weak)
         write_book(output, scores, width=width, height=height, connect=connect, depth=depth, weak=weak)
     finally:
@@ -434,5 +377,5 @@ def _back_up_from_deeper(
 
 def _default_batch(leaves: int, workers: int | None, scheduler: str | None) -> int:
     """Enough batches to keep every worker busy to the end, never more than DEFAULT_BATCH leaves each."""
-    parallel = 64 if scheduler else (workers or default_workers())
+    parallel = parallelism(workers, scheduler)
     return max(1, min(DEFAULT_BATCH, math.ceil(leaves / (parallel * 8))))

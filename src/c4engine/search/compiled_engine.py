@@ -22,23 +22,21 @@ from time import process_time
 
 import numpy as np
 
-from c4engine.board import Board, Geometry
+from c4engine.board import Board
 from c4engine.errors import WeightsError
 from c4engine.kernels import heuristic as _kernel
-from c4engine.search.evaluators import _DEFAULT_WINDOWS, EVAL_LIMIT, WindowsEvaluator, _tables, areas, windows
+from c4engine.search.evaluators import EVAL_LIMIT, WindowsEvaluator, areas, window_tables, windows
 
-__all__ = ["KernelSearch", "KernelWeights", "fits_kernel", "has_kernel", "kernel_weights"]
+__all__ = ["KernelSearch", "KernelWeights", "has_kernel", "kernel_weights"]
 
 KernelWeights = tuple[np.ndarray, np.ndarray, float]
 """Own weights by stone count, opponent weights by stone count (``connect + 1`` each), centre weight."""
 
+_DEFAULT_WINDOWS = WindowsEvaluator()
+"""What the ``windows`` function evaluates with: the default weights of each connect-N."""
+
 Answer = tuple[int, float, tuple[int, ...]]
 SliceHook = Callable[[int, Answer | None], None]
-
-
-def fits_kernel(geometry: Geometry) -> bool:
-    """Whether boards of this size fit the kernels' 64-bit bitboards."""
-    return geometry.width * (geometry.height + 1) <= 64
 
 
 def has_kernel(evaluator: object) -> bool:
@@ -71,7 +69,7 @@ def kernel_weights(evaluator: object, connect: int) -> KernelWeights | None:
         evaluator = _DEFAULT_WINDOWS
     assert isinstance(evaluator, WindowsEvaluator)
     try:
-        own, opponent, center = evaluator._tables_for(connect)
+        own, opponent, center = evaluator.weights_by_count(connect)
     except WeightsError:
         return None
     return np.array(own, dtype=np.float64), np.array(opponent, dtype=np.float64), float(center)
@@ -121,7 +119,7 @@ class KernelSearch:
             return
         width, height, _ = size
         plies = width * height + 2
-        tables = _tables(board.geometry)
+        tables = window_tables(board.geometry)
         self._masks = np.array(tables.masks, dtype=np.uint64)
         self._center = np.uint64(tables.center)
         self._stacks = (

@@ -275,7 +275,7 @@ class Engine:
         return self._kernel_weights(board) is not None
 
     def _kernel_weights(self, board: Board) -> compiled_engine.KernelWeights | None:
-        if self.use_kernel is False or not self.pruning or not compiled_engine.fits_kernel(board.geometry):
+        if self.use_kernel is False or not self.pruning or not board.geometry.fits_64_bits:
             return None
         return compiled_engine.kernel_weights(self.evaluator, board.connect)
 
@@ -396,7 +396,7 @@ class Engine:
         except _Stop:
             stopped = True
             while board.move_count > root_stones:  # unwind the interrupted line
-                board._pop()
+                board.pop()
             if self._answer is None:
                 self._answer = self._partial
         if self._answer is None:
@@ -422,16 +422,16 @@ class Engine:
     def _static_score(self, column: int) -> float:
         """The score of playing ``column`` judged by the evaluator alone (no search)."""
         board = self._board
-        board._push(column)
+        won = board.push(column)
         self._nodes += 1
         try:
-            if board.winner is not None:
+            if won:
                 return WIN_SCORE - 1
             if board.is_full:
                 return 0
             return -self.evaluator(board)
         finally:
-            board._pop()
+            board.pop()
 
     # ------------------------------------------------------- the clock
 
@@ -479,18 +479,18 @@ class Engine:
             if self._nodes >= self._next_check:
                 self._tick()
             self._nodes += 1
-            board._push(column)
+            won = board.push(column)
             line: tuple[int, ...] = ()
-            if board._winner is not None:
+            if won:
                 score: float = WIN_SCORE - 1
-            elif board._mask == full:
+            elif board.mask_bits == full:
                 score = 0
             elif depth == 1:
                 score = -evaluate(board)
             else:
                 score = -self._alphabeta(depth - 1, -_INF, -alpha, 1)
                 line = pv[1]
-            board._pop()
+            board.pop()
             if score > best:
                 best = score
                 answer = self._partial = (column, score, (column, *line))
@@ -535,7 +535,7 @@ class Engine:
             if beta <= 1 - win:  # the worst: lose to the opponent's next move
                 return 1 - win
         board = self._board
-        mask = board._mask
+        mask = board.mask_bits
         full = self._full
         best = -_INF
         for column, top, bottom in self._order:
@@ -546,17 +546,16 @@ class Engine:
                 score = self._leaf_score(column, mask | (mask + bottom), win)
                 line: tuple[int, ...] = (column,)
             else:
-                board._push(column)
-                if board._winner is not None:
+                if board.push(column):
                     score = win
                     line = (column,)
-                elif board._mask == full:
+                elif mask | (mask + bottom) == full:
                     score = 0
                     line = (column,)
                 else:
                     score = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1)
                     line = (column, *pv[ply + 1])
-                board._pop()
+                board.pop()
             if score > best:
                 best = score
                 pv[ply] = line
@@ -572,18 +571,17 @@ class Engine:
         Each leaf position is evaluated once per search (cached by its key).
         """
         board = self._board
-        key = (board._current ^ board._mask) + child_mask
+        key = (board.current_bits ^ board.mask_bits) + child_mask
         cache = self._cache
         value = cache.get(key)
         if value is None:
-            board._push(column)
-            if board._winner is not None:
+            if board.push(column):
                 value = _LOST
             elif child_mask == self._full:
                 value = 0.0
             else:
                 value = self.evaluator(board)
-            board._pop()
+            board.pop()
             if len(cache) >= self.EVAL_CACHE_SIZE:
                 cache.clear()
             if self.EVAL_CACHE_SIZE:

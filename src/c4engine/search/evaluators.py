@@ -61,6 +61,7 @@ __all__ = [
     "EVALUATORS",
     "EVAL_LIMIT",
     "Evaluator",
+    "WindowTables",
     "WindowWeights",
     "WindowsEvaluator",
     "area_score",
@@ -69,6 +70,7 @@ __all__ = [
     "load_weights",
     "threat_distance",
     "window_masks",
+    "window_tables",
     "windows",
 ]
 
@@ -92,8 +94,23 @@ def _clamp(score: float) -> float:
 # ----------------------------------------------------------------- windows
 
 
-class _Tables:
-    """The precomputed masks of one board size."""
+class WindowTables:
+    """The precomputed masks of one board size: its windows, the cells under them, its centre.
+
+    ``masks`` are the windows (``connect`` cells in a line) in a fixed order
+    -- vertical, horizontal, the two diagonals, each by column then row --
+    the order the compiled kernels use too; ``below[i]`` the cells under
+    window ``i`` in its columns, not in it; ``center`` the centre column(s)
+    (two on an even width); ``full`` every cell.  Get them with
+    :func:`window_tables`.
+
+    >>> geometry = Geometry.of(4, 4, 4)
+    >>> tables = window_tables(geometry)
+    >>> len(tables.masks)                        # 4 columns, 4 rows, 2 diagonals
+    10
+    >>> tables.center == geometry.column_mask(1) | geometry.column_mask(2)
+    True
+    """
 
     __slots__ = ("below", "center", "full", "masks")
 
@@ -125,17 +142,18 @@ class _Tables:
         self.full = geometry.full
 
 
-_TABLES: dict[tuple[int, int, int], _Tables] = {}
-_TABLES_BY_GEOMETRY: dict[Geometry, _Tables] = {}
+_TABLES: dict[tuple[int, int, int], WindowTables] = {}
+_TABLES_BY_GEOMETRY: dict[Geometry, WindowTables] = {}
 
 
-def _tables(geometry: Geometry) -> _Tables:
+def window_tables(geometry: Geometry) -> WindowTables:
+    """The :class:`WindowTables` of ``geometry``'s board size, computed once per size."""
     tables = _TABLES_BY_GEOMETRY.get(geometry)
     if tables is None:
         key = (geometry.width, geometry.height, geometry.connect)
         tables = _TABLES.get(key)
         if tables is None:
-            tables = _TABLES[key] = _Tables(*key)
+            tables = _TABLES[key] = WindowTables(*key)
         _TABLES_BY_GEOMETRY[geometry] = tables
     return tables
 
@@ -150,7 +168,7 @@ def window_masks(width: int, height: int, connect: int) -> tuple[int, ...]:
     >>> len(window_masks(3, 3, 3))
     8
     """
-    return _tables(Geometry.of(width, height, connect)).masks
+    return window_tables(Geometry.of(width, height, connect)).masks
 
 
 # ------------------------------------------------------------------- areas
@@ -175,7 +193,7 @@ def area_score(board: Board, player: Player | None = None) -> int:
     own = board.bits_of(chosen)
     other = board.mask_bits ^ own
     total = 0
-    for window in _tables(board.geometry).masks:
+    for window in window_tables(board.geometry).masks:
         if not other & window:
             total += 1 << (own & window).bit_count()
     return total
@@ -195,7 +213,7 @@ def areas(board: Board) -> int:
     own = board.current_bits
     other = board.mask_bits ^ own
     score = 0
-    for window in _tables(board.geometry).masks:
+    for window in window_tables(board.geometry).masks:
         if other & window:
             if not own & window:
                 score -= 1 << (other & window).bit_count()
@@ -231,7 +249,7 @@ def threat_distance(board: Board) -> float:
     own = board.current_bits
     mask = board.mask_bits
     other = mask ^ own
-    tables = _tables(board.geometry)
+    tables = window_tables(board.geometry)
     weights = _power_weights(board.connect)
     score = 0.0
     for window, under in zip(tables.masks, tables.below, strict=True):
@@ -465,7 +483,17 @@ class WindowsEvaluator:
         """The weights given (``None``: the defaults of each board's connect-N).  Read-only."""
         return self._weights
 
-    def _tables_for(self, connect: int) -> tuple[tuple[float, ...], tuple[float, ...], float]:
+    def weights_by_count(self, connect: int) -> tuple[tuple[float, ...], tuple[float, ...], float]:
+        """The weights on connect ``connect`` as ``(own, opponent, center)``, indexed by stone count.
+
+        ``own[k]`` scores a window holding ``k`` stones of the side to move
+        and none of the other (``opponent[k]`` the reverse); counts 0 and
+        ``connect`` score 0.  Weights for another connect-N raise
+        :class:`~c4engine.errors.WeightsError`.
+
+        >>> WindowsEvaluator(WindowWeights((1, 10), (-1, -10), 2)).weights_by_count(3)
+        ((0.0, 1.0, 10.0, 0.0), (0.0, -1.0, -10.0, 0.0), 2.0)
+        """
         found = self._by_connect.get(connect)
         if found is None:
             weights = self._weights
@@ -481,10 +509,10 @@ class WindowsEvaluator:
 
     def __call__(self, board: Board) -> float:
         geometry = board.geometry
-        own_weights, opponent_weights, center = self._tables_for(geometry.connect)
+        own_weights, opponent_weights, center = self.weights_by_count(geometry.connect)
         own = board.current_bits
         other = board.mask_bits ^ own
-        tables = _tables(geometry)
+        tables = window_tables(geometry)
         score = 0.0
         for window in tables.masks:
             if other & window:

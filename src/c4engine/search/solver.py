@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from c4engine.board import Board
+from c4engine.board import Board, fits_64_bits
 from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
 from c4engine.kernels import solve as _kernel
 from c4engine.kernels import table as _table
@@ -64,7 +64,7 @@ __all__ = [
 DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 _ENTRY_BYTES = 8
-ETC_MARGIN = 12
+ETC_MARGIN = 8
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells."""
 
 
@@ -142,11 +142,11 @@ class Solver:
 
     @staticmethod
     def supports(width: int, height: int) -> bool:
-        """Whether boards of this size take the compiled path (``width * (height + 1) <= 64``).
+        """Whether the solver takes boards of this size: those that fit 64 bits.
 
-        Other sizes are refused with :class:`UnsupportedBoardError`.
+        See :func:`c4engine.board.fits_64_bits`.  Other sizes are refused with :class:`UnsupportedBoardError`.
         """
-        return width * (height + 1) <= 64
+        return fits_64_bits(width, height)
 
     def reset(self) -> None:
         """Forget everything the table holds."""
@@ -382,13 +382,10 @@ class Solver:
                 slice_nodes = min(slice_nodes, max(1000, int(budget.rate * remaining)))
             before = int(state[_kernel.S_NODES])
             cpu = time.thread_time()
-            status = _kernel.run(
+            status = _kernel.kernel_for(width, height, connect)(
                 cur,
                 msk,
                 stones,
-                width,
-                height,
-                connect,
                 self._table,
                 self._bits,
                 *self._stacks,
@@ -511,13 +508,10 @@ def _scipy_probe_skipped() -> Iterator[None]:
 def _warm_up(table: np.ndarray, bits: int) -> None:
     """Load the compiled kernel (from numba's cache) now rather than inside the first timed solve."""
     state = _kernel.new_state(-1, 1)
-    _kernel.run(
+    _kernel.kernel_for(7, 6, 4)(
         np.uint64(0),
         np.uint64(0),
         0,
-        7,
-        6,
-        4,
         table,
         bits,
         *_kernel.new_stacks(7, 6),

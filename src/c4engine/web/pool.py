@@ -69,9 +69,13 @@ def _serve(connection: Connection, cancelled: Synchronized[int]) -> None:
             return bool(cancelled.value == job_id)
 
         try:
-            connection.send((True, function(*args, stop=stop)))
+            reply = (True, function(*args, stop=stop))
         except Exception as error:  # reported to the request that sent it, as a 503
-            connection.send((False, f"{type(error).__name__}: {error}"))
+            reply = (False, f"{type(error).__name__}: {error}")
+        try:
+            connection.send(reply)
+        except OSError:  # the server closed the pipe: it is shutting down, nobody to answer
+            return
 
 
 class _Worker:
@@ -85,6 +89,7 @@ class _Worker:
         child.close()
         # Set when the pipe breaks: the process is gone (is_alive() can lag behind the pipe's EOF).
         self.broken = False
+        self.running: Job | None = None
         self.connection.recv()  # warmed up: the first request does not pay for imports and compiling
 
     async def run(self, job: Job) -> dict[str, Any]:
@@ -106,11 +111,13 @@ class _Worker:
         except OSError as error:
             self.broken = True
             raise PoolBusyError("the engine restarted; try again") from error
+        self.running = job
         loop.add_reader(descriptor, readable)
         try:
             ok, value = await answer
         finally:
             loop.remove_reader(descriptor)
+            self.running = None
         if not ok:
             raise PoolBusyError(f"the engine failed ({value}); try again")
         result: dict[str, Any] = value
@@ -120,6 +127,8 @@ class _Worker:
         self.cancelled.value = job.id
 
     def stop(self) -> None:
+        if self.running is not None:  # end its search now rather than at its time cap
+            self.cancel(self.running)
         self.connection.close()
         self.process.join(timeout=5)
         if self.process.is_alive():

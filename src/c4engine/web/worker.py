@@ -10,7 +10,8 @@ poll.
 Analyses and the ``perfect`` level ask the analysis service
 (:func:`c4engine.search.analysis.shared_analyst`: rules, opening book, exact
 solver, then the heuristic engine for what is left, within the time cap);
-levels 1-7 are the ladder's engine players.
+levels 1-7 are the ladder's players (level 7 asks the same analyst, so a
+worker keeps one solver table).
 
 Scores follow the solver benchmarks' convention: positive when the side to
 move wins by playing that column, ``(cells + 1 - stones) // 2`` in magnitude,
@@ -60,7 +61,6 @@ Stop = Callable[[], bool]
 PERFECT: Literal["perfect"] = "perfect"
 """The level that plays the analysis service's best move: exact wherever it can prove one in time."""
 
-_TABLE_MB = 32  # the solver's table per worker process
 _POLL = 0.02  # seconds between checks of ``stop``: a cancelled search ends this soon
 # An estimate of this size (the service's ``areas`` evaluator) reads as "slightly better":
 # on random positions of 6-20 stones half the estimates are within 10 of 0, 90 % within 20.
@@ -92,7 +92,7 @@ def _analysis(board: Board, seconds: float, stop: Stop) -> PositionAnalysis:
     def poll(_progress: SolveProgress | SearchProgress) -> bool:
         return stop()
 
-    return shared_analyst(_TABLE_MB).analyze(board, Limit(time=seconds), poll=poll)
+    return shared_analyst().analyze(board, Limit(time=seconds), poll=poll)
 
 
 def _entry(column: int, score: Score) -> dict[str, Any]:
@@ -190,7 +190,7 @@ def engine_move(
         def stop_poll(_progress: SolveProgress | SearchProgress) -> bool:
             return stop()
 
-        verdict = shared_analyst(_TABLE_MB).solve(board, Limit(time=time_cap), poll=stop_poll)
+        verdict = shared_analyst().solve(board, Limit(time=time_cap), poll=stop_poll)
         assert verdict.best_move is not None  # the app refuses finished games
         column, exact = verdict.best_move, verdict.exact
     else:

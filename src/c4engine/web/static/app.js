@@ -592,6 +592,8 @@ async function startGame(settings, notices = []) {
   Object.assign(state, settings);
   state.hint = null;
   state.position = null;
+  $("status").dataset.state = "loading"; // nothing to play until the new board's position arrives
+  $("status-text").textContent = "Loading…";
   setMessage("");
   // The board itself must exist before its position is asked for: check the size and connect.
   try {
