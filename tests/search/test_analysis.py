@@ -76,11 +76,12 @@ def test_best_columns_never_rank_an_estimate_above_a_proven_draw() -> None:
     draw = Score.exact(0, cells=42, stones=0)
     hopeful = Score.estimate(500.0, cells=42, stones=0)
     loss = Score.exact(-3, cells=42, stones=0)
-    from c4engine.search.analysis import _best_columns
+    from c4engine.search.analysis import best_columns
 
-    assert _best_columns(board, [draw, hopeful, loss, None, None, None, None]) == (0,)
-    # only a loss is proven: a column that may still draw is the better bet
-    assert _best_columns(board, [loss, hopeful, None, None, None, None, None]) == (1,)
+    assert best_columns(board, [draw, hopeful, loss, None, None, None, None]) == (0,)
+    # even a proven loss: what is shown as best must be known
+    assert best_columns(board, [loss, hopeful, None, None, None, None, None]) == (0,)
+    assert best_columns(board, [hopeful, None, None, Score.estimate(9.0, cells=42, stones=0)]) == (0,)
 
 
 def test_scores_convert_between_the_engine_and_the_solver() -> None:

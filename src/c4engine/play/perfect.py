@@ -105,7 +105,10 @@ class PerfectPlayer:
             column = best_column(board, values, self._random)
             choice = MoveChoice(column, values[column], True, analysis.source, time.perf_counter() - start)
             return self._record(board, choice)
-        column = best_column(board, [0 if c in analysis.best_columns else None for c in range(board.width)])
+        # to play (not to show), a hopeful estimate beats a proven loss: rank every column alike
+        ranks = [None if score is None else score.rank() for score in analysis.scores]
+        top = max(rank for rank in ranks if rank is not None)
+        column = next(c for c in board.geometry.center_order if ranks[c] == top)
         # some column is unproven, so no move is proven best
         choice = MoveChoice(column, values[column], False, analysis.source, time.perf_counter() - start)
         return self._record(board, choice)

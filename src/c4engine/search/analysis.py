@@ -62,7 +62,7 @@ if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first sea
     from c4engine.search.evaluators import Evaluator
     from c4engine.search.solver import SolveProgress, Solver
 
-__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_column", "shared_analyst"]
+__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_column", "best_columns", "shared_analyst"]
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
@@ -295,7 +295,7 @@ class Analyst:
                 )
             scores[column] = score_here
             sources[column] = "engine"
-        best = _best_columns(board, scores)
+        best = best_columns(board, scores)
         if not line or line[0] not in best:
             line, pv_exact = (
                 (best_column(board, [0 if c in best else None for c in range(board.width)]),),
@@ -489,11 +489,14 @@ def _poll_interval(limit: Limit) -> float:
     return max(0.005, min(DEFAULT_POLL_INTERVAL, limit.time / 20))
 
 
-def _best_columns(board: Board, scores: Sequence[Score | None]) -> tuple[int, ...]:
-    """The best proven columns, unless only losses are proven and an estimate may beat them."""
+def best_columns(board: Board, scores: Sequence[Score | None]) -> tuple[int, ...]:
+    """The columns with the best proven result; the best estimates only when nothing is proven.
+
+    A proven result is never outranked by an estimate, even a proven loss: what is shown as best must
+    be known (a player choosing under a time limit may still prefer a hopeful estimate).
+    """
     known = [(column, score) for column, score in enumerate(scores) if score is not None]
     proven = [(column, score) for column, score in known if score.is_exact]
-    guessed = [(column, score) for column, score in known if not score.is_exact]
-    pool = proven if proven and (not guessed or max(s.rank() for _, s in proven)[0] >= 1) else known
+    pool = proven or known
     top = max(score.rank() for _, score in pool)
     return tuple(column for column, score in pool if score.rank() == top)
