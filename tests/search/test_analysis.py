@@ -107,3 +107,11 @@ def test_a_finished_game_is_refused() -> None:
 def test_the_shared_analyst_is_one_per_process() -> None:
     assert shared_analyst() is shared_analyst()
     assert best_column(Board(), [0, 0, None, None, None, None, 0]) == 1  # nearest the centre
+
+
+def test_a_book_score_with_no_time_to_prove_a_move_still_gives_one() -> None:
+    """On the book's last ply the score is known; when the limit ends before a move is proven to
+    keep it, the engine's move is given, marked unproven (the terminal hint relies on a move)."""
+    verdict = Analyst().solve(Board.from_moves("62251"), Limit(time=0.01))
+    assert verdict.exact and verdict.source == "book"
+    assert verdict.best_move is not None and not verdict.move_proven

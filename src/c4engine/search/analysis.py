@@ -39,8 +39,11 @@ transposition table), for front-ends that answer many requests.
 from __future__ import annotations
 
 import random
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -257,15 +260,16 @@ class Analyst:
         open_columns = [c for c in board.legal_moves() if scores[c] is None]
         if open_columns and self._solves(board):
             solver_limit = self._solver_limit(limit)
-            solved = self.solver.analyze(
-                board,
-                weak=weak,
-                pv=pv,
-                time_limit=solver_limit.time,
-                node_limit=solver_limit.nodes,
-                poll=poll,
-                poll_interval=_poll_interval(solver_limit),
-            )
+            with self._cancel_after(solver_limit.time):
+                solved = self.solver.analyze(
+                    board,
+                    weak=weak,
+                    pv=pv,
+                    time_limit=solver_limit.time,
+                    node_limit=solver_limit.nodes,
+                    poll=poll,
+                    poll_interval=_poll_interval(solver_limit),
+                )
             nodes += solved.nodes
             for column in open_columns:
                 score = solved.scores[column]
@@ -343,19 +347,28 @@ class Analyst:
                 if scores is not None:
                     chosen = best_column(board, scores)
                 elif self.can_solve(board):
-                    chosen = self.move_reaching(board, known, limit)
+                    chosen = self.move_reaching(board, known, self._solver_limit(limit))
+                if chosen is None:  # the limit ran out before a move was proven to keep the score
+                    guess = (
+                        self._engine(Limit(time=_time_left(limit, start), depth=limit.depth))
+                        .search(board)
+                        .move
+                    )
+                    verdict = self._verdict(board, known, guess, "book", 0, start, weak)
+                    return replace(verdict, move_proven=False)
             return self._verdict(board, known, chosen, "book", 0, start, weak)
         if self._solves(board):
             solver_limit = self._solver_limit(limit)
-            result = self.solver.solve(
-                board,
-                weak=weak,
-                time_limit=solver_limit.time,
-                node_limit=solver_limit.nodes,
-                poll=poll,
-                poll_interval=_poll_interval(solver_limit),
-                best_move=best_move,
-            )
+            with self._cancel_after(solver_limit.time):
+                result = self.solver.solve(
+                    board,
+                    weak=weak,
+                    time_limit=solver_limit.time,
+                    node_limit=solver_limit.nodes,
+                    poll=poll,
+                    poll_interval=_poll_interval(solver_limit),
+                    best_move=best_move,
+                )
             if result.exact and result.score is not None:
                 return Verdict(
                     Score.exact(result.score, cells=cells, stones=stones, weak=weak),
@@ -370,7 +383,7 @@ class Analyst:
             lower, upper, nodes, stopped = result.lower, result.upper, result.nodes, result.stopped
         else:
             lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
-        left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
+        left = _time_left(limit, start)
         engine = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit, poll)
         found = engine.search(board)
         return Verdict(
@@ -392,6 +405,10 @@ class Analyst:
         ``-target``?") with the table warm: far cheaper than scoring every
         move, and the first move that passes is the centre-first tie-break.
         """
+        with self._cancel_after(limit.time):
+            return self._move_reaching(board, target, limit)
+
+    def _move_reaching(self, board: Board, target: int, limit: Limit) -> int | None:
         start = time.perf_counter()
         child = board.copy()
         for column in board.geometry.center_order:
@@ -414,6 +431,24 @@ class Analyst:
         raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
 
     # ------------------------------------------------------------ internals
+
+    @contextmanager
+    def _cancel_after(self, seconds: float | None) -> Iterator[None]:
+        """Cancel the solver after ``seconds`` of wall-clock time.
+
+        The solver checks its own time limit between slices of work sized by
+        its CPU speed, which a loaded machine stretches several times over.
+        """
+        if seconds is None:
+            yield
+            return
+        timer = threading.Timer(seconds, self.solver.cancel)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and self.can_solve(board)
@@ -472,6 +507,11 @@ def shared_analyst(table_size_mb: float = DEFAULT_TABLE_MB) -> Analyst:
     if table_size_mb not in _ANALYSTS:
         _ANALYSTS[table_size_mb] = Analyst(table_size_mb=table_size_mb)
     return _ANALYSTS[table_size_mb]
+
+
+def _time_left(limit: Limit, start: float) -> float | None:
+    """What is left of ``limit``'s time since ``start`` (a sliver when spent); None without a time limit."""
+    return None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
 
 
 def _check_playable(board: Board) -> None:
