@@ -472,3 +472,22 @@ def test_a_dead_worker_is_replaced() -> None:
 
     message, after = asyncio.run(run())
     assert "restarted" in message and after["exact"]
+
+
+def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis and the perfect move of a position the book knows need no search."""
+    from c4engine.search.solver import Solver
+    from c4engine.web import worker
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+    empty = worker.analyze_position("", 7, 6, 4, 1.0)
+    assert empty["exact"] and empty["best"] == [4]
+    assert [c["label"] for c in empty["columns"]] == [
+        "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"
+    ]  # fmt: skip
+    move = worker.engine_move("44", 7, 6, 4, "perfect", 1.0)
+    assert move["column"] == 4 and move["exact"]

@@ -79,7 +79,7 @@ def test_best_columns_never_rank_an_estimate_above_a_proven_draw() -> None:
     from c4engine.search.analysis import best_columns
 
     assert best_columns(board, [draw, hopeful, loss, None, None, None, None]) == (0,)
-    # even a proven loss: what is shown as best must be known
+    # even a proven loss (unless it is a loss at once): what is shown as best must be known
     assert best_columns(board, [loss, hopeful, None, None, None, None, None]) == (0,)
     assert best_columns(board, [hopeful, None, None, Score.estimate(9.0, cells=42, stones=0)]) == (0,)
 

@@ -530,13 +530,24 @@ def _poll_interval(limit: Limit) -> float:
 
 
 def best_columns(board: Board, scores: Sequence[Score | None]) -> tuple[int, ...]:
-    """The columns with the best proven result; the best estimates only when nothing is proven.
+    """The columns with the best proven result; the best estimates only when nothing is proven,
+    or when every proven column lets the opponent win at once (an unproven one does not: the
+    engine would have seen it).  So an estimate is never ranked above a proof that could be right.
 
-    A proven result is never outranked by an estimate, even a proven loss: what is shown as best must
-    be known (a player choosing under a time limit may still prefer a hopeful estimate).
+    >>> board = Board.from_moves("4435541")
+    >>> loss_in_1, loss_in_2 = (Score.exact(s, cells=42, stones=7) for s in (-17, -16))
+    >>> guess = Score.estimate(-500.0, cells=42, stones=7)
+    >>> best_columns(board, [loss_in_2, loss_in_1, guess])   # a proven loss in 2 beats an estimate
+    (0,)
+    >>> best_columns(board, [loss_in_1, guess])              # a proven loss in 1 does not
+    (1,)
     """
     known = [(column, score) for column, score in enumerate(scores) if score is not None]
     proven = [(column, score) for column, score in known if score.is_exact]
-    pool = proven or known
+    guessed = [(column, score) for column, score in known if not score.is_exact]
+    pool = proven or guessed
+    at_once = -((board.width * board.height - board.move_count) // 2)
+    if proven and guessed and all(score.value == at_once and not score.weak for _, score in proven):
+        pool = guessed
     top = max(score.rank() for _, score in pool)
     return tuple(column for column, score in pool if score.rank() == top)
