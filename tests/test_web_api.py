@@ -27,7 +27,7 @@ from c4engine.web.app import Limits, position_payload
 from c4engine.web.pool import Lane, PoolBusyError
 from c4engine.web.worker import analyze, analyze_position, engine_move
 
-LIMITS = Limits(workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=20)
+LIMITS = Limits(workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=2)
 
 # Positions whose analysis the classic engine proves at once (the solver must agree).
 LOSSES = "425645445333223554433225266"  # O to move; columns 2-5 full
@@ -189,7 +189,7 @@ BAD_GETS: list[tuple[str, dict[str, Any], int, str]] = [
     ("/api/analyze", {"time_cap": "-1"}, 422, "time_cap"),
     ("/api/analyze", {"time_cap": "1e999"}, 422, "time_cap"),
     ("/api/analyze", {"time_cap": "nan"}, 422, "time_cap"),
-    ("/api/analyze", {"time_cap": "21"}, 422, "at most 20 seconds"),
+    ("/api/analyze", {"time_cap": "2.5"}, 422, "at most 2 seconds"),
     ("/api/analyze", {"pos": "4" * 5000}, 422, "pos"),
     ("/api/nowhere", {}, 404, "Not Found"),
 ]
@@ -207,7 +207,7 @@ BAD_MOVES: list[tuple[Any, int, str]] = [
     ({"pos": "", "level": "Perfect"}, 422, "level"),
     ({"pos": "", "level": 2.0}, 422, "level"),
     ({"pos": "", "connect": "4"}, 422, "connect"),
-    ({"pos": "", "time_cap": 21}, 422, "at most 20 seconds"),
+    ({"pos": "", "time_cap": 2.5}, 422, "at most 2 seconds"),
     ({"pos": "", "time_cap": True}, 422, "time_cap"),
     ({"pos": "1212121"}, 409, "the game is over"),
     ({"pos": "4444444"}, 400, "column 4 is full"),
@@ -472,3 +472,22 @@ def test_a_dead_worker_is_replaced() -> None:
 
     message, after = asyncio.run(run())
     assert "restarted" in message and after["exact"]
+
+
+def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis and the perfect move of a position the book knows need no search."""
+    from c4engine.search.solver import Solver
+    from c4engine.web import worker
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "analyze", "is_at_least"):
+        monkeypatch.setattr(Solver, name, fail)
+    empty = worker.analyze_position("", 7, 6, 4, 1.0)
+    assert empty["exact"] and empty["best"] == [4]
+    assert [c["label"] for c in empty["columns"]] == [
+        "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"
+    ]  # fmt: skip
+    move = worker.engine_move("44", 7, 6, 4, "perfect", 1.0)
+    assert move["column"] == 4 and move["exact"]

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pexpect
 import pytest
@@ -16,7 +17,7 @@ from c4engine.cli import progress
 from c4engine.cli.progress import AgentProgress, Progress
 from c4engine.cli.terminal import TerminalGame
 from c4engine.play.game import Game
-from c4engine.play.players import EnginePlayer, HumanPlayer
+from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, HumanPlayer, PerfectPlayer
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # An 80-column terminal (pexpect's size; a COLUMNS left by the test runner would override it).
@@ -99,3 +100,14 @@ def test_progress_counts_and_clears_and_a_late_total() -> None:
     with AgentProgress(EnginePlayer(level=1), "thinking", stream=quiet) as line:
         line.note("never drawn: not a terminal")
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: EnginePlayer(level=3), lambda: PerfectPlayer(book=None), lambda: AnalystPlayer(1.0)]
+)
+def test_a_player_lends_its_poll_hook_to_the_line_and_gets_it_back(make: Callable[[], Agent]) -> None:
+    player = make()
+    searcher = player.engine if isinstance(player, EnginePlayer) else player
+    with AgentProgress(player, "thinking", stream=io.StringIO(), enabled=True) as line:
+        assert searcher.poll == line.poll
+    assert searcher.poll is None

@@ -76,11 +76,12 @@ def test_best_columns_never_rank_an_estimate_above_a_proven_draw() -> None:
     draw = Score.exact(0, cells=42, stones=0)
     hopeful = Score.estimate(500.0, cells=42, stones=0)
     loss = Score.exact(-3, cells=42, stones=0)
-    from c4engine.search.analysis import _best_columns
+    from c4engine.search.analysis import best_columns
 
-    assert _best_columns(board, [draw, hopeful, loss, None, None, None, None]) == (0,)
-    # only a loss is proven: a column that may still draw is the better bet
-    assert _best_columns(board, [loss, hopeful, None, None, None, None, None]) == (1,)
+    assert best_columns(board, [draw, hopeful, loss, None, None, None, None]) == (0,)
+    # even a proven loss (unless it is a loss at once): what is shown as best must be known
+    assert best_columns(board, [loss, hopeful, None, None, None, None, None]) == (0,)
+    assert best_columns(board, [hopeful, None, None, Score.estimate(9.0, cells=42, stones=0)]) == (0,)
 
 
 def test_scores_convert_between_the_engine_and_the_solver() -> None:
@@ -106,3 +107,11 @@ def test_a_finished_game_is_refused() -> None:
 def test_the_shared_analyst_is_one_per_process() -> None:
     assert shared_analyst() is shared_analyst()
     assert best_column(Board(), [0, 0, None, None, None, None, 0]) == 1  # nearest the centre
+
+
+def test_a_book_score_with_no_time_to_prove_a_move_still_gives_one() -> None:
+    """On the book's last ply the score is known; when the limit ends before a move is proven to
+    keep it, the engine's move is given, marked unproven (the terminal hint relies on a move)."""
+    verdict = Analyst().solve(Board.from_moves("62251"), Limit(time=0.01))
+    assert verdict.exact and verdict.source == "book"
+    assert verdict.best_move is not None and not verdict.move_proven

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line is drawn, never
     # by a command answering at once, and the search (numba) not at all
     from c4engine.cli.live import LiveLine
-    from c4engine.play.players import Agent, AnalystPlayer
+    from c4engine.play.players import Agent, AnalystPlayer, PerfectPlayer
     from c4engine.search.engine import Engine, SearchProgress
     from c4engine.search.solver import SolveProgress
 
@@ -111,8 +111,8 @@ class Progress:
 
 
 class AgentProgress(Progress):
-    """The live line of a computer choosing its move: how far its search got, for an engine or
-    the analysis service (depth or score bounds, nodes, best move so far).
+    """The live line of a computer choosing its move: how far its search got, for an engine, the
+    perfect player or the analysis service (depth or score bounds, nodes, best move so far).
 
     The player's poll hook is borrowed while the line is drawn and given back
     when it closes; other players show the label and the time.
@@ -121,14 +121,14 @@ class AgentProgress(Progress):
     def __init__(
         self, agent: Agent, label: str, *, stream: TextIO | None = None, enabled: bool | None = None
     ) -> None:
-        from c4engine.play.players import AnalystPlayer, EnginePlayer
+        from c4engine.play.players import AnalystPlayer, EnginePlayer, PerfectPlayer
 
         super().__init__(label, stream=stream, enabled=enabled)
-        self._searcher: Engine | AnalystPlayer | None = None
+        self._searcher: Engine | AnalystPlayer | PerfectPlayer | None = None
         if self._line is not None:
             if isinstance(agent, EnginePlayer):
                 self._searcher = agent.engine
-            elif isinstance(agent, AnalystPlayer):
+            elif isinstance(agent, AnalystPlayer | PerfectPlayer):
                 self._searcher = agent
         if self._searcher is not None:
             self._lent = self._searcher.poll

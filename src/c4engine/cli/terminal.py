@@ -219,7 +219,7 @@ class TerminalGame:
         with Progress("looking for a hint", enabled=self.live) as line:
             verdict = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS), poll=line.poll)
         assert verdict.best_move is not None  # the game is not over while the prompt is up
-        why = verdict.score.describe() if verdict.exact else "not proven"
+        why = verdict.score.describe() if verdict.exact and verdict.move_proven else "not proven"
         self.say(f"Hint: column {verdict.best_move + 1} ({why}).")
 
     def _announce_result(self) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any, Final
 
 import numpy as np
 from numba import njit
@@ -446,9 +447,59 @@ def _search(
 Kernel = Callable[..., int]
 
 
+SPECIALISED: Final = frozenset({(7, 6, 4)})
+"""Geometries whose kernel has the sizes compiled in.  Each costs a first compile of about
+11 CPU seconds, so only the standard board has one; every other geometry shares
+:func:`_generic_kernel`, compiled once, so a new board size (a web page's, a tuning run's)
+costs nothing to start."""
+
+
+@njit(cache=True, nogil=True)
+def _generic_kernel(
+    current0: np.uint64,
+    mask0: np.uint64,
+    stones0: int,
+    width: int,
+    height: int,
+    connect: int,
+    table: np.ndarray,
+    bits: int,
+    ustack: np.ndarray,
+    istack: np.ndarray,
+    moves: np.ndarray,
+    columns: np.ndarray,
+    mthreats: np.ndarray,
+    state: np.ndarray,
+    node_stop: int,
+    cancel: np.ndarray,
+    etc_until: int,
+) -> int:
+    """:func:`_search` with the sizes as run-time arguments: one kernel for every geometry."""
+    return _search(
+        current0,
+        mask0,
+        stones0,
+        width,
+        height,
+        connect,
+        table,
+        bits,
+        ustack,
+        istack,
+        moves,
+        columns,
+        mthreats,
+        state,
+        node_stop,
+        cancel,
+        etc_until,
+    )
+
+
 @functools.cache
 def kernel_for(width: int, height: int, connect: int) -> Kernel:
-    """The search compiled for one geometry, cached on disk per geometry by numba.
+    """The search for one geometry: compiled with its sizes for :data:`SPECIALISED` ones
+    (cached on disk per geometry by numba), else the shared :func:`_generic_kernel`.
 
     ``kernel(current0, mask0, stones0, table, bits, ustack, istack, moves,
     columns, mthreats, state, node_stop, cancel, etc_until)`` advances the
@@ -461,6 +512,12 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     folds the shifts, masks and the column loops of the hot path, which
     run-time sizes left as variable shifts and loads.
     """
+    if (width, height, connect) not in SPECIALISED:
+
+        def generic(current0: np.uint64, mask0: np.uint64, stones0: int, *rest: Any) -> int:
+            return int(_generic_kernel(current0, mask0, stones0, width, height, connect, *rest))
+
+        return generic
 
     @njit(cache=True, nogil=True)
     def kernel(

@@ -24,7 +24,7 @@ from typing import Final
 
 from c4engine.board import Board, Geometry
 from c4engine.errors import GameOverError
-from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
+from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
 from c4engine.search.limit import Limit
 from c4engine.search.results import DEFAULT_TABLE_MB
 
@@ -80,6 +80,8 @@ class PerfectPlayer:
         self.last: MoveChoice | None = None
         self.moves = 0
         self.unproven = 0
+        self.poll: Poll | None = None
+        """Told the search's progress while a move is chosen (a front-end's live line)."""
         # the board (geometry, moves) our last proven move reached, and the score it kept for us
         self._kept: tuple[Geometry, tuple[int, ...], int] | None = None
 
@@ -97,13 +99,16 @@ class PerfectPlayer:
         if self._random is None and self.analyst.book_scores(board) is None and self.analyst.can_solve(board):
             return self._record(board, self._solve_centre_first(board, start))
         limit = Limit() if self.time_limit is None else Limit(time=self.time_limit)
-        analysis = self.analyst.analyze(board, limit, pv=False)
+        analysis = self.analyst.analyze(board, limit, pv=False, poll=self.poll)
         values = analysis.exact_values()
         if analysis.exact:
             column = best_column(board, values, self._random)
             choice = MoveChoice(column, values[column], True, analysis.source, time.perf_counter() - start)
             return self._record(board, choice)
-        column = best_column(board, [0 if c in analysis.best_columns else None for c in range(board.width)])
+        # to play (not to show), a hopeful estimate beats a proven loss: rank every column alike
+        ranks = [None if score is None else score.rank() for score in analysis.scores]
+        top = max(rank for rank in ranks if rank is not None)
+        column = next(c for c in board.geometry.center_order if ranks[c] == top)
         # some column is unproven, so no move is proven best
         choice = MoveChoice(column, values[column], False, analysis.source, time.perf_counter() - start)
         return self._record(board, choice)
@@ -140,7 +145,12 @@ class PerfectPlayer:
                 target = floor
         if target is None:
             result = solver.solve(
-                board, weak=False, best_move=False, time_limit=self._left(start), at_least=floor
+                board,
+                weak=False,
+                best_move=False,
+                time_limit=self._left(start),
+                at_least=floor,
+                poll=self.poll,
             )
             if result.best_move is not None:
                 fallback = result.best_move

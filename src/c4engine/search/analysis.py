@@ -39,8 +39,11 @@ transposition table), for front-ends that answer many requests.
 from __future__ import annotations
 
 import random
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -62,7 +65,7 @@ if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first sea
     from c4engine.search.evaluators import Evaluator
     from c4engine.search.solver import SolveProgress, Solver
 
-__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_column", "shared_analyst"]
+__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_column", "best_columns", "shared_analyst"]
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
@@ -257,15 +260,16 @@ class Analyst:
         open_columns = [c for c in board.legal_moves() if scores[c] is None]
         if open_columns and self._solves(board):
             solver_limit = self._solver_limit(limit)
-            solved = self.solver.analyze(
-                board,
-                weak=weak,
-                pv=pv,
-                time_limit=solver_limit.time,
-                node_limit=solver_limit.nodes,
-                poll=poll,
-                poll_interval=_poll_interval(solver_limit),
-            )
+            with self._cancel_after(solver_limit.time):
+                solved = self.solver.analyze(
+                    board,
+                    weak=weak,
+                    pv=pv,
+                    time_limit=solver_limit.time,
+                    node_limit=solver_limit.nodes,
+                    poll=poll,
+                    poll_interval=_poll_interval(solver_limit),
+                )
             nodes += solved.nodes
             for column in open_columns:
                 score = solved.scores[column]
@@ -295,7 +299,7 @@ class Analyst:
                 )
             scores[column] = score_here
             sources[column] = "engine"
-        best = _best_columns(board, scores)
+        best = best_columns(board, scores)
         if not line or line[0] not in best:
             line, pv_exact = (
                 (best_column(board, [0 if c in best else None for c in range(board.width)]),),
@@ -343,19 +347,28 @@ class Analyst:
                 if scores is not None:
                     chosen = best_column(board, scores)
                 elif self.can_solve(board):
-                    chosen = self.move_reaching(board, known, limit)
+                    chosen = self.move_reaching(board, known, self._solver_limit(limit))
+                if chosen is None:  # the limit ran out before a move was proven to keep the score
+                    guess = (
+                        self._engine(Limit(time=_time_left(limit, start), depth=limit.depth))
+                        .search(board)
+                        .move
+                    )
+                    verdict = self._verdict(board, known, guess, "book", 0, start, weak)
+                    return replace(verdict, move_proven=False)
             return self._verdict(board, known, chosen, "book", 0, start, weak)
         if self._solves(board):
             solver_limit = self._solver_limit(limit)
-            result = self.solver.solve(
-                board,
-                weak=weak,
-                time_limit=solver_limit.time,
-                node_limit=solver_limit.nodes,
-                poll=poll,
-                poll_interval=_poll_interval(solver_limit),
-                best_move=best_move,
-            )
+            with self._cancel_after(solver_limit.time):
+                result = self.solver.solve(
+                    board,
+                    weak=weak,
+                    time_limit=solver_limit.time,
+                    node_limit=solver_limit.nodes,
+                    poll=poll,
+                    poll_interval=_poll_interval(solver_limit),
+                    best_move=best_move,
+                )
             if result.exact and result.score is not None:
                 return Verdict(
                     Score.exact(result.score, cells=cells, stones=stones, weak=weak),
@@ -370,7 +383,7 @@ class Analyst:
             lower, upper, nodes, stopped = result.lower, result.upper, result.nodes, result.stopped
         else:
             lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
-        left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
+        left = _time_left(limit, start)
         engine = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit, poll)
         found = engine.search(board)
         return Verdict(
@@ -392,6 +405,10 @@ class Analyst:
         ``-target``?") with the table warm: far cheaper than scoring every
         move, and the first move that passes is the centre-first tie-break.
         """
+        with self._cancel_after(limit.time):
+            return self._move_reaching(board, target, limit)
+
+    def _move_reaching(self, board: Board, target: int, limit: Limit) -> int | None:
         start = time.perf_counter()
         child = board.copy()
         for column in board.geometry.center_order:
@@ -414,6 +431,24 @@ class Analyst:
         raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
 
     # ------------------------------------------------------------ internals
+
+    @contextmanager
+    def _cancel_after(self, seconds: float | None) -> Iterator[None]:
+        """Cancel the solver after ``seconds`` of wall-clock time.
+
+        The solver checks its own time limit between slices of work sized by
+        its CPU speed, which a loaded machine stretches several times over.
+        """
+        if seconds is None:
+            yield
+            return
+        timer = threading.Timer(seconds, self.solver.cancel)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and self.can_solve(board)
@@ -474,6 +509,11 @@ def shared_analyst(table_size_mb: float = DEFAULT_TABLE_MB) -> Analyst:
     return _ANALYSTS[table_size_mb]
 
 
+def _time_left(limit: Limit, start: float) -> float | None:
+    """What is left of ``limit``'s time since ``start`` (a sliver when spent); None without a time limit."""
+    return None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
+
+
 def _check_playable(board: Board) -> None:
     if board.is_over:
         raise GameOverError("the game is over: nothing to analyze")
@@ -489,11 +529,25 @@ def _poll_interval(limit: Limit) -> float:
     return max(0.005, min(DEFAULT_POLL_INTERVAL, limit.time / 20))
 
 
-def _best_columns(board: Board, scores: Sequence[Score | None]) -> tuple[int, ...]:
-    """The best proven columns, unless only losses are proven and an estimate may beat them."""
+def best_columns(board: Board, scores: Sequence[Score | None]) -> tuple[int, ...]:
+    """The columns with the best proven result; the best estimates only when nothing is proven,
+    or when every proven column lets the opponent win at once (an unproven one does not: the
+    engine would have seen it).  So an estimate is never ranked above a proof that could be right.
+
+    >>> board = Board.from_moves("4435541")
+    >>> loss_in_1, loss_in_2 = (Score.exact(s, cells=42, stones=7) for s in (-17, -16))
+    >>> guess = Score.estimate(-500.0, cells=42, stones=7)
+    >>> best_columns(board, [loss_in_2, loss_in_1, guess])   # a proven loss in 2 beats an estimate
+    (0,)
+    >>> best_columns(board, [loss_in_1, guess])              # a proven loss in 1 does not
+    (1,)
+    """
     known = [(column, score) for column, score in enumerate(scores) if score is not None]
     proven = [(column, score) for column, score in known if score.is_exact]
     guessed = [(column, score) for column, score in known if not score.is_exact]
-    pool = proven if proven and (not guessed or max(s.rank() for _, s in proven)[0] >= 1) else known
+    pool = proven or guessed
+    at_once = -((board.width * board.height - board.move_count) // 2)
+    if proven and guessed and all(score.value == at_once and not score.weak for _, score in proven):
+        pool = guessed
     top = max(score.rank() for _, score in pool)
     return tuple(column for column, score in pool if score.rank() == top)

@@ -295,7 +295,9 @@ class Verdict:
 
     ``lower`` and ``upper`` bound the exact score (solver scale) as far as
     it was proved; equal when :attr:`score` is exact.  ``best_move`` is
-    0-based: a move keeping the score when exact, otherwise the best found.
+    0-based: a move keeping the score when exact and ``move_proven``,
+    otherwise the best found (the score may be known -- from the book --
+    while the limit ran out before a move was proven to keep it).
     """
 
     score: Score
@@ -307,6 +309,7 @@ class Verdict:
     nodes: int
     elapsed: float
     stopped: str | None = None
+    move_proven: bool = True
 
     @property
     def exact(self) -> bool:

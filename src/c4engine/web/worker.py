@@ -22,7 +22,8 @@ outcome the search could not prove gets ``exact: false``, the engine's
 heuristic score and ``lean``, that score on a human scale from -1 (clearly
 worse) to +1 (clearly better).
 
-The best columns (:func:`best_columns`) are those with the best *proven*
+The best columns are the analysis service's
+(:func:`c4engine.search.analysis.best_columns`): those with the best *proven*
 score; estimates decide only when nothing is proven, or when every proven
 column loses at once (an unproven column does not: the engine would have
 seen it).  So an estimate is never ranked above a proof that could be right.
@@ -40,7 +41,7 @@ import contextlib
 import math
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from time import monotonic
 from typing import Any, Literal
 
@@ -53,7 +54,7 @@ from c4engine.search.limit import Limit
 from c4engine.search.results import PositionAnalysis, Score
 from c4engine.search.solver import SolveProgress
 
-__all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "best_columns", "engine_move", "warm_up"]
+__all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "warm_up"]
 
 Stop = Callable[[], bool]
 """Asked during a search; True ends it (the client went away)."""
@@ -109,29 +110,6 @@ def _entry(column: int, score: Score) -> dict[str, Any]:
     }
 
 
-def best_columns(scores: Sequence[Score | None]) -> list[int]:
-    """The best columns (0-based) of one position's scores: see the module's doc.
-
-    >>> loss_in_2, loss_in_1 = (Score.exact(s, cells=42, stones=35) for s in (-2, -3))
-    >>> guess = Score.estimate(-500.0, cells=42, stones=35)
-    >>> best_columns([loss_in_2, loss_in_1, guess])   # a proven loss in 2 beats an estimate
-    [0]
-    >>> best_columns([loss_in_1, guess])              # a proven loss in 1 does not
-    [1]
-    """
-    known = [(column, score) for column, score in enumerate(scores) if score is not None]
-    proven = [(column, score) for column, score in known if score.is_exact]
-    guessed = [(column, score) for column, score in known if not score.is_exact]
-    pool = proven or guessed
-    if proven and guessed:
-        top = max(score.value for _, score in proven)
-        cells, stones = proven[0][1].cells, proven[0][1].stones
-        if top == -((cells - stones) // 2):  # every proven column lets the opponent win next move
-            pool = guessed
-    best = max(score.value for _, score in pool)
-    return [column for column, score in pool if score.value == best]
-
-
 def analyze(board: Board, time_cap: float, stop: Stop = _never) -> dict[str, Any]:
     """The value of every column of ``board`` for the side to move, within ``time_cap`` seconds.
 
@@ -145,7 +123,7 @@ def analyze(board: Board, time_cap: float, stop: Stop = _never) -> dict[str, Any
     every column is proven, else empty.
     """
     analysis = _analysis(board, time_cap, stop)
-    best = best_columns(analysis.scores)
+    best = analysis.best_columns
     exact = analysis.exact
     pv = [column + 1 for column in analysis.pv] if exact and analysis.pv_exact else []
     return {
