@@ -283,10 +283,10 @@ class Analyst:
             share = None if left is None else max(left, 0.0) / (len(open_columns) - index)
             child = board.copy()
             child.play(column)
-            result = self._engine(
+            engine = self._engine(
                 Limit(time=max(share, 0.002), depth=limit.depth) if share is not None else limit, poll
             )
-            found = result.search(child)
+            found = engine.search(child)
             nodes += found.nodes
             # the child's value is the opponent's: negate it, and count this column's stone as one more ply
             value = -found.score
