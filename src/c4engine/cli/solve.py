@@ -27,7 +27,7 @@ from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
 from c4engine.cli.options import Subparsers, add_progress_option, table_mb
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error, UnsupportedBoardError, echo
+from c4engine.errors import C4Error, echo
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
@@ -127,11 +127,7 @@ def add_bench_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def _board(position: str, args: argparse.Namespace) -> Board:
     width, height = args.size
     board = Board.from_moves(position, width, height, args.connect)
-    if not Analyst.can_solve(board):
-        raise UnsupportedBoardError(
-            f"the solver needs width * (height + 1) <= 64 bits; a {width}x{height} board needs "
-            f"{width * (height + 1)}"
-        )
+    Analyst.require_solver(board)  # c4 solve promises exact scores: no engine estimates
     return board
 
 

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from c4engine.board import Board
-from c4engine.errors import BookError, GameOverError
+from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import (
@@ -152,6 +152,16 @@ class Analyst:
         See :func:`c4engine.board.fits_64_bits`.
         """
         return board.geometry.fits_64_bits
+
+    @staticmethod
+    def require_solver(board: Board) -> None:
+        """Raise :class:`UnsupportedBoardError` unless :meth:`can_solve`: for answers that must be exact."""
+        if not Analyst.can_solve(board):
+            bits = board.width * (board.height + 1)
+            raise UnsupportedBoardError(
+                f"the solver needs width * (height + 1) <= 64 bits; a {board.width}x{board.height} board "
+                f"needs {bits}"
+            )
 
     @property
     def solver(self) -> Solver:
