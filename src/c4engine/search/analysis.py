@@ -369,7 +369,7 @@ class Analyst:
             return self._verdict(board, known, chosen, "book", 0, start, weak)
         if self._solves(board):
             solver_limit = self._solver_limit(limit)
-            with self._cancel_after(solver_limit.time):
+            with self._cancel_after(solver_limit.time) as timed_out:
                 result = self.solver.solve(
                     board,
                     weak=weak,
@@ -390,7 +390,9 @@ class Analyst:
                     result.nodes,
                     time.perf_counter() - start,
                 )
-            lower, upper, nodes, stopped = result.lower, result.upper, result.nodes, result.stopped
+            # the timer cancelling the solver is its time limit too, whichever noticed first
+            stopped = "time limit" if timed_out.is_set() else result.stopped
+            lower, upper, nodes = result.lower, result.upper, result.nodes
         else:
             lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
         left = _time_left(limit, start)
@@ -443,20 +445,26 @@ class Analyst:
     # ------------------------------------------------------------ internals
 
     @contextmanager
-    def _cancel_after(self, seconds: float | None) -> Iterator[None]:
-        """Cancel the solver after ``seconds`` of wall-clock time.
+    def _cancel_after(self, seconds: float | None) -> Iterator[threading.Event]:
+        """Cancel the solver after ``seconds`` of wall-clock time; the event tells whether it did.
 
         The solver checks its own time limit between slices of work sized by
         its CPU speed, which a loaded machine stretches several times over.
         """
+        fired = threading.Event()
         if seconds is None:
-            yield
+            yield fired
             return
-        timer = threading.Timer(seconds, self.solver.cancel)
+
+        def cancel() -> None:
+            fired.set()
+            self.solver.cancel()
+
+        timer = threading.Timer(seconds, cancel)
         timer.daemon = True
         timer.start()
         try:
-            yield
+            yield fired
         finally:
             timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
