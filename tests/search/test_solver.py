@@ -169,6 +169,34 @@ def test_words() -> None:
     assert result.score == 17 and result.describe() == "win in 2 moves"
 
 
+def test_solve_many_agrees_with_solve() -> None:
+    cases = _cases("Test_L3_R1")[::50] + _cases("Test_L2_R1")[::50] + _cases("Test_L1_R1")[::100]
+    published = [Board.from_moves(moves) for moves, _ in cases]
+    # a win at once and another geometry in the middle: each run of one geometry is one batch
+    extra = [Board.from_moves("112233"), Board.from_moves("12", 4, 4, 3), Board.from_moves("1", 4, 4, 3)]
+    boards = published[:3] + extra[:1] + published[3:7] + extra[1:] + published[7:]
+    batch = Solver(table_size_mb=8).solve_many(boards)
+    assert batch.complete and len(batch.scores) == len(boards)
+    single = Solver(table_size_mb=8)
+    for board, score, nodes, best in zip(boards, batch.scores, batch.nodes, batch.best_moves, strict=True):
+        result = single.solve(board, best_move=False)
+        assert (score, nodes, best) == (result.score, result.nodes, result.best_move), board.moves
+    scores = dict(zip(map(id, boards), batch.scores, strict=True))
+    assert [scores[id(board)] for board in published] == [score for _, score in cases]
+    assert scores[id(extra[0])] == 18
+    weak = Solver(table_size_mb=8).solve_many(boards, weak=True)
+    assert weak.weak and list(weak.scores) == [(s > 0) - (s < 0) for s in batch.scores]
+    assert Solver(table_size_mb=8).solve_many([]).scores == ()
+
+
+def test_solve_many_checks_every_board_first() -> None:
+    solver = Solver(table_size_mb=8)
+    with pytest.raises(GameOverError):
+        solver.solve_many([Board.from_moves("4"), Board.from_moves("1212121")])
+    with pytest.raises(UnsupportedBoardError):
+        solver.solve_many([Board.from_moves("4"), Board(9, 7)])
+
+
 def test_unsupported_and_finished_boards() -> None:
     solver = Solver(table_size_mb=8)
     assert solver.supports(7, 6) and solver.supports(8, 7) and solver.supports(2, 31)

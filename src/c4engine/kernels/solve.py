@@ -69,16 +69,29 @@ S_RET = 6
 S_NODES = 7
 S_ROOT_MOVE = 8  # a root move proved to score at least state[S_ROOT_BOUND] (-1 none)
 S_ROOT_BOUND = 9
+S_POSITION = 10  # the position of the batch being solved
 S_SIZE = 16
 
 PHASE_START = 0
 PHASE_SEARCH = 1
 PHASE_DONE = 2
 
+NO_NODE_STOP: Final = (1 << 63) - 1
+"""A ``node_stop`` never reached."""
+
 # run() status
 DONE = 0
 PAUSED = 1
 CANCELLED = 2
+
+# columns of a batch's ``rows``: inputs, then results
+R_STONES = 0
+R_LOWER = 1
+R_UPPER = 2
+R_SCORE = 3
+R_NODES = 4
+R_ROOT_MOVE = 5  # a proved best move, or -1
+R_SIZE = 6
 
 # istack columns
 I_ALPHA = 0
@@ -444,21 +457,10 @@ def _search(
     return status
 
 
-Kernel = Callable[..., int]
-
-
-SPECIALISED: Final = frozenset({(7, 6, 4)})
-"""Geometries whose kernel has the sizes compiled in.  Each costs a first compile of about
-11 CPU seconds, so only the standard board has one; every other geometry shares
-:func:`_generic_kernel`, compiled once, so a new board size (a web page's, a tuning run's)
-costs nothing to start."""
-
-
-@njit(cache=True, nogil=True)
-def _generic_kernel(
-    current0: np.uint64,
-    mask0: np.uint64,
-    stones0: int,
+@njit(inline="always")
+def _solve_batch(
+    boards: np.ndarray,
+    rows: np.ndarray,
     width: int,
     height: int,
     connect: int,
@@ -474,11 +476,77 @@ def _generic_kernel(
     cancel: np.ndarray,
     etc_until: int,
 ) -> int:
-    """:func:`_search` with the sizes as run-time arguments: one kernel for every geometry."""
-    return _search(
-        current0,
-        mask0,
-        stones0,
+    """:func:`_search` over a batch's positions from ``state[S_POSITION]`` on (see :func:`kernel_for`)."""
+    while True:
+        p = state[S_POSITION]
+        status = _search(
+            boards[p, 0],
+            boards[p, 1],
+            rows[p, R_STONES],
+            width,
+            height,
+            connect,
+            table,
+            bits,
+            ustack,
+            istack,
+            moves,
+            columns,
+            mthreats,
+            state,
+            node_stop,
+            cancel,
+            etc_until,
+        )
+        if status != DONE:
+            return status
+        rows[p, R_SCORE] = state[S_MIN]
+        rows[p, R_NODES] = state[S_NODES]
+        # the root move is a best move only when the bound it proved is the score
+        rows[p, R_ROOT_MOVE] = state[S_ROOT_MOVE] if state[S_ROOT_BOUND] >= state[S_MIN] else -1
+        p += 1
+        if p == boards.shape[0]:
+            return DONE
+        state[:] = 0
+        state[S_MIN] = rows[p, R_LOWER]
+        state[S_MAX] = rows[p, R_UPPER]
+        state[S_ROOT_MOVE] = -1
+        state[S_POSITION] = p
+
+
+Kernel = Callable[..., int]
+
+
+SPECIALISED: Final = frozenset({(7, 6, 4)})
+"""Geometries whose kernel has the sizes compiled in.  Each costs a first compile of about
+11 CPU seconds, so only the standard board has one; every other geometry shares
+:func:`_generic_kernel`, compiled once, so a new board size (a web page's, a tuning run's)
+costs nothing to start."""
+
+
+@njit(cache=True, nogil=True)
+def _generic_kernel(
+    boards: np.ndarray,
+    rows: np.ndarray,
+    width: int,
+    height: int,
+    connect: int,
+    table: np.ndarray,
+    bits: int,
+    ustack: np.ndarray,
+    istack: np.ndarray,
+    moves: np.ndarray,
+    columns: np.ndarray,
+    mthreats: np.ndarray,
+    state: np.ndarray,
+    node_stop: int,
+    cancel: np.ndarray,
+    etc_until: int,
+) -> int:
+    """:func:`_solve_batch` with the sizes as run-time arguments: one kernel for every geometry."""
+    return _solve_batch(
+        boards,
+        rows,
         width,
         height,
         connect,
@@ -501,12 +569,21 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     """The search for one geometry: compiled with its sizes for :data:`SPECIALISED` ones
     (cached on disk per geometry by numba), else the shared :func:`_generic_kernel`.
 
-    ``kernel(current0, mask0, stones0, table, bits, ustack, istack, moves,
-    columns, mthreats, state, node_stop, cancel, etc_until)`` advances the
-    solve of (``current0``, ``mask0``) until done, ``node_stop`` nodes, or
-    cancel.  Nodes with fewer than ``etc_until`` stones first look their
-    children up in the table (enhanced transposition cutoff).  It returns
-    DONE (the score is ``state[S_MIN]``), PAUSED or CANCELLED.
+    ``kernel(boards, rows, table, bits, ustack, istack, moves, columns,
+    mthreats, state, node_stop, cancel, etc_until)`` solves a batch of
+    positions in order, sharing the table: position ``p`` is
+    (``boards[p, 0]``, ``boards[p, 1]``) = (current, mask) with
+    ``rows[p, R_STONES]`` stones, searched within ``[rows[p, R_LOWER],
+    rows[p, R_UPPER]]``.  It advances the solve of position
+    ``state[S_POSITION]`` until done, ``node_stop`` nodes, or cancel; when
+    one is done it writes ``rows[p, R_SCORE]``, ``rows[p, R_NODES]`` and
+    ``rows[p, R_ROOT_MOVE]``, starts the next from a fresh state and goes
+    on, until the last.  Nodes with fewer than ``etc_until`` stones first
+    look their children up in the table (enhanced transposition cutoff).  It
+    returns DONE (the last score is ``state[S_MIN]``), PAUSED or CANCELLED.
+    A single solve is a batch of one, resumable slice by slice; a batch of
+    many costs one call from Python, which matters when a position takes
+    only a few microseconds to solve, about what such a call costs.
 
     The sizes are closure constants, which numba compiles in: LLVM then
     folds the shifts, masks and the column loops of the hot path, which
@@ -514,16 +591,15 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     """
     if (width, height, connect) not in SPECIALISED:
 
-        def generic(current0: np.uint64, mask0: np.uint64, stones0: int, *rest: Any) -> int:
-            return int(_generic_kernel(current0, mask0, stones0, width, height, connect, *rest))
+        def generic(boards: np.ndarray, rows: np.ndarray, *rest: Any) -> int:
+            return int(_generic_kernel(boards, rows, width, height, connect, *rest))
 
         return generic
 
     @njit(cache=True, nogil=True)
     def kernel(
-        current0: np.uint64,
-        mask0: np.uint64,
-        stones0: int,
+        boards: np.ndarray,
+        rows: np.ndarray,
         table: np.ndarray,
         bits: int,
         ustack: np.ndarray,
@@ -536,10 +612,9 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
         cancel: np.ndarray,
         etc_until: int,
     ) -> int:
-        return _search(
-            current0,
-            mask0,
-            stones0,
+        return _solve_batch(
+            boards,
+            rows,
             width,
             height,
             connect,

@@ -36,6 +36,7 @@ __all__ = [
     "WIN_SCORE",
     "WIN_THRESHOLD",
     "Analysis",
+    "BatchResult",
     "PositionAnalysis",
     "Score",
     "SolveResult",
@@ -355,6 +356,25 @@ class SolveResult:
         low = score_words(self.lower, self.cells, self.stones, self.weak)
         high = score_words(self.upper, self.cells, self.stones, self.weak)
         return f"unknown ({self.stopped}): between {low} and {high}"
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """The outcome of :meth:`Solver.solve_many`: the exact scores of many positions, in order.
+
+    ``scores[i]``, ``nodes[i]`` and ``best_moves[i]`` belong to the ``i``-th
+    position (the best move when the search proved one, else None, as
+    :meth:`Solver.solve` with ``best_move=False``).  ``complete`` is False when
+    :meth:`Solver.cancel` stopped the batch: the tuples then hold the
+    positions finished before it.  ``elapsed`` is the whole batch's, in seconds.
+    """
+
+    scores: tuple[int, ...]
+    nodes: tuple[int, ...]
+    best_moves: tuple[int | None, ...]
+    elapsed: float
+    weak: bool
+    complete: bool
 
 
 @dataclass(frozen=True)

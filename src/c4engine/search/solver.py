@@ -33,7 +33,7 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +45,7 @@ from c4engine.kernels import table as _table
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
     Analysis,
+    BatchResult,
     SolveResult,
     check_table_mb,
     moves_to_end,
@@ -54,6 +55,7 @@ from c4engine.search.results import (
 __all__ = [
     "DEFAULT_TABLE_MB",
     "Analysis",
+    "BatchResult",
     "SolveProgress",
     "SolveResult",
     "Solver",
@@ -122,7 +124,7 @@ class Solver:
             ) from None
         self.weak = weak
         self._geometry: tuple[int, int, int] | None = None
-        self._stacks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._stacks: tuple[np.ndarray, ...] | None = None
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
         self.etc_margin = ETC_MARGIN
@@ -201,6 +203,47 @@ class Solver:
                     board.current_bits, board.mask_bits, board, weak, budget, best_move, at_least
                 )
 
+    def solve_many(self, boards: Iterable[Board], *, weak: bool | None = None) -> BatchResult:
+        """The exact scores of many positions, solved one after the other in one compiled call.
+
+        The same scores as :meth:`solve` with ``best_move=False`` on each board
+        in turn (the table carries over from one to the next, as it does
+        there), without the per-call cost of :meth:`solve` -- its limits,
+        polling and result object -- which for a position solved in a few
+        hundred nodes is most of the time.  No limits: only :meth:`cancel`
+        stops it.  Every board is checked (not over, a supported size) before
+        any is solved.
+
+        >>> from c4engine import Board
+        >>> games = ["2252576253462244111563365343671351441", "7422341735647741166133573473242566"]
+        >>> batch = Solver(table_size_mb=8).solve_many(Board.from_moves(game) for game in games)
+        >>> batch.scores
+        (-1, 1)
+        """
+        weak = self.weak if weak is None else weak
+        boards = list(boards)
+        for board in boards:
+            self._check(board)
+        scores: list[int] = []
+        nodes: list[int] = []
+        best_moves: list[int | None] = []
+        complete = True
+        with self._lock:
+            t0 = time.perf_counter()
+            self._cancel[0] = 0
+            start = 0
+            while start < len(boards) and complete:
+                # one compiled call for each run of boards of the same geometry
+                geometry = boards[start].geometry
+                end = start + 1
+                while end < len(boards) and boards[end].geometry is geometry:
+                    end += 1
+                complete = self._solve_run(boards[start:end], weak, scores, nodes, best_moves)
+                start = end
+        return BatchResult(
+            tuple(scores), tuple(nodes), tuple(best_moves), time.perf_counter() - t0, weak, complete
+        )
+
     def is_at_least(
         self,
         board: Board,
@@ -261,15 +304,20 @@ class Solver:
 
     # ------------------------------------------------------------ internals
 
-    def _prepare(self, board: Board) -> None:
+    def _check(self, board: Board) -> None:
+        """Refuse a board that is over or too big for the solver."""
         if board.winner is not None or board.is_full:
             raise GameOverError("the game is over: nothing to solve")
-        width, height, connect = board.width, board.height, board.connect
+        width, height = board.width, board.height
         if not self.supports(width, height):
             raise UnsupportedBoardError(
                 f"the solver needs width * (height + 1) <= 64 bits; a {width}x{height} board needs "
                 f"{width * (height + 1)}"
             )
+
+    def _prepare(self, board: Board) -> None:
+        self._check(board)
+        width, height, connect = board.width, board.height, board.connect
         geometry = (width, height, connect)
         if geometry != self._geometry:
             if self._geometry is not None:
@@ -277,6 +325,57 @@ class Solver:
             self._geometry = geometry
             self._stacks = _kernel.new_stacks(width, height)
         self._cancel[0] = 0
+
+    def _solve_run(
+        self,
+        boards: list[Board],
+        weak: bool,
+        scores: list[int],
+        nodes: list[int],
+        best_moves: list[int | None],
+    ) -> bool:
+        """Solve ``boards`` (one geometry, checked) in one batch call, appending to the lists.
+
+        False when cancelled (the lists then end with the last position finished).
+        """
+        first = boards[0]
+        self._prepare(first)
+        assert self._stacks is not None
+        width, height, connect = first.width, first.height, first.connect
+        cells = width * height
+        count = len(boards)
+        positions = np.fromiter(
+            (bits for b in boards for bits in (b.current_bits, b.mask_bits)), dtype=np.uint64, count=2 * count
+        ).reshape(count, 2)
+        rows = np.zeros((count, _kernel.R_SIZE), dtype=np.int64)
+        stones = np.fromiter((b.move_count for b in boards), dtype=np.int64, count=count)
+        rows[:, _kernel.R_STONES] = stones
+        if weak:
+            rows[:, _kernel.R_LOWER] = -1
+            rows[:, _kernel.R_UPPER] = 1
+        else:
+            rows[:, _kernel.R_LOWER] = -((cells - stones) // 2)
+            rows[:, _kernel.R_UPPER] = (cells + 1 - stones) // 2
+        state = _kernel.new_state(int(rows[0, _kernel.R_LOWER]), int(rows[0, _kernel.R_UPPER]))
+        status = _kernel.kernel_for(width, height, connect)(
+            positions,
+            rows,
+            self._table,
+            self._bits,
+            *self._stacks,
+            state,
+            _kernel.NO_NODE_STOP,
+            self._cancel,
+            cells - self.etc_margin,
+        )
+        # when cancelled, the position under way is state[S_POSITION]
+        done = count if status == _kernel.DONE else int(state[_kernel.S_POSITION])
+        found = rows[:done]
+        column = found[:, _kernel.R_SCORE]
+        scores.extend((np.sign(column) if weak else column).tolist())
+        nodes.extend(found[:, _kernel.R_NODES].tolist())
+        best_moves.extend(m if m >= 0 else None for m in found[:, _kernel.R_ROOT_MOVE].tolist())
+        return done == count
 
     def _solve(
         self,
@@ -361,8 +460,9 @@ class Solver:
     ) -> int:
         assert self._stacks is not None
         width, height, connect = board.width, board.height, board.connect
-        cur = np.uint64(current)
-        msk = np.uint64(mask)
+        positions = np.array([[current, mask]], dtype=np.uint64)
+        rows = np.zeros((1, _kernel.R_SIZE), dtype=np.int64)
+        rows[0, _kernel.R_STONES] = stones
         status = _kernel.PAUSED
         while True:
             if budget.stopped is not None:
@@ -383,9 +483,8 @@ class Solver:
             before = int(state[_kernel.S_NODES])
             cpu = time.thread_time()
             status = _kernel.kernel_for(width, height, connect)(
-                cur,
-                msk,
-                stones,
+                positions,
+                rows,
                 self._table,
                 self._bits,
                 *self._stacks,
@@ -509,9 +608,8 @@ def _warm_up(table: np.ndarray, bits: int) -> None:
     """Load the compiled kernel (from numba's cache) now rather than inside the first timed solve."""
     state = _kernel.new_state(-1, 1)
     _kernel.kernel_for(7, 6, 4)(
-        np.uint64(0),
-        np.uint64(0),
-        0,
+        np.zeros((1, 2), dtype=np.uint64),
+        np.zeros((1, _kernel.R_SIZE), dtype=np.int64),
         table,
         bits,
         *_kernel.new_stacks(7, 6),
