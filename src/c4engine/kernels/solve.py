@@ -5,7 +5,8 @@ Scores follow the published solver benchmarks: for the side to move,
 a board of ``stones`` stones, its negation for a loss, 0 for a draw.
 
 A kernel from :func:`kernel_for` (one per board geometry) holds the whole
-solve: the outer loop narrows ``[min, max]`` around the score with
+solve of a batch of positions, one after the other (a single solve is a
+batch of one): the outer loop narrows ``[min, max]`` around the score with
 null-window searches (the strong solve starts from the full range, the weak
 one from ``[-1, 1]``), the inner one is the
 negamax on an explicit stack, so the search can stop after any node and go
