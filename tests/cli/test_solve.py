@@ -1,4 +1,5 @@
-"""``c4 solve`` / ``c4 analyze`` start-up: answers from the opening book load no compiled kernels."""
+"""``c4 solve`` / ``c4 analyze`` start-up: answers from the opening book load no compiled kernels
+(nor numpy)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ out = io.StringIO()
 with contextlib.redirect_stdout(out):
     status = main(sys.argv[1:])
 heavy = (
+    "numpy",
     "numba",
     "c4engine.kernels",
     "c4engine.search.solver",
