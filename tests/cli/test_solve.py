@@ -99,10 +99,20 @@ def test_analyze_one_ply_above_the_books_last_scores_every_move_from_the_book() 
     assert loaded == []
 
 
-def test_a_position_the_book_lacks_is_searched() -> None:
+def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
+    """A few nodes are searched in pure Python: loading numba would take far longer."""
     status, out, loaded = _c4("solve", ENDGAME)
     assert status == 0
-    assert "score: -1 (loss in 2 moves)" in out and "nodes: 0 " not in out
+    assert "score: -1 (loss in 2 moves)" in out and "source: solver" in out and "nodes: 0 " not in out
+    assert "best move: 6" in out
+    assert loaded == []
+
+
+def test_a_bigger_search_loads_the_compiled_solver() -> None:
+    # The first line of the published Test_L1_R1 set: some 16,000 nodes compiled, far more in Python.
+    status, out, loaded = _c4("solve", "--no-book", "32164625")
+    assert status == 0
+    assert "score: 11 (" in out and "source: solver" in out
     assert "numba" in loaded and "c4engine.search.solver" in loaded
 
 

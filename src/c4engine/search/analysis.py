@@ -8,7 +8,9 @@ one :class:`~c4engine.search.limit.Limit`:
 1. to the **rules**: a move that wins at once, a move that fills the board;
 2. to the **opening book** (:mod:`c4engine.search.book`): exact, instant;
 3. to the **exact solver** (:mod:`c4engine.search.solver`), on boards that
-   fit 64-bit bitboards, for as long as the limit allows;
+   fit 64-bit bitboards, for as long as the limit allows -- a small search
+   first in pure Python (:mod:`c4engine.search.quick`), while the compiled
+   solver is not loaded yet;
 4. to the **heuristic engine** (:mod:`c4engine.search.engine`) for whatever
    is left unproven -- an estimate, marked as one.
 
@@ -51,6 +53,7 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.quick import QuickResult, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
     WIN_THRESHOLD,
@@ -75,6 +78,14 @@ DEFAULT_POLL_INTERVAL: Final = 0.25
 
 _ENGINE_POLL_INTERVAL: Final = 0.02
 """CPU seconds between the engine's calls of the poll hook: it stops within about this long."""
+
+QUICK_SEARCH_NODES: Final = 5_000
+"""The most nodes one question may take in the pure-Python search (:mod:`c4engine.search.quick`,
+about 0.04 CPU s) before the analyst turns to the compiled solver, whose loading costs about 0.5."""
+
+QUICK_BUDGET_NODES: Final = 50_000
+"""The nodes an analyst spends in pure-Python searches in all (about numba's loading time): a long
+run of small questions then goes on compiled, which is faster once loaded."""
 
 Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
 """Called now and then during a search with its progress; returning True stops the search."""
@@ -139,6 +150,7 @@ class Analyst:
         self._solver = solver
         self._table_size_mb = table_size_mb
         self._evaluator = evaluator
+        self._quick_nodes_left = QUICK_BUDGET_NODES
 
     def __repr__(self) -> str:
         return f"Analyst(book={self._book_choice!r}, table_size_mb={self._table_size_mb})"
@@ -367,6 +379,18 @@ class Analyst:
                     verdict = self._verdict(board, known, guess, "book", 0, start, weak)
                     return replace(verdict, move_proven=False)
             return self._verdict(board, known, chosen, "book", 0, start, weak)
+        quick = self._quick(board, limit, weak, best_move)
+        if quick is not None:
+            return Verdict(
+                Score.exact(quick.score, cells=cells, stones=stones, weak=weak),
+                quick.best_move,
+                () if quick.best_move is None else (quick.best_move,),
+                "solver",
+                quick.score,
+                quick.score,
+                quick.nodes,
+                time.perf_counter() - start,
+            )
         if self._solves(board):
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time) as timed_out:
@@ -470,6 +494,31 @@ class Analyst:
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and self.can_solve(board)
+
+    def _quick(self, board: Board, limit: Limit, weak: bool, best_move: bool) -> QuickResult | None:
+        """The answer of a small search in pure Python, or None: too big, or not worth trying.
+
+        Tried only while the compiled solver is not made (once loaded, it is
+        faster), within the analyst's budget (:data:`QUICK_BUDGET_NODES`), on
+        connect-4 boards, and for questions without a time or node limit: the
+        quick search looks at no clock, and node limits count the compiled
+        solver's nodes.  A search too big for it makes the compiled solver.
+        """
+        if (
+            self._solver is not None
+            or self._quick_nodes_left <= 0
+            or not self._solves(board)
+            or board.connect != 4
+            or limit.time is not None
+            or limit.nodes is not None
+        ):
+            return None
+        found = solve_quick(
+            board, weak=weak, best_move=best_move, node_limit=min(QUICK_SEARCH_NODES, self._quick_nodes_left)
+        )
+        if found is not None:
+            self._quick_nodes_left -= found.nodes
+        return found
 
     def _solver_limit(self, limit: Limit) -> Limit:
         return limit.share(self.solver_share) if limit.time is not None else limit
