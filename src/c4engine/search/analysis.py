@@ -83,9 +83,9 @@ QUICK_SEARCH_NODES: Final = 5_000
 """The most nodes one question may take in the pure-Python search (:mod:`c4engine.search.quick`,
 about 0.04 CPU s) before the analyst turns to the compiled solver, whose loading costs about 0.5."""
 
-QUICK_BUDGET_NODES: Final = 50_000
-"""The nodes an analyst spends in pure-Python searches in all (about numba's loading time): a long
-run of small questions then goes on compiled, which is faster once loaded."""
+QUICK_BUDGET_NODES: Final = 10_000
+"""The nodes an analyst spends in pure-Python searches in all (about 0.07 CPU s): a long run of small
+questions (a batch) then goes on compiled, faster once loaded, having lost little."""
 
 Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
 """Called now and then during a search with its progress; returning True stops the search."""
