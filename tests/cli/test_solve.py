@@ -106,6 +106,10 @@ def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
     assert "score: -1 (loss in 2 moves)" in out and "source: solver" in out and "nodes: 0 " not in out
     assert "best move: 6" in out
     assert loaded == []
+    status, out, loaded = _c4("analyze", ENDGAME[:-2])
+    assert status == 0
+    assert "scores: -3 - - -3 - -2 -3" in out and "pv: 6747" in out and "source: solver" in out
+    assert loaded == []
 
 
 def test_a_bigger_search_loads_the_compiled_solver() -> None:

@@ -150,6 +150,15 @@ def test_small_searches_run_in_python_until_the_compiled_solver_is_made(
     assert len(limits) == 2
 
 
+def test_a_small_analysis_in_python_is_the_compiled_solvers(judge: Solver) -> None:
+    board = Board.from_moves(SMALL[:-2])
+    for weak in (False, True):
+        found = Analyst(book=None, table_size_mb=8).analyze(board, weak=weak)
+        assert found.sources == ("solver", None, None, "solver", None, "solver", "solver") and found.pv_exact
+        expected = judge.analyze(board, weak=weak)
+        assert found.exact_values() == expected.scores and found.pv == expected.pv
+
+
 def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     found: list[QuickResult | None] = []
     quick = analysis.solve_quick

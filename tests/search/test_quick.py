@@ -6,7 +6,7 @@ import pytest
 from tests.conftest import PONS
 
 from c4engine import Board
-from c4engine.search.quick import solve_quick
+from c4engine.search.quick import analyze_quick, solve_quick
 from c4engine.search.solver import Solver
 
 NO_LIMIT = 10**7
@@ -46,6 +46,18 @@ def test_scores_and_moves_are_the_published_scores_and_keep_them(
             assert kept == want, (moves, weak, found.best_move)
 
 
+@pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 60), ("Test_L2_R1", 20)])
+def test_analyses_are_the_compiled_solvers(solver: Solver, name: str, count: int) -> None:
+    """Every column's score and the principal variation, move for move."""
+    for moves, _score in _lines(name, count):
+        board = Board.from_moves(moves)
+        for weak in (False, True):
+            found = analyze_quick(board, weak=weak, node_limit=NO_LIMIT)
+            assert found is not None, moves
+            expected = solver.analyze(board, weak=weak)
+            assert (found.scores, found.pv) == (expected.scores, expected.pv), (moves, weak)
+
+
 def test_a_win_in_two_beside_slow_wins_is_found_at_once() -> None:
     """The move proving the score is kept: solving the other moves to find one could take millions."""
     for weak in (False, True):
@@ -73,8 +85,11 @@ def test_other_board_sizes(solver: Solver) -> None:
 def test_the_node_limit_gives_up() -> None:
     assert solve_quick(Board(), node_limit=1000) is None
     assert solve_quick(Board.from_moves("4455"), best_move=False, node_limit=1) is None
+    assert analyze_quick(Board(), node_limit=1000) is None
 
 
 def test_connect_4_only() -> None:
     with pytest.raises(ValueError, match="connect 4 only"):
         solve_quick(Board(7, 6, 5), node_limit=10)
+    with pytest.raises(ValueError, match="connect 4 only"):
+        analyze_quick(Board(7, 6, 3), node_limit=10)

@@ -53,7 +53,7 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.limit import UNLIMITED, Limit
-from c4engine.search.quick import QuickResult, solve_quick
+from c4engine.search.quick import analyze_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
     WIN_THRESHOLD,
@@ -280,7 +280,18 @@ class Analyst:
             if pv:
                 line, pv_exact = tuple(self.book_line(board)), True
         open_columns = [c for c in board.legal_moves() if scores[c] is None]
-        if open_columns and self._solves(board):
+        quick_nodes = self._quick_nodes(board, limit) if open_columns else 0
+        quick = analyze_quick(board, weak=weak, pv=pv, node_limit=quick_nodes) if quick_nodes else None
+        if quick is not None:
+            self._quick_nodes_left -= quick.nodes
+            nodes += quick.nodes
+            for column in open_columns:
+                quick_score = quick.scores[column]
+                assert quick_score is not None  # a legal move
+                settle(column, quick_score, "solver")
+            if pv:
+                line, pv_exact = quick.pv, True
+        elif open_columns and self._solves(board):
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time):
                 solved = self.solver.analyze(
@@ -379,8 +390,14 @@ class Analyst:
                     verdict = self._verdict(board, known, guess, "book", 0, start, weak)
                     return replace(verdict, move_proven=False)
             return self._verdict(board, known, chosen, "book", 0, start, weak)
-        quick = self._quick(board, limit, weak, best_move)
+        quick_nodes = self._quick_nodes(board, limit)
+        quick = (
+            solve_quick(board, weak=weak, best_move=best_move, node_limit=quick_nodes)
+            if quick_nodes
+            else None
+        )
         if quick is not None:
+            self._quick_nodes_left -= quick.nodes
             return Verdict(
                 Score.exact(quick.score, cells=cells, stones=stones, weak=weak),
                 quick.best_move,
@@ -495,8 +512,8 @@ class Analyst:
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and self.can_solve(board)
 
-    def _quick(self, board: Board, limit: Limit, weak: bool, best_move: bool) -> QuickResult | None:
-        """The answer of a small search in pure Python, or None: too big, or not worth trying.
+    def _quick_nodes(self, board: Board, limit: Limit) -> int:
+        """The nodes a small search in pure Python may take on this question; 0: not worth trying.
 
         Tried only while the compiled solver is not made (once loaded, it is
         faster), within the analyst's budget (:data:`QUICK_BUDGET_NODES`), on
@@ -512,13 +529,8 @@ class Analyst:
             or limit.time is not None
             or limit.nodes is not None
         ):
-            return None
-        found = solve_quick(
-            board, weak=weak, best_move=best_move, node_limit=min(QUICK_SEARCH_NODES, self._quick_nodes_left)
-        )
-        if found is not None:
-            self._quick_nodes_left -= found.nodes
-        return found
+            return 0
+        return min(QUICK_SEARCH_NODES, self._quick_nodes_left)
 
     def _solver_limit(self, limit: Limit) -> Limit:
         return limit.share(self.solver_share) if limit.time is not None else limit

@@ -1,4 +1,4 @@
-"""Small exact searches in pure Python: answers a nearly decided position before numba could load.
+"""Small exact searches in pure Python: a nearly decided position answered before numba could load.
 
 The compiled solver (:mod:`c4engine.search.solver`) searches millions of
 nodes a second, but a process pays about half a CPU second to import numba
@@ -20,6 +20,9 @@ narrowing the score.  Scores follow the same convention (see
 (-1, 5, True)
 >>> solve_quick(Board(), node_limit=1000) is None   # the empty board: far too big
 True
+>>> analysis = analyze_quick(Board.from_moves("22525762534622441115633653436713514"), node_limit=1000)
+>>> analysis.scores, analysis.pv
+((-3, None, None, -3, None, -2, -3), (5, 6, 3, 6))
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 
 from c4engine.board import Board, Geometry
 
-__all__ = ["QuickResult", "solve_quick"]
+__all__ = ["QuickAnalysis", "QuickResult", "analyze_quick", "solve_quick"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,16 @@ class QuickResult:
 
     score: int
     best_move: int | None
+    nodes: int
+
+
+@dataclass(frozen=True)
+class QuickAnalysis:
+    """A finished small analysis: every column's exact score (None for a full column; -1, 0, 1 if
+    weak), a principal variation (empty when not asked for) and the nodes searched."""
+
+    scores: tuple[int | None, ...]
+    pv: tuple[int, ...]
     nodes: int
 
 
@@ -66,6 +79,38 @@ def solve_quick(
     except _OutOfNodes:
         return None
     return QuickResult(score, column, search.nodes)
+
+
+def analyze_quick(
+    board: Board, *, weak: bool = False, pv: bool = True, node_limit: int
+) -> QuickAnalysis | None:
+    """Every column's exact score on ``board``, or None if it takes more than ``node_limit`` nodes.
+
+    Scored as :meth:`c4engine.search.solver.Solver.analyze` scores them, its
+    principal variation starting, like the solver's, from the leftmost best
+    column and going on with the move that proves each position's score.
+    The game must not be over, and must be connect 4.
+    """
+    if board.connect != 4:
+        raise ValueError(f"analyze_quick plays connect 4 only, not connect {board.connect}")
+    search = _Search(board.geometry, node_limit)
+    scores: list[int | None] = [None] * board.width
+    line: list[int] = []
+    try:
+        for column in board.legal_moves():
+            child = board.copy()
+            if child.push(column):  # a win at once: the most a move can score
+                won = (search.cells + 1 - board.move_count) // 2
+                scores[column] = _sign(won) if weak else won
+            elif child.is_full:
+                scores[column] = 0
+            else:
+                scores[column] = -search.value(child.current_bits, child.mask_bits, child.move_count, weak)[0]
+        if pv:
+            line = search.line(board, scores, weak)
+    except _OutOfNodes:
+        return None
+    return QuickAnalysis(tuple(scores), tuple(line), search.nodes)
 
 
 def _sign(x: int) -> int:
@@ -140,6 +185,19 @@ class _Search:
             else:
                 low, proved = found, self.root_move
         return (_sign(low) if weak else low), proved
+
+    def line(self, board: Board, scores: list[int | None], weak: bool) -> list[int]:
+        """Best play from ``board`` to the end of the game, given its columns' ``scores``."""
+        best = max(score for score in scores if score is not None)
+        column = scores.index(best)
+        line = [column]
+        walk = board.copy()
+        while not walk.push(column) and not walk.is_full:
+            current, mask, stones = walk.current_bits, walk.mask_bits, walk.move_count
+            score, proved = self.value(current, mask, stones, weak)
+            column = proved if proved is not None else self.keeping_move(current, mask, stones, score, weak)
+            line.append(column)
+        return line
 
     def keeping_move(self, current: int, mask: int, stones: int, score: int, weak: bool) -> int:
         """The most central move keeping ``score`` (its sign if ``weak``): one null-window search a move.
