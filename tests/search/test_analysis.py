@@ -119,6 +119,36 @@ def test_a_book_score_with_no_time_to_prove_a_move_still_gives_one() -> None:
     assert verdict.best_move is not None and not verdict.move_proven
 
 
+def test_solve_plays_the_policy_books_move_without_searching(
+    monkeypatch: pytest.MonkeyPatch, judge: Solver
+) -> None:
+    """Beyond the full book a policy book holds a position and the child its best move leaves."""
+    analyst = Analyst()
+    book = analyst.book_for(Board())
+    assert book is not None
+    board = next(
+        position
+        for key, score in book.items()
+        if (position := book.board(key)).move_count == book.depth + 3
+        and not position.winning_columns()
+        and analyst.book_scores(position) is None
+        and book.keeping_move(position, score) is not None
+    )
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "is_at_least", "analyze"):
+        monkeypatch.setattr(Solver, name, fail)
+    verdict = analyst.solve(board)
+    assert verdict.source == "book" and verdict.exact and verdict.move_proven
+    monkeypatch.undo()
+    assert verdict.best_move is not None
+    child = board.copy()
+    child.play(verdict.best_move)
+    assert judge.is_at_least(child, 1 - int(verdict.score.value)) is False
+
+
 # 37 stones, the side to move loses in 2 moves: a handful of nodes.  And the first line of the
 # published Test_L1_R1 set: some 16,000 nodes compiled, far more than the quick search's share.
 SMALL, BIG = "2252576253462244111563365343671351441", "32164625"

@@ -360,8 +360,9 @@ class Analyst:
     ) -> Verdict:
         """The position's score for the side to move and a move keeping it (``best_move``).
 
-        From the book when it holds the position (a best move then costs a
-        few null-window searches when the book does not hold the children);
+        From the book when it holds the position (the best move is the book's
+        when it holds every child, or a child keeping the score as a policy
+        book does; else it costs a few null-window searches);
         else from the solver within ``limit``; where the solver cannot
         answer, the engine's estimate.
         """
@@ -377,8 +378,11 @@ class Analyst:
             chosen: int | None = None
             if best_move:
                 scores = self.book_scores(board)
+                book = self.book_for(board)
                 if scores is not None:
                     chosen = best_column(board, scores)
+                elif book is not None and (kept := book.keeping_move(board, known)) is not None:
+                    chosen = kept  # a policy book holds the perfect player's own move: no search
                 elif self.can_solve(board):
                     chosen = self.move_reaching(board, known, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
