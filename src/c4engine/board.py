@@ -304,23 +304,19 @@ class Board:
         c4engine.errors.NotationError: move 7 ('4'): column 4 is full
         """
         board = cls(width, height, connect)
-        if isinstance(moves, str):
-            tokens = notation.parse_moves(moves, width)
-            labels = [str(column + 1) for column in tokens]
-        else:
-            tokens = list(moves)
-            # str, not repr: the message quotes the label itself ("move 1 ('x')").
-            labels = [
-                str(column + 1) if isinstance(column, int) and not isinstance(column, bool) else str(column)
-                for column in tokens
-            ]
+        tokens = notation.parse_moves(moves, width) if isinstance(moves, str) else list(moves)
         for index, column in enumerate(tokens):
             try:
                 board.play(column)
             except IllegalMoveError as error:
-                reason = str(error)
+                # str, not repr: the message quotes the label itself ("move 1 ('x')").
+                label = (
+                    str(column + 1)
+                    if isinstance(column, int) and not isinstance(column, bool)
+                    else str(column)
+                )
                 raise NotationError(
-                    f"move {index + 1} ({labels[index]!r}): {reason}", index=index, token=labels[index]
+                    f"move {index + 1} ({label!r}): {error}", index=index, token=label
                 ) from error
         return board
 
