@@ -70,6 +70,7 @@ FORMAT_VERSION: Final = 1
 _HEADER = struct.Struct("<8sHBBBBBBQ")
 _KEY = struct.Struct("<Q")
 _SCORE = struct.Struct("<b")
+_BLOCK = 8192  # entries read at a time by OpeningBook.items
 HEADER_SIZE: Final = _HEADER.size
 KIND_STRONG: Final = 0
 KIND_WEAK: Final = 1
@@ -380,13 +381,17 @@ class _MappedColumn:
         return value
 
     def values(self) -> Iterator[int]:
-        """Every number, in order (one pass over the map, not one unpack call each)."""
-        view = memoryview(self.mapped)[self.offset : self.offset + self.count * self.item.size]
-        try:
-            for (value,) in self.item.iter_unpack(view):
+        """Every number, in order, unpacked a block at a time from a copy of it.
+
+        Copies, not views of the map: a view would keep the book from being
+        closed while an iteration is left unfinished.
+        """
+        size = self.item.size
+        for start in range(0, self.count, _BLOCK):
+            stop = min(self.count, start + _BLOCK)
+            block = self.mapped[self.offset + start * size : self.offset + stop * size]
+            for (value,) in self.item.iter_unpack(block):
                 yield value
-        finally:
-            view.release()  # else the map could not be closed
 
     def raw(self) -> bytes:
         """A copy of the column's bytes."""
