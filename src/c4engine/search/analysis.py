@@ -523,7 +523,9 @@ class Analyst:
         faster), within the analyst's budget (:data:`QUICK_BUDGET_NODES`), on
         connect-4 boards, and for questions without a time or node limit: the
         quick search looks at no clock, and node limits count the compiled
-        solver's nodes.  A search too big for it makes the compiled solver.
+        solver's nodes.  Nor does it call the poll hook: it stops by itself
+        within a few hundredths of a second.  A search too big for it makes
+        the compiled solver.
         """
         if (
             self._solver is not None
