@@ -173,6 +173,12 @@ def test_perfect_play_on_a_board_the_solver_cannot_hold_is_refused_before_the_ga
     assert result.stdout == ""
 
 
+def test_a_match_of_the_perfect_player_on_a_board_the_solver_cannot_hold_is_refused() -> None:
+    result = run_c4("match", "perfect", "1", "--size", "9x7", "--connect", "5", "--games", "2", "--no-db")
+    assert_usage_error(result, "match", "perfect plays perfectly only", "9x7 needs 72")
+    assert result.stdout == ""
+
+
 def test_play_with_weights_names_the_weights(tmp_path: Path) -> None:
     weights = tmp_path / "tuned.json"
     weights.write_text(json.dumps({"own": [1, 10, 100], "opponent": [-1, -10, -100], "center": 1}))

@@ -41,11 +41,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from c4engine.board import Board, Player
-from c4engine.errors import MatchError
+from c4engine.board import Board, Player, fits_64_bits
+from c4engine.errors import MatchError, UnsupportedBoardError
 from c4engine.experiments.elo import EloEstimate, elo_difference
 from c4engine.jobs import WorkerDiedError, run_jobs
 from c4engine.notation import format_moves, parse_moves
+from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import Agent, parse_agent
 from c4engine.store import SQLiteStore, utc_now
 
@@ -414,9 +415,18 @@ class MatchSummary:
 
 
 def check_players(config: MatchConfig) -> None:
-    """Make both players once, so a bad spec fails here with its message, not on a worker."""
+    """Make both players once, so a bad spec fails here with its message, not on a worker.
+
+    The perfect player is refused on boards its solver cannot hold: there it
+    would fall back to estimates, a minute a move, and its games prove nothing.
+    """
     for spec in (config.a, config.b):
-        _make_agent(spec, 0)
+        agent = _make_agent(spec, 0)
+        if isinstance(agent, PerfectPlayer) and not fits_64_bits(config.width, config.height):
+            raise UnsupportedBoardError(
+                f"{spec} plays perfectly only on boards with width * (height + 1) <= 64 (the solver's "
+                f"bitboards); {config.width}x{config.height} needs {config.width * (config.height + 1)}"
+            )
 
 
 def play_match(
