@@ -63,8 +63,8 @@ from c4engine.search.evaluators import Evaluator, windows
 from c4engine.search.results import WIN_SCORE
 
 if TYPE_CHECKING:
-    # numba (half a second to import): imported where first needed, by the first search that takes
-    # the compiled path, so that importing the engine -- c4 --help does -- costs nothing.
+    # numba (half a second to import): imported by an engine that may take the compiled path, when
+    # it is made, so that importing this module -- c4 --help does -- costs nothing.
     from c4engine.search import compiled_engine
 
 __all__ = ["DEFAULT_DEPTH", "WIN_SCORE", "Engine", "PollHook", "SearchProgress", "SearchResult"]
@@ -230,10 +230,12 @@ class Engine:
             raise TypeError(f"use_kernel must be True, False or None, not {use_kernel!r}")
         if use_kernel and not pruning:
             raise ValueError("use_kernel=True needs pruning: the compiled search always prunes")
-        if use_kernel:
+        if use_kernel is not False and pruning:
+            # The compiled twin (numba, half a second) loads with the engine, not inside the clock
+            # of its first search; importing this module alone (c4 --help) loads nothing.
             from c4engine.search import compiled_engine
 
-            if not compiled_engine.has_kernel(evaluator):
+            if use_kernel and not compiled_engine.has_kernel(evaluator):
                 raise ValueError(f"use_kernel=True needs the windows or areas evaluator, not {evaluator!r}")
         self.evaluator = evaluator
         self.depth = depth
