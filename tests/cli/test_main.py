@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 
 import pytest
 from tests.conftest import run_c4
@@ -109,3 +111,22 @@ def test_the_chosen_command_alone_parses_the_same(argv: list[str]) -> None:
     alone = build_parser(argv[0])
     assert _command_names(alone) == [argv[0]]
     assert alone.parse_args(argv) == build_parser().parse_args(argv)
+
+
+# Runs ``c4`` once per argument list in one fresh interpreter; prints whether numba was imported.
+_NUMBA_PROBE = """
+import contextlib, io, sys
+from c4engine.cli import main
+for args in (["--help"], ["move", "--help"], ["book", "info"], ["dataset", "--help"]):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+        main(args)
+print("numba" in sys.modules)
+"""
+
+
+def test_help_and_book_info_load_no_compiled_code() -> None:
+    """Every command is registered for ``c4 --help``: none may import numba to do it."""
+    done = subprocess.run(
+        [sys.executable, "-c", _NUMBA_PROBE], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == ["False"]

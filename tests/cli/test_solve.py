@@ -1,4 +1,5 @@
-"""``c4 solve`` / ``c4 analyze`` start-up: answers from the opening book load no compiled kernels."""
+"""``c4 solve`` / ``c4 analyze`` start-up: answers from the opening book load no compiled kernels
+(nor numpy)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ out = io.StringIO()
 with contextlib.redirect_stdout(out):
     status = main(sys.argv[1:])
 heavy = (
+    "numpy",
     "numba",
     "c4engine.kernels",
     "c4engine.search.solver",
@@ -97,10 +99,24 @@ def test_analyze_one_ply_above_the_books_last_scores_every_move_from_the_book() 
     assert loaded == []
 
 
-def test_a_position_the_book_lacks_is_searched() -> None:
+def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
+    """A few nodes are searched in pure Python: loading numba would take far longer."""
     status, out, loaded = _c4("solve", ENDGAME)
     assert status == 0
-    assert "score: -1 (loss in 2 moves)" in out and "nodes: 0 " not in out
+    assert "score: -1 (loss in 2 moves)" in out and "source: solver" in out and "nodes: 0 " not in out
+    assert "best move: 6" in out
+    assert loaded == []
+    status, out, loaded = _c4("analyze", ENDGAME[:-2])
+    assert status == 0
+    assert "scores: -3 - - -3 - -2 -3" in out and "pv: 6747" in out and "source: solver" in out
+    assert loaded == []
+
+
+def test_a_bigger_search_loads_the_compiled_solver() -> None:
+    # The first line of the published Test_L1_R1 set: some 16,000 nodes compiled, far more in Python.
+    status, out, loaded = _c4("solve", "--no-book", "32164625")
+    assert status == 0
+    assert "score: 11 (" in out and "source: solver" in out
     assert "numba" in loaded and "c4engine.search.solver" in loaded
 
 

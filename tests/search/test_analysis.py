@@ -6,8 +6,10 @@ import pytest
 
 from c4engine import Board
 from c4engine.errors import GameOverError, LimitError
+from c4engine.search import analysis
 from c4engine.search.analysis import Analyst, best_column, shared_analyst
 from c4engine.search.limit import Limit
+from c4engine.search.quick import QuickResult
 from c4engine.search.results import WIN_SCORE, Score
 from c4engine.search.solver import Solver
 
@@ -145,3 +147,62 @@ def test_solve_plays_the_policy_books_move_without_searching(
     child = board.copy()
     child.play(verdict.best_move)
     assert judge.is_at_least(child, 1 - int(verdict.score.value)) is False
+
+
+# 37 stones, the side to move loses in 2 moves: a handful of nodes.  And the first line of the
+# published Test_L1_R1 set: some 16,000 nodes compiled, far more than the quick search's share.
+SMALL, BIG = "2252576253462244111563365343671351441", "32164625"
+
+
+def test_small_searches_run_in_python_until_the_compiled_solver_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    limits: list[int] = []
+    quick = analysis.solve_quick
+
+    def spy(board: Board, *, weak: bool, best_move: bool, node_limit: int) -> QuickResult | None:
+        limits.append(node_limit)
+        return quick(board, weak=weak, best_move=best_move, node_limit=node_limit)
+
+    monkeypatch.setattr(analysis, "solve_quick", spy)
+    analyst = Analyst(book=None, table_size_mb=8)
+    verdict = analyst.solve(Board.from_moves(SMALL))
+    assert (verdict.source, verdict.score.value, verdict.best_move) == ("solver", -1, 5)
+    assert limits == [analysis.QUICK_SEARCH_NODES]
+    assert analyst.solve(Board.from_moves(BIG)).score.value == 11  # too big: compiled
+    assert analyst.solve(Board.from_moves(SMALL)).source == "solver"
+    assert len(limits) == 2  # the compiled solver, once made, answers everything
+    # a time or node limit, another connect-N, or a solver handed in: compiled at once
+    Analyst(book=None, table_size_mb=8).solve(Board.from_moves(SMALL), Limit(time=5))
+    Analyst(book=None, table_size_mb=8).solve(Board.from_moves(SMALL), Limit(nodes=10_000))
+    Analyst(book=None, table_size_mb=8).solve(Board.from_moves("4455", 7, 6, 3))
+    Analyst(book=None, solver=Solver(table_size_mb=8)).solve(Board.from_moves(SMALL))
+    assert len(limits) == 2
+
+
+def test_a_small_analysis_in_python_is_the_compiled_solvers(judge: Solver) -> None:
+    board = Board.from_moves(SMALL[:-2])
+    for weak in (False, True):
+        found = Analyst(book=None, table_size_mb=8).analyze(board, weak=weak)
+        assert found.sources == ("solver", None, None, "solver", None, "solver", "solver") and found.pv_exact
+        expected = judge.analyze(board, weak=weak)
+        assert found.exact_values() == expected.scores and found.pv == expected.pv
+
+
+def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    found: list[QuickResult | None] = []
+    quick = analysis.solve_quick
+
+    def spy(board: Board, *, weak: bool, best_move: bool, node_limit: int) -> QuickResult | None:
+        found.append(quick(board, weak=weak, best_move=best_move, node_limit=node_limit))
+        return found[-1]
+
+    monkeypatch.setattr(analysis, "solve_quick", spy)
+    monkeypatch.setattr(analysis, "QUICK_BUDGET_NODES", 8)
+    analyst = Analyst(book=None, table_size_mb=8)
+    first = analyst.solve(Board.from_moves(SMALL))
+    second = analyst.solve(Board.from_moves(SMALL))
+    assert first.score == second.score
+    first_quick, second_quick = found
+    assert first_quick is not None and first_quick.nodes == 5
+    assert second_quick is None  # 3 nodes left were not enough: the compiled solver answered

@@ -11,6 +11,7 @@ import pytest
 
 from c4engine.board import Board
 from c4engine.errors import BookError, C4Error
+from c4engine.search import book as book_module
 from c4engine.search.book import HEADER_SIZE, OpeningBook, board_from_key, default_book_path, write_book
 from c4engine.search.book_builder import build_book
 from c4engine.search.solver import Solver
@@ -200,3 +201,18 @@ def test_a_sparse_part_beyond_the_depth_is_read(small_book: Path, tmp_path: Path
         if best[2] == max(s for s in best if s is not None):
             assert sparse.keeping_move(deep, best[2]) == 2
         assert sparse.keeping_move(deep, 99) is None
+
+
+def test_items_and_arrays_agree_and_do_not_hold_the_book_open(
+    small_book: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(book_module, "_BLOCK", 1000)  # items() reads the entries in three blocks
+    book = OpeningBook.open(small_book)
+    entries = list(book.items())
+    assert len(entries) == len(book) > 2000
+    keys, scores = book.keys_array(), book.scores_array()
+    assert [(int(key), int(score)) for key, score in zip(keys, scores, strict=True)] == entries
+    unfinished = book.items()
+    next(unfinished)
+    book.close()  # neither the arrays nor an unfinished iteration keep the map open
+    assert int(keys[-1]) == entries[-1][0]

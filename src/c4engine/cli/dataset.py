@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from c4engine.board import Board
+from c4engine.board import Board, fits_64_bits
 from c4engine.cli.options import (
     Subparsers,
     add_board_options,
@@ -37,7 +37,7 @@ from c4engine.experiments.dataset import (
     write_dataset,
 )
 from c4engine.notation import parse_size
-from c4engine.search.solver import DEFAULT_TABLE_MB, Solver
+from c4engine.search.results import DEFAULT_TABLE_MB
 
 __all__ = ["add_dataset_parser", "parse_plies", "run_dataset"]
 
@@ -107,7 +107,7 @@ def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def run_dataset(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N fails before any work
-    if not Solver.supports(width, height):
+    if not fits_64_bits(width, height):
         bits = width * (height + 1)
         raise DatasetError(f"the solver needs width * (height + 1) <= 64; a {args.size} board needs {bits}")
     cells = width * height

@@ -8,7 +8,9 @@ one :class:`~c4engine.search.limit.Limit`:
 1. to the **rules**: a move that wins at once, a move that fills the board;
 2. to the **opening book** (:mod:`c4engine.search.book`): exact, instant;
 3. to the **exact solver** (:mod:`c4engine.search.solver`), on boards that
-   fit 64-bit bitboards, for as long as the limit allows;
+   fit 64-bit bitboards, for as long as the limit allows -- a small search
+   first in pure Python (:mod:`c4engine.search.quick`), while the compiled
+   solver is not loaded yet;
 4. to the **heuristic engine** (:mod:`c4engine.search.engine`) for whatever
    is left unproven -- an estimate, marked as one.
 
@@ -51,6 +53,7 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.quick import analyze_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
     WIN_THRESHOLD,
@@ -75,6 +78,14 @@ DEFAULT_POLL_INTERVAL: Final = 0.25
 
 _ENGINE_POLL_INTERVAL: Final = 0.02
 """CPU seconds between the engine's calls of the poll hook: it stops within about this long."""
+
+QUICK_SEARCH_NODES: Final = 5_000
+"""The most nodes one question may take in the pure-Python search (:mod:`c4engine.search.quick`,
+about 0.04 CPU s) before the analyst turns to the compiled solver, whose loading costs about 0.5."""
+
+QUICK_BUDGET_NODES: Final = 10_000
+"""The nodes an analyst spends in pure-Python searches in all (about 0.07 CPU s): a long run of small
+questions (a batch) then goes on compiled, faster once loaded, having lost little."""
 
 Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
 """Called now and then during a search with its progress; returning True stops the search."""
@@ -139,6 +150,7 @@ class Analyst:
         self._solver = solver
         self._table_size_mb = table_size_mb
         self._evaluator = evaluator
+        self._quick_nodes_left = QUICK_BUDGET_NODES
 
     def __repr__(self) -> str:
         return f"Analyst(book={self._book_choice!r}, table_size_mb={self._table_size_mb})"
@@ -268,7 +280,18 @@ class Analyst:
             if pv:
                 line, pv_exact = tuple(self.book_line(board)), True
         open_columns = [c for c in board.legal_moves() if scores[c] is None]
-        if open_columns and self._solves(board):
+        quick_nodes = self._quick_nodes(board, limit) if open_columns else 0
+        quick = analyze_quick(board, weak=weak, pv=pv, node_limit=quick_nodes) if quick_nodes else None
+        if quick is not None:
+            self._quick_nodes_left -= quick.nodes
+            nodes += quick.nodes
+            for column in open_columns:
+                quick_score = quick.scores[column]
+                assert quick_score is not None  # a legal move
+                settle(column, quick_score, "solver")
+            if pv:
+                line, pv_exact = quick.pv, True
+        elif open_columns and self._solves(board):
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time):
                 solved = self.solver.analyze(
@@ -371,6 +394,24 @@ class Analyst:
                     verdict = self._verdict(board, known, guess, "book", 0, start, weak)
                     return replace(verdict, move_proven=False)
             return self._verdict(board, known, chosen, "book", 0, start, weak)
+        quick_nodes = self._quick_nodes(board, limit)
+        quick = (
+            solve_quick(board, weak=weak, best_move=best_move, node_limit=quick_nodes)
+            if quick_nodes
+            else None
+        )
+        if quick is not None:
+            self._quick_nodes_left -= quick.nodes
+            return Verdict(
+                Score.exact(quick.score, cells=cells, stones=stones, weak=weak),
+                quick.best_move,
+                () if quick.best_move is None else (quick.best_move,),
+                "solver",
+                quick.score,
+                quick.score,
+                quick.nodes,
+                time.perf_counter() - start,
+            )
         if self._solves(board):
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time) as timed_out:
@@ -474,6 +515,28 @@ class Analyst:
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and self.can_solve(board)
+
+    def _quick_nodes(self, board: Board, limit: Limit) -> int:
+        """The nodes a small search in pure Python may take on this question; 0: not worth trying.
+
+        Tried only while the compiled solver is not made (once loaded, it is
+        faster), within the analyst's budget (:data:`QUICK_BUDGET_NODES`), on
+        connect-4 boards, and for questions without a time or node limit: the
+        quick search looks at no clock, and node limits count the compiled
+        solver's nodes.  Nor does it call the poll hook: it stops by itself
+        within a few hundredths of a second.  A search too big for it makes
+        the compiled solver.
+        """
+        if (
+            self._solver is not None
+            or self._quick_nodes_left <= 0
+            or not self._solves(board)
+            or board.connect != 4
+            or limit.time is not None
+            or limit.nodes is not None
+        ):
+            return 0
+        return min(QUICK_SEARCH_NODES, self._quick_nodes_left)
 
     def _solver_limit(self, limit: Limit) -> Limit:
         return limit.share(self.solver_share) if limit.time is not None else limit

@@ -6,7 +6,9 @@ at most ``depth`` plies that is not already won, a position and its mirror
 image sharing one entry.  Entries are sorted by
 :meth:`~c4engine.board.Board.canonical_key`, so a lookup is a binary search
 over a memory-mapped array (the way polyglot chess books are read) and
-opening a book costs nothing however large it is.
+opening a book costs nothing however large it is.  Lookups read the map
+with :mod:`struct` and :mod:`bisect`, not numpy: importing numpy would cost
+a command answered from the book more than all the rest of its run.
 
 File layout (little-endian), version 1::
 
@@ -37,18 +39,21 @@ True
 
 from __future__ import annotations
 
+import bisect
+import mmap
 import os
 import struct
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Final
-
-import numpy as np
+from typing import TYPE_CHECKING, Final
 
 from c4engine.board import Board, Geometry, fits_64_bits, has_line
 from c4engine.errors import BookError
+
+if TYPE_CHECKING:  # numpy is imported only to write books and by keys_array / scores_array
+    import numpy as np
 
 __all__ = [
     "FORMAT_VERSION",
@@ -63,6 +68,9 @@ __all__ = [
 MAGIC: Final = b"C4BOOK\x00\x01"
 FORMAT_VERSION: Final = 1
 _HEADER = struct.Struct("<8sHBBBBBBQ")
+_KEY = struct.Struct("<Q")
+_SCORE = struct.Struct("<b")
+_BLOCK = 8192  # entries read at a time by OpeningBook.items
 HEADER_SIZE: Final = _HEADER.size
 KIND_STRONG: Final = 0
 KIND_WEAK: Final = 1
@@ -158,6 +166,8 @@ def write_book(
     """
     if not fits_64_bits(width, height):
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
+    import numpy as np
+
     keys = np.fromiter(sorted(scores), dtype="<u8", count=len(scores))
     values = np.fromiter((scores[int(key)] for key in keys), dtype=np.int8, count=len(keys))
     header = BookHeader(FORMAT_VERSION, width, height, connect, depth, weak, len(keys), sparse_depth)
@@ -183,7 +193,7 @@ class OpeningBook:
     only some beyond it.
     """
 
-    def __init__(self, path: Path, header: BookHeader, keys: np.ndarray, scores: np.ndarray) -> None:
+    def __init__(self, path: Path, header: BookHeader, keys: _MappedColumn, scores: _MappedColumn) -> None:
         self.path = path
         self.header = header
         self._keys = keys
@@ -195,23 +205,18 @@ class OpeningBook:
         """Open a book file; a missing, truncated or foreign file is a :class:`BookError`."""
         source = Path(path)
         try:
-            size = source.stat().st_size
             with open(source, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
                 head = handle.read(HEADER_SIZE)
+                header = BookHeader.unpack(head, str(source))
+                expected = HEADER_SIZE + 9 * header.count
+                if size != expected:
+                    raise BookError(f"{source}: {size} bytes, but its header promises {expected} (damaged?)")
+                mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except OSError as error:
             raise BookError(f"cannot read the book {source}: {error.strerror}") from None
-        header = BookHeader.unpack(head, str(source))
-        expected = HEADER_SIZE + 9 * header.count
-        if size != expected:
-            raise BookError(f"{source}: {size} bytes, but its header promises {expected} (damaged?)")
-        if header.count == 0:
-            keys = np.zeros(0, dtype="<u8")
-            scores = np.zeros(0, dtype=np.int8)
-        else:
-            keys = np.memmap(source, dtype="<u8", mode="r", offset=HEADER_SIZE, shape=(header.count,))
-            scores = np.memmap(
-                source, dtype=np.int8, mode="r", offset=HEADER_SIZE + 8 * header.count, shape=(header.count,)
-            )
+        keys = _MappedColumn(mapped, HEADER_SIZE, _KEY, header.count)
+        scores = _MappedColumn(mapped, HEADER_SIZE + _KEY.size * header.count, _SCORE, header.count)
         return cls(source, header, keys, scores)
 
     # --------------------------------------------------------------- header
@@ -269,9 +274,9 @@ class OpeningBook:
         """The score stored under a canonical key, or None."""
         if not 0 <= key < 1 << 64:
             return None
-        index = int(np.searchsorted(self._keys, np.uint64(key)))
-        if index < len(self._keys) and int(self._keys[index]) == key:
-            return int(self._scores[index])
+        index = bisect.bisect_left(self._keys, key)
+        if index < len(self._keys) and self._keys[index] == key:
+            return self._scores[index]
         return None
 
     def score(self, board: Board) -> int | None:
@@ -326,16 +331,15 @@ class OpeningBook:
 
     def items(self) -> Iterator[tuple[int, int]]:
         """Every (canonical key, score), in key order."""
-        for key, score in zip(self._keys, self._scores, strict=True):
-            yield int(key), int(score)
+        yield from zip(self._keys.values(), self._scores.values(), strict=True)
 
     def keys_array(self) -> np.ndarray:
-        """The sorted keys (read-only)."""
-        return self._keys
+        """The sorted keys, as a read-only numpy array."""
+        return _array(self._keys, "<u8")
 
     def scores_array(self) -> np.ndarray:
-        """The scores, in key order (read-only)."""
-        return self._scores
+        """The scores, in key order, as a read-only numpy array."""
+        return _array(self._scores, "<i1")
 
     def board(self, key: int) -> Board:
         """A board (with a move history) for a canonical key of this book's geometry."""
@@ -343,10 +347,7 @@ class OpeningBook:
 
     def close(self) -> None:
         """Release the memory map."""
-        for array in (self._keys, self._scores):
-            mapped = getattr(array, "_mmap", None)
-            if mapped is not None:
-                mapped.close()
+        self._keys.mapped.close()  # the scores share it
 
     def __enter__(self) -> OpeningBook:
         return self
@@ -355,6 +356,53 @@ class OpeningBook:
         self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+class _MappedColumn:
+    """``count`` little-endian numbers of one ``item`` format from ``offset`` of a memory-mapped file.
+
+    Each index is unpacked when read (``bisect`` needs only a length and
+    indexing), so a lookup touches only the pages its binary search visits.
+    """
+
+    def __init__(self, mapped: mmap.mmap, offset: int, item: struct.Struct, count: int) -> None:
+        self.mapped = mapped
+        self.offset = offset
+        self.item = item
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int, /) -> int:
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        value: int = self.item.unpack_from(self.mapped, self.offset + index * self.item.size)[0]
+        return value
+
+    def values(self) -> Iterator[int]:
+        """Every number, in order, unpacked a block at a time from a copy of it.
+
+        Copies, not views of the map: a view would keep the book from being
+        closed while an iteration is left unfinished.
+        """
+        size = self.item.size
+        for start in range(0, self.count, _BLOCK):
+            stop = min(self.count, start + _BLOCK)
+            block = self.mapped[self.offset + start * size : self.offset + stop * size]
+            for (value,) in self.item.iter_unpack(block):
+                yield value
+
+    def raw(self) -> bytes:
+        """A copy of the column's bytes."""
+        return self.mapped[self.offset : self.offset + self.count * self.item.size]
+
+
+def _array(column: _MappedColumn, dtype: str) -> np.ndarray:
+    """A column as a read-only numpy array: a copy, so that the book can still be closed."""
+    import numpy as np
+
+    return np.frombuffer(column.raw(), dtype=dtype)
 
 
 def board_from_key(key: int, width: int = 7, height: int = 6, connect: int = 4) -> Board:

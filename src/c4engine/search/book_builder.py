@@ -32,15 +32,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from c4engine.board import Board, Geometry, has_line
+from c4engine.board import Board, Geometry, fits_64_bits, has_line
 from c4engine.errors import BookError
 from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst
 from c4engine.search.book import write_book
-from c4engine.search.solver import Solver
 from c4engine.store import SQLiteStore
+
+if TYPE_CHECKING:  # the solver (numba) is imported by the workers that solve: c4 book info needs none
+    from c4engine.search.solver import Solver
 
 __all__ = [
     "BuildProgress",
@@ -249,6 +251,8 @@ _local = threading.local()
 
 def _worker_solver(table_mb: float, weak: bool) -> Solver:
     """One solver per worker process (per thread on an in-process Dask worker), kept across jobs."""
+    from c4engine.search.solver import Solver
+
     solver: Solver | None = getattr(_local, "solver", None)
     if solver is None or getattr(_local, "config", None) != (table_mb, weak):
         solver = Solver(table_size_mb=table_mb, weak=weak)
@@ -428,7 +432,7 @@ def build_book(
     those spans (:class:`PolicySpan`, :func:`walk_policy`; a strong book
     only), and ``on_policy_progress`` follows each ply of it the same way.
     """
-    if not Solver.supports(width, height):
+    if not fits_64_bits(width, height):
         raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
     if policy and weak:
         raise BookError("a policy needs exact scores: build a strong book")

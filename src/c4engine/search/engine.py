@@ -55,12 +55,17 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from time import monotonic, process_time
+from typing import TYPE_CHECKING
 
 from c4engine.board import Board, has_line
 from c4engine.errors import GameOverError
-from c4engine.search import compiled_engine
 from c4engine.search.evaluators import Evaluator, windows
 from c4engine.search.results import WIN_SCORE
+
+if TYPE_CHECKING:
+    # numba (half a second to import): imported by an engine that may take the compiled path, when
+    # it is made, so that importing this module -- c4 --help does -- costs nothing.
+    from c4engine.search import compiled_engine
 
 __all__ = ["DEFAULT_DEPTH", "WIN_SCORE", "Engine", "PollHook", "SearchProgress", "SearchResult"]
 
@@ -225,8 +230,13 @@ class Engine:
             raise TypeError(f"use_kernel must be True, False or None, not {use_kernel!r}")
         if use_kernel and not pruning:
             raise ValueError("use_kernel=True needs pruning: the compiled search always prunes")
-        if use_kernel and not compiled_engine.has_kernel(evaluator):
-            raise ValueError(f"use_kernel=True needs the windows or areas evaluator, not {evaluator!r}")
+        if use_kernel is not False and pruning:
+            # The compiled twin (numba, half a second) loads with the engine, not inside the clock
+            # of its first search; importing this module alone (c4 --help) loads nothing.
+            from c4engine.search import compiled_engine
+
+            if use_kernel and not compiled_engine.has_kernel(evaluator):
+                raise ValueError(f"use_kernel=True needs the windows or areas evaluator, not {evaluator!r}")
         self.evaluator = evaluator
         self.depth = depth
         self.pruning = pruning
@@ -277,6 +287,8 @@ class Engine:
     def _kernel_weights(self, board: Board) -> compiled_engine.KernelWeights | None:
         if self.use_kernel is False or not self.pruning or not board.geometry.fits_64_bits:
             return None
+        from c4engine.search import compiled_engine
+
         return compiled_engine.kernel_weights(self.evaluator, board.connect)
 
     def best_move(self, board: Board) -> int:
@@ -505,6 +517,8 @@ class Engine:
     ) -> tuple[int, float, tuple[int, ...]]:
         """:meth:`_search_root` by the compiled kernel; the clock and poll hook are checked between slices."""
         if self._kernel is None:
+            from c4engine.search import compiled_engine
+
             self._kernel = compiled_engine.KernelSearch()
 
         def between_slices(nodes: int, partial: tuple[int, float, tuple[int, ...]] | None) -> None:
