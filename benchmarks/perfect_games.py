@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     perfect = PerfectPlayer(book=book, time_limit=args.time_limit, table_size_mb=args.table_mb)
     judge = Judge(book, args.table_mb)
     commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent
     ).stdout.strip()
     tallies = []
     openings = _two_ply_openings(args.openings, args.seed)
