@@ -402,16 +402,7 @@ class Analyst:
         )
         if quick is not None:
             self._quick_nodes_left -= quick.nodes
-            return Verdict(
-                Score.exact(quick.score, cells=cells, stones=stones, weak=weak),
-                quick.best_move,
-                () if quick.best_move is None else (quick.best_move,),
-                "solver",
-                quick.score,
-                quick.score,
-                quick.nodes,
-                time.perf_counter() - start,
-            )
+            return self._verdict(board, quick.score, quick.best_move, "solver", quick.nodes, start, weak)
         if self._solves(board):
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time) as timed_out:
@@ -425,15 +416,8 @@ class Analyst:
                     best_move=best_move,
                 )
             if result.exact and result.score is not None:
-                return Verdict(
-                    Score.exact(result.score, cells=cells, stones=stones, weak=weak),
-                    result.best_move,
-                    () if result.best_move is None else (result.best_move,),
-                    "solver",
-                    result.score,
-                    result.score,
-                    result.nodes,
-                    time.perf_counter() - start,
+                return self._verdict(
+                    board, result.score, result.best_move, "solver", result.nodes, start, weak
                 )
             # the timer cancelling the solver is its time limit too, whichever noticed first
             stopped = "time limit" if timed_out.is_set() else result.stopped
