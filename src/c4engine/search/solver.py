@@ -341,8 +341,7 @@ class Solver:
         first = boards[0]
         self._prepare(first)
         assert self._stacks is not None
-        width, height, connect = first.width, first.height, first.connect
-        cells = width * height
+        cells = first.width * first.height
         count = len(boards)
         positions = np.fromiter(
             (bits for b in boards for bits in (b.current_bits, b.mask_bits)), dtype=np.uint64, count=2 * count
@@ -357,17 +356,7 @@ class Solver:
             rows[:, _kernel.R_LOWER] = -((cells - stones) // 2)
             rows[:, _kernel.R_UPPER] = (cells + 1 - stones) // 2
         state = _kernel.new_state(int(rows[0, _kernel.R_LOWER]), int(rows[0, _kernel.R_UPPER]))
-        status = _kernel.kernel_for(width, height, connect)(
-            positions,
-            rows,
-            self._table,
-            self._bits,
-            *self._stacks,
-            state,
-            _kernel.NO_NODE_STOP,
-            self._cancel,
-            cells - self.etc_margin,
-        )
+        status = self._call_kernel(first, positions, rows, state, _kernel.NO_NODE_STOP)
         # when cancelled, the position under way is state[S_POSITION]
         done = count if status == _kernel.DONE else int(state[_kernel.S_POSITION])
         found = rows[:done]
@@ -455,11 +444,26 @@ class Solver:
                 return column, budget.nodes - start
         return None, budget.nodes - start
 
+    def _call_kernel(
+        self, board: Board, positions: np.ndarray, rows: np.ndarray, state: np.ndarray, node_stop: int
+    ) -> int:
+        """One call of ``board``'s geometry's kernel on ``positions`` with this solver's table and stacks."""
+        assert self._stacks is not None
+        return _kernel.kernel_for(board.width, board.height, board.connect)(
+            positions,
+            rows,
+            self._table,
+            self._bits,
+            *self._stacks,
+            state,
+            node_stop,
+            self._cancel,
+            board.width * board.height - self.etc_margin,
+        )
+
     def _run(
         self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
     ) -> int:
-        assert self._stacks is not None
-        width, height, connect = board.width, board.height, board.connect
         positions = np.array([[current, mask]], dtype=np.uint64)
         rows = np.zeros((1, _kernel.R_SIZE), dtype=np.int64)
         rows[0, _kernel.R_STONES] = stones
@@ -482,17 +486,7 @@ class Solver:
                 slice_nodes = min(slice_nodes, max(1000, int(budget.rate * remaining)))
             before = int(state[_kernel.S_NODES])
             cpu = time.thread_time()
-            status = _kernel.kernel_for(width, height, connect)(
-                positions,
-                rows,
-                self._table,
-                self._bits,
-                *self._stacks,
-                state,
-                before + slice_nodes,
-                self._cancel,
-                width * height - self.etc_margin,
-            )
+            status = self._call_kernel(board, positions, rows, state, before + slice_nodes)
             cpu = time.thread_time() - cpu
             done = int(state[_kernel.S_NODES]) - before
             budget.nodes += done
