@@ -112,9 +112,10 @@ def test_the_shared_analyst_is_one_per_process() -> None:
 
 
 def test_a_book_score_with_no_time_to_prove_a_move_still_gives_one() -> None:
-    """On the book's last ply the score is known; when the limit ends before a move is proven to
-    keep it, the engine's move is given, marked unproven (the terminal hint relies on a move)."""
-    verdict = Analyst().solve(Board.from_moves("62251"), Limit(time=0.01))
+    """On the book's last full ply (7 stones, its children not in the book) the score is known;
+    when the limit ends before a move is proven to keep it, the engine's move is given, marked
+    unproven (the terminal hint relies on a move)."""
+    verdict = Analyst().solve(Board.from_moves("3522645"), Limit(time=0.01))
     assert verdict.exact and verdict.source == "book"
     assert verdict.best_move is not None and not verdict.move_proven
 
@@ -129,7 +130,7 @@ def test_solve_plays_the_policy_books_move_without_searching(
     board = next(
         position
         for key, score in book.items()
-        if (position := book.board(key)).move_count == book.depth + 3
+        if (position := book.board(key)).move_count > book.depth
         and not position.winning_columns()
         and analyst.book_scores(position) is None
         and book.keeping_move(position, score) is not None
