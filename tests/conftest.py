@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -30,6 +33,45 @@ def run_c4(
         env=env,
         cwd=cwd,
     )
+
+
+def stored_games(db: Path) -> int:
+    """Rows of the ``games`` table of a match or tuning database; 0 before it exists."""
+    try:
+        with sqlite3.connect(db) as connection:
+            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.Error:  # not created yet
+        return 0
+
+
+def kill_mid_run(command: list[str], db: Path, at_least: int, total: int, attempts: int = 5) -> int:
+    """SIGKILL ``c4 ARGS`` (``command``) once ``db`` holds ``at_least`` of its ``total`` games; the
+    games it holds then.
+
+    A loaded machine can deschedule this poll for the rest of the run (a game takes a
+    millisecond or so): a kill that came after the last game is tried again from scratch.
+    Files named after ``db`` (the database, its journal, the run's output) are removed first.
+    """
+    env = dict(os.environ, NO_COLOR="1")
+    played = 0
+    for _ in range(attempts):
+        for stale in db.parent.glob(db.stem + "*"):
+            stale.unlink()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "c4engine", *command],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while stored_games(db) < at_least and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        played = stored_games(db)
+        if process.returncode == -signal.SIGKILL and played < total:
+            return played
+    return played
 
 
 @pytest.fixture

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_c4
+from tests.conftest import kill_mid_run, run_c4
 
 from c4engine.cli import main
 from c4engine.cli.match import default_db
@@ -42,26 +37,10 @@ def test_default_database_is_named_after_the_match(tmp_path: Path, monkeypatch: 
 
 
 def test_a_killed_match_resumes_to_the_same_result(tmp_path: Path) -> None:
-    games = 300  # enough that the kill, a poll after the third game, lands in the middle on a fast machine
+    games = 300  # enough that the kill, a poll after the third game, lands in the middle
     db = tmp_path / "killed.sqlite"
     args = ["match", "random", "2", "--games", str(games), "--workers", "0", "--seed", "9", "--db", str(db)]
-    env = dict(os.environ, NO_COLOR="1")
-    process = subprocess.Popen([sys.executable, "-m", "c4engine", *args], env=env, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
-            if db.exists():
-                try:
-                    if sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= 3:
-                        break
-                except sqlite3.OperationalError:  # the table is not there yet
-                    pass
-        process.send_signal(signal.SIGKILL)
-    finally:
-        process.wait()
-    with MatchStore(db) as store:
-        kept = len(store.games())
+    kept = kill_mid_run(args, db, at_least=3, total=games)
     assert 3 <= kept < games, "the match was not interrupted in the middle"
     resumed = run_c4(*args)
     assert resumed.returncode == 0, resumed.stderr

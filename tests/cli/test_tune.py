@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import sqlite3
-import subprocess
-import sys
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_c4
+from tests.conftest import kill_mid_run, run_c4, stored_games
 
 from c4engine.search.evaluators import DEFAULT_WEIGHTS, load_weights
 
@@ -23,37 +17,6 @@ TINY = [
     "--size", "5x4", "--connect", "3", "--depth", "1", "--openings", "2",
     "--popsize", "4", "--pool", "start,hand", "--workers", "0",
 ]  # fmt: skip
-
-
-def _games(db: Path) -> int:
-    try:
-        with sqlite3.connect(db) as connection:
-            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
-    except sqlite3.Error:  # not created yet
-        return 0
-
-
-def _kill_mid_run(command: list[str], db: Path, out: Path, attempts: int = 5) -> int:
-    """SIGKILL ``command`` once its database holds 60 games; the games it holds then.
-
-    A loaded machine can deschedule this poll for the whole run (a game takes a
-    millisecond): a kill that came after the last game is retried from scratch.
-    """
-    played = 0
-    for _ in range(attempts):
-        for stale in db.parent.glob(db.name + "*"):
-            stale.unlink()
-        out.unlink(missing_ok=True)
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while _games(db) < 60 and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.005)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
-        played = _games(db)
-        if process.returncode == -signal.SIGKILL and played < 192:
-            return played
-    return played
 
 
 def test_tune_writes_weights_start_curve_and_validates(tmp_path: Path) -> None:
@@ -92,22 +55,21 @@ def test_tune_resumes_after_sigkill_and_ends_like_an_unbroken_run(tmp_path: Path
     assert "192 games in 6 rounds" in unbroken.stdout  # rounds of 4 candidates x 8 games
 
     db, out = tmp_path / "b.sqlite", tmp_path / "b.json"
-    command = [sys.executable, "-m", "c4engine", *args, "--db", str(db), "--out", str(out)]
-    played = _kill_mid_run(command, db, out)
+    played = kill_mid_run([*args, "--db", str(db), "--out", str(out)], db, at_least=60, total=192)
     assert 60 <= played < 192, f"the kill never came mid-run: {played} games"
     assert not out.exists()
 
     resumed = run_c4(*args, "--db", str(db), "--out", str(out))
     assert resumed.returncode == 0, resumed.stderr
     assert "192 games in 6 rounds" in resumed.stdout
-    assert _games(db) == 192
+    assert stored_games(db) == 192
     first, second = json.loads((tmp_path / "a.json").read_text()), json.loads(out.read_text())
     for data in (first, second):
         del data["metadata"]["date"]
     assert first == second
     # run again: nothing left to play, same answer
     again = run_c4(*args, "--db", str(db), "--out", str(out))
-    assert again.returncode == 0 and _games(db) == 192
+    assert again.returncode == 0 and stored_games(db) == 192
     assert resumed.stdout.splitlines()[:3] == again.stdout.splitlines()[:3]
 
 
