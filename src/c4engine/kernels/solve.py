@@ -21,8 +21,9 @@ Python caller can run a slice, poll, and run the next one.  Per node:
 forced replies and moves that lose at once are pruned, the window is
 clamped by the best and worst score still possible and by the
 transposition table's bounds, a child whose stored bound already refutes
-the node cuts it off (enhanced transposition cutoff, away from the
-leaves), then the moves are tried best first.  Positions with fewer than
+the node cuts it off and one whose stored bound cannot raise alpha is not
+tried (enhanced transposition cutoff, away from the leaves), then the
+moves are tried best first.  Positions with fewer than
 ``SYMMETRY_STONES`` stones share one table entry with their mirror image
 (the smaller key; the stored move is mirrored with it).
 """
@@ -300,7 +301,9 @@ def _search(
                         first = width - 1 - first
             if d > 0 and stones < etc_until:
                 # enhanced transposition cutoff: a child already known to score
-                # at most -beta (for the opponent) refutes this node at once
+                # at most -beta (for the opponent) refutes this node at once, and
+                # one known to score at least -alpha, which cannot raise alpha, is
+                # dropped
                 cut = False
                 for i in range(width):
                     move = possible & column_mask(i, height)
@@ -320,7 +323,14 @@ def _search(
                                 ret = t
                                 cut = True
                                 break
+                            if -data_lower(cdata) <= alpha:
+                                possible &= ~move
                 if cut:
+                    enter = 0
+                    continue
+                if possible == 0:
+                    store(table, h, tshift, UNKNOWN_LOW, alpha, -1, 0, max_work)
+                    ret = alpha
                     enter = 0
                     continue
             first_move = possible & column_mask(first, height) if first >= 0 else np.uint64(0)
