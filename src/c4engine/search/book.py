@@ -62,6 +62,7 @@ __all__ = [
     "OpeningBook",
     "board_from_key",
     "default_book_path",
+    "require_book_size",
     "write_book",
 ]
 
@@ -147,6 +148,12 @@ class BookHeader:
         return cls(version, width, height, connect, depth, kind == KIND_WEAK, count, sparse)
 
 
+def require_book_size(width: int, height: int) -> None:
+    """Raise :class:`BookError` unless a book can hold positions of this size (keys of 64 bits)."""
+    if not fits_64_bits(width, height):
+        raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
+
+
 def write_book(
     path: str | os.PathLike[str],
     scores: Mapping[int, int],
@@ -164,8 +171,7 @@ def write_book(
     ``sparse_depth`` (if deeper) the last ply of the selected positions beyond it.
     The same scores always give the same bytes.
     """
-    if not fits_64_bits(width, height):
-        raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
+    require_book_size(width, height)
     import numpy as np
 
     keys = np.fromiter(sorted(scores), dtype="<u8", count=len(scores))

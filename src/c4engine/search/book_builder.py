@@ -34,11 +34,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from c4engine.board import Board, Geometry, fits_64_bits, has_line
+from c4engine.board import Board, Geometry, has_line
 from c4engine.errors import BookError
 from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst
-from c4engine.search.book import write_book
+from c4engine.search.book import require_book_size, write_book
 from c4engine.store import SQLiteStore
 
 if TYPE_CHECKING:  # the solver (numba) is imported by the workers that solve: c4 book info needs none
@@ -432,8 +432,7 @@ def build_book(
     those spans (:class:`PolicySpan`, :func:`walk_policy`; a strong book
     only), and ``on_policy_progress`` follows each ply of it the same way.
     """
-    if not fits_64_bits(width, height):
-        raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
+    require_book_size(width, height)
     if policy and weak:
         raise BookError("a policy needs exact scores: build a strong book")
     for span in policy:
