@@ -23,7 +23,9 @@ clamped by the best and worst score still possible and by the
 transposition table's bounds, a child whose stored bound already refutes
 the node cuts it off and one whose stored bound cannot raise alpha is not
 tried (enhanced transposition cutoff, away from the leaves), then the
-moves are tried best first.  Positions with fewer than
+moves are tried best first; near the leaves, where no cutoff reads the
+children's table entries, their buckets are prefetched instead, so that a
+child's probe does not wait on memory.  Positions with fewer than
 ``SYMMETRY_STONES`` stones share one table entry with their mirror image
 (the smaller key; the stored move is mirrored with it).
 """
@@ -53,6 +55,7 @@ from c4engine.kernels.table import (
     data_move,
     data_upper,
     key_bits,
+    prefetch,
     probe,
     scramble,
     store,
@@ -362,6 +365,11 @@ def _search(
                     d,
                 )
                 ustack[d, 3] = 0
+            if stones >= etc_until:
+                # the children's buckets, loading while the first child is searched
+                # (nodes that try the cutoff above have just read them)
+                for j in range(n):
+                    prefetch(table, scramble(opponent + (mask | moves[d, j]), kbits), tshift)
             ustack[d, 2] = h
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta

@@ -28,8 +28,12 @@ the second, else the new one takes the second.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from numba import njit
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import njit, types
+from numba.extending import intrinsic
 
 MIN_BITS = 20
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -166,3 +170,33 @@ def store(
         table[index] = new
     else:
         table[index + np.uint64(1)] = new
+
+
+@intrinsic
+def _prefetch_intrinsic(typingctx, array, index):  # type: ignore[no-untyped-def]
+    """Ask the CPU to bring ``array[index]`` into its caches (LLVM ``prefetch``); no effect otherwise."""
+    if not isinstance(array, types.Array) or index != types.uint64:
+        return None
+    sig = types.void(array, index)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        array_value, index_value = args
+        structure = context.make_array(signature.args[0])(context, builder, array_value)
+        pointer = builder.gep(structure.data, [index_value])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        builder.call(fn, [builder.bitcast(pointer, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_prefetch: Any = _prefetch_intrinsic  # typed by numba at the call
+
+
+@njit(cache=True, inline="always")
+def prefetch(table: np.ndarray, h: np.uint64, tshift: int) -> None:
+    """Start loading the bucket of scrambled key ``h``: a later :func:`probe` of it finds it cached."""
+    _prefetch(table, (h >> np.uint64(tshift)) << np.uint64(1))
