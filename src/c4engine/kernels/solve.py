@@ -23,9 +23,10 @@ clamped by the best and worst score still possible and by the
 transposition table's bounds, a child whose stored bound already refutes
 the node cuts it off and one whose stored bound cannot raise alpha is not
 tried (enhanced transposition cutoff, away from the leaves), then the
-moves are tried best first; near the leaves, where no cutoff reads the
-children's table entries, their buckets are prefetched instead, so that a
-child's probe does not wait on memory.  Positions with fewer than
+moves are tried best first.  The children's table buckets are prefetched
+(all of them before the cutoff reads any; near the leaves, before the
+first child is searched), so that their loads overlap instead of each
+waiting on memory in turn.  Positions with fewer than
 ``SYMMETRY_STONES`` stones share one table entry with their mirror image
 (the smaller key; the stored move is mirrored with it).
 """
@@ -308,6 +309,10 @@ def _search(
                 # one known to score at least -alpha, which cannot raise alpha, is
                 # dropped
                 cut = False
+                for i in range(width):  # every bucket asked for first: the loads overlap
+                    move = possible & column_mask(i, height)
+                    if move:
+                        prefetch(table, scramble(opponent + (mask | move), kbits), tshift)
                 for i in range(width):
                     move = possible & column_mask(i, height)
                     if move:
