@@ -169,6 +169,7 @@ def _search(
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
     scores = np.empty(width, dtype=np.int64)
+    child_hashes = np.empty(width, dtype=np.uint64)  # the cutoff's, between its two loops
     kbits = key_bits(width, height, bits)
     tshift = tag_shift(kbits, bits)
     max_work = work_limit(tshift)
@@ -309,11 +310,7 @@ def _search(
                 # one known to score at least -alpha, which cannot raise alpha, is
                 # dropped
                 cut = False
-                for i in range(width):  # every bucket asked for first: the loads overlap
-                    move = possible & column_mask(i, height)
-                    if move:
-                        prefetch(table, scramble(opponent + (mask | move), kbits), tshift)
-                for i in range(width):
+                for i in range(width):  # every bucket asked for before any is read: the loads overlap
                     move = possible & column_mask(i, height)
                     if move:
                         child_key = opponent + (mask | move)
@@ -321,8 +318,12 @@ def _search(
                             mirrored_key = mirror(child_key, width, height)
                             if mirrored_key < child_key:
                                 child_key = mirrored_key
-                        child = scramble(child_key, kbits)
-                        cdata = probe(table, child, tshift)
+                        child_hashes[i] = scramble(child_key, kbits)
+                        prefetch(table, child_hashes[i], tshift)
+                for i in range(width):
+                    move = possible & column_mask(i, height)
+                    if move:
+                        cdata = probe(table, child_hashes[i], tshift)
                         if cdata:
                             t = -data_upper(cdata)
                             if t >= beta:

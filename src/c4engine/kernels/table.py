@@ -115,8 +115,8 @@ def data_move(data: np.uint64) -> int:
 
 @njit(cache=True, inline="always")
 def _work(entry: np.uint64, max_work: int) -> int:
-    # np.int64, not int(): numba types int() of a uint64 as uint64, and a uint64 meeting
-    # an int64 in store() would make ``work`` a float
+    # through np.int64: numba types int() of a uint64 as uint64, and a uint64 meeting an
+    # int64 in store() would make ``work`` a float
     return int(np.int64((entry >> _WORK_SHIFT) & np.uint64(max_work)))
 
 
