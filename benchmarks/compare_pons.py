@@ -15,7 +15,11 @@ CPU time is the fairer clock then:
 
 * **whole process**: ``c4solver < positions`` against ``python -m c4engine
   solve --no-book --table-mb M < positions``, each a fresh process (start-up,
-  reading, solving, printing);
+  reading, solving, printing).  c4engine runs as an installed copy does:
+  its bytecode and its compiled kernel cached (one untimed run first, and
+  ``PYTHONDONTWRITEBYTECODE`` dropped from the children's environment);
+  the kernel comes from its shared library when there is one
+  (:mod:`c4engine.kernels.library`), which the table's header tells;
 * **kernel alone**: c4engine's ``Solver.solve_many`` (the set's positions in
   one compiled call: the scores ``Solver.solve(best_move=False)`` gives one
   by one, without its per-call cost) timed in this process (the ``Board``
@@ -49,6 +53,7 @@ from pathlib import Path
 
 from c4engine import Board
 from c4engine.cli.solve import default_bench_dir
+from c4engine.kernels.library import has_library
 from c4engine.search.solver import Solver
 
 SETS = [
@@ -84,8 +89,9 @@ def read_set(path: Path, limit: int | None) -> list[tuple[str, int]]:
 def run_process(command: list[str], cases: list[tuple[str, int]]) -> tuple[float, int]:
     """(CPU seconds, correct scores) of one process answering 'POSITION SCORE' lines for the positions."""
     stdin = "".join(moves + "\n" for moves, _ in cases)
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, input=stdin, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True, check=True, env=environment)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     scores = [int(line.split()[1]) for line in done.stdout.splitlines() if line.strip()]
@@ -132,11 +138,15 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def c4_command(table_mb: float) -> list[str]:
+    return [sys.executable, "-m", "c4engine", "solve", "--no-book", "--table-mb", f"{table_mb:g}"]
+
+
 def measure(
     name: str, cases: list[tuple[str, int]], pairs: int, pons: str | None, solver: Solver, table_mb: float
 ) -> Runs:
     """Interleaved rounds of one set; raises if a solver gets a score wrong."""
-    c4 = [sys.executable, "-m", "c4engine", "solve", "--no-book", "--table-mb", f"{table_mb:g}"]
+    c4 = c4_command(table_mb)
     runs = Runs()
     for _ in range(pairs):
         if pons:
@@ -182,8 +192,10 @@ def main() -> int:
             sets.append((name, int(count) if count else None))
     print(f"machine: {machine()}")
     print(f"date: {time.strftime('%Y-%m-%d %H:%M %Z')}  commit: {commit()}  pairs: {args.pairs}")
-    solver = Solver(table_size_mb=args.table_mb)
-    print(f"table: {solver.table_entries} entries, {solver.table_bytes / 2**20:.0f} MiB")
+    solver = Solver(table_size_mb=args.table_mb)  # builds the kernel's shared library if it can
+    kernel = "shared library" if has_library(7, 6, 4) else "numba (no shared library)"
+    print(f"table: {solver.table_entries} entries, {solver.table_bytes / 2**20:.0f} MiB; kernel: {kernel}")
+    run_process(c4_command(args.table_mb), [("32164625", 11)])  # untimed: writes the bytecode caches
     header = (
         "| set | positions | mean nodes | Mnodes/s | kernel c4engine s | Pons s | ratio "
         "| process c4engine s | Pons s | ratio | load before; after |"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from c4engine.board import Board, center_order, has_line
-from c4engine.kernels import bitboard, moves, table
+from c4engine.kernels import bitboard, layout, moves, table
 from c4engine.search.solver import Solver
 
 
@@ -168,8 +168,8 @@ def test_center_column_is_center_order() -> None:
 
 
 def test_table_store_probe_and_merge() -> None:
-    bits = table.MIN_BITS
-    t = table.allocate(bits)
+    bits = layout.MIN_TABLE_BITS
+    t = layout.new_table(bits)
     kbits = table.key_bits(7, 6, bits)
     shift = table.tag_shift(kbits, bits)
     top = table.work_limit(shift)
@@ -204,10 +204,10 @@ def test_table_store_probe_and_merge() -> None:
 
 def test_table_without_room_for_work() -> None:
     # a 64-bit key in the smallest table leaves just the bounds and the move
-    bits = table.MIN_BITS
+    bits = layout.MIN_TABLE_BITS
     shift = table.tag_shift(table.key_bits(8, 7, bits), bits)
     assert table.work_limit(shift) == 0
-    t = table.allocate(bits)
+    t = layout.new_table(bits)
     h = np.uint64(table.scramble(np.uint64(2**63 + 5), 64))
     table.store(t, h, shift, -20, 21, 7, 30, 0)
     data = table.probe(t, h, shift)

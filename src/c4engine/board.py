@@ -305,6 +305,8 @@ class Board:
         """
         board = cls(width, height, connect)
         tokens = notation.parse_moves(moves, width) if isinstance(moves, str) else list(moves)
+        if board._replay_unchecked(tokens):
+            return board
         for index, column in enumerate(tokens):
             try:
                 board.play(column)
@@ -319,6 +321,34 @@ class Board:
                     f"move {index + 1} ({label!r}): {error}", index=index, token=label
                 ) from error
         return board
+
+    def _replay_unchecked(self, columns: list[int]) -> bool:
+        """Play ``columns`` on this empty board the fast way; False (board untouched) if any is refused.
+
+        Reading batch files is mostly this loop, so the per-move checks are
+        cut to what cannot be deferred: a column on the board with room.
+        Whether the game ended before its last move is asked once at the
+        end -- a line, once made, stays on the board -- and a game with a
+        line anywhere is replayed by :meth:`play` instead, which tells the
+        winner or the move played after the end.
+        """
+        geometry = self._geometry
+        width = geometry.width
+        current = mask = 0
+        for column in columns:
+            if type(column) is not int or not 0 <= column < width or mask & geometry.top_of(column):
+                return False
+            grown = mask | (mask + geometry.bottom_of(column))
+            current = (current | (grown ^ mask)) ^ grown
+            mask = grown
+        if has_line(current, geometry.height, geometry.connect) or has_line(
+            current ^ mask, geometry.height, geometry.connect
+        ):
+            return False
+        self._current = current
+        self._mask = mask
+        self._moves = list(columns)
+        return True
 
     @classmethod
     def from_grid(cls, grid: Sequence[Sequence[int]], connect: int = 4) -> Board:

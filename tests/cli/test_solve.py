@@ -1,5 +1,5 @@
 """``c4 solve`` / ``c4 analyze`` start-up: answers from the opening book load no compiled kernels
-(nor numpy)."""
+(nor numpy), and searches with the kernel's shared library load no numba."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import PONS
 
 from c4engine import Board
+from c4engine.kernels import library
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.solver import Solver
 
@@ -26,7 +27,8 @@ with contextlib.redirect_stdout(out):
 heavy = (
     "numpy",
     "numba",
-    "c4engine.kernels",
+    "c4engine.kernels.layout",
+    "c4engine.kernels.solve",
     "c4engine.search.solver",
     "c4engine.search.engine",
     "c4engine.search.book_builder",
@@ -112,12 +114,15 @@ def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
     assert loaded == []
 
 
-def test_a_bigger_search_loads_the_compiled_solver() -> None:
+def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numba() -> None:
+    if library.load(7, 6, 4) is None:
+        assert library.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
     # The first line of the published Test_L1_R1 set: some 16,000 nodes compiled, far more in Python.
     status, out, loaded = _c4("solve", "--no-book", "32164625")
     assert status == 0
     assert "score: 11 (" in out and "source: solver" in out
-    assert "numba" in loaded and "c4engine.search.solver" in loaded
+    assert "c4engine.search.solver" in loaded and "c4engine.kernels.layout" in loaded
+    assert "numba" not in loaded and "c4engine.kernels.solve" not in loaded
 
 
 def test_no_book_searches_even_what_the_book_knows() -> None:

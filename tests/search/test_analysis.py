@@ -6,6 +6,7 @@ import pytest
 
 from c4engine import Board
 from c4engine.errors import GameOverError, LimitError
+from c4engine.kernels import library
 from c4engine.search import analysis
 from c4engine.search.analysis import Analyst, best_column, shared_analyst
 from c4engine.search.limit import Limit
@@ -155,9 +156,13 @@ def test_solve_plays_the_policy_books_move_without_searching(
 SMALL, BIG = "2252576253462244111563365343671351441", "32164625"
 
 
+@pytest.mark.parametrize("with_library", [False, True])
 def test_small_searches_run_in_python_until_the_compiled_solver_is_made(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, with_library: bool
 ) -> None:
+    # a shared library makes the compiled solver cheap to load: Python then searches less
+    monkeypatch.setattr(library, "has_library", lambda width, height, connect: with_library)
+    expected = analysis.QUICK_SEARCH_NODES_BESIDE_LIBRARY if with_library else analysis.QUICK_SEARCH_NODES
     limits: list[int] = []
     quick = analysis.solve_quick
 
@@ -169,7 +174,7 @@ def test_small_searches_run_in_python_until_the_compiled_solver_is_made(
     analyst = Analyst(book=None, table_size_mb=8)
     verdict = analyst.solve(Board.from_moves(SMALL))
     assert (verdict.source, verdict.score.value, verdict.best_move) == ("solver", -1, 5)
-    assert limits == [analysis.QUICK_SEARCH_NODES]
+    assert limits == [expected]
     assert analyst.solve(Board.from_moves(BIG)).score.value == 11  # too big: compiled
     assert analyst.solve(Board.from_moves(SMALL)).source == "solver"
     assert len(limits) == 2  # the compiled solver, once made, answers everything

@@ -10,14 +10,9 @@ batch of one): the outer loop narrows ``[min, max]`` around the score with
 null-window searches (the strong solve starts from the full range, the weak
 one from ``[-1, 1]``), the inner one is the
 negamax on an explicit stack, so the search can stop after any node and go
-on later exactly where it stopped.  Search stack, per ply ``d``::
-
-    ustack[d] = current, mask, scrambled key, moves not yet ranked  (uint64)
-    istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored  (int64)
-    moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
-
-and the solve's own state lives in ``state`` (``S_*`` indices), so a
-Python caller can run a slice, poll, and run the next one.  Per node:
+on later exactly where it stopped.  The search stack, the batch's rows and
+the solve's own state are arrays laid out in :mod:`c4engine.kernels.layout`,
+so a Python caller can run a slice, poll, and run the next one.  Per node:
 forced replies and moves that lose at once are pruned, the window is
 clamped by the best and worst score still possible and by the
 transposition table's bounds, a child whose stored bound already refutes
@@ -50,6 +45,38 @@ from c4engine.kernels.bitboard import (
     mirror,
     winning_cells,
 )
+from c4engine.kernels.layout import (
+    CANCELLED,
+    DONE,
+    I_ALPHA,
+    I_ALPHA0,
+    I_BETA,
+    I_COUNT,
+    I_MIRROR,
+    I_NEXT,
+    I_NODES0,
+    PAUSED,
+    PHASE_DONE,
+    PHASE_SEARCH,
+    PHASE_START,
+    R_LOWER,
+    R_NODES,
+    R_ROOT_MOVE,
+    R_SCORE,
+    R_STONES,
+    R_UPPER,
+    S_DEPTH,
+    S_ENTER,
+    S_MAX,
+    S_MED,
+    S_MIN,
+    S_NODES,
+    S_PHASE,
+    S_POSITION,
+    S_RET,
+    S_ROOT_BOUND,
+    S_ROOT_MOVE,
+)
 from c4engine.kernels.moves import center_column, order_moves
 from c4engine.kernels.table import (
     data_lower,
@@ -64,50 +91,6 @@ from c4engine.kernels.table import (
     work_limit,
 )
 
-# state[] indices
-S_PHASE = 0
-S_MIN = 1
-S_MAX = 2
-S_MED = 3
-S_DEPTH = 4
-S_ENTER = 5
-S_RET = 6
-S_NODES = 7
-S_ROOT_MOVE = 8  # a root move proved to score at least state[S_ROOT_BOUND] (-1 none)
-S_ROOT_BOUND = 9
-S_POSITION = 10  # the position of the batch being solved
-S_SIZE = 16
-
-PHASE_START = 0
-PHASE_SEARCH = 1
-PHASE_DONE = 2
-
-NO_NODE_STOP: Final = (1 << 63) - 1
-"""A ``node_stop`` never reached."""
-
-# run() status
-DONE = 0
-PAUSED = 1
-CANCELLED = 2
-
-# columns of a batch's ``rows``: inputs, then results
-R_STONES = 0
-R_LOWER = 1
-R_UPPER = 2
-R_SCORE = 3
-R_NODES = 4
-R_ROOT_MOVE = 5  # a proved best move, or -1
-R_SIZE = 6
-
-# istack columns
-I_ALPHA = 0
-I_BETA = 1
-I_COUNT = 2
-I_NEXT = 3
-I_ALPHA0 = 4
-I_NODES0 = 5
-I_MIRROR = 6
-
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
@@ -119,27 +102,6 @@ UNKNOWN_HIGH = 63
 def half(x: int) -> int:
     """``x / 2`` rounded toward zero, as C does."""
     return x // 2 if x >= 0 else -((-x) // 2)
-
-
-def new_state(lower: int, upper: int) -> np.ndarray:
-    """A fresh solve state searching for the score within ``[lower, upper]``."""
-    state = np.zeros(S_SIZE, dtype=np.int64)
-    state[S_PHASE] = PHASE_START
-    state[S_MIN] = lower
-    state[S_MAX] = upper
-    state[S_ROOT_MOVE] = -1
-    return state
-
-
-def new_stacks(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    depth = width * height + 2
-    return (
-        np.zeros((depth, 4), dtype=np.uint64),
-        np.zeros((depth, 7), dtype=np.int64),
-        np.zeros((depth, width), dtype=np.uint64),
-        np.zeros((depth, width), dtype=np.int64),
-        np.zeros((depth, width), dtype=np.uint64),
-    )
 
 
 @njit(inline="always")
@@ -157,6 +119,8 @@ def _search(
     moves: np.ndarray,
     columns: np.ndarray,
     mthreats: np.ndarray,
+    scores: np.ndarray,
+    child_hashes: np.ndarray,
     state: np.ndarray,
     node_stop: int,
     cancel: np.ndarray,
@@ -168,8 +132,6 @@ def _search(
     board = board_mask(width, height)
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
-    scores = np.empty(width, dtype=np.int64)
-    child_hashes = np.empty(width, dtype=np.uint64)  # the cutoff's, between its two loops
     kbits = key_bits(width, height, bits)
     tshift = tag_shift(kbits, bits)
     max_work = work_limit(tshift)
@@ -496,6 +458,8 @@ def _solve_batch(
     moves: np.ndarray,
     columns: np.ndarray,
     mthreats: np.ndarray,
+    scores: np.ndarray,
+    child_hashes: np.ndarray,
     state: np.ndarray,
     node_stop: int,
     cancel: np.ndarray,
@@ -518,6 +482,8 @@ def _solve_batch(
             moves,
             columns,
             mthreats,
+            scores,
+            child_hashes,
             state,
             node_stop,
             cancel,
@@ -545,7 +511,7 @@ Kernel = Callable[..., int]
 SPECIALISED: Final = frozenset({(7, 6, 4)})
 """Geometries whose kernel has the sizes compiled in.  Each costs a first compile of about
 11 CPU seconds, so only the standard board has one; every other geometry shares
-:func:`_generic_kernel`, compiled once, so a new board size (a web page's, a tuning run's)
+``_generic_kernel``, compiled once, so a new board size (a web page's, a tuning run's)
 costs nothing to start."""
 
 
@@ -563,6 +529,8 @@ def _generic_kernel(
     moves: np.ndarray,
     columns: np.ndarray,
     mthreats: np.ndarray,
+    scores: np.ndarray,
+    child_hashes: np.ndarray,
     state: np.ndarray,
     node_stop: int,
     cancel: np.ndarray,
@@ -582,6 +550,8 @@ def _generic_kernel(
         moves,
         columns,
         mthreats,
+        scores,
+        child_hashes,
         state,
         node_stop,
         cancel,
@@ -592,7 +562,7 @@ def _generic_kernel(
 @functools.cache
 def kernel_for(width: int, height: int, connect: int) -> Kernel:
     """The search for one geometry: compiled with its sizes for :data:`SPECIALISED` ones
-    (cached on disk per geometry by numba), else the shared :func:`_generic_kernel`.
+    (cached on disk per geometry by numba), else the shared ``_generic_kernel``.
 
     ``kernel(boards, rows, table, bits, ustack, istack, moves, columns,
     mthreats, state, node_stop, cancel, etc_until)`` solves a batch of
@@ -632,6 +602,8 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
         moves: np.ndarray,
         columns: np.ndarray,
         mthreats: np.ndarray,
+        scores: np.ndarray,
+        child_hashes: np.ndarray,
         state: np.ndarray,
         node_stop: int,
         cancel: np.ndarray,
@@ -650,6 +622,8 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
             moves,
             columns,
             mthreats,
+            scores,
+            child_hashes,
             state,
             node_stop,
             cancel,

@@ -35,7 +35,6 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
-MIN_BITS = 20
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 DATA_BITS = 19  # lower, upper, move
 _DATA = np.uint64((1 << DATA_BITS) - 1)
@@ -46,13 +45,6 @@ _WORK_SHIFT = np.uint64(DATA_BITS)
 _MAX_WORK_BITS = 6
 NO_MOVE = -1
 SCORE_OFFSET = 64
-
-
-def allocate(bits: int) -> np.ndarray:
-    """A cleared table of ``2**bits`` entries (8 bytes each)."""
-    if bits < MIN_BITS:
-        raise ValueError(f"table needs at least 2**{MIN_BITS} entries")
-    return np.zeros(1 << bits, dtype=np.uint64)
 
 
 @njit(cache=True)

@@ -81,7 +81,12 @@ _ENGINE_POLL_INTERVAL: Final = 0.02
 
 QUICK_SEARCH_NODES: Final = 5_000
 """The most nodes one question may take in the pure-Python search (:mod:`c4engine.search.quick`,
-about 0.04 CPU s) before the analyst turns to the compiled solver, whose loading costs about 0.5."""
+about 0.1 CPU s) before the analyst turns to the compiled solver, whose loading costs about 0.5."""
+
+QUICK_SEARCH_NODES_BESIDE_LIBRARY: Final = 1_000
+"""The same where the solver's kernel has a shared library (:mod:`c4engine.kernels.library`):
+loading the solver then costs about 0.1 CPU s, mostly numpy's import, so a small search in
+Python pays only while it stays smaller (about 0.02 CPU s)."""
 
 QUICK_BUDGET_NODES: Final = 10_000
 """The nodes an analyst spends in pure-Python searches in all (about 0.07 CPU s): a long run of small
@@ -520,7 +525,12 @@ class Analyst:
             or limit.nodes is not None
         ):
             return 0
-        return min(QUICK_SEARCH_NODES, self._quick_nodes_left)
+        from c4engine.kernels.library import has_library  # no numpy: a file's existence
+
+        fast_load = has_library(board.width, board.height, board.connect)
+        return min(
+            QUICK_SEARCH_NODES_BESIDE_LIBRARY if fast_load else QUICK_SEARCH_NODES, self._quick_nodes_left
+        )
 
     def _solver_limit(self, limit: Limit) -> Limit:
         return limit.share(self.solver_share) if limit.time is not None else limit

@@ -62,7 +62,7 @@ DEFAULT_TABLE_MB = 64
 """The solver's default transposition-table memory, in MiB."""
 
 MIN_TABLE_MB = 8
-"""The smallest table the solver takes, in MiB: 2**20 entries of 8 bytes (``kernels.table.MIN_BITS``)."""
+"""The smallest table the solver takes, in MiB: 2**20 entries of 8 bytes (``layout.MIN_TABLE_BITS``)."""
 
 
 def _physical_memory_mb() -> float | None:

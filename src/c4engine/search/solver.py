@@ -40,8 +40,8 @@ import numpy as np
 
 from c4engine.board import Board, fits_64_bits
 from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
-from c4engine.kernels import solve as _kernel
-from c4engine.kernels import table as _table
+from c4engine.kernels import layout as _layout
+from c4engine.kernels.library import solver_kernel
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
     Analysis,
@@ -117,7 +117,7 @@ class Solver:
         entries = int(check_table_mb(table_size_mb) * 1024 * 1024) // _ENTRY_BYTES
         self._bits = entries.bit_length() - 1
         try:
-            self._table = _table.allocate(self._bits)
+            self._table = _layout.new_table(self._bits)
         except MemoryError:
             raise TableSizeError(
                 f"no {table_size_mb:g} MB of free memory for the table: ask for less"
@@ -273,12 +273,12 @@ class Solver:
             if score > highest:
                 return False
             budget = _Budget(time.perf_counter(), time_limit, node_limit, None, DEFAULT_POLL_INTERVAL)
-            state = _kernel.new_state(score - 1, score)
+            state = _layout.new_state(score - 1, score)
             with board.frozen():
                 status = self._run(board.current_bits, board.mask_bits, stones, board, state, budget)
-            if status != _kernel.DONE:
+            if status != _layout.DONE:
                 return None
-            return int(state[_kernel.S_MIN]) >= score
+            return int(state[_layout.S_MIN]) >= score
 
     def analyze(
         self,
@@ -323,7 +323,7 @@ class Solver:
             if self._geometry is not None:
                 self.reset()
             self._geometry = geometry
-            self._stacks = _kernel.new_stacks(width, height)
+            self._stacks = _layout.new_stacks(width, height)
         self._cancel[0] = 0
 
     def _solve_run(
@@ -346,24 +346,24 @@ class Solver:
         positions = np.fromiter(
             (bits for b in boards for bits in (b.current_bits, b.mask_bits)), dtype=np.uint64, count=2 * count
         ).reshape(count, 2)
-        rows = np.zeros((count, _kernel.R_SIZE), dtype=np.int64)
+        rows = np.zeros((count, _layout.R_SIZE), dtype=np.int64)
         stones = np.fromiter((b.move_count for b in boards), dtype=np.int64, count=count)
-        rows[:, _kernel.R_STONES] = stones
+        rows[:, _layout.R_STONES] = stones
         if weak:
-            rows[:, _kernel.R_LOWER] = -1
-            rows[:, _kernel.R_UPPER] = 1
+            rows[:, _layout.R_LOWER] = -1
+            rows[:, _layout.R_UPPER] = 1
         else:
-            rows[:, _kernel.R_LOWER] = -((cells - stones) // 2)
-            rows[:, _kernel.R_UPPER] = (cells + 1 - stones) // 2
-        state = _kernel.new_state(int(rows[0, _kernel.R_LOWER]), int(rows[0, _kernel.R_UPPER]))
-        status = self._call_kernel(first, positions, rows, state, _kernel.NO_NODE_STOP)
+            rows[:, _layout.R_LOWER] = -((cells - stones) // 2)
+            rows[:, _layout.R_UPPER] = (cells + 1 - stones) // 2
+        state = _layout.new_state(int(rows[0, _layout.R_LOWER]), int(rows[0, _layout.R_UPPER]))
+        status = self._call_kernel(first, positions, rows, state, _layout.NO_NODE_STOP)
         # when cancelled, the position under way is state[S_POSITION]
-        done = count if status == _kernel.DONE else int(state[_kernel.S_POSITION])
+        done = count if status == _layout.DONE else int(state[_layout.S_POSITION])
         found = rows[:done]
-        column = found[:, _kernel.R_SCORE]
+        column = found[:, _layout.R_SCORE]
         scores.extend((np.sign(column) if weak else column).tolist())
-        nodes.extend(found[:, _kernel.R_NODES].tolist())
-        best_moves.extend(m if m >= 0 else None for m in found[:, _kernel.R_ROOT_MOVE].tolist())
+        nodes.extend(found[:, _layout.R_NODES].tolist())
+        best_moves.extend(m if m >= 0 else None for m in found[:, _layout.R_ROOT_MOVE].tolist())
         return done == count
 
     def _solve(
@@ -387,15 +387,15 @@ class Solver:
             if at_least > highest:
                 raise ValueError(f"at_least={at_least} is above the best score possible here")
             lower = max(lower, _sign(at_least) if weak else at_least)
-        state = _kernel.new_state(lower, upper)
+        state = _layout.new_state(lower, upper)
         status = self._run(current, mask, stones, board, state, budget)
-        lo, hi = int(state[_kernel.S_MIN]), int(state[_kernel.S_MAX])
+        lo, hi = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
         if weak:
             lo, hi = _sign(lo), _sign(hi)
-        exact = status == _kernel.DONE
-        root_move = int(state[_kernel.S_ROOT_MOVE])
+        exact = status == _layout.DONE
+        root_move = int(state[_layout.S_ROOT_MOVE])
         best: int | None = root_move
-        proved = root_move >= 0 and int(state[_kernel.S_ROOT_BOUND]) >= int(state[_kernel.S_MIN])
+        proved = root_move >= 0 and int(state[_layout.S_ROOT_BOUND]) >= int(state[_layout.S_MIN])
         if best is not None and best < 0:
             best = None
         nodes = budget.nodes - start_nodes
@@ -449,7 +449,7 @@ class Solver:
     ) -> int:
         """One call of ``board``'s geometry's kernel on ``positions`` with this solver's table and stacks."""
         assert self._stacks is not None
-        return _kernel.kernel_for(board.width, board.height, board.connect)(
+        return solver_kernel(board.width, board.height, board.connect)(
             positions,
             rows,
             self._table,
@@ -465,47 +465,47 @@ class Solver:
         self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
     ) -> int:
         positions = np.array([[current, mask]], dtype=np.uint64)
-        rows = np.zeros((1, _kernel.R_SIZE), dtype=np.int64)
-        rows[0, _kernel.R_STONES] = stones
-        status = _kernel.PAUSED
+        rows = np.zeros((1, _layout.R_SIZE), dtype=np.int64)
+        rows[0, _layout.R_STONES] = stones
+        status = _layout.PAUSED
         while True:
             if budget.stopped is not None:
-                return _kernel.CANCELLED
+                return _layout.CANCELLED
             slice_nodes = max(1000, int(budget.rate * budget.poll_interval))
             left = budget.remaining_nodes()
             if left is not None:
                 if left <= 0:
                     budget.stopped = "node limit"
-                    return _kernel.PAUSED
+                    return _layout.PAUSED
                 slice_nodes = min(slice_nodes, left)
             if budget.time_limit is not None:
                 remaining = budget.time_limit - (time.perf_counter() - budget.start)
                 if remaining <= 0:
                     budget.stopped = "time limit"
-                    return _kernel.PAUSED
+                    return _layout.PAUSED
                 slice_nodes = min(slice_nodes, max(1000, int(budget.rate * remaining)))
-            before = int(state[_kernel.S_NODES])
+            before = int(state[_layout.S_NODES])
             cpu = time.thread_time()
             status = self._call_kernel(board, positions, rows, state, before + slice_nodes)
             cpu = time.thread_time() - cpu
-            done = int(state[_kernel.S_NODES]) - before
+            done = int(state[_layout.S_NODES]) - before
             budget.nodes += done
             if cpu > 0.01 and done > 0:
                 budget.rate = done / cpu
-            if status == _kernel.DONE:
+            if status == _layout.DONE:
                 return status
-            if status == _kernel.CANCELLED:
+            if status == _layout.CANCELLED:
                 budget.stopped = "cancelled"
                 return status
             if budget.poll is not None:
-                lo, hi = int(state[_kernel.S_MIN]), int(state[_kernel.S_MAX])
-                root = int(state[_kernel.S_ROOT_MOVE])
+                lo, hi = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
+                root = int(state[_layout.S_ROOT_MOVE])
                 progress = SolveProgress(
                     budget.nodes, time.perf_counter() - budget.start, lo, hi, root if root >= 0 else None
                 )
                 if budget.poll(progress) is True:
                     budget.stopped = "stopped by poll"
-                    return _kernel.CANCELLED
+                    return _layout.CANCELLED
 
     def _analyze(self, board: Board, weak: bool, budget: _Budget, want_pv: bool) -> Analysis:
         width = board.width
@@ -599,14 +599,14 @@ def _scipy_probe_skipped() -> Iterator[None]:
 
 
 def _warm_up(table: np.ndarray, bits: int) -> None:
-    """Load the compiled kernel (from numba's cache) now rather than inside the first timed solve."""
-    state = _kernel.new_state(-1, 1)
-    _kernel.kernel_for(7, 6, 4)(
+    """Load the compiled kernel now rather than inside the first timed solve."""
+    state = _layout.new_state(-1, 1)
+    solver_kernel(7, 6, 4)(
         np.zeros((1, 2), dtype=np.uint64),
-        np.zeros((1, _kernel.R_SIZE), dtype=np.int64),
+        np.zeros((1, _layout.R_SIZE), dtype=np.int64),
         table,
         bits,
-        *_kernel.new_stacks(7, 6),
+        *_layout.new_stacks(7, 6),
         state,
         0,
         np.zeros(1, dtype=np.uint8),

@@ -1,0 +1,280 @@
+"""The search kernel as a shared library, so that a process can solve without importing numba.
+
+numba caches the compiled kernel on disk, but a process still pays for
+importing numba and loading that cache: about half a CPU second before its
+first node, which is most of the time of a command solving a few positions.
+So :func:`build` wraps the compiled kernel of a geometry in a C entry point
+(a numba ``cfunc`` on raw pointers), has LLVM emit it as position-independent
+machine code for this CPU -- the same code numba runs -- and links it with the
+system's C compiler into a shared library beside numba's cache; later
+processes :func:`load` it with ctypes in a few milliseconds.  The file name
+carries a digest of the kernel sources, the geometry and the CPU, so an edit
+or another machine gets a library of its own.  Where there is no C compiler
+or the cache folder is read-only, there is no library and numba serves.
+
+The entry point, for a geometry of ``width`` columns and ``depth`` =
+``width * height + 2`` stack rows (the arrays of :mod:`c4engine.kernels.layout`)::
+
+    int64 c4_solve(uint64 *boards, int64 *rows, int64 count, uint64 *table, int64 bits,
+                   uint64 *ustack, int64 *istack, uint64 *moves, int64 *columns,
+                   uint64 *mthreats, int64 *scores, uint64 *child_hashes, int64 *state,
+                   int64 node_stop, uint8 *cancel, int64 etc_until)
+
+It is :func:`c4engine.kernels.solve.kernel_for`'s kernel with the arrays
+passed as pointers; ctypes releases the GIL for the call, so another thread
+can set ``cancel[0]`` as with numba's ``nogil`` kernel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import hashlib
+import os
+import platform
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, cache_dir
+
+if TYPE_CHECKING:  # numpy only for the types: asking whether there is a library imports nothing big
+    import numpy as np
+
+ENTRY = "c4_solve"
+
+Kernel = Callable[..., int]
+_ARGUMENTS = (
+    [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+    + [ctypes.c_void_p] * 8
+    + [ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+)
+
+
+@functools.cache
+def cpu_identity() -> str:
+    """What names this machine's CPU and its instruction sets, read without LLVM."""
+    with contextlib.suppress(OSError):
+        text = Path("/proc/cpuinfo").read_text()
+        first = text.split("\n\n", 1)[0]
+        wanted = ("model name", "flags")
+        fields = [line for line in first.splitlines() if line.split(":")[0].strip() in wanted]
+        if fields:
+            return platform.machine() + "\n" + "\n".join(fields)
+    return f"{platform.machine()} {platform.processor()} {platform.platform()}"
+
+
+def library_path(width: int, height: int, connect: int, folder: Path | None = None) -> Path:
+    """Where the library of this geometry is (or would be) kept."""
+    key = hashlib.sha256(f"{SOURCE_DIGEST}\n{width}x{height}x{connect}\n{cpu_identity()}".encode())
+    return (folder or cache_dir()) / f"{LIBRARY_PREFIX}{width}x{height}x{connect}-{key.hexdigest()[:16]}.so"
+
+
+def has_library(width: int, height: int, connect: int) -> bool:
+    """Whether the geometry's kernel has a shared library here (loading it is then a matter of
+    milliseconds, where numba takes about half a second)."""
+    return library_path(width, height, connect).is_file()
+
+
+def load(width: int, height: int, connect: int, folder: Path | None = None) -> Kernel | None:
+    """The geometry's kernel from its shared library, or None when there is none (or it will not load)."""
+    path = library_path(width, height, connect, folder)
+    if not path.is_file():
+        return None
+    try:
+        entry = getattr(ctypes.CDLL(str(path)), ENTRY)
+    except (OSError, AttributeError):
+        return None
+    entry.restype = ctypes.c_int64
+    entry.argtypes = _ARGUMENTS
+    return _caller(entry)
+
+
+def _caller(entry: Callable[..., int]) -> Kernel:
+    """The ctypes entry point behind the numba kernel's signature (numpy arrays in, status out)."""
+
+    def kernel(boards: np.ndarray, rows: np.ndarray, table: np.ndarray, bits: int, *rest: Any) -> int:
+        *stacks, state, node_stop, cancel, etc_until = rest  # the stacks: kernels.layout.new_stacks()
+        for array in (boards, rows):  # the others are the solver's own, made by kernels.layout
+            if not array.flags.c_contiguous:
+                raise ValueError("the kernel takes C-contiguous arrays")
+        if table.shape[0] != 1 << bits:
+            raise ValueError(f"a table of 2**{bits} entries has {table.shape[0]}")
+        head = (boards.ctypes.data, rows.ctypes.data, boards.shape[0], table.ctypes.data, bits)
+        pointers = [array.ctypes.data for array in stacks]
+        return int(entry(*head, *pointers, state.ctypes.data, node_stop, cancel.ctypes.data, etc_until))
+
+    return kernel
+
+
+@functools.cache
+def solver_kernel(width: int, height: int, connect: int) -> Kernel:
+    """The search kernel of a geometry: from its shared library when there is one, else numba's.
+
+    A geometry whose numba kernel has its sizes compiled in
+    (:data:`c4engine.kernels.solve.SPECIALISED`) gets its library built
+    here when it has none, for the processes that come after.
+    """
+    kernel = load(width, height, connect)
+    if kernel is not None:
+        return kernel
+    from c4engine.kernels.solve import SPECIALISED, kernel_for
+
+    if (width, height, connect) in SPECIALISED:
+        build(width, height, connect)
+    return kernel_for(width, height, connect)
+
+
+def compiler() -> str | None:
+    """The C compiler that links the library: ``$CC``, else ``cc``; None when there is none."""
+    name = os.environ.get("CC", "cc").split()[0]
+    return shutil.which(name)
+
+
+def build(width: int, height: int, connect: int, folder: Path | None = None) -> Path | None:
+    """Compile and link the geometry's library (imports numba); its path, or None where it cannot be made.
+
+    Takes a few CPU seconds on top of the numba kernel's own compile (which
+    is cached).  The file appears at once, complete or not at all, so
+    processes building it side by side do no harm.
+    """
+    cc = compiler()
+    if cc is None:
+        return None
+    path = library_path(width, height, connect, folder)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        obj = _object_code(width, height, connect)
+        with tempfile.TemporaryDirectory(dir=path.parent) as scratch:
+            source = Path(scratch) / "kernel.o"
+            source.write_bytes(obj)
+            linked = Path(scratch) / path.name
+            # every symbol resolved now: a library that would need numba's runtime is refused here
+            link = [cc, "-shared", "-Wl,--no-undefined", "-o", str(linked), str(source)]
+            subprocess.run(link, check=True, capture_output=True, timeout=300)
+            os.replace(linked, path)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path
+
+
+def _object_code(width: int, height: int, connect: int) -> bytes:
+    """The kernel's entry point as a position-independent object file for this CPU."""
+    import llvmlite.binding as llvm  # type: ignore[import-untyped]
+    from numba import carray, cfunc, types  # type: ignore[attr-defined]
+
+    from c4engine.kernels.layout import I_SIZE, R_SIZE, S_SIZE, USTACK_SIZE, stack_depth
+    from c4engine.kernels.solve import kernel_for
+
+    kernel = kernel_for(width, height, connect)
+    depth = stack_depth(width, height)
+    pointer: Any = types.CPointer
+    u64p = pointer(types.uint64)
+    i64p = pointer(types.int64)
+    u8p = pointer(types.uint8)
+    i64 = types.int64
+    signature = i64(u64p, i64p, i64, u64p, i64, u64p, i64p, u64p, i64p, u64p, i64p, u64p, i64p, i64, u8p, i64)
+
+    @cfunc(signature)
+    def entry(  # type: ignore[no-untyped-def]
+        boards,
+        rows,
+        count,
+        table,
+        bits,
+        ustack,
+        istack,
+        moves,
+        columns,
+        mthreats,
+        scores,
+        hashes,
+        state,
+        node_stop,
+        cancel,
+        etc_until,
+    ):
+        return kernel(
+            carray(boards, (count, 2)),
+            carray(rows, (count, R_SIZE)),
+            carray(table, (1 << bits,)),
+            bits,
+            carray(ustack, (depth, USTACK_SIZE)),
+            carray(istack, (depth, I_SIZE)),
+            carray(moves, (depth, width)),
+            carray(columns, (depth, width)),
+            carray(mthreats, (depth, width)),
+            carray(scores, (width,)),
+            carray(hashes, (width,)),
+            carray(state, (S_SIZE,)),
+            node_stop,
+            carray(cancel, (1,)),
+            etc_until,
+        )
+
+    inner = entry.native_name.removeprefix("cfunc.")
+    kinds = ["i64" if kind == i64 else "ptr" for kind in signature.args]
+    code = _without_function(entry.inspect_llvm(), entry.native_name) + _c_entry(inner, kinds)
+    code = _never_called(code, "NRT_MemInfo_call_dtor")
+    module = llvm.parse_assembly(code)
+    module.verify()
+    machine = llvm.Target.from_default_triple().create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=3,
+        reloc="pic",
+        codemodel="default",
+    )
+    return bytes(machine.emit_object(module))
+
+
+def _without_function(code: str, name: str) -> str:
+    """LLVM IR ``code`` without the definition of function ``name``.
+
+    It drops numba's own C wrapper, which turns an exception of the kernel
+    into a Python one through numba's runtime (not loaded without numba);
+    the kernel raises none.
+    """
+    start = code.index(f"@{name}(")
+    start = code.rindex("\ndefine ", 0, start) + 1
+    end = code.index("\n}\n", start) + 3
+    return code[:start] + code[end:]
+
+
+def _c_entry(inner: str, kinds: list[str]) -> str:
+    """LLVM IR of :data:`ENTRY`: numba's function ``inner`` called the C way (-1 if it ever failed)."""
+    parameters = ", ".join(f"{kind} %a{i}" for i, kind in enumerate(kinds))
+    arguments = ", ".join(f"{kind} %a{i}" for i, kind in enumerate(kinds))
+    return f"""
+define i64 @{ENTRY}({parameters}) {{
+  %result = alloca i64
+  %error = alloca ptr
+  store i64 0, ptr %result
+  %status = call i32 @{inner}(ptr %result, ptr %error, {arguments})
+  %ok = icmp eq i32 %status, 0
+  %value = load i64, ptr %result
+  %answer = select i1 %ok, i64 %value, i64 -1
+  ret i64 %answer
+}}
+"""
+
+
+def _never_called(code: str, name: str) -> str:
+    """``code`` with the external function ``name`` defined as a trap.
+
+    numba's reference counting calls ``NRT_MemInfo_call_dtor`` when an
+    array's count drops to zero; the kernel's arrays are views of the
+    caller's memory with no count at all, so it never runs.
+    """
+    declaration = re.search(rf"^declare [^@\n]*@{name}\(([^)]*)\)[^\n]*$", code, re.MULTILINE)
+    if declaration is None:
+        return code
+    parameters = ", ".join(f"{kind.split()[0]} %p{i}" for i, kind in enumerate(declaration[1].split(",")))
+    trap = f"define void @{name}({parameters}) {{\n  call void @llvm.trap()\n  unreachable\n}}\n"
+    trap += "declare void @llvm.trap()\n"
+    return code[: declaration.start()] + trap + code[declaration.end() :]

@@ -1,0 +1,102 @@
+"""The search kernel's shared library: built from numba's kernel, it solves exactly as numba's does."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tests.conftest import PONS
+
+from c4engine import Board
+from c4engine.kernels import layout, library
+from c4engine.kernels.solve import kernel_for
+
+BITS = 20  # the smallest table: collisions and replacements happen, and must happen alike
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    made = tmp_path_factory.mktemp("library")
+    if library.compiler() is None:
+        pytest.skip("no C compiler to link the library with")
+    assert library.build(7, 6, 4, made) is not None
+    return made
+
+
+def _solve_all(kernel: library.Kernel, lines: list[str]) -> tuple[int, np.ndarray]:
+    """Status and result rows of one batch call of ``kernel`` over the positions of ``lines``."""
+    boards = [Board.from_moves(line.split()[0]) for line in lines]
+    positions = np.array([[b.current_bits, b.mask_bits] for b in boards], dtype=np.uint64)
+    rows = np.zeros((len(boards), layout.R_SIZE), dtype=np.int64)
+    stones = np.array([b.move_count for b in boards], dtype=np.int64)
+    rows[:, layout.R_STONES] = stones
+    rows[:, layout.R_LOWER] = -((42 - stones) // 2)
+    rows[:, layout.R_UPPER] = (43 - stones) // 2
+    state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
+    cancel = np.zeros(1, dtype=np.uint8)
+    status = kernel(
+        positions, rows, layout.new_table(BITS), BITS, *layout.new_stacks(7, 6), state,
+        layout.NO_NODE_STOP, cancel, 42 - 8,
+    )  # fmt: skip
+    return status, rows
+
+
+@pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 200), ("Test_L2_R2", 60), ("Test_L1_R1", 40)])
+def test_the_library_finds_numbas_scores_nodes_and_moves(folder: Path, name: str, count: int) -> None:
+    lines = (PONS / name).read_text().splitlines()[:count]
+    native = library.load(7, 6, 4, folder)
+    assert native is not None
+    status, rows = _solve_all(native, lines)
+    assert status == layout.DONE
+    assert rows[:, layout.R_SCORE].tolist() == [int(line.split()[1]) for line in lines]
+    numba_status, numba_rows = _solve_all(kernel_for(7, 6, 4), lines)
+    assert numba_status == layout.DONE
+    assert np.array_equal(rows, numba_rows)  # the same search, node for node
+
+
+def test_cancel_from_another_thread_stops_the_library_kernel(folder: Path) -> None:
+    native = library.load(7, 6, 4, folder)
+    assert native is not None
+    board = Board.from_moves("4")  # about a minute of search
+    rows = np.zeros((1, layout.R_SIZE), dtype=np.int64)
+    rows[0, layout.R_STONES] = 1
+    state = layout.new_state(-20, 21)
+    cancel = np.zeros(1, dtype=np.uint8)
+    threading.Timer(0.3, lambda: cancel.__setitem__(0, 1)).start()
+    positions = np.array([[board.current_bits, board.mask_bits]], dtype=np.uint64)
+    start = time.perf_counter()
+    status = native(
+        positions, rows, layout.new_table(BITS), BITS, *layout.new_stacks(7, 6), state,
+        layout.NO_NODE_STOP, cancel, 42 - 8,
+    )  # fmt: skip
+    assert status == layout.CANCELLED
+    assert time.perf_counter() - start < 30  # it stopped long before the search would end
+    assert state[layout.S_NODES] > 0
+
+
+def test_a_library_is_named_for_its_geometry_sources_and_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    standard = library.library_path(7, 6, 4)
+    assert standard != library.library_path(8, 7, 4) != library.library_path(7, 6, 5)
+    monkeypatch.setattr(library, "SOURCE_DIGEST", "edited")
+    assert library.library_path(7, 6, 4) != standard
+    monkeypatch.undo()
+    monkeypatch.setattr(library, "cpu_identity", lambda: "another machine")
+    assert library.library_path(7, 6, 4) != standard
+
+
+def test_without_a_compiler_there_is_no_library_and_nothing_to_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
+    assert library.compiler() is None
+    assert library.build(7, 6, 4, tmp_path) is None
+    assert library.load(7, 6, 4, tmp_path) is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_broken_library_file_is_not_loaded(tmp_path: Path) -> None:
+    library.library_path(7, 6, 4, tmp_path).write_bytes(b"not a shared library")
+    assert library.load(7, 6, 4, tmp_path) is None
