@@ -100,3 +100,15 @@ def test_without_a_compiler_there_is_no_library_and_nothing_to_load(
 def test_a_broken_library_file_is_not_loaded(tmp_path: Path) -> None:
     library.library_path(7, 6, 4, tmp_path).write_bytes(b"not a shared library")
     assert library.load(7, 6, 4, tmp_path) is None
+
+
+def test_a_failed_build_is_not_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    compiler = tmp_path / "cc"
+    compiler.write_text("#!/bin/sh\nexit 1\n")  # found, but links nothing
+    compiler.chmod(0o755)
+    monkeypatch.setenv("CC", str(compiler))
+    folder = tmp_path / "cache"
+    assert library.build(7, 6, 4, folder) is None
+    assert library.library_path(7, 6, 4, folder).with_suffix(".failed").exists()
+    monkeypatch.setattr(library, "_object_code", lambda *geometry: pytest.fail("built again"))
+    assert library.build(7, 6, 4, folder) is None

@@ -41,7 +41,7 @@ def _drop_stale_cache() -> None:
         if stamp.read_text() == SOURCE_DIGEST:
             return
     with contextlib.suppress(OSError):  # a read-only install: nothing to drop, nowhere to write
-        for compiled in [*cache.glob("*.nb[ic]"), *cache.glob(f"{LIBRARY_PREFIX}*.so")]:
+        for compiled in [*cache.glob("*.nb[ic]"), *cache.glob(f"{LIBRARY_PREFIX}*")]:
             compiled.unlink(missing_ok=True)
         cache.mkdir(exist_ok=True)
         stamp.write_text(SOURCE_DIGEST)

@@ -141,12 +141,17 @@ def build(width: int, height: int, connect: int, folder: Path | None = None) -> 
 
     Takes a few CPU seconds on top of the numba kernel's own compile (which
     is cached).  The file appears at once, complete or not at all, so
-    processes building it side by side do no harm.
+    processes building it side by side do no harm.  A build that fails
+    (a compiler that cannot link, say) leaves a ``.failed`` file beside
+    where the library would be, and is not tried again for these sources.
     """
     cc = compiler()
     if cc is None:
         return None
     path = library_path(width, height, connect, folder)
+    failed = path.with_suffix(".failed")
+    if failed.exists():
+        return None  # tried before with these sources on this machine: not again in every process
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         obj = _object_code(width, height, connect)
@@ -159,6 +164,8 @@ def build(width: int, height: int, connect: int, folder: Path | None = None) -> 
             subprocess.run(link, check=True, capture_output=True, timeout=300)
             os.replace(linked, path)
     except (OSError, subprocess.SubprocessError):
+        with contextlib.suppress(OSError):
+            failed.touch()
         return None
     return path
 
