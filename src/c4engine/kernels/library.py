@@ -97,6 +97,15 @@ def load(width: int, height: int, connect: int, folder: Path | None = None) -> K
 
 def _caller(entry: Callable[..., int]) -> Kernel:
     """The ctypes entry point behind the numba kernel's signature (numpy arrays in, status out)."""
+    # The table, stacks and cancel flag are the same arrays call after call (the solver's own):
+    # their addresses are kept, with the arrays, for as long as they are passed.
+    kept: list[tuple[Any, ...]] = [(), ()]
+
+    def addresses(arrays: tuple[np.ndarray, ...]) -> tuple[int, ...]:
+        known = kept[0]
+        if len(known) != len(arrays) or any(a is not b for a, b in zip(arrays, known, strict=True)):
+            kept[:] = [arrays, tuple(array.ctypes.data for array in arrays)]
+        return kept[1]
 
     def kernel(boards: np.ndarray, rows: np.ndarray, table: np.ndarray, bits: int, *rest: Any) -> int:
         *stacks, state, node_stop, cancel, etc_until = rest  # the stacks: kernels.layout.new_stacks()
@@ -105,9 +114,9 @@ def _caller(entry: Callable[..., int]) -> Kernel:
                 raise ValueError("the kernel takes C-contiguous arrays")
         if table.shape[0] != 1 << bits:
             raise ValueError(f"a table of 2**{bits} entries has {table.shape[0]}")
-        head = (boards.ctypes.data, rows.ctypes.data, boards.shape[0], table.ctypes.data, bits)
-        pointers = [array.ctypes.data for array in stacks]
-        return int(entry(*head, *pointers, state.ctypes.data, node_stop, cancel.ctypes.data, etc_until))
+        table_at, cancel_at, *stacks_at = addresses((table, cancel, *stacks))
+        head = (boards.ctypes.data, rows.ctypes.data, boards.shape[0], table_at, bits)
+        return int(entry(*head, *stacks_at, state.ctypes.data, node_stop, cancel_at, etc_until))
 
     return kernel
 
