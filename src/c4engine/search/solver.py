@@ -66,11 +66,11 @@ __all__ = [
 DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 _ENTRY_BYTES = 8
-ETC_MARGIN = 10
+ETC_MARGIN = 12
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
 
 Nearer the end a node's subtree is too small to repay probing every child
-(10 rather than 8: 6 % more nodes on Test_L2_R2, 8 % less time; docs/benchmarks.md)."""
+(12 rather than 8: 12 % more nodes on Test_L2_R2, 14 % less time; docs/benchmarks.md)."""
 
 
 @dataclass(frozen=True)
