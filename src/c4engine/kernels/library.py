@@ -97,15 +97,6 @@ def load(width: int, height: int, connect: int, folder: Path | None = None) -> K
 
 def _caller(entry: Callable[..., int]) -> Kernel:
     """The ctypes entry point behind the numba kernel's signature (numpy arrays in, status out)."""
-    # The table, stacks and cancel flag are the same arrays call after call (the solver's own):
-    # their addresses are kept, with the arrays, for as long as they are passed.
-    kept: list[tuple[Any, ...]] = [(), ()]
-
-    def addresses(arrays: tuple[np.ndarray, ...]) -> tuple[int, ...]:
-        known = kept[0]
-        if len(known) != len(arrays) or any(a is not b for a, b in zip(arrays, known, strict=True)):
-            kept[:] = [arrays, tuple(array.ctypes.data for array in arrays)]
-        return kept[1]
 
     def kernel(boards: np.ndarray, rows: np.ndarray, table: np.ndarray, bits: int, *rest: Any) -> int:
         *stacks, state, node_stop, cancel, etc_until = rest  # the stacks: kernels.layout.new_stacks()
@@ -114,9 +105,9 @@ def _caller(entry: Callable[..., int]) -> Kernel:
                 raise ValueError("the kernel takes C-contiguous arrays")
         if table.shape[0] != 1 << bits:
             raise ValueError(f"a table of 2**{bits} entries has {table.shape[0]}")
-        table_at, cancel_at, *stacks_at = addresses((table, cancel, *stacks))
-        head = (boards.ctypes.data, rows.ctypes.data, boards.shape[0], table_at, bits)
-        return int(entry(*head, *stacks_at, state.ctypes.data, node_stop, cancel_at, etc_until))
+        head = (boards.ctypes.data, rows.ctypes.data, boards.shape[0], table.ctypes.data, bits)
+        pointers = [array.ctypes.data for array in stacks]
+        return int(entry(*head, *pointers, state.ctypes.data, node_stop, cancel.ctypes.data, etc_until))
 
     return kernel
 
@@ -264,10 +255,9 @@ def _without_function(code: str, name: str) -> str:
 
 def _c_entry(inner: str, kinds: list[str]) -> str:
     """LLVM IR of :data:`ENTRY`: numba's function ``inner`` called the C way (-1 if it ever failed)."""
-    parameters = ", ".join(f"{kind} %a{i}" for i, kind in enumerate(kinds))
-    arguments = ", ".join(f"{kind} %a{i}" for i, kind in enumerate(kinds))
+    arguments = ", ".join(f"{kind} %a{i}" for i, kind in enumerate(kinds))  # passed on as they came
     return f"""
-define i64 @{ENTRY}({parameters}) {{
+define i64 @{ENTRY}({arguments}) {{
   %result = alloca i64
   %error = alloca ptr
   store i64 0, ptr %result

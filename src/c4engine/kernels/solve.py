@@ -565,7 +565,8 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     (cached on disk per geometry by numba), else the shared ``_generic_kernel``.
 
     ``kernel(boards, rows, table, bits, ustack, istack, moves, columns,
-    mthreats, state, node_stop, cancel, etc_until)`` solves a batch of
+    mthreats, scores, child_hashes, state, node_stop, cancel, etc_until)``
+    (the arrays of :mod:`c4engine.kernels.layout`) solves a batch of
     positions in order, sharing the table: position ``p`` is
     (``boards[p, 0]``, ``boards[p, 1]``) = (current, mask) with
     ``rows[p, R_STONES]`` stones, searched within ``[rows[p, R_LOWER],
