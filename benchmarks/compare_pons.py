@@ -54,6 +54,7 @@ from pathlib import Path
 from c4engine import Board
 from c4engine.cli.solve import default_bench_dir
 from c4engine.kernels.library import has_library
+from c4engine.search.results import DEFAULT_TABLE_MB
 from c4engine.search.solver import Solver
 
 SETS = [
@@ -179,7 +180,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pons", help="path of Pons' c4solver binary")
     parser.add_argument("--data", help="directory of the Test_* sets")
-    parser.add_argument("--table-mb", type=float, default=64)
+    parser.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, help="c4engine's table MiB")
     parser.add_argument("--pairs", type=int, default=3, help="interleaved rounds per set (default 3)")
     parser.add_argument("--sets", nargs="*", help="only these sets (names like Test_L2_R2 or Test_L1_R3:5)")
     args = parser.parse_args()

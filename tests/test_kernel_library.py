@@ -15,6 +15,7 @@ from c4engine.kernels import layout, library
 from c4engine.kernels.solve import kernel_for
 
 BITS = 20  # the smallest table: collisions and replacements happen, and must happen alike
+NEAR_BITS = 18  # a near-end part too, for positions with at most 14 empty cells
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +39,8 @@ def _solve_all(kernel: library.Kernel, lines: list[str]) -> tuple[int, np.ndarra
     state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
     cancel = np.zeros(1, dtype=np.uint8)
     status = kernel(
-        positions, rows, layout.new_table(BITS), BITS, *layout.new_stacks(7, 6), state,
-        layout.NO_NODE_STOP, cancel, 42 - 8,
+        positions, rows, layout.new_table(BITS, NEAR_BITS), BITS, NEAR_BITS, *layout.new_stacks(7, 6), state,
+        layout.NO_NODE_STOP, cancel, 42 - 8, 42 - 14,
     )  # fmt: skip
     return status, rows
 
@@ -69,8 +70,8 @@ def test_cancel_from_another_thread_stops_the_library_kernel(folder: Path) -> No
     positions = np.array([[board.current_bits, board.mask_bits]], dtype=np.uint64)
     start = time.perf_counter()
     status = native(
-        positions, rows, layout.new_table(BITS), BITS, *layout.new_stacks(7, 6), state,
-        layout.NO_NODE_STOP, cancel, 42 - 8,
+        positions, rows, layout.new_table(BITS), BITS, 0, *layout.new_stacks(7, 6), state,
+        layout.NO_NODE_STOP, cancel, 42 - 8, 0,
     )  # fmt: skip
     assert status == layout.CANCELLED
     assert time.perf_counter() - start < 30  # it stopped long before the search would end

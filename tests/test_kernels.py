@@ -75,7 +75,7 @@ def test_solver_agrees_with_brute_force(
     width: int, height: int, connect: int, plies: int, count: int
 ) -> None:
     exact = brute_force(width, height, connect)
-    solver = Solver(table_size_mb=8)
+    solver = Solver(table_size_mb=24)  # both parts of the table: most of these positions are near the end
     seed = width * 100 + height * 10 + plies
     for board in random_positions(width, height, connect, plies, count, seed=seed):
         want = exact(board.current_bits, board.mask_bits)
@@ -167,6 +167,9 @@ def test_center_column_is_center_order() -> None:
         assert [moves.center_column(i, width) for i in range(width)] == list(moves.center_order(width))
 
 
+MAIN = np.uint64(0)  # the main part of a table starts at its first entry
+
+
 def test_table_store_probe_and_merge() -> None:
     bits = layout.MIN_TABLE_BITS
     t = layout.new_table(bits)
@@ -176,30 +179,30 @@ def test_table_store_probe_and_merge() -> None:
     assert (kbits, shift, top) == (49, 30, 63)
     h = np.uint64(table.scramble(np.uint64(12345), kbits))
     assert h >> np.uint64(kbits) == 0
-    assert table.probe(t, h, shift) == 0
-    table.store(t, h, shift, 3, 63, 2, 10, top)
-    data = table.probe(t, h, shift)
+    assert table.probe(t, MAIN, h, shift) == 0
+    table.store(t, MAIN, h, shift, 3, 63, 2, 10, top)
+    data = table.probe(t, MAIN, h, shift)
     assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (3, 63, 2)
-    table.store(t, h, shift, -63, 5, -1, 1, top)  # merged: the lower bound and move stay
-    data = table.probe(t, h, shift)
+    table.store(t, MAIN, h, shift, -63, 5, -1, 1, top)  # merged: the lower bound and move stay
+    data = table.probe(t, MAIN, h, shift)
     assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (3, 5, 2)
     # other keys of the same bucket: a cheaper one takes the second entry, the next cheap one
     # replaces it; the costly position stays in the first
     cheap = np.uint64(int(h) ^ 1)
     cheaper = np.uint64(int(h) ^ 2)
-    table.store(t, cheap, shift, -2, 4, -1, 3, top)
-    assert table.data_lower(table.probe(t, cheap, shift)) == -2
-    assert table.data_upper(table.probe(t, h, shift)) == 5
-    table.store(t, cheaper, shift, -1, 4, -1, 2, top)
-    assert table.probe(t, cheap, shift) == 0
-    assert table.data_lower(table.probe(t, cheaper, shift)) == -1
-    assert table.data_upper(table.probe(t, h, shift)) == 5
+    table.store(t, MAIN, cheap, shift, -2, 4, -1, 3, top)
+    assert table.data_lower(table.probe(t, MAIN, cheap, shift)) == -2
+    assert table.data_upper(table.probe(t, MAIN, h, shift)) == 5
+    table.store(t, MAIN, cheaper, shift, -1, 4, -1, 2, top)
+    assert table.probe(t, MAIN, cheap, shift) == 0
+    assert table.data_lower(table.probe(t, MAIN, cheaper, shift)) == -1
+    assert table.data_upper(table.probe(t, MAIN, h, shift)) == 5
     # more work than the first entry: it takes the first place, the old one moves to the second
     costly = np.uint64(int(h) ^ 3)
-    table.store(t, costly, shift, 0, 0, 4, 20, top)
-    assert table.data_move(table.probe(t, costly, shift)) == 4
-    assert table.data_upper(table.probe(t, h, shift)) == 5
-    assert table.probe(t, cheaper, shift) == 0
+    table.store(t, MAIN, costly, shift, 0, 0, 4, 20, top)
+    assert table.data_move(table.probe(t, MAIN, costly, shift)) == 4
+    assert table.data_upper(table.probe(t, MAIN, h, shift)) == 5
+    assert table.probe(t, MAIN, cheaper, shift) == 0
 
 
 def test_table_without_room_for_work() -> None:
@@ -209,6 +212,27 @@ def test_table_without_room_for_work() -> None:
     assert table.work_limit(shift) == 0
     t = layout.new_table(bits)
     h = np.uint64(table.scramble(np.uint64(2**63 + 5), 64))
-    table.store(t, h, shift, -20, 21, 7, 30, 0)
-    data = table.probe(t, h, shift)
+    table.store(t, MAIN, h, shift, -20, 21, 7, 30, 0)
+    data = table.probe(t, MAIN, h, shift)
     assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (-20, 21, 7)
+
+
+def test_table_parts_are_apart() -> None:
+    """The near-end part starts after the main one; a position stored in one part is not in the other."""
+    bits, near_bits = layout.MIN_TABLE_BITS, 18
+    t = layout.new_table(bits, near_bits)
+    assert t.shape[0] == (1 << bits) + (1 << near_bits) == layout.table_entries(bits, near_bits)
+    kbits = table.key_bits(7, 6, bits)
+    shift, near_shift = table.tag_shift(kbits, bits), table.tag_shift(kbits, near_bits)
+    near = np.uint64(1 << bits)
+    h = np.uint64(table.scramble(np.uint64(98765), kbits))
+    table.store(t, near, h, near_shift, -4, 6, 3, 5, table.work_limit(near_shift))
+    assert np.count_nonzero(t[: 1 << bits]) == 0 and np.count_nonzero(t[1 << bits :]) == 1
+    data = table.probe(t, near, h, near_shift)
+    assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (-4, 6, 3)
+    assert table.probe(t, MAIN, h, shift) == 0
+    table.store(t, MAIN, h, shift, 1, 2, 0, 5, table.work_limit(shift))
+    assert table.data_lower(table.probe(t, near, h, near_shift)) == -4
+    assert table.data_lower(table.probe(t, MAIN, h, shift)) == 1
+    with pytest.raises(ValueError, match="near-end part"):
+        layout.new_table(bits, bits + 1)

@@ -45,7 +45,7 @@ def _cases(name: str) -> list[tuple[str, int]]:
 
 @pytest.fixture(scope="module")
 def solver() -> Solver:
-    return Solver(table_size_mb=16)
+    return Solver(table_size_mb=24)  # the smallest with both parts (main and near-end)
 
 
 @pytest.mark.slow
@@ -215,8 +215,10 @@ def test_unsupported_and_finished_boards() -> None:
 
 
 def test_table_size_and_reuse() -> None:
-    solver = Solver(table_size_mb=64)
-    assert solver.table_bytes == 64 * 1024 * 1024 and solver.table_entries == 1 << 23
+    solver = Solver(table_size_mb=72)
+    assert solver.table_bytes == 72 * 1024 * 1024 and solver.table_entries == (1 << 23) + (1 << 20)
+    assert Solver(table_size_mb=64).table_entries == (1 << 22) + (1 << 20)  # parts are powers of two
+    assert Solver(table_size_mb=23).table_bytes == 16 * 1024 * 1024  # under 24 MiB: one part
     assert Solver(table_size_mb=10).table_bytes == 8 * 1024 * 1024
     board = Board.from_moves("32164625")
     first = solver.solve(board)

@@ -74,6 +74,9 @@ I_SIZE = 7
 USTACK_SIZE = 4
 MIN_TABLE_BITS = 20
 """The smallest transposition table: ``2**20`` entries (8 MiB)."""
+NEAR_TABLE_BITS = 20
+"""The near-end part of a table that has one (see kernels.table): ``2**20`` entries, 8 MiB,
+which a processor's last-level cache holds."""
 
 Stacks = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -107,8 +110,16 @@ def new_stacks(width: int, height: int) -> Stacks:
     )
 
 
-def new_table(bits: int) -> np.ndarray:
-    """A cleared transposition table of ``2**bits`` entries, 8 bytes each (see kernels.table)."""
+def table_entries(bits: int, near_bits: int) -> int:
+    """Entries of a table whose main part has ``2**bits`` and near-end part ``2**near_bits`` (0: none)."""
+    return (1 << bits) + ((1 << near_bits) if near_bits else 0)
+
+
+def new_table(bits: int, near_bits: int = 0) -> np.ndarray:
+    """A cleared transposition table, 8 bytes an entry: a main part of ``2**bits`` entries and,
+    unless ``near_bits`` is 0, a near-end part of ``2**near_bits`` (see kernels.table)."""
     if bits < MIN_TABLE_BITS:
         raise ValueError(f"table needs at least 2**{MIN_TABLE_BITS} entries")
-    return np.zeros(1 << bits, dtype=np.uint64)
+    if near_bits and not 1 < near_bits <= bits:
+        raise ValueError(f"a near-end part of 2**{near_bits} entries beside 2**{bits}")
+    return np.zeros(table_entries(bits, near_bits), dtype=np.uint64)

@@ -16,9 +16,10 @@ The entry point, for a geometry of ``width`` columns and ``depth`` =
 ``width * height + 2`` stack rows (the arrays of :mod:`c4engine.kernels.layout`)::
 
     int64 c4_solve(uint64 *boards, int64 *rows, int64 count, uint64 *table, int64 bits,
-                   uint64 *ustack, int64 *istack, uint64 *moves, int64 *columns,
-                   uint64 *mthreats, int64 *scores, uint64 *child_hashes, int64 *state,
-                   int64 node_stop, uint8 *cancel, int64 etc_until)
+                   int64 near_bits, uint64 *ustack, int64 *istack, uint64 *moves,
+                   int64 *columns, uint64 *mthreats, int64 *scores, uint64 *child_hashes,
+                   int64 *state, int64 node_stop, uint8 *cancel, int64 etc_until,
+                   int64 near_from)
 
 It is :func:`c4engine.kernels.solve.kernel_for`'s kernel with the arrays
 passed as pointers; ctypes releases the GIL for the call, so another thread
@@ -50,9 +51,9 @@ ENTRY = "c4_solve"
 
 Kernel = Callable[..., int]
 _ARGUMENTS = (
-    [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+    [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
     + [ctypes.c_void_p] * 8
-    + [ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+    + [ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
 )
 
 
@@ -97,17 +98,21 @@ def load(width: int, height: int, connect: int, folder: Path | None = None) -> K
 
 def _caller(entry: Callable[..., int]) -> Kernel:
     """The ctypes entry point behind the numba kernel's signature (numpy arrays in, status out)."""
+    from c4engine.kernels.layout import table_entries  # numpy: only once a kernel is wanted
 
-    def kernel(boards: np.ndarray, rows: np.ndarray, table: np.ndarray, bits: int, *rest: Any) -> int:
-        *stacks, state, node_stop, cancel, etc_until = rest  # the stacks: kernels.layout.new_stacks()
+    def kernel(
+        boards: np.ndarray, rows: np.ndarray, table: np.ndarray, bits: int, near_bits: int, *rest: Any
+    ) -> int:
+        *stacks, state, node_stop, cancel, etc_until, near_from = rest  # stacks: layout.new_stacks()
         for array in (boards, rows):  # the others are the solver's own, made by kernels.layout
             if not array.flags.c_contiguous:
                 raise ValueError("the kernel takes C-contiguous arrays")
-        if table.shape[0] != 1 << bits:
-            raise ValueError(f"a table of 2**{bits} entries has {table.shape[0]}")
-        head = (boards.ctypes.data, rows.ctypes.data, boards.shape[0], table.ctypes.data, bits)
+        if table.shape[0] != table_entries(bits, near_bits):
+            raise ValueError(f"a table of 2**{bits} + 2**{near_bits} entries has {table.shape[0]}")
+        head = (boards.ctypes.data, rows.ctypes.data, boards.shape[0], table.ctypes.data, bits, near_bits)
         pointers = [array.ctypes.data for array in stacks]
-        return int(entry(*head, *pointers, state.ctypes.data, node_stop, cancel.ctypes.data, etc_until))
+        tail = (state.ctypes.data, node_stop, cancel.ctypes.data, etc_until, near_from)
+        return int(entry(*head, *pointers, *tail))
 
     return kernel
 
@@ -185,7 +190,9 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
     i64p = pointer(types.int64)
     u8p = pointer(types.uint8)
     i64 = types.int64
-    signature = i64(u64p, i64p, i64, u64p, i64, u64p, i64p, u64p, i64p, u64p, i64p, u64p, i64p, i64, u8p, i64)
+    signature = i64(
+        u64p, i64p, i64, u64p, i64, i64, u64p, i64p, u64p, i64p, u64p, i64p, u64p, i64p, i64, u8p, i64, i64
+    )
 
     @cfunc(signature)
     def entry(  # type: ignore[no-untyped-def]
@@ -194,6 +201,7 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
         count,
         table,
         bits,
+        near_bits,
         ustack,
         istack,
         moves,
@@ -205,12 +213,14 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
         node_stop,
         cancel,
         etc_until,
+        near_from,
     ):
         return kernel(
             carray(boards, (count, 2)),
             carray(rows, (count, R_SIZE)),
-            carray(table, (1 << bits,)),
+            carray(table, ((1 << bits) + ((1 << near_bits) if near_bits else 0),)),
             bits,
+            near_bits,
             carray(ustack, (depth, USTACK_SIZE)),
             carray(istack, (depth, I_SIZE)),
             carray(moves, (depth, width)),
@@ -222,6 +232,7 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
             node_stop,
             carray(cancel, (1,)),
             etc_until,
+            near_from,
         )
 
     inner = entry.native_name.removeprefix("cfunc.")

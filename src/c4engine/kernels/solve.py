@@ -21,9 +21,11 @@ tried (enhanced transposition cutoff, away from the leaves), then the
 moves are tried best first.  The children's table buckets are prefetched
 (all of them before the cutoff reads any; near the leaves, before the
 first child is searched), so that their loads overlap instead of each
-waiting on memory in turn.  Positions with fewer than
-``SYMMETRY_STONES`` stones share one table entry with their mirror image
-(the smaller key; the stored move is mirrored with it).
+waiting on memory in turn.  Positions near the end of the game have a
+small part of the table to themselves (see :mod:`c4engine.kernels.table`).
+Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
+with their mirror image (the smaller key; the stored move is mirrored with
+it).
 """
 
 from __future__ import annotations
@@ -104,6 +106,23 @@ def half(x: int) -> int:
     return x // 2 if x >= 0 else -((-x) // 2)
 
 
+@njit(cache=True, inline="always")
+def table_part(
+    stones: int,
+    near_from: int,
+    near_base: np.uint64,
+    near_tshift: int,
+    near_max_work: int,
+    tshift: int,
+    max_work: int,
+) -> tuple[np.uint64, int, int]:
+    """(first entry, tag shift, work limit) of the table part for a position of ``stones`` stones
+    (see :mod:`c4engine.kernels.table`)."""
+    if stones >= near_from:
+        return near_base, near_tshift, near_max_work
+    return np.uint64(0), tshift, max_work
+
+
 @njit(inline="always")
 def _search(
     current0: np.uint64,
@@ -114,6 +133,7 @@ def _search(
     connect: int,
     table: np.ndarray,
     bits: int,
+    near_bits: int,
     ustack: np.ndarray,
     istack: np.ndarray,
     moves: np.ndarray,
@@ -125,6 +145,7 @@ def _search(
     node_stop: int,
     cancel: np.ndarray,
     etc_until: int,
+    near_from: int,
 ) -> int:
     """The body of the kernels made by :func:`kernel_for` (see there)."""
     cells = width * height
@@ -135,6 +156,11 @@ def _search(
     kbits = key_bits(width, height, bits)
     tshift = tag_shift(kbits, bits)
     max_work = work_limit(tshift)
+    near_base = np.uint64(1) << np.uint64(bits)
+    near_tshift = tag_shift(kbits, near_bits) if near_bits > 0 else tshift
+    near_max_work = work_limit(near_tshift)
+    if near_bits == 0:
+        near_from = cells + 1  # no near-end part: every position in the main one
 
     if state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1:
         # a win at once is scored here: the negamax assumes there is none
@@ -199,6 +225,12 @@ def _search(
             alpha = istack[d, I_ALPHA]
             beta = istack[d, I_BETA]
             stones = stones0 + d
+            base, shift, most = table_part(
+                stones, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+            )
+            child_base, child_shift, _ = table_part(
+                stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+            )
             opponent = current ^ mask
             possible = (mask + bottom) & board
             if d > 0:
@@ -247,7 +279,7 @@ def _search(
             h = scramble(key, kbits)
             first = -1
             if d > 0:
-                data = probe(table, h, tshift)
+                data = probe(table, base, h, shift)
                 if data:
                     t = data_lower(data)
                     if t > alpha:
@@ -281,16 +313,16 @@ def _search(
                             if mirrored_key < child_key:
                                 child_key = mirrored_key
                         child_hashes[i] = scramble(child_key, kbits)
-                        prefetch(table, child_hashes[i], tshift)
+                        prefetch(table, child_base, child_hashes[i], child_shift)
                 for i in range(width):
                     move = possible & column_mask(i, height)
                     if move:
-                        cdata = probe(table, child_hashes[i], tshift)
+                        cdata = probe(table, child_base, child_hashes[i], child_shift)
                         if cdata:
                             t = -data_upper(cdata)
                             if t >= beta:
                                 best = width - 1 - i if mirrored else i
-                                store(table, h, tshift, t, UNKNOWN_HIGH, best, 0, max_work)
+                                store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
                                 ret = t
                                 cut = True
                                 break
@@ -300,7 +332,7 @@ def _search(
                     enter = 0
                     continue
                 if possible == 0:
-                    store(table, h, tshift, UNKNOWN_LOW, alpha, -1, 0, max_work)
+                    store(table, base, h, shift, UNKNOWN_LOW, alpha, -1, 0, most)
                     ret = alpha
                     enter = 0
                     continue
@@ -337,7 +369,7 @@ def _search(
                 # the children's buckets, loading while the first child is searched
                 # (nodes that try the cutoff above have just read them)
                 for j in range(n):
-                    prefetch(table, scramble(opponent + (mask | moves[d, j]), kbits), tshift)
+                    prefetch(table, child_base, scramble(opponent + (mask | moves[d, j]), kbits), child_shift)
             ustack[d, 2] = h
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
@@ -376,15 +408,19 @@ def _search(
             best = columns[d, i]
             if istack[d, I_MIRROR]:
                 best = width - 1 - best
+            base, shift, most = table_part(
+                stones0 + d, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+            )
             store(
                 table,
+                base,
                 ustack[d, 2],
-                tshift,
+                shift,
                 score,
                 UNKNOWN_HIGH,
                 best,
                 bit_length(np.uint64(nodes - istack[d, I_NODES0])),
-                max_work,
+                most,
             )
             ret = score
             continue
@@ -423,15 +459,19 @@ def _search(
             enter = 1
             continue
         low = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
+        base, shift, most = table_part(
+            stones0 + d, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+        )
         store(
             table,
+            base,
             ustack[d, 2],
-            tshift,
+            shift,
             low,
             alpha,
             -1,
             bit_length(np.uint64(nodes - istack[d, I_NODES0])),
-            max_work,
+            most,
         )
         ret = alpha
         istack[d, I_NEXT] = i
@@ -453,6 +493,7 @@ def _solve_batch(
     connect: int,
     table: np.ndarray,
     bits: int,
+    near_bits: int,
     ustack: np.ndarray,
     istack: np.ndarray,
     moves: np.ndarray,
@@ -464,6 +505,7 @@ def _solve_batch(
     node_stop: int,
     cancel: np.ndarray,
     etc_until: int,
+    near_from: int,
 ) -> int:
     """:func:`_search` over a batch's positions from ``state[S_POSITION]`` on (see :func:`kernel_for`)."""
     while True:
@@ -477,6 +519,7 @@ def _solve_batch(
             connect,
             table,
             bits,
+            near_bits,
             ustack,
             istack,
             moves,
@@ -488,6 +531,7 @@ def _solve_batch(
             node_stop,
             cancel,
             etc_until,
+            near_from,
         )
         if status != DONE:
             return status
@@ -524,6 +568,7 @@ def _generic_kernel(
     connect: int,
     table: np.ndarray,
     bits: int,
+    near_bits: int,
     ustack: np.ndarray,
     istack: np.ndarray,
     moves: np.ndarray,
@@ -535,6 +580,7 @@ def _generic_kernel(
     node_stop: int,
     cancel: np.ndarray,
     etc_until: int,
+    near_from: int,
 ) -> int:
     """:func:`_solve_batch` with the sizes as run-time arguments: one kernel for every geometry."""
     return _solve_batch(
@@ -545,6 +591,7 @@ def _generic_kernel(
         connect,
         table,
         bits,
+        near_bits,
         ustack,
         istack,
         moves,
@@ -556,6 +603,7 @@ def _generic_kernel(
         node_stop,
         cancel,
         etc_until,
+        near_from,
     )
 
 
@@ -564,9 +612,11 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     """The search for one geometry: compiled with its sizes for :data:`SPECIALISED` ones
     (cached on disk per geometry by numba), else the shared ``_generic_kernel``.
 
-    ``kernel(boards, rows, table, bits, ustack, istack, moves, columns,
-    mthreats, scores, child_hashes, state, node_stop, cancel, etc_until)``
-    (the arrays of :mod:`c4engine.kernels.layout`) solves a batch of
+    ``kernel(boards, rows, table, bits, near_bits, ustack, istack, moves,
+    columns, mthreats, scores, child_hashes, state, node_stop, cancel,
+    etc_until, near_from)`` (the arrays of :mod:`c4engine.kernels.layout`;
+    the table's two parts as :mod:`c4engine.kernels.table` lays them out,
+    positions of ``near_from`` stones or more in the near-end part) solves a batch of
     positions in order, sharing the table: position ``p`` is
     (``boards[p, 0]``, ``boards[p, 1]``) = (current, mask) with
     ``rows[p, R_STONES]`` stones, searched within ``[rows[p, R_LOWER],
@@ -598,6 +648,7 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
         rows: np.ndarray,
         table: np.ndarray,
         bits: int,
+        near_bits: int,
         ustack: np.ndarray,
         istack: np.ndarray,
         moves: np.ndarray,
@@ -609,6 +660,7 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
         node_stop: int,
         cancel: np.ndarray,
         etc_until: int,
+        near_from: int,
     ) -> int:
         return _solve_batch(
             boards,
@@ -618,6 +670,7 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
             connect,
             table,
             bits,
+            near_bits,
             ustack,
             istack,
             moves,
@@ -629,6 +682,7 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
             node_stop,
             cancel,
             etc_until,
+            near_from,
         )
 
     return kernel

@@ -1,11 +1,26 @@
-"""Transposition table: one uint64 numpy array of 2**bits entries, in buckets of two.
+"""Transposition table: one uint64 numpy array in two parts, each in buckets of two.
+
+The main part, the first ``2**bits`` entries, holds the positions with
+many empty cells; the near-end part, the ``2**near_bits`` entries after it
+(none when ``near_bits`` is 0), holds those near the end of the game::
+
+    table:  [ main part: 2**bits entries            | near-end: 2**near_bits ]
+             positions before near_from stones        near_from stones or more
+
+Near-end positions are most of a search's nodes and each is cheap to
+search again; in a part of their own, small enough to stay in the
+processor's cache (8 MiB), their probes rarely wait on memory, and their
+flood does not overwrite the costly positions of the main part.  Each
+part works alike, from its first entry (``base``):
 
 A position's key is ``current + mask``: unique, and below ``2**key_bits``
 with ``key_bits = width * (height + 1)`` (:func:`key_bits`).  It is scrambled
 by an odd multiplier modulo ``2**key_bits`` -- a bijection on those words --
-into ``h``.  The top ``bits - 1`` bits of ``h`` choose a bucket (two
-adjacent entries, 16 bytes: one cache line); an entry stores the other
-``tag_shift`` low bits of ``h`` at its top, so bucket + stored bits give back
+into ``h`` (``key_bits`` is at least the main part's ``bits``: both parts
+share ``h``).  In a part of ``2**p`` entries, the top ``p - 1`` bits of
+``h`` choose a bucket (two adjacent entries, 16 bytes: one cache line); an
+entry stores the other ``tag_shift`` low bits of ``h`` at its top, so
+bucket + stored bits give back
 ``h`` and hence the key exactly: no false hits.  The low ``64 - tag_shift``
 bits (at least 19) hold the data::
 
@@ -76,10 +91,11 @@ def scramble(key: np.uint64, kbits: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def probe(table: np.ndarray, h: np.uint64, tshift: int) -> np.uint64:
-    """The data bits (bounds and move) of the entry for scrambled key ``h``, 0 when absent."""
+def probe(table: np.ndarray, base: np.uint64, h: np.uint64, tshift: int) -> np.uint64:
+    """The data bits (bounds and move) of the entry for scrambled key ``h`` in the part at ``base``,
+    0 when absent."""
     dw = np.uint64(64 - tshift)
-    index = (h >> np.uint64(tshift)) << np.uint64(1)
+    index = base + ((h >> np.uint64(tshift)) << np.uint64(1))
     tag = h << dw
     entry = table[index]
     if (entry ^ tag) >> dw == np.uint64(0):
@@ -114,14 +130,23 @@ def _work(entry: np.uint64, max_work: int) -> int:
 
 @njit(cache=True, inline="always")
 def store(
-    table: np.ndarray, h: np.uint64, tshift: int, lower: int, upper: int, move: int, work: int, max_work: int
+    table: np.ndarray,
+    base: np.uint64,
+    h: np.uint64,
+    tshift: int,
+    lower: int,
+    upper: int,
+    move: int,
+    work: int,
+    max_work: int,
 ) -> None:
-    """Record ``lower <= score <= upper``, the best ``move`` (or -1) and the ``work`` spent for ``h``.
+    """Record ``lower <= score <= upper``, the best ``move`` (or -1) and the ``work`` spent for ``h``
+    in the part at ``base``.
 
     Bounds already known for the same position are merged in.
     """
     dw = np.uint64(64 - tshift)
-    index = (h >> np.uint64(tshift)) << np.uint64(1)
+    index = base + ((h >> np.uint64(tshift)) << np.uint64(1))
     tag = h << dw
     if work > max_work:
         work = max_work
@@ -189,6 +214,7 @@ _prefetch: Any = _prefetch_intrinsic  # typed by numba at the call
 
 
 @njit(cache=True, inline="always")
-def prefetch(table: np.ndarray, h: np.uint64, tshift: int) -> None:
-    """Start loading the bucket of scrambled key ``h``: a later :func:`probe` of it finds it cached."""
-    _prefetch(table, (h >> np.uint64(tshift)) << np.uint64(1))
+def prefetch(table: np.ndarray, base: np.uint64, h: np.uint64, tshift: int) -> None:
+    """Start loading the bucket of scrambled key ``h`` in the part at ``base``: a later
+    :func:`probe` of it finds it cached."""
+    _prefetch(table, base + ((h >> np.uint64(tshift)) << np.uint64(1)))

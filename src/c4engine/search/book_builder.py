@@ -39,6 +39,7 @@ from c4engine.errors import BookError
 from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst
 from c4engine.search.book import require_book_size, write_book
+from c4engine.search.results import DEFAULT_TABLE_MB
 from c4engine.store import SQLiteStore
 
 if TYPE_CHECKING:  # the solver (numba) is imported by the workers that solve: c4 book info needs none
@@ -62,7 +63,7 @@ __all__ = [
 DEFAULT_BATCH = 32
 DEFAULT_POLICY_BATCH = 1
 """Policy positions per job: each costs seconds, so one a job keeps an interruption's loss small."""
-DEFAULT_WORKER_TABLE_MB = 64
+DEFAULT_WORKER_TABLE_MB = DEFAULT_TABLE_MB
 
 BuildProgress = Callable[[int, int, float], None]
 """``on_progress(solved, leaves, cpu_seconds)`` of :func:`build_book`."""

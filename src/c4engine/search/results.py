@@ -58,8 +58,9 @@ Source = Literal["rules", "book", "solver", "engine"]
 """Where an answer came from: the rules (a win on the spot, a full board), the opening book, the exact
 solver, or the heuristic engine (an estimate unless it saw the end of the game)."""
 
-DEFAULT_TABLE_MB = 64
-"""The solver's default transposition-table memory, in MiB."""
+DEFAULT_TABLE_MB = 72
+"""The solver's default transposition-table memory, in MiB: a main part of 64 and a near-end part of 8
+(see ``Solver``)."""
 
 MIN_TABLE_MB = 8
 """The smallest table the solver takes, in MiB: 2**20 entries of 8 bytes (``layout.MIN_TABLE_BITS``)."""

@@ -66,11 +66,17 @@ __all__ = [
 DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 _ENTRY_BYTES = 8
-ETC_MARGIN = 12
+ETC_MARGIN = 11
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
 
 Nearer the end a node's subtree is too small to repay probing every child
-(12 rather than 8: 12 % more nodes on Test_L2_R2, 14 % less time; docs/benchmarks.md)."""
+(docs/benchmarks.md: the margin measured with the table's near-end part)."""
+NEAR_EMPTIES = 14
+"""Positions with at most this many empty cells go to the table's near-end part (kernels.table).
+
+Most nodes are that near the end; in 8 MiB of their own they stay in the
+processor's cache (docs/benchmarks.md: against one 64 MiB part, about a
+fifth less time from the same number of nodes)."""
 
 
 @dataclass(frozen=True)
@@ -109,18 +115,24 @@ class _Budget:
 class Solver:
     """An exact Connect-N solver with its transposition table.
 
-    ``table_size_mb`` is the table's memory: the largest power of two of
-    8-byte entries that fits (at least 8 MiB = 2**20 entries); the default
-    64 is 2**23 entries, exactly 64 MiB.  Reusing one solver keeps the
+    ``table_size_mb`` is the table's memory, in 8-byte entries: from 24
+    MiB on, a near-end part of 8 MiB (2**20 entries) for the positions
+    with at most :data:`NEAR_EMPTIES` empty cells, and a main part, the
+    largest power of two that fits in the rest, for the others; below
+    that, one part, the largest power of two that fits (at least 8 MiB).
+    The default 72 is 64 MiB + 8 MiB.  Reusing one solver keeps the
     table, which speeds up related positions (a game, an analysis).  The
     table is cleared when the board size or connect-N changes.
     """
 
     def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False) -> None:
         entries = int(check_table_mb(table_size_mb) * 1024 * 1024) // _ENTRY_BYTES
-        self._bits = entries.bit_length() - 1
+        near = _layout.NEAR_TABLE_BITS
+        self._near_bits = near if entries >= 3 << near else 0
+        near_entries = 1 << near if self._near_bits else 0
+        self._bits = (entries - near_entries).bit_length() - 1
         try:
-            self._table = _layout.new_table(self._bits)
+            self._table = _layout.new_table(self._bits, self._near_bits)
         except MemoryError:
             raise TableSizeError(
                 f"no {table_size_mb:g} MB of free memory for the table: ask for less"
@@ -131,8 +143,9 @@ class Solver:
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
         self.etc_margin = ETC_MARGIN
+        self.near_empties = NEAR_EMPTIES
         with _scipy_probe_skipped():
-            _warm_up(self._table, self._bits)
+            _warm_up(self._table, self._bits, self._near_bits)
 
     # ------------------------------------------------------------ metadata
 
@@ -457,11 +470,13 @@ class Solver:
             rows,
             self._table,
             self._bits,
+            self._near_bits,
             *self._stacks,
             state,
             node_stop,
             self._cancel,
             board.width * board.height - self.etc_margin,
+            board.width * board.height - self.near_empties,
         )
 
     def _run(
@@ -601,7 +616,7 @@ def _scipy_probe_skipped() -> Iterator[None]:
             del sys.modules[name]
 
 
-def _warm_up(table: np.ndarray, bits: int) -> None:
+def _warm_up(table: np.ndarray, bits: int, near_bits: int) -> None:
     """Load the compiled kernel now rather than inside the first timed solve."""
     state = _layout.new_state(-1, 1)
     solver_kernel(7, 6, 4)(
@@ -609,10 +624,12 @@ def _warm_up(table: np.ndarray, bits: int) -> None:
         np.zeros((1, _layout.R_SIZE), dtype=np.int64),
         table,
         bits,
+        near_bits,
         *_layout.new_stacks(7, 6),
         state,
         0,
         np.zeros(1, dtype=np.uint8),
+        0,
         0,
     )
 
