@@ -83,9 +83,7 @@ def order_moves(
             # insertion sort, descending; equal scores keep centre-first order
             j = n
             while j > start and scores[j - 1] < score:
-                moves[d, j] = moves[d, j - 1]
-                columns[d, j] = columns[d, j - 1]
-                threats[d, j] = threats[d, j - 1]
+                _copy_move(moves, columns, threats, d, j, j - 1)
                 scores[j] = scores[j - 1]
                 j -= 1
             moves[d, j] = move
@@ -94,3 +92,46 @@ def order_moves(
             scores[j] = score
             n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _copy_move(
+    moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int, to: int, source: int
+) -> None:
+    """Slot ``to`` of row ``d`` takes the move of slot ``source``."""
+    moves[d, to] = moves[d, source]
+    columns[d, to] = columns[d, source]
+    threats[d, to] = threats[d, source]
+
+
+@njit(cache=True, inline="always")
+def drop_moves(
+    dropped: np.uint64, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
+) -> int:
+    """Remove the moves of ``dropped`` from the first ``count`` of row ``d``, keeping the others'
+    order; returns how many are left."""
+    kept = 0
+    for i in range(count):
+        if not moves[d, i] & dropped:
+            _copy_move(moves, columns, threats, d, kept, i)
+            kept += 1
+    return kept
+
+
+@njit(cache=True, inline="always")
+def to_front(
+    move: np.uint64, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
+) -> None:
+    """Move ``move``, one of the first ``count`` of row ``d``, to the front, the others keeping
+    their order."""
+    i = 0
+    while i < count - 1 and moves[d, i] != move:
+        i += 1
+    column = columns[d, i]
+    threat = threats[d, i]
+    while i > 0:
+        _copy_move(moves, columns, threats, d, i, i - 1)
+        i -= 1
+    moves[d, 0] = move
+    columns[d, 0] = column
+    threats[d, 0] = threat

@@ -79,7 +79,7 @@ from c4engine.kernels.layout import (
     S_ROOT_BOUND,
     S_ROOT_MOVE,
 )
-from c4engine.kernels.moves import center_column, order_moves
+from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_front
 from c4engine.kernels.table import (
     data_lower,
     data_move,
@@ -298,13 +298,12 @@ def _search(
                     first = data_move(data)
                     if mirrored and first >= 0:
                         first = width - 1 - first
-            if d > 0 and stones < etc_until:
-                # enhanced transposition cutoff: a child already known to score
-                # at most -beta (for the opponent) refutes this node at once, and
-                # one known to score at least -alpha, which cannot raise alpha, is
-                # dropped
-                cut = False
-                for i in range(width):  # every bucket asked for before any is read: the loads overlap
+            cutoff = d > 0 and stones < etc_until
+            if cutoff:
+                # enhanced transposition cutoff (below): the children's buckets are asked
+                # for now, all of them, and read once the moves are ranked, so that the
+                # loads overlap one another and the ranking
+                for i in range(width):
                     move = possible & column_mask(i, height)
                     if move:
                         child_key = opponent + (mask | move)
@@ -314,30 +313,8 @@ def _search(
                                 child_key = mirrored_key
                         child_hashes[i] = scramble(child_key, kbits)
                         prefetch(table, child_base, child_hashes[i], child_shift)
-                for i in range(width):
-                    move = possible & column_mask(i, height)
-                    if move:
-                        cdata = probe(table, child_base, child_hashes[i], child_shift)
-                        if cdata:
-                            t = -data_upper(cdata)
-                            if t >= beta:
-                                best = width - 1 - i if mirrored else i
-                                store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
-                                ret = t
-                                cut = True
-                                break
-                            if -data_lower(cdata) <= alpha:
-                                possible &= ~move
-                if cut:
-                    enter = 0
-                    continue
-                if possible == 0:
-                    store(table, base, h, shift, UNKNOWN_LOW, alpha, -1, 0, most)
-                    ret = alpha
-                    enter = 0
-                    continue
             first_move = possible & column_mask(first, height) if first >= 0 else np.uint64(0)
-            if first_move:
+            if first_move and not cutoff:
                 # the table's move alone: the others are ranked only if it fails to cut
                 moves[d, 0] = first_move
                 columns[d, 0] = first
@@ -365,6 +342,38 @@ def _search(
                     d,
                 )
                 ustack[d, 3] = 0
+                if first_move:  # ranked with the others while the buckets load, but tried first
+                    to_front(first_move, n, moves, columns, mthreats, d)
+            if cutoff:
+                # a child already known to score at most -beta (for the opponent)
+                # refutes this node at once; one known to score at least -alpha,
+                # which cannot raise alpha, is dropped
+                cut = False
+                dropped = np.uint64(0)
+                for i in range(width):
+                    move = possible & column_mask(i, height)
+                    if move:
+                        cdata = probe(table, child_base, child_hashes[i], child_shift)
+                        if cdata:
+                            t = -data_upper(cdata)
+                            if t >= beta:
+                                best = width - 1 - i if mirrored else i
+                                store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
+                                ret = t
+                                cut = True
+                                break
+                            if -data_lower(cdata) <= alpha:
+                                dropped |= move
+                if cut:
+                    enter = 0
+                    continue
+                if dropped:
+                    n = drop_moves(dropped, n, moves, columns, mthreats, d)
+                    if n == 0:
+                        store(table, base, h, shift, UNKNOWN_LOW, alpha, -1, 0, most)
+                        ret = alpha
+                        enter = 0
+                        continue
             if stones >= etc_until:
                 # the children's buckets, loading while the first child is searched
                 # (nodes that try the cutoff above have just read them)
