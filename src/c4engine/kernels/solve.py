@@ -298,7 +298,15 @@ def _search(
                     first = data_move(data)
                     if mirrored and first >= 0:
                         first = width - 1 - first
+            first_move = possible & column_mask(first, height) if first >= 0 else np.uint64(0)
             cutoff = d > 0 and stones < etc_until
+            if stones >= etc_until:
+                # the buckets of the children about to be ranked, loading while they are
+                # ranked and the first is searched (nodes that try the cutoff ask below)
+                for i in range(width):
+                    move = (first_move if first_move else possible) & column_mask(i, height)
+                    if move:
+                        prefetch(table, child_base, scramble(opponent + (mask | move), kbits), child_shift)
             if cutoff:
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
@@ -313,7 +321,6 @@ def _search(
                                 child_key = mirrored_key
                         child_hashes[i] = scramble(child_key, kbits)
                         prefetch(table, child_base, child_hashes[i], child_shift)
-            first_move = possible & column_mask(first, height) if first >= 0 else np.uint64(0)
             if first_move and not cutoff:
                 # the table's move alone: the others are ranked only if it fails to cut
                 moves[d, 0] = first_move
@@ -374,11 +381,6 @@ def _search(
                         ret = alpha
                         enter = 0
                         continue
-            if stones >= etc_until:
-                # the children's buckets, loading while the first child is searched
-                # (nodes that try the cutoff above have just read them)
-                for j in range(n):
-                    prefetch(table, child_base, scramble(opponent + (mask | moves[d, j]), kbits), child_shift)
             ustack[d, 2] = h
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
