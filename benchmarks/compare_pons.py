@@ -24,8 +24,9 @@ CPU time is the fairer clock then:
   one compiled call: the scores ``Solver.solve(best_move=False)`` gives one
   by one, without its per-call cost) timed in this process (the ``Board``
   objects are built before the clock starts) against Pons' process minus
-  Pons' start-up (the same binary on empty input, measured in the same
-  round).
+  Pons' start-up (the same binary on empty input: the median of three runs
+  in the same round, as a set of a few hundredths of a second is not much
+  more than that start-up's own spread).
 
 Both solvers keep their table across the positions of a set, as Pons'
 ``main`` does; each set starts with a fresh table on both sides.  The load
@@ -151,7 +152,7 @@ def measure(
     runs = Runs()
     for _ in range(pairs):
         if pons:
-            start, _ = run_process([pons], [])
+            start = statistics.median(run_process([pons], [])[0] for _ in range(3))  # start-up's noise
             cpu, correct = run_process([pons], cases)
             assert correct == len(cases), f"Pons' solver got {correct}/{len(cases)} on {name}"
             runs.pons_whole.append(cpu)
