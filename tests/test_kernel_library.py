@@ -113,3 +113,16 @@ def test_a_failed_build_is_not_tried_again(tmp_path: Path, monkeypatch: pytest.M
     assert library.library_path(7, 6, 4, folder).with_suffix(".failed").exists()
     monkeypatch.setattr(library, "_object_code", lambda *geometry: pytest.fail("built again"))
     assert library.build(7, 6, 4, folder) is None
+
+
+def test_the_search_is_marked_for_inlining_at_its_definition_only() -> None:
+    code = (
+        "define i32 @entry(ptr %a) {\n  %r = call i32 @search(ptr %a)\n  ret i32 %r\n}\n"
+        "define linkonce_odr i32 @search(ptr %a) local_unnamed_addr {\n  ret i32 0\n}\n"
+    )
+    marked = library._inlined(code, "search")
+    assert "@search(ptr %a) local_unnamed_addr alwaysinline {" in marked
+    assert marked.count("alwaysinline") == 1 and "call i32 @search(ptr %a)" in marked
+    assert library._inlined(code, "elsewhere") == code  # no such definition: left as it is
+    never = code.replace("local_unnamed_addr {", "noinline {")
+    assert library._inlined(never, "search") == never
