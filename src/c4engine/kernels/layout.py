@@ -110,6 +110,15 @@ def new_stacks(width: int, height: int) -> Stacks:
     )
 
 
+def table_parts(entries: int) -> tuple[int, int]:
+    """``(bits, near_bits)`` of the largest table within ``entries``: from ``3 * 2**NEAR_TABLE_BITS``
+    entries on, a near-end part of ``2**NEAR_TABLE_BITS`` and a main part of the largest power of
+    two in the rest; below that, one part (``near_bits`` 0)."""
+    near_bits = NEAR_TABLE_BITS if entries >= 3 << NEAR_TABLE_BITS else 0
+    near_entries = 1 << near_bits if near_bits else 0
+    return (entries - near_entries).bit_length() - 1, near_bits
+
+
 def table_entries(bits: int, near_bits: int) -> int:
     """Entries of a table whose main part has ``2**bits`` and near-end part ``2**near_bits`` (0: none)."""
     return (1 << bits) + ((1 << near_bits) if near_bits else 0)

@@ -225,12 +225,6 @@ def _search(
             alpha = istack[d, I_ALPHA]
             beta = istack[d, I_BETA]
             stones = stones0 + d
-            base, shift, most = table_part(
-                stones, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-            )
-            child_base, child_shift, _ = table_part(
-                stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-            )
             opponent = current ^ mask
             possible = (mask + bottom) & board
             if d > 0:
@@ -277,6 +271,9 @@ def _search(
                     key = mirrored_key
                     mirrored = 1
             h = scramble(key, kbits)
+            base, shift, most = table_part(
+                stones, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+            )
             first = -1
             if d > 0:
                 data = probe(table, base, h, shift)
@@ -300,11 +297,15 @@ def _search(
                         first = width - 1 - first
             first_move = possible & column_mask(first, height) if first >= 0 else np.uint64(0)
             cutoff = d > 0 and stones < etc_until
+            child_base, child_shift, _ = table_part(
+                stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+            )
             if stones >= etc_until:
                 # the buckets of the children about to be ranked, loading while they are
                 # ranked and the first is searched (nodes that try the cutoff ask below)
+                ranked = first_move if first_move else possible
                 for i in range(width):
-                    move = (first_move if first_move else possible) & column_mask(i, height)
+                    move = ranked & column_mask(i, height)
                     if move:
                         prefetch(table, child_base, scramble(opponent + (mask | move), kbits), child_shift)
             if cutoff:

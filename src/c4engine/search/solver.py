@@ -127,10 +127,7 @@ class Solver:
 
     def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False) -> None:
         entries = int(check_table_mb(table_size_mb) * 1024 * 1024) // _ENTRY_BYTES
-        near = _layout.NEAR_TABLE_BITS
-        self._near_bits = near if entries >= 3 << near else 0
-        near_entries = 1 << near if self._near_bits else 0
-        self._bits = (entries - near_entries).bit_length() - 1
+        self._bits, self._near_bits = _layout.table_parts(entries)
         try:
             self._table = _layout.new_table(self._bits, self._near_bits)
         except MemoryError:
