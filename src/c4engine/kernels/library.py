@@ -251,7 +251,9 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
         codemodel="default",
     )
     if hasattr(llvm, "create_pass_builder"):  # llvmlite 0.44 on: LLVM's O3 pipeline, for the inlining
-        builder = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3))
+        options = llvm.create_pipeline_tuning_options(speed_level=3)
+        options.slp_vectorization = True  # the move ranking's threats, four columns at once (kernels.moves)
+        builder = llvm.create_pass_builder(machine, options)
         builder.getModulePassManager().run(module, builder)
     return bytes(machine.emit_object(module))
 
