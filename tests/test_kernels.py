@@ -221,7 +221,8 @@ def test_table_parts_are_apart() -> None:
     """The near-end part starts after the main one; a position stored in one part is not in the other."""
     bits, near_bits = layout.MIN_TABLE_BITS, 18
     t = layout.new_table(bits, near_bits)
-    assert t.shape[0] == (1 << bits) + (1 << near_bits) == layout.table_entries(bits, near_bits)
+    assert t.shape[0] == (1 << bits) + (1 << near_bits) + layout.TABLE_HEADER
+    assert t.shape[0] == layout.table_entries(bits, near_bits)
     kbits = table.key_bits(7, 6, bits)
     shift, near_shift = table.tag_shift(kbits, bits), table.tag_shift(kbits, near_bits)
     near = np.uint64(1 << bits)
@@ -236,3 +237,45 @@ def test_table_parts_are_apart() -> None:
     assert table.data_lower(table.probe(t, MAIN, h, shift)) == 1
     with pytest.raises(ValueError, match="near-end part"):
         layout.new_table(bits, bits + 1)
+
+
+@pytest.mark.parametrize("base", [0, 1 << 18])
+def test_table_part_grows_keeping_its_entries(base: int) -> None:
+    """After a part doubles, every position probes as before, and only the doubled part holds entries."""
+    bits = layout.MIN_TABLE_BITS
+    t = layout.new_table(bits, 18)
+    live = table.first_bits(bits, table.key_bits(7, 6, bits), table.START_BITS)
+    kbits = table.key_bits(7, 6, bits)
+    shift = table.tag_shift(kbits, live)
+    rng = np.random.default_rng(5)
+    # more positions than the part has entries: buckets fill, entries get replaced
+    hashes = [np.uint64(table.scramble(np.uint64(k), kbits)) for k in rng.integers(1, 2**49, 3 << live)]
+    for i, h in enumerate(hashes):
+        table.store(t, np.uint64(base), h, shift, -(i % 21), i % 21, i % 7, i % 40, table.work_limit(shift))
+    before = [table.probe(t, np.uint64(base), h, shift) for h in hashes]
+    assert 0 < sum(1 for data in before if data) < len(hashes)
+    table.grow(t, base, live, kbits)
+    after = [table.probe(t, np.uint64(base), h, shift - 1) for h in hashes]
+    assert after == before
+    held = np.flatnonzero(t[: t.shape[0] - layout.TABLE_HEADER])
+    assert held.min() >= base and held.max() < base + (2 << live)
+
+
+def test_first_bits_leave_the_data_its_room() -> None:
+    assert table.first_bits(23, table.key_bits(7, 6, 23), 16) == 16
+    assert table.first_bits(12, table.key_bits(4, 4, 12), 16) == 12  # never more than the part
+    kbits = table.key_bits(8, 7, 20)  # a 64-bit key: a smaller part would leave no room for the bounds
+    assert table.tag_shift(kbits, table.first_bits(20, kbits, 16)) == 64 - table.DATA_BITS
+
+
+def test_solver_table_grows_with_the_search() -> None:
+    """A long search doubles the parts in use and still scores right; a reset starts them small again."""
+    solver = Solver(table_size_mb=24)
+    solver.solve(Board.from_moves("2252576253462244111563365343671351441"))  # Test_L3_R1: a few dozen nodes
+    small = solver.table_bytes_in_use
+    assert small == 2 * 8 << table.START_BITS  # both parts, as they started
+    result = solver.solve(Board.from_moves("2416615552"))  # Test_L1_R2, about a million nodes
+    assert result.score == 4
+    assert small < solver.table_bytes_in_use < solver.table_bytes
+    solver.reset()
+    assert solver.table_bytes_in_use == 0

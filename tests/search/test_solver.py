@@ -19,6 +19,7 @@ from c4engine.cli.solve import (
     add_solve_parser,
 )
 from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
+from c4engine.kernels import layout
 from c4engine.search.solver import SolveProgress, Solver, moves_to_end, score_words
 
 # (set, every k-th line, how many); chosen to keep the whole file near a minute on one core.
@@ -216,10 +217,12 @@ def test_unsupported_and_finished_boards() -> None:
 
 def test_table_size_and_reuse() -> None:
     solver = Solver(table_size_mb=72)
-    assert solver.table_bytes == 72 * 1024 * 1024 and solver.table_entries == (1 << 23) + (1 << 20)
-    assert Solver(table_size_mb=64).table_entries == (1 << 22) + (1 << 20)  # parts are powers of two
-    assert Solver(table_size_mb=23).table_bytes == 16 * 1024 * 1024  # under 24 MiB: one part
-    assert Solver(table_size_mb=10).table_bytes == 8 * 1024 * 1024
+    header = layout.TABLE_HEADER  # two words after the parts: how much of each is in use
+    assert solver.table_entries == (1 << 23) + (1 << 20) + header
+    assert solver.table_bytes == 72 * 1024 * 1024 + 8 * header
+    assert Solver(table_size_mb=64).table_entries == (1 << 22) + (1 << 20) + header  # powers of two
+    assert Solver(table_size_mb=23).table_entries == (1 << 21) + header  # under 24 MiB: one part
+    assert Solver(table_size_mb=10).table_entries == (1 << 20) + header
     board = Board.from_moves("32164625")
     first = solver.solve(board)
     again = solver.solve(board)

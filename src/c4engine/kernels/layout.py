@@ -77,6 +77,8 @@ MIN_TABLE_BITS = 20
 NEAR_TABLE_BITS = 20
 """The near-end part of a table that has one (see kernels.table): ``2**20`` entries, 8 MiB,
 which a processor's last-level cache holds."""
+TABLE_HEADER = 2
+"""Words after a table's parts: the sizes of its parts in use (see kernels.table)."""
 
 Stacks = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -120,13 +122,21 @@ def table_parts(entries: int) -> tuple[int, int]:
 
 
 def table_entries(bits: int, near_bits: int) -> int:
-    """Entries of a table whose main part has ``2**bits`` and near-end part ``2**near_bits`` (0: none)."""
-    return (1 << bits) + ((1 << near_bits) if near_bits else 0)
+    """Entries of a table whose main part has ``2**bits`` and near-end part ``2**near_bits`` (0: none),
+    its header included."""
+    return (1 << bits) + ((1 << near_bits) if near_bits else 0) + TABLE_HEADER
+
+
+def entries_in_use(table: np.ndarray) -> int:
+    """How many entries of ``table`` its searches use so far (0 before the first): each part starts
+    small and doubles as a search needs (see kernels.table)."""
+    return sum(1 << int(live) for live in table[-TABLE_HEADER:] if live)
 
 
 def new_table(bits: int, near_bits: int = 0) -> np.ndarray:
     """A cleared transposition table, 8 bytes an entry: a main part of ``2**bits`` entries and,
-    unless ``near_bits`` is 0, a near-end part of ``2**near_bits`` (see kernels.table)."""
+    unless ``near_bits`` is 0, a near-end part of ``2**near_bits``, then its header (see
+    kernels.table)."""
     if bits < MIN_TABLE_BITS:
         raise ValueError(f"table needs at least 2**{MIN_TABLE_BITS} entries")
     if near_bits and not 1 < near_bits <= bits:

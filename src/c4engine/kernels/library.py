@@ -180,7 +180,7 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
     import llvmlite.binding as llvm  # type: ignore[import-untyped]
     from numba import carray, cfunc, types  # type: ignore[attr-defined]
 
-    from c4engine.kernels.layout import I_SIZE, R_SIZE, S_SIZE, USTACK_SIZE, stack_depth
+    from c4engine.kernels.layout import I_SIZE, R_SIZE, S_SIZE, TABLE_HEADER, USTACK_SIZE, stack_depth
     from c4engine.kernels.solve import kernel_for
 
     kernel = kernel_for(width, height, connect)
@@ -218,7 +218,7 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
         return kernel(
             carray(boards, (count, 2)),
             carray(rows, (count, R_SIZE)),
-            carray(table, ((1 << bits) + ((1 << near_bits) if near_bits else 0),)),
+            carray(table, ((1 << bits) + ((1 << near_bits) if near_bits else 0) + TABLE_HEADER,)),
             bits,
             near_bits,
             carray(ustack, (depth, USTACK_SIZE)),

@@ -22,7 +22,8 @@ moves are tried best first.  The children's table buckets are prefetched
 (all of them before the cutoff reads any; near the leaves, before the
 first child is searched), so that their loads overlap instead of each
 waiting on memory in turn.  Positions near the end of the game have a
-small part of the table to themselves (see :mod:`c4engine.kernels.table`).
+small part of the table to themselves, and both parts grow with the
+search, from 512 KiB each (see :mod:`c4engine.kernels.table`).
 Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
 with their mirror image (the smaller key; the stored move is mirrored with
 it).
@@ -81,9 +82,15 @@ from c4engine.kernels.layout import (
 )
 from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_front
 from c4engine.kernels.table import (
+    GROWTH_SHIFT,
+    NEAR_GROWTH_SHIFT,
+    START_BITS,
     data_lower,
     data_move,
     data_upper,
+    first_bits,
+    grow,
+    growth_nodes,
     key_bits,
     prefetch,
     probe,
@@ -154,13 +161,25 @@ def _search(
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
     kbits = key_bits(width, height, bits)
-    tshift = tag_shift(kbits, bits)
+    # the parts' sizes in use, 2**live of their 2**bits entries, kept after them
+    live_at = table.shape[0] - 2
+    live = int(np.int64(table[live_at]))
+    if live == 0:
+        live = first_bits(bits, kbits, START_BITS)
+        table[live_at] = live
+    tshift = tag_shift(kbits, live)
     max_work = work_limit(tshift)
+    grow_at = growth_nodes(live, bits, GROWTH_SHIFT)
     near_base = np.uint64(1) << np.uint64(bits)
-    near_tshift = tag_shift(kbits, near_bits) if near_bits > 0 else tshift
-    near_max_work = work_limit(near_tshift)
+    near_live = int(np.int64(table[live_at + 1]))
     if near_bits == 0:
         near_from = cells + 1  # no near-end part: every position in the main one
+    elif near_live == 0:
+        near_live = first_bits(near_bits, kbits, START_BITS)
+        table[live_at + 1] = near_live
+    near_tshift = tag_shift(kbits, near_live) if near_bits > 0 else tshift
+    near_max_work = work_limit(near_tshift)
+    near_grow_at = growth_nodes(near_live, near_bits, NEAR_GROWTH_SHIFT)
 
     if state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1:
         # a win at once is scored here: the negamax assumes there is none
@@ -220,6 +239,20 @@ def _search(
                 status = CANCELLED
                 break
             nodes += 1
+            if nodes >= grow_at:
+                grow(table, 0, live, kbits)
+                live += 1
+                table[live_at] = live
+                tshift = tag_shift(kbits, live)
+                max_work = work_limit(tshift)
+                grow_at = growth_nodes(live, bits, GROWTH_SHIFT)
+            if nodes >= near_grow_at:
+                grow(table, int(near_base), near_live, kbits)
+                near_live += 1
+                table[live_at + 1] = near_live
+                near_tshift = tag_shift(kbits, near_live)
+                near_max_work = work_limit(near_tshift)
+                near_grow_at = growth_nodes(near_live, near_bits, NEAR_GROWTH_SHIFT)
             current = ustack[d, 0]
             mask = ustack[d, 1]
             alpha = istack[d, I_ALPHA]

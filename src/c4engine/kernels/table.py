@@ -2,16 +2,25 @@
 
 The main part, the first ``2**bits`` entries, holds the positions with
 many empty cells; the near-end part, the ``2**near_bits`` entries after it
-(none when ``near_bits`` is 0), holds those near the end of the game::
+(none when ``near_bits`` is 0), holds those near the end of the game; two
+words after them tell how much of each part is in use::
 
-    table:  [ main part: 2**bits entries            | near-end: 2**near_bits ]
+    table:  [ main part: 2**bits entries            | near-end: 2**near_bits | live | near live ]
              positions before near_from stones        near_from stones or more
 
 Near-end positions are most of a search's nodes and each is cheap to
 search again; in a part of their own, small enough to stay in the
 processor's cache (8 MiB), their probes rarely wait on memory, and their
-flood does not overwrite the costly positions of the main part.  Each
-part works alike, from its first entry (``base``):
+flood does not overwrite the costly positions of the main part.
+
+A part is used from its first ``2**live`` entries only, ``2**START_BITS``
+(512 KiB) at first, and doubles (:func:`grow`) once a position's search
+has taken enough nodes to fill it (:func:`growth_nodes`): a search of a
+few thousand nodes then finds its entries in the processor's cache
+instead of waiting on memory for each new position spread over 64 MiB
+(docs/benchmarks.md: half the time on the begin-easy set), while a long
+search soon has the whole table.  Each part works alike, from its first
+entry (``base``), with the ``live`` in use for ``bits`` below:
 
 A position's key is ``current + mask``: unique, and below ``2**key_bits``
 with ``key_bits = width * (height + 1)`` (:func:`key_bits`).  It is scrambled
@@ -60,6 +69,12 @@ _WORK_SHIFT = np.uint64(DATA_BITS)
 _MAX_WORK_BITS = 6
 NO_MOVE = -1
 SCORE_OFFSET = 64
+START_BITS = 16
+"""A part starts at ``2**16`` entries (512 KiB) and grows as a search needs (:func:`grow`)."""
+GROWTH_SHIFT = 2
+"""A main part of ``2**live`` entries doubles once one position's search passes ``2**(live + 2)`` nodes."""
+NEAR_GROWTH_SHIFT = 1
+"""A near-end part of ``2**live`` entries doubles once a position's search passes ``2**(live + 1)`` nodes."""
 
 
 @njit(cache=True)
@@ -187,6 +202,59 @@ def store(
         table[index] = new
     else:
         table[index + np.uint64(1)] = new
+
+
+@njit(cache=True)
+def first_bits(bits: int, kbits: int, start: int) -> int:
+    """The size (``2**first_bits`` entries) a part of ``2**bits`` starts from: ``2**start``, or
+    more where a key of ``kbits`` needs a larger part to leave the data its room."""
+    least = kbits - (64 - DATA_BITS) + 1
+    if start < least:
+        start = least
+    return bits if bits < start else start
+
+
+@njit(cache=True, inline="always")
+def growth_nodes(live: int, bits: int, shift: int) -> int:
+    """After how many nodes of one position's search a part of ``2**live`` entries doubles:
+    ``2**(live + shift)`` (never, once it has all its ``2**bits``)."""
+    if live >= bits:
+        return (1 << 62) - 1
+    return 1 << (live + shift)
+
+
+@njit(cache=True)
+def grow(table: np.ndarray, base: int, live: int, kbits: int) -> None:
+    """Double the part at ``base`` in use from ``2**live`` entries to ``2**(live + 1)``.
+
+    A scrambled key's bucket gains its next bit, which is the top bit of
+    the entry's tag: each entry moves to one of two buckets and keeps the
+    rest of its tag; the first place keeps its precedence.  Buckets are
+    moved from the last down, so that none is overwritten before it moves.
+    """
+    old_shift = tag_shift(kbits, live)
+    keep = (np.uint64(1) << np.uint64(64 - old_shift)) - np.uint64(1)  # data and work
+    tags = ~np.uint64(0) << np.uint64(64 - (old_shift - 1))
+    for bucket in range((1 << (live - 1)) - 1, -1, -1):
+        index = base + 2 * bucket
+        first = table[index]
+        second = table[index + 1]
+        table[index] = 0
+        table[index + 1] = 0
+        _move_entry(table, first, base + 4 * bucket, keep, tags)
+        _move_entry(table, second, base + 4 * bucket, keep, tags)
+
+
+@njit(cache=True, inline="always")
+def _move_entry(table: np.ndarray, entry: np.uint64, target: int, keep: np.uint64, tags: np.uint64) -> None:
+    # the two buckets an old one splits into are at ``target`` and ``target + 2``
+    if entry & _U7:
+        target += 2 * int(entry >> np.uint64(63))
+        moved = ((entry << np.uint64(1)) & tags) | (entry & keep)
+        if table[target] == 0:
+            table[target] = moved
+        else:
+            table[target + 1] = moved
 
 
 @intrinsic

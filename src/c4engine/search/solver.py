@@ -120,9 +120,12 @@ class Solver:
     with at most :data:`NEAR_EMPTIES` empty cells, and a main part, the
     largest power of two that fits in the rest, for the others; below
     that, one part, the largest power of two that fits (at least 8 MiB).
-    The default 72 is 64 MiB + 8 MiB.  Reusing one solver keeps the
-    table, which speeds up related positions (a game, an analysis).  The
-    table is cleared when the board size or connect-N changes.
+    The default 72 is 64 MiB + 8 MiB.  Each part is used from its first
+    512 KiB, and doubles whenever one position's search has taken enough
+    nodes to fill it (:attr:`table_bytes_in_use`): small searches stay in
+    the processor's cache.  Reusing one solver keeps the table, which
+    speeds up related positions (a game, an analysis).  The table is
+    cleared when the board size or connect-N changes.
     """
 
     def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False) -> None:
@@ -154,6 +157,12 @@ class Solver:
     @property
     def table_entries(self) -> int:
         return int(self._table.shape[0])
+
+    @property
+    def table_bytes_in_use(self) -> int:
+        """Memory of the table its searches have used so far: its parts start at 512 KiB each and
+        double as a search needs, up to :attr:`table_bytes`."""
+        return _layout.entries_in_use(self._table) * _ENTRY_BYTES
 
     @staticmethod
     def supports(width: int, height: int) -> bool:
