@@ -26,7 +26,8 @@ CPU time is the fairer clock then:
   objects are built before the clock starts) against Pons' process minus
   Pons' start-up (the same binary on empty input: the median of three runs
   in the same round, as a set of a few hundredths of a second is not much
-  more than that start-up's own spread).
+  more than that start-up's own spread; where a round still comes out at
+  zero or below, the ratio is that of the medians, marked ``*``).
 
 Both solvers keep their table across the positions of a set, as Pons'
 ``main`` does; each set starts with a fresh table on both sides.  The load
@@ -167,9 +168,18 @@ def measure(
 
 
 def ratio(ours: list[float], theirs: list[float]) -> str:
-    """The median of the rounds' ratios (each round's pair ran back to back)."""
-    if not theirs or min(theirs) <= 0:
+    """The median of the rounds' ratios (each round's pair ran back to back).
+
+    Where a round of Pons' kernel time came out at zero or below (a set of
+    a few hundredths of a second, within his start-up's spread), the ratio
+    of the two medians instead, marked ``*``; ``-`` when even that median
+    is not above zero.
+    """
+    if not theirs:
         return "-"
+    if min(theirs) <= 0:
+        middle = statistics.median(theirs)
+        return f"{statistics.median(ours) / middle:.2f}*" if middle > 0 else "-"
     return f"{statistics.median(a / b for a, b in zip(ours, theirs, strict=True)):.2f}"
 
 
@@ -220,6 +230,7 @@ def main() -> int:
             flush=True,
         )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print("* the ratio of the medians: a round of Pons' kernel time was not above zero")
     print(f"peak memory (this process): {peak:.0f} MiB")
     return 0
 
