@@ -27,8 +27,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return made
 
 
-def _solve_all(kernel: library.Kernel, lines: list[str]) -> tuple[int, np.ndarray]:
-    """Status and result rows of one batch call of ``kernel`` over the positions of ``lines``."""
+def _solve_all(kernel: library.Kernel, lines: list[str]) -> tuple[int, np.ndarray, np.ndarray]:
+    """Status, result rows and table after one batch call of ``kernel`` over the positions of ``lines``."""
     boards = [Board.from_moves(line.split()[0]) for line in lines]
     positions = np.array([[b.current_bits, b.mask_bits] for b in boards], dtype=np.uint64)
     rows = np.zeros((len(boards), layout.R_SIZE), dtype=np.int64)
@@ -38,24 +38,32 @@ def _solve_all(kernel: library.Kernel, lines: list[str]) -> tuple[int, np.ndarra
     rows[:, layout.R_UPPER] = (43 - stones) // 2
     state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
     cancel = np.zeros(1, dtype=np.uint8)
+    table = layout.new_table(BITS, NEAR_BITS)
     status = kernel(
-        positions, rows, layout.new_table(BITS, NEAR_BITS), BITS, NEAR_BITS, *layout.new_stacks(7, 6), state,
+        positions, rows, table, BITS, NEAR_BITS, *layout.new_stacks(7, 6), state,
         layout.NO_NODE_STOP, cancel, 42 - 8, 42 - 14,
     )  # fmt: skip
-    return status, rows
+    return status, rows, table
 
 
-@pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 200), ("Test_L2_R2", 60), ("Test_L1_R1", 40)])
+@pytest.mark.parametrize(
+    ("name", "count"),
+    # L1_R2's first three take 0.1-1 million nodes each: both parts of the table grow
+    [("Test_L3_R1", 200), ("Test_L2_R2", 60), ("Test_L1_R1", 40), ("Test_L1_R2", 3)],
+)
 def test_the_library_finds_numbas_scores_nodes_and_moves(folder: Path, name: str, count: int) -> None:
     lines = (PONS / name).read_text().splitlines()[:count]
     native = library.load(7, 6, 4, folder)
     assert native is not None
-    status, rows = _solve_all(native, lines)
+    status, rows, table = _solve_all(native, lines)
     assert status == layout.DONE
     assert rows[:, layout.R_SCORE].tolist() == [int(line.split()[1]) for line in lines]
-    numba_status, numba_rows = _solve_all(kernel_for(7, 6, 4), lines)
+    numba_status, numba_rows, numba_table = _solve_all(kernel_for(7, 6, 4), lines)
     assert numba_status == layout.DONE
     assert np.array_equal(rows, numba_rows)  # the same search, node for node
+    assert np.array_equal(table, numba_table)  # and the same table, grown alike
+    if name == "Test_L1_R2":
+        assert layout.entries_in_use(table) == (1 << 18) + (1 << NEAR_BITS)  # both parts grew
 
 
 def test_cancel_from_another_thread_stops_the_library_kernel(folder: Path) -> None:
