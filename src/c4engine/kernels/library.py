@@ -218,6 +218,7 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
         return kernel(
             carray(boards, (count, 2)),
             carray(rows, (count, R_SIZE)),
+            # layout.table_entries(bits, near_bits), spelled out for numba
             carray(table, ((1 << bits) + ((1 << near_bits) if near_bits else 0) + TABLE_HEADER,)),
             bits,
             near_bits,

@@ -79,25 +79,24 @@ from c4engine.kernels.layout import (
     S_RET,
     S_ROOT_BOUND,
     S_ROOT_MOVE,
+    TABLE_HEADER,
 )
 from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_front
 from c4engine.kernels.table import (
     GROWTH_SHIFT,
     NEAR_GROWTH_SHIFT,
-    START_BITS,
     data_lower,
     data_move,
     data_upper,
-    first_bits,
-    grow,
+    grow_part,
     growth_nodes,
     key_bits,
+    part_in_use,
+    part_shape,
     prefetch,
     probe,
     scramble,
     store,
-    tag_shift,
-    work_limit,
 )
 
 SYMMETRY_STONES = 14
@@ -161,25 +160,18 @@ def _search(
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
     kbits = key_bits(width, height, bits)
-    # the parts' sizes in use, 2**live of their 2**bits entries, kept after them
-    live_at = table.shape[0] - 2
-    live = int(np.int64(table[live_at]))
-    if live == 0:
-        live = first_bits(bits, kbits, START_BITS)
-        table[live_at] = live
-    tshift = tag_shift(kbits, live)
-    max_work = work_limit(tshift)
-    grow_at = growth_nodes(live, bits, GROWTH_SHIFT)
+    # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
+    live_at = table.shape[0] - TABLE_HEADER
+    live = part_in_use(table, live_at, bits, kbits)
+    tshift, max_work, grow_at = part_shape(live, bits, kbits, GROWTH_SHIFT)
     near_base = np.uint64(1) << np.uint64(bits)
-    near_live = int(np.int64(table[live_at + 1]))
-    if near_bits == 0:
+    if near_bits:
+        near_live = part_in_use(table, live_at + 1, near_bits, kbits)
+        near_tshift, near_max_work, near_grow_at = part_shape(near_live, near_bits, kbits, NEAR_GROWTH_SHIFT)
+    else:
         near_from = cells + 1  # no near-end part: every position in the main one
-    elif near_live == 0:
-        near_live = first_bits(near_bits, kbits, START_BITS)
-        table[live_at + 1] = near_live
-    near_tshift = tag_shift(kbits, near_live) if near_bits > 0 else tshift
-    near_max_work = work_limit(near_tshift)
-    near_grow_at = growth_nodes(near_live, near_bits, NEAR_GROWTH_SHIFT)
+        near_live, near_tshift, near_max_work, near_grow_at = 0, tshift, max_work, growth_nodes(0, 0, 0)
+    next_growth = min(grow_at, near_grow_at)
 
     if state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1:
         # a win at once is scored here: the negamax assumes there is none
@@ -239,20 +231,16 @@ def _search(
                 status = CANCELLED
                 break
             nodes += 1
-            if nodes >= grow_at:
-                grow(table, 0, live, kbits)
-                live += 1
-                table[live_at] = live
-                tshift = tag_shift(kbits, live)
-                max_work = work_limit(tshift)
-                grow_at = growth_nodes(live, bits, GROWTH_SHIFT)
-            if nodes >= near_grow_at:
-                grow(table, int(near_base), near_live, kbits)
-                near_live += 1
-                table[live_at + 1] = near_live
-                near_tshift = tag_shift(kbits, near_live)
-                near_max_work = work_limit(near_tshift)
-                near_grow_at = growth_nodes(near_live, near_bits, NEAR_GROWTH_SHIFT)
+            if nodes >= next_growth:
+                if nodes >= grow_at:
+                    live = grow_part(table, live_at, 0, live, kbits)
+                    tshift, max_work, grow_at = part_shape(live, bits, kbits, GROWTH_SHIFT)
+                if nodes >= near_grow_at:
+                    near_live = grow_part(table, live_at + 1, int(near_base), near_live, kbits)
+                    near_tshift, near_max_work, near_grow_at = part_shape(
+                        near_live, near_bits, kbits, NEAR_GROWTH_SHIFT
+                    )
+                next_growth = min(grow_at, near_grow_at)
             current = ustack[d, 0]
             mask = ustack[d, 1]
             alpha = istack[d, I_ALPHA]

@@ -223,6 +223,34 @@ def growth_nodes(live: int, bits: int, shift: int) -> int:
     return 1 << (live + shift)
 
 
+@njit(cache=True, inline="always")
+def part_in_use(table: np.ndarray, slot: int, bits: int, kbits: int) -> int:
+    """``live`` of the part of ``2**bits`` entries whose header word is ``table[slot]``: as recorded,
+    or, in a fresh table, its :func:`first_bits` (recorded now)."""
+    live = int(np.int64(table[slot]))
+    if live == 0:
+        live = first_bits(bits, kbits, START_BITS)
+        table[slot] = live
+    return live
+
+
+@njit(cache=True, inline="always")
+def part_shape(live: int, bits: int, kbits: int, growth_shift: int) -> tuple[int, int, int]:
+    """(tag shift, work limit, :func:`growth_nodes`) of a part using ``2**live`` of its ``2**bits``
+    entries."""
+    tshift = tag_shift(kbits, live)
+    return tshift, work_limit(tshift), growth_nodes(live, bits, growth_shift)
+
+
+@njit(cache=True, inline="always")
+def grow_part(table: np.ndarray, slot: int, base: int, live: int, kbits: int) -> int:
+    """:func:`grow` the part at ``base`` and record its new ``live``, which it returns, in
+    ``table[slot]``."""
+    grow(table, base, live, kbits)
+    table[slot] = live + 1
+    return live + 1
+
+
 @njit(cache=True)
 def grow(table: np.ndarray, base: int, live: int, kbits: int) -> None:
     """Double the part at ``base`` in use from ``2**live`` entries to ``2**(live + 1)``.
