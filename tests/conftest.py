@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sqlite3
@@ -33,6 +34,24 @@ def run_c4(
         env=env,
         cwd=cwd,
     )
+
+
+def c4_commands() -> dict[tuple[str, ...], argparse.ArgumentParser]:
+    """Every runnable sub-command of ``c4`` (``("book", "build")`` for nested ones) and its parser."""
+    from c4engine.cli.main import build_parser
+
+    found: dict[tuple[str, ...], argparse.ArgumentParser] = {}
+
+    def walk(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> None:
+        nested = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+        if not nested and path:
+            found[path] = parser
+        for action in nested:
+            for name, sub in action.choices.items():
+                walk(sub, (*path, name))
+
+    walk(build_parser(), ())
+    return found
 
 
 def stored_games(db: Path) -> int:

@@ -265,6 +265,8 @@ def _validate_size(width: int, height: int, connect: int) -> None:
         raise ConnectError(f"connect must be a whole number, not {connect!r}")
     if connect < 2:
         raise ConnectError(f"connect must be at least 2, not {connect}")
+    if max(width, height) < 2:
+        raise ConnectError(f"a {width}x{height} board has no line of 2 cells: make it 2 or more wide or high")
     if connect > max(width, height):
         raise ConnectError(
             f"connect {connect} cannot fit on a {width}x{height} board: "

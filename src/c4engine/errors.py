@@ -7,6 +7,8 @@ front-end can tell a full column from a malformed move string.
 
 from __future__ import annotations
 
+from os import PathLike, fspath
+
 ECHO_LIMIT = 40
 """About how many characters of a user's input an error message quotes."""
 
@@ -23,6 +25,25 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     if len(quoted) <= limit:
         return quoted
     return f"{quoted[:limit]}... ({len(text)} characters)"
+
+
+PATH_LIMIT = 80
+"""About how many characters of a path an error message shows (its end: the file's name)."""
+
+
+def echo_path(path: str | PathLike[str]) -> str:
+    """A path for an error message: as it is when short and printable, else quoted, its end kept.
+
+    >>> echo_path("data/train.csv")
+    'data/train.csv'
+    >>> echo_path("")
+    "''"
+    >>> echo_path("/tmp/" + "x" * 100 + "/bad.txt")
+    '...xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/bad.txt'
+    """
+    text = fspath(path)
+    shown = text if len(text) <= PATH_LIMIT else "..." + text[-(PATH_LIMIT - 3) :]
+    return shown if shown and shown.isprintable() and shown.strip() == shown else repr(shown)
 
 
 class C4Error(ValueError):

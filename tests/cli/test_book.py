@@ -69,7 +69,7 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     for args in (("info", str(junk)), ("info", str(tmp_path / "none.c4b")), ("verify", "--size", "6x5")):
         result = run_c4("book", *args)
         assert result.returncode == 2
-        assert result.stderr.count("\n") == 1 and result.stderr.startswith("c4 book: error:")
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"c4 book {args[0]}: error:")
     assert run_c4("book", "build", "--depth", "-1", "-o", str(tmp_path / "x.c4b")).returncode == 2
 
 

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import socket
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_c4
+from tests.conftest import c4_commands, run_c4
 
+from c4engine.cli.main import main
 from c4engine.cli.solve import BENCH_SETS
 
 EXIT_USAGE = 2
@@ -56,7 +59,7 @@ def test_bench_limit_must_be_positive(limit: str) -> None:
 
 
 def test_bench_names_the_source_of_missing_sets(tmp_path: Path) -> None:
-    line = assert_usage_error(run_c4("bench", "--data", str(tmp_path)), "bench", "cannot read")
+    line = assert_usage_error(run_c4("bench", "--data", str(tmp_path)), "bench", "no such file")
     assert "gamesolver.org" in line
 
 
@@ -224,3 +227,231 @@ def test_package_metadata_is_complete() -> None:
     assert metadata["License-Expression"] == "MIT" or metadata["License"] == "MIT"
     assert metadata.get_all("Project-URL")
     assert any(line.startswith("Topic :: Games") for line in metadata.get_all("Classifier") or [])
+
+
+# ------------------------------------------------ issue 26: each careless input, in this process
+
+
+def run_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``c4 ARGS`` in this process: (exit status, stdout, stderr); a traceback fails the test."""
+    try:
+        code = main(list(args))
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def assert_refused(capsys: pytest.CaptureFixture[str], command: str, args: Sequence[str], *words: str) -> str:
+    """``c4 ARGS`` (in this process) exits 2 with one short line ``c4 COMMAND: error: ...`` with ``words``."""
+    code, _out, err = run_in_process(capsys, *args)
+    result = subprocess.CompletedProcess(list(args), code, "", err)
+    line = assert_usage_error(result, command, *words)
+    assert len(line) <= 200, line
+    return line
+
+
+def test_a_binary_bench_file_is_named_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"4453 -2\n\x80\x81\xfe\n")
+    assert_refused(capsys, "bench", ["bench", str(junk)], f"{junk}:2", "not text", "MOVES SCORE")
+
+
+def test_a_bad_move_in_a_bench_file_is_named_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("4453 -2\n\n44x5 3\n")
+    assert_refused(capsys, "bench", ["bench", str(bad)], f"{bad}:3", "move 3", "'x'")
+    bad.write_text("4444444 1\n")
+    assert_refused(capsys, "bench", ["bench", str(bad)], f"{bad}:1", "column 4 is full")
+    bad.write_text("\n")
+    assert_refused(capsys, "bench", ["bench", str(bad)], str(bad), "no positions")
+
+
+def unwritable(tmp_path: Path) -> str:
+    """A path in a folder no one may write: under /proc for root (who may write a read-only folder)."""
+    if os.geteuid() == 0:
+        return "/proc/c4-no-such-folder/x"
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o500)
+    return str(folder / "x")
+
+
+@pytest.mark.parametrize("where", ["folder", "empty", "unwritable", "no folder"])
+def test_dataset_output_is_checked_before_the_work(
+    where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the work started before the output was checked")
+
+    monkeypatch.setattr("c4engine.cli.dataset.draw_positions", no_work)
+    output = {
+        "folder": str(tmp_path),
+        "empty": "",
+        "unwritable": unwritable(tmp_path) + ".csv",
+        "no folder": str(tmp_path / "no" / "x.csv"),
+    }[where]
+    assert_refused(capsys, "dataset", ["dataset", "-o", output, "--count", "2"], "-o")
+
+
+def test_every_output_option_is_checked_before_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the work started before the outputs were checked")
+
+    for target in ("tune.tune", "match.play_match", "book.build_book"):
+        monkeypatch.setattr(f"c4engine.cli.{target}", no_work)
+    monkeypatch.chdir(tmp_path)
+    bad = unwritable(tmp_path)
+    assert_refused(capsys, "tune", ["tune", "--out", bad + ".json", "--db", "t.sqlite"], "--out")
+    assert_refused(capsys, "tune", ["tune", "--db", bad + ".sqlite"], "--db")
+    assert_refused(capsys, "match", ["match", "1", "2", "--db", str(tmp_path)], "--db", "folder")
+    assert_refused(capsys, "book build", ["book", "build", "--depth", "2", "-o", bad + ".c4b"], "-o")
+    assert_refused(
+        capsys,
+        "book build",
+        ["book", "build", "--depth", "2", "--checkpoint", bad + ".sqlite"],
+        "--checkpoint",
+    )
+    assert not list(tmp_path.iterdir())  # no database, no weights: nothing was started
+
+
+@pytest.mark.parametrize("bias", ["nan", "1e308", "-1", "inf"])
+def test_dataset_bias_must_be_in_range(bias: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert_refused(capsys, "dataset", ["dataset", "-o", "x.csv", "--bias", bias], "--bias", "0..1000")
+
+
+def test_dataset_suffix_must_name_a_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert_refused(capsys, "dataset", ["dataset", "-o", "d9.txt"], "'.txt'", "--format", ".csv")
+    assert not (tmp_path / "d9.txt").exists()
+    monkeypatch.setattr("c4engine.cli.dataset.build_dataset", lambda boards, **kwargs: [])
+    code, out, err = run_in_process(
+        capsys,
+        "dataset",
+        "-o",
+        "d9.txt",
+        "--format",
+        "csv",
+        "--size",
+        "4x4",
+        "--connect",
+        "3",
+        "--count",
+        "2",
+    )
+    assert code == 0, err
+    assert "(csv)" in out and (tmp_path / "d9.txt").read_text().startswith("moves,ply,score")
+
+
+def test_dataset_says_why_it_found_fewer_positions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("c4engine.cli.dataset.build_dataset", lambda boards, **kwargs: [])
+    # ply 1 of a 3-wide board: 2 positions up to mirror image, so the other games repeat one
+    few = ["dataset", "-o", "x.csv", "--size", "3x3", "--connect", "3", "--plies", "1", "--per-ply", "5"]
+    code, _out, err = run_in_process(capsys, *few)
+    assert code == 0 and "note: 2 distinct positions of the 5 asked" in err, err
+    assert "0 ended before their ply" in err and "repeated a position" in err
+    # ply 8 of a 3x3 connect-2 board: nearly every game is won first
+    early = ["dataset", "-o", "x.csv", "--size", "3x3", "--connect", "2", "--plies", "3", "--count", "20"]
+    code, _out, err = run_in_process(capsys, *early)
+    note = err.strip()
+    assert code == 0 and "ended before their ply" in note and not note.startswith("c4 dataset: note: 0 "), (
+        note
+    )
+    ended = int(note.split(" ended before")[0].rsplit(" ", 1)[1])
+    assert ended > 0, note
+
+
+def test_a_board_without_a_line_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    line = assert_refused(capsys, "solve", ["solve", "--size", "1x1", ""], "1x1", "2 or more")
+    assert "2..1" not in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "4453", "extra"],
+        ["move", "4453", "--nope"],
+        ["book", "info", "extra", "more"],
+    ],
+)
+def test_an_unknown_argument_is_named_by_its_command(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = " ".join(args[:2]) if args[0] == "book" else args[0]
+    assert_refused(capsys, command, args, "unrecognized arguments", args[-1])
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["move", "4453", "--depth", "1000"], "move"),
+        (["perft", "--depth", "43"], "perft"),
+        (["book", "build", "--depth", "1000"], "book build"),
+        (["tune", "--depth", "1000"], "tune"),
+        (["tune", "--validation-depth", "43"], "tune"),
+        (["move", "4", "--depth", "21", "--size", "5x4"], "move"),
+    ],
+)
+def test_a_depth_beyond_the_cells_is_refused(
+    args: list[str],
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    cells = "20" if "5x4" in args else "42"
+    assert_refused(capsys, command, args, "depth", f"..{cells}", "cells")
+
+
+def worker_commands() -> list[list[str]]:
+    """Every (sub-)command of c4 with a --workers option, read from the parser."""
+    return [
+        list(command)
+        for command, parser in c4_commands().items()
+        if any("--workers" in action.option_strings for action in parser._actions)
+    ]
+
+
+@pytest.mark.parametrize("command", worker_commands(), ids=" ".join)
+def test_workers_beyond_the_cores_are_capped_with_a_note(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from c4engine.cli.main import build_parser
+    from c4engine.cli.options import usable_cores
+
+    cores = usable_cores()
+    positionals = {"match": ["1", "2"]}.get(command[0], [])
+    required = (
+        ["--depth", "2"]
+        if command == ["book", "build"]
+        else ["-o", "x.csv"]
+        if command == ["dataset"]
+        else []
+    )
+    args = build_parser(command[0]).parse_args(
+        [*command, *positionals, *required, "--workers", str(cores + 998)]
+    )
+    assert args.workers == cores
+    note = capsys.readouterr().err.strip()
+    asked = cores + 998
+    name = " ".join(command)
+    assert note == f"c4 {name}: note: --workers {asked} is more than the {cores} usable cores: using {cores}"
+    args = build_parser(command[0]).parse_args([*command, *positionals, *required, "--workers", str(cores)])
+    assert args.workers == cores and capsys.readouterr().err == ""
+
+
+def test_level2_needs_watch(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_refused(capsys, "play", ["play", "--level2", "3"], "--level2", "--watch")
+    assert_refused(capsys, "play", ["play", "--level2", "3", "--two-players"], "--level2", "--watch")

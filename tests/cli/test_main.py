@@ -47,7 +47,7 @@ def test_show_prints_position() -> None:
     ("args", "words"),
     [
         (("play", "--moves", "44x", "--show"), ("'x'", "move 3")),
-        (("play", "--size", "0x6"), ("width", "between 1 and 32")),
+        (("play", "--size", "0x6"), ("width", "must be 1..32")),
         (("play", "--size", "seven", "--show"), ("WIDTHxHEIGHT",)),
         (("play", "--size", "3x3", "--connect", "4", "--show"), ("cannot fit",)),
         (("play", "--moves", "4444444", "--show"), ("column 4 is full",)),

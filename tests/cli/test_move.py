@@ -52,8 +52,8 @@ def test_other_board_sizes() -> None:
     [
         (["44", "--level", "human"], "not a computer player"),
         (["44", "--level", "9"], "level 9 does not exist"),
-        (["44", "--depth", "0"], "--depth must be at least 1"),
-        (["44", "--time", "0"], "--time must be more than 0"),
+        (["44", "--depth", "0"], "--depth must be 1..42"),
+        (["44", "--time", "0"], "--time: more than 0 seconds"),
         (["4444444"], "column 4 is full"),
         (["4455667"], "the game is over"),
         (["4", "--size", "3x3", "--connect", "5"], "cannot fit"),

@@ -148,8 +148,8 @@ def test_the_command_writes_a_dataset(tmp_path: Path) -> None:
     [
         (["--plies", "x"], "plies 'x': write a ply"),
         (["--plies", "9-3"], "the range runs backwards"),
-        (["--plies", "40"], "plies must be within 0..19"),
-        (["--per-ply", "0"], "at least 1, not 0"),
+        (["--plies", "40"], "--plies '40': a board of 20 cells has plies 0..19"),
+        (["--per-ply", "0"], "--per-ply must be 1..10000000, not 0"),
         (["--per-ply", "2", "--count", "3"], "not allowed with argument"),
         (["--size", "9x7", "--connect", "5"], "width * (height + 1) <= 64"),
         (["--format", "xlsx"], "invalid choice"),

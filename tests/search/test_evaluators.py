@@ -9,7 +9,7 @@ import pytest
 from tests.positions import random_positions
 
 from c4engine.board import Board, Player
-from c4engine.errors import C4Error, UnknownEvaluatorError, WeightsError
+from c4engine.errors import C4Error, UnknownEvaluatorError, WeightsError, echo_path
 from c4engine.search.evaluators import (
     DEFAULT_WEIGHTS,
     EVAL_LIMIT,
@@ -336,4 +336,4 @@ def test_weight_file_errors(tmp_path, text: str | None, message: str) -> None:  
         path.write_text(text)
     with pytest.raises(WeightsError) as info:
         load_weights(path)
-    assert message in str(info.value) and str(path) in str(info.value)
+    assert message in str(info.value) and echo_path(path) in str(info.value)

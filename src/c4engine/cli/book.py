@@ -18,14 +18,16 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
-from c4engine.board import Geometry
+from c4engine.board import Board, Geometry
 from c4engine.cli.options import (
     Subparsers,
     add_board_options,
     add_progress_option,
     add_worker_options,
+    check_depth,
+    check_input_file,
+    check_output_path,
     table_mb,
 )
 from c4engine.cli.progress import Progress
@@ -143,7 +145,7 @@ def run_book(args: argparse.Namespace) -> int:
         status: int = action(args)
         return status
     except C4Error as error:
-        print(f"c4 book: error: {error}", file=sys.stderr)
+        print(f"c4 book {args.book_command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("c4 book: interrupted", file=sys.stderr)
@@ -151,8 +153,8 @@ def run_book(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace) -> OpeningBook:
-    if args.file:
-        return OpeningBook.open(args.file)
+    if args.file is not None:
+        return OpeningBook.open(check_input_file(args.file, "FILE"))
     width, height = parse_size(args.size)
     path = default_book_path(width, height, args.connect)
     if path is None:
@@ -162,8 +164,15 @@ def _open(args: argparse.Namespace) -> OpeningBook:
 
 def _run_build(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
-    output = Path(args.output or f"book-{width}x{height}-d{args.depth}.c4b")
-    checkpoint = Path(args.checkpoint) if args.checkpoint else default_checkpoint_path(output)
+    Board(width, height, args.connect)  # a bad size or connect-N is named before the files
+    check_depth(args.depth, "--depth", width, height, least=0)
+    # both files are checked before the first position is solved
+    output = check_output_path(
+        f"book-{width}x{height}-d{args.depth}.c4b" if args.output is None else args.output, "-o"
+    )
+    checkpoint = check_output_path(
+        str(default_checkpoint_path(output)) if args.checkpoint is None else args.checkpoint, "--checkpoint"
+    )
     with Progress(f"book depth {args.depth}", unit=" positions", enabled=args.progress) as bar:
 
         def show(solved: int, leaves: int, cpu: float) -> None:

@@ -23,6 +23,8 @@ from c4engine.cli.options import (
     add_board_options,
     add_progress_option,
     add_worker_options,
+    check_output_path,
+    number,
     table_mb,
 )
 from c4engine.cli.progress import Progress
@@ -30,27 +32,36 @@ from c4engine.errors import DatasetError, echo
 from c4engine.experiments.dataset import (
     FORMATS,
     MAX_ATTEMPTS_PER_POSITION,
+    MAX_BIAS,
     build_dataset,
-    format_for,
+    draw_positions,
     require_pyarrow,
-    sample_positions,
     write_dataset,
 )
 from c4engine.notation import parse_size
 from c4engine.search.results import DEFAULT_TABLE_MB
 
-__all__ = ["add_dataset_parser", "parse_plies", "run_dataset"]
+__all__ = ["MAX_POSITIONS", "SUFFIXES", "add_dataset_parser", "parse_plies", "run_dataset"]
+
+MAX_POSITIONS = 10_000_000
+"""The most positions one ``c4 dataset`` may ask for."""
+SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+"""The file suffixes that name a format (any other needs ``--format``)."""
 
 
-def parse_plies(text: str) -> list[int]:
-    """Plies from ``"14-30"``, ``"20"`` or a comma list of those (``"8,12-14"``).
+def parse_plies(text: str, cells: int | None = None) -> list[int]:
+    """Plies from ``"14-30"``, ``"20"`` or a comma list of those (``"8,12-14"``); ``cells``: below that.
 
     >>> parse_plies("8,12-14")
     [8, 12, 13, 14]
     >>> parse_plies("9-3")
     Traceback (most recent call last):
     ...
-    c4engine.errors.DatasetError: plies '9-3': the range runs backwards
+    c4engine.errors.DatasetError: --plies '9-3': the range runs backwards
+    >>> parse_plies("30-50", cells=42)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.DatasetError: --plies '30-50': a board of 42 cells has plies 0..41
     """
     plies: set[int] = set()
     for part in text.split(","):
@@ -60,12 +71,27 @@ def parse_plies(text: str) -> list[int]:
             last = int(high) if dash else first
         except ValueError:
             raise DatasetError(
-                f"plies {echo(text)}: write a ply (20), a range (14-30) or a list (8,12-14)"
+                f"--plies {echo(text)}: write a ply (20), a range (14-30) or a list (8,12-14)"
             ) from None
         if first > last:
-            raise DatasetError(f"plies {echo(text)}: the range runs backwards")
+            raise DatasetError(f"--plies {echo(text)}: the range runs backwards")
+        if cells is not None and not 0 <= first <= last < cells:
+            raise DatasetError(f"--plies {echo(text)}: a board of {cells} cells has plies 0..{cells - 1}")
         plies.update(range(first, last + 1))
     return sorted(plies)
+
+
+def _format(output: Path, chosen: str | None) -> str:
+    """``--format``, else the format the suffix of ``-o`` names; a suffix that names none is refused."""
+    if chosen is not None:
+        return chosen
+    suffix = output.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise DatasetError(
+            f"-o {echo(str(output))}: the suffix {echo(suffix)} names no format; "
+            "name a .csv or .parquet file, or give --format csv|parquet"
+        )
+    return SUFFIXES[suffix]
 
 
 def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -79,7 +105,9 @@ def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="file to write (.csv or .parquet)"
     )
-    parser.add_argument("--format", choices=FORMATS, help="file format (default: from the suffix, else csv)")
+    parser.add_argument(
+        "--format", choices=FORMATS, help="file format (default: from the suffix, .csv or .parquet)"
+    )
     add_board_options(parser)
     parser.add_argument(
         "--plies",
@@ -93,7 +121,10 @@ def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random play (default 0)")
     parser.add_argument(
-        "--bias", type=float, default=0.0, help="prefer central columns in the random play (0 = uniform)"
+        "--bias",
+        type=number(0, MAX_BIAS),
+        default=0.0,
+        help=f"prefer central columns in the random play (0 = uniform, up to {MAX_BIAS:g})",
     )
     add_worker_options(parser, "the solver", default=0)
     parser.add_argument(
@@ -112,18 +143,19 @@ def run_dataset(args: argparse.Namespace) -> int:
         raise DatasetError(f"the solver needs width * (height + 1) <= 64; a {args.size} board needs {bits}")
     cells = width * height
     if args.plies is not None:
-        plies = parse_plies(args.plies)
+        plies = parse_plies(args.plies, cells)
     else:
         plies = list(range(cells // 3, max(cells // 3, cells - 2) + 1))
-    output = Path(args.output)
-    file_format = format_for(output, args.format)
+    for option, amount in (("--per-ply", args.per_ply), ("--count", args.count)):
+        if amount is not None and not 1 <= amount <= MAX_POSITIONS:
+            raise DatasetError(f"{option} must be 1..{MAX_POSITIONS}, not {amount}")
+    output = check_output_path(args.output, "-o")
+    file_format = _format(output, args.format)
     if file_format == "parquet":
         require_pyarrow()  # no pyarrow: say so now, not after the solving
-    if not output.parent.is_dir():
-        raise DatasetError(f"cannot write {output}: no directory {output.parent}")
     count = args.count if args.count is not None or args.per_ply is not None else 100
     start = time.perf_counter()
-    boards = sample_positions(
+    sample = draw_positions(
         plies,
         per_ply=args.per_ply,
         count=None if args.per_ply is not None else count,
@@ -133,16 +165,17 @@ def run_dataset(args: argparse.Namespace) -> int:
         seed=args.seed,
         bias=args.bias,
     )
-    wanted = args.per_ply * len(plies) if args.per_ply is not None else count
+    boards = sample.boards
     if not boards:
         asked = echo(args.plies or f"{plies[0]}-{plies[-1]}")
         raise DatasetError(
             f"--plies {asked}: no random game of {MAX_ATTEMPTS_PER_POSITION} per position reached "
             "such a ply unfinished; choose earlier plies"
         )
-    if len(boards) < wanted:
+    if sample.shortfall():
         print(
-            f"c4 dataset: note: random play found {len(boards)} distinct positions of the {wanted} asked",
+            f"c4 dataset: note: {len(boards)} distinct positions of the {sample.wanted} asked: "
+            f"{sample.shortfall()}",
             file=sys.stderr,
         )
     with Progress("dataset", len(boards), unit=" positions", enabled=args.progress) as bar:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,9 +17,9 @@ from typing import TYPE_CHECKING, NoReturn
 
 from c4engine import __version__
 from c4engine.board import Board
-from c4engine.cli.options import Subparsers, add_board_options
+from c4engine.cli.options import Subparsers, add_board_options, add_worker_count, check_depth
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error, UnsupportedBoardError, echo
+from c4engine.errors import ECHO_LIMIT, C4Error, UnsupportedBoardError, echo
 from c4engine.notation import parse_size
 from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
 
@@ -31,10 +32,33 @@ EXIT_USAGE = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (the reason and where to look)."""
+    """argparse, but a usage error is one short line (the reason and where to look).
+
+    argparse quotes a bad value whole; a quoted value longer than
+    :data:`~c4engine.errors.ECHO_LIMIT` is cut, as :func:`~c4engine.errors.echo` cuts it.
+    """
 
     def error(self, message: str) -> NoReturn:
+        message = _LONG_QUOTE.sub(lambda quoted: _cut(quoted.group(0)), " ".join(message.split()))
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_LONG_QUOTE = re.compile(rf"'[^']{{{ECHO_LIMIT},}}'|\"[^\"]{{{ECHO_LIMIT},}}\"|\S{{{ECHO_LIMIT},}}")
+
+
+def _cut(quoted: str) -> str:
+    length = len(quoted) - 2 if quoted[0] in "'\"" else len(quoted)
+    return f"{quoted[:ECHO_LIMIT]}... ({length} characters)"
+
+
+def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub-)command ``args`` were read for: ``c4 book build``'s for ``c4 book build``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(args, action.dest, None)
+            if chosen in action.choices:
+                return _command_parser(action.choices[chosen], args)
+    return parser
 
 
 def _board(args: argparse.Namespace, moves: str = "") -> Board:
@@ -87,11 +111,16 @@ def _level(text: str) -> int | str:
     if text.strip().lower() == PERFECT:
         return PERFECT
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"invalid level {echo(text)}: a number 1..{len(LEVELS)} or 'perfect'"
         ) from None
+    if not 1 <= number <= len(LEVELS):
+        raise argparse.ArgumentTypeError(
+            f"level {number} does not exist: choose 1..{len(LEVELS)} or 'perfect'"
+        )
+    return number
 
 
 def _computer(level: int | str, seed: int | None, weights: str | None = None) -> Agent:
@@ -123,7 +152,13 @@ def _run_play(args: argparse.Namespace) -> int:
     from c4engine.play.players import PERFECT, HumanPlayer
     from c4engine.search.solver import Solver
 
-    board = _board(args, args.moves)
+    if args.level2 is not None and not args.watch:
+        raise C4Error("--level2 is the second computer's level: it needs --watch")
+    _board(args)  # a bad size or connect-N is named before the moves
+    try:
+        board = _board(args, args.moves)
+    except C4Error as error:
+        raise C4Error(f"--moves: {error}") from None
     color = wants_color(sys.stdout) if args.color is None else args.color
     if args.show:
         print(render_board(board, color=color))
@@ -169,9 +204,9 @@ def _add_perft(commands: Subparsers) -> None:
 def _run_perft(args: argparse.Namespace) -> int:
     from c4engine.search.perft import perft
 
-    width, height = parse_size(args.size)
-    if args.depth < 0:
-        raise C4Error(f"depth must be 0 or more, not {args.depth}")
+    board = _board(args)
+    width, height = board.width, board.height
+    check_depth(args.depth, "--depth", width, height, least=0)
     with Progress("perft", args.depth + 1, unit=" plies") as bar:
         counts = perft(args.depth, width, height, args.connect, progress=lambda ply, count: bar.advance())
     for ply, count in enumerate(counts):
@@ -191,10 +226,10 @@ def _add_serve(commands: Subparsers) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument(
-        "--workers",
-        type=int,
-        help="analysis processes; moves have their own (default: cores - 1, at least 1)",
+    add_worker_count(
+        parser,
+        "analysis processes; moves have their own (default: cores - 1, at least 1; at most the cores)",
+        least=1,
     )
     parser.add_argument(
         "--queue", type=int, default=64, help="engine requests queued before 503 (default 64)"
@@ -209,8 +244,6 @@ def _run_serve(args: argparse.Namespace) -> int:
         raise C4Error(
             f"the web server needs fastapi and uvicorn ({error}); install them: pip install fastapi uvicorn"
         ) from error
-    if args.workers is not None and args.workers < 1:
-        raise C4Error(f"--workers must be at least 1, not {args.workers}")
     if args.queue < 1:
         raise C4Error(f"--queue must be at least 1, not {args.queue}")
     if not 0 <= args.port <= 65535:
@@ -281,7 +314,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
     parser = build_parser(arguments[0] if arguments else None)
-    args = parser.parse_args(arguments)
+    args, extras = parser.parse_known_args(arguments)
+    if extras:  # named by the sub-command that did not know them: c4 solve: error: ...
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

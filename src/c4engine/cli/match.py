@@ -13,7 +13,7 @@ import argparse
 import re
 from pathlib import Path
 
-from c4engine.cli.options import Subparsers, add_worker_options
+from c4engine.cli.options import Subparsers, add_worker_options, board_size, check_output_path
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error
 from c4engine.experiments.match import (
@@ -27,7 +27,10 @@ from c4engine.experiments.match import (
 from c4engine.notation import parse_size
 from c4engine.play.players import COMPUTER_FORMS
 
-__all__ = ["add_match_parser", "default_db", "run_match"]
+__all__ = ["MAX_GAMES", "add_match_parser", "default_db", "run_match"]
+
+MAX_GAMES = 10**9
+"""The most games a match may ask for (a game's number is stored as an SQLite integer)."""
 
 
 def add_match_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -52,7 +55,9 @@ def add_match_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     store.add_argument("--db", metavar="FILE", help="SQLite file of the match (default: named after it)")
     store.add_argument("--no-db", action="store_true", help="keep the games in memory only")
     size = parser.add_mutually_exclusive_group()
-    size.add_argument("--size", default=None, metavar="WxH", help="board width x height (default 7x6)")
+    size.add_argument(
+        "--size", type=board_size, default=None, metavar="WxH", help="board width x height (default 7x6)"
+    )
     size.add_argument("--width", type=int, help="board width (default 7)")
     parser.add_argument("--height", type=int, help="board height (default 6)")
     parser.add_argument(
@@ -86,13 +91,17 @@ def _config(args: argparse.Namespace) -> MatchConfig:
         if args.size:
             raise C4Error("give the board as --size WxH or as --width/--height, not both")
         height = args.height
+    if args.games > MAX_GAMES:  # fewer than 1: the match's own check says so
+        raise C4Error(f"--games must be at most {MAX_GAMES}, not {args.games}")
     return MatchConfig(args.a, args.b, args.games, args.seed, args.random_plies, width, height, args.connect)
 
 
 def run_match(args: argparse.Namespace) -> int:
     config = _config(args)
     check_players(config)
-    path = None if args.no_db else Path(args.db) if args.db else default_db(config)
+    path = None
+    if not args.no_db:  # checked before any game is played
+        path = check_output_path(str(default_db(config)) if args.db is None else args.db, "--db")
     store = MatchStore(path) if path is not None else None
     try:
         already = 0

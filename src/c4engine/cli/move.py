@@ -22,7 +22,7 @@ from typing import TextIO
 
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
-from c4engine.cli.options import Subparsers, add_board_options
+from c4engine.cli.options import MAX_SECONDS, Subparsers, add_board_options, check_depth, number
 from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
@@ -50,7 +50,7 @@ def add_move_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
     how.add_argument(
         "--time",
-        type=float,
+        type=number(0, MAX_SECONDS, above=True, unit=" seconds"),
         metavar="SECONDS",
         help="the best move found in SECONDS (book, solver, then engine)",
     )
@@ -96,7 +96,10 @@ def choose_player(
         return EnginePlayer(depth=depth, seed=seed)
     if time is not None:
         return AnalystPlayer(time)
-    player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
+    try:
+        player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
+    except PlayerSpecError as error:
+        raise PlayerSpecError(f"--level: {error}") from None
     if player.is_human:
         raise PlayerSpecError(f"{level!r} is not a computer player")
     return player
@@ -131,6 +134,8 @@ def run_move(args: argparse.Namespace) -> int:
     """Handler of ``c4 move``; bad options or a bad position raise :class:`C4Error`."""
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect fails before any work
+    # A deeper search cannot see more: no game lasts longer than the board's cells.
+    check_depth(args.depth, "--depth", width, height)
     player = choose_player(args.level, args.depth, args.time, args.seed, args.weights)
     if args.position is None:
         return _batch(player, width, height, args.connect, sys.stdin, sys.stdout)

@@ -25,9 +25,17 @@ from typing import TextIO
 
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
-from c4engine.cli.options import Subparsers, add_progress_option, table_mb
+from c4engine.cli.options import (
+    MAX_SECONDS,
+    Subparsers,
+    add_progress_option,
+    board_size,
+    check_input_file,
+    number,
+    table_mb,
+)
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error, echo
+from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
@@ -52,10 +60,7 @@ BENCH_SOURCE = "http://blog.gamesolver.org/solving-connect-four/02-test-protocol
 
 
 def _size(text: str) -> tuple[int, int]:
-    try:
-        return parse_size(text)
-    except C4Error as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return parse_size(board_size(text))
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +76,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
         metavar="MB",
         help=f"transposition table memory (default {DEFAULT_TABLE_MB})",
     )
-    parser.add_argument("--time", type=float, default=None, metavar="SECONDS", help="time limit per position")
+    parser.add_argument(
+        "--time",
+        type=number(0, MAX_SECONDS, above=True, unit=" seconds"),
+        default=None,
+        metavar="SECONDS",
+        help="time limit per position",
+    )
     parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
 
 
@@ -197,8 +208,6 @@ def _live(analyze: bool) -> Progress:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Handler of ``c4 solve``; bad input raises :class:`C4Error` (``c4`` prints it as one line)."""
-    if args.time is not None and not args.time > 0:
-        raise C4Error(f"--time must be more than 0 seconds, not {args.time}")
     if args.position is None:
         return _batch(args, args.analyze, sys.stdin, sys.stdout)
     board = _board(args.position, args)
@@ -237,6 +246,10 @@ def _bench_files(args: argparse.Namespace) -> list[tuple[Path, int | None]]:
     if args.limit is not None and args.limit < 1:
         raise C4Error(f"--limit must be at least 1, not {args.limit}")
     specs = list(args.files)
+    if specs and args.data is not None:
+        raise C4Error("--data names the folder of the default sets: give FILEs or --data, not both")
+    if args.data is not None and not Path(args.data).is_dir():
+        raise C4Error(f"--data {echo_path(args.data)} is not a folder (of the sets {BENCH_SETS[0]}, ...)")
     if not specs:
         directory = default_bench_dir(args.data)
         specs = [str(directory / name) for name in BENCH_SETS]
@@ -255,24 +268,37 @@ def _bench_files(args: argparse.Namespace) -> list[tuple[Path, int | None]]:
 
 
 def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
+    """The ``(moves, score)`` lines of a benchmark file; a line that is not one names the file and line."""
+    name = echo_path(path)
     try:
-        text = path.read_text()
-    except OSError as error:
+        data = check_input_file(str(path), "bench file").read_bytes()
+    except C4Error as error:
         where = f" (the published sets: {BENCH_SOURCE})" if path.name in BENCH_SETS else ""
-        raise C4Error(f"cannot read {path}: {error.strerror}{where}") from None
+        raise C4Error(f"{error}{where}") from None
+    except OSError as error:
+        raise C4Error(f"cannot read {name}: {error.strerror}") from None
     cases = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for line_number, raw in enumerate(data.splitlines(), start=1):
+        where = f"{name}:{line_number}"
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise C4Error(f"{where}: not text; a benchmark file has 'MOVES SCORE' lines") from None
         if not line.strip():
             continue
         parts = line.split()
         if len(parts) != 2:
-            raise C4Error(f"{path}:{number}: expected 'MOVES SCORE'")
+            raise C4Error(f"{where}: expected 'MOVES SCORE', not {echo(line.strip())}")
         try:
+            Board.from_moves(parts[0])
             cases.append((parts[0], int(parts[1])))
-        except ValueError:
-            raise C4Error(f"{path}:{number}: score {echo(parts[1])} is not a number") from None
+        except ValueError as error:
+            problem = f"score {echo(parts[1])} is not a number" if not isinstance(error, C4Error) else error
+            raise C4Error(f"{where}: {problem}") from None
         if limit is not None and len(cases) >= limit:
             break
+    if not cases:
+        raise C4Error(f"{name} holds no positions: a benchmark file has 'MOVES SCORE' lines")
     return cases
 
 

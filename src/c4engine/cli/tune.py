@@ -22,7 +22,13 @@ from typing import Any
 
 from c4engine.board import Board
 from c4engine.cli.chart import line_chart_svg
-from c4engine.cli.options import Subparsers, add_board_options, add_worker_options
+from c4engine.cli.options import (
+    Subparsers,
+    add_board_options,
+    add_worker_options,
+    check_depth,
+    check_output_path,
+)
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, TuneError
 from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
@@ -132,15 +138,23 @@ def _config(args: argparse.Namespace) -> TuneConfig:
     Board(width, height, args.connect)  # a bad size or connect-N is named before the weights are built
     if args.validate < 0:
         raise C4Error(f"--validate must be 0 or more, not {args.validate}")
-    if args.validation_depth is not None and args.validation_depth < 1:
-        raise C4Error(f"--validation-depth must be at least 1, not {args.validation_depth}")
+    check_depth(args.depth, "--depth", width, height)
+    check_depth(args.validation_depth, "--validation-depth", width, height)
+    if args.popsize is not None and args.popsize < 2:
+        raise C4Error(f"--popsize must be at least 2 (candidates to compare), not {args.popsize}")
     space = window_space(args.connect) if args.connect >= 2 else window_space(2)
-    start = weights_argument(args.start, args.connect)
+    try:
+        start = weights_argument(args.start, args.connect)
+    except C4Error as error:
+        raise C4Error(f"--start: {error}") from None
     pool: list[tuple[str, tuple[float, ...]]] = []
     for name in (part.strip() for part in args.pool.split(",")):
         if not name:
             continue
-        values = space.values(weights_argument(name, args.connect, start))
+        try:
+            values = space.values(weights_argument(name, args.connect, start))
+        except C4Error as error:
+            raise C4Error(f"--pool: {error}") from None
         if all(values != existing for _other, existing in pool):
             pool.append((name, values))
     return TuneConfig(
@@ -222,7 +236,11 @@ def _sibling(path: Path, suffix: str) -> Path:
 
 def run_tune(args: argparse.Namespace) -> int:
     config = _config(args)
-    out = Path(args.out)
+    # every file the run writes, checked before the first game
+    check_output_path(args.db, "--db")
+    out = check_output_path(args.out, "--out")
+    check_output_path(str(_sibling(out, "-start.json")), "--out's starting weights")
+    check_output_path(str(_sibling(out, "-curve.svg")), "--out's curve")
     with TuneStore(args.db) as store:
         store.start(config)
         already = store.games_played()

@@ -37,9 +37,12 @@ from c4engine.search.analysis import Analyst, shared_analyst
 
 __all__ = [
     "FORMATS",
+    "MAX_BIAS",
     "DatasetError",
     "LabelledPosition",
+    "PositionSample",
     "build_dataset",
+    "draw_positions",
     "format_for",
     "label",
     "read_dataset",
@@ -51,6 +54,8 @@ __all__ = [
 FORMATS = ("csv", "parquet")
 MAX_ATTEMPTS_PER_POSITION = 50
 """Random games tried per wanted position before a ply is declared exhausted (few distinct positions)."""
+MAX_BIAS = 1000.0
+"""The strongest preference for central columns (the edge columns then weigh about 1/3000)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,34 @@ def _weights(width: int, bias: float) -> list[float]:
     return [1 / (1 + bias * abs(column - middle)) for column in range(width)]
 
 
+@dataclass(frozen=True)
+class PositionSample:
+    """What :func:`draw_positions` found: the ``boards``, and why it found fewer than asked, if it did.
+
+    ``ended_early`` random games ended (a win or a full board) before their
+    ply; ``repeats`` reached a position already drawn (or its mirror image).
+    """
+
+    boards: list[Board]
+    wanted: int
+    ended_early: int
+    repeats: int
+
+    def shortfall(self) -> str:
+        """Why fewer positions than wanted were found, in a few words ('' when none are missing).
+
+        >>> PositionSample([], 10, ended_early=400, repeats=100).shortfall()
+        'of 500 random games, 400 ended before their ply and 100 repeated a position (or its mirror image)'
+        """
+        if len(self.boards) >= self.wanted:
+            return ""
+        tries = self.ended_early + self.repeats + len(self.boards)
+        return (
+            f"of {tries} random games, {self.ended_early} ended before their ply and {self.repeats} "
+            "repeated a position (or its mirror image)"
+        )
+
+
 def sample_positions(
     plies: Iterable[int],
     *,
@@ -94,8 +127,32 @@ def sample_positions(
     are distinct up to mirror image (:meth:`Board.canonical_key`); a ply with
     fewer distinct positions than asked gives what random play finds in
     :data:`MAX_ATTEMPTS_PER_POSITION` tries per position.  Ordered by ply,
-    then as drawn.
+    then as drawn.  :func:`draw_positions` also tells why a ply came short.
     """
+    return draw_positions(
+        plies,
+        per_ply=per_ply,
+        count=count,
+        width=width,
+        height=height,
+        connect=connect,
+        seed=seed,
+        bias=bias,
+    ).boards
+
+
+def draw_positions(
+    plies: Iterable[int],
+    *,
+    per_ply: int | None = None,
+    count: int | None = None,
+    width: int = 7,
+    height: int = 6,
+    connect: int = 4,
+    seed: int | None = None,
+    bias: float = 0.0,
+) -> PositionSample:
+    """:func:`sample_positions`, with the count of random games that ended early or repeated a position."""
     wanted_plies = sorted(set(plies))
     cells = width * height
     Board(width, height, connect)  # validates the size
@@ -109,8 +166,8 @@ def sample_positions(
     assert wanted is not None
     if wanted < 1:
         raise DatasetError(f"the number of positions must be at least 1, not {wanted}")
-    if bias < 0:
-        raise DatasetError(f"bias must be 0 or more, not {bias}")
+    if not 0 <= bias <= MAX_BIAS:
+        raise DatasetError(f"bias must be a number 0..{MAX_BIAS}, not {bias}")
     rng = random.Random(seed)
     weights = _weights(width, bias)
     if per_ply is not None:
@@ -121,16 +178,22 @@ def sample_positions(
             targets[rng.choice(wanted_plies)] += 1
     found: dict[int, list[Board]] = {ply: [] for ply in wanted_plies}
     seen: set[int] = set()
+    ended_early = repeats = 0
     for ply in wanted_plies:
         attempts = MAX_ATTEMPTS_PER_POSITION * targets[ply]
         while len(found[ply]) < targets[ply] and attempts > 0:
             attempts -= 1
             board = _random_game(width, height, connect, ply, rng, weights)
-            if board is None or board.canonical_key() in seen:
+            if board is None:
+                ended_early += 1
+                continue
+            if board.canonical_key() in seen:
+                repeats += 1
                 continue
             seen.add(board.canonical_key())
             found[ply].append(board)
-    return [board for ply in wanted_plies for board in found[ply]]
+    boards = [board for ply in wanted_plies for board in found[ply]]
+    return PositionSample(boards, sum(targets.values()), ended_early, repeats)
 
 
 def _random_game(

@@ -472,4 +472,7 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return PerfectPlayer(seed=seed)
     if "=" in text:
         return _engine_from_settings(spec, text, seed)
-    raise PlayerSpecError(f"unknown player {echo(spec)}: use 'human', {COMPUTER_FORMS}")
+    raise PlayerSpecError(
+        f"unknown player {echo(spec)}: use 'random', a level 1..{len(levels.LEVELS)}, '{PERFECT}', "
+        "key=value settings, weights:FILE.json or module:NAME"
+    )

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from c4engine.board import Board, Geometry, Player
-from c4engine.errors import UnknownEvaluatorError, WeightsError
+from c4engine.errors import UnknownEvaluatorError, WeightsError, echo_path
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -425,25 +425,30 @@ def load_weights(path: str | PathLike[str]) -> tuple[WindowWeights, dict[str, An
     ...
     c4engine.errors.WeightsError: cannot read weights file no/such/weights.json: no such file
     """
+    name = echo_path(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise WeightsError(f"cannot read weights file {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise WeightsError(f"cannot read weights file {path}: {error}") from None
+        raise WeightsError(f"cannot read weights file {name}: no such file") from None
+    except IsADirectoryError:
+        raise WeightsError(f"cannot read weights file {name}: it is a folder") from None
+    except OSError as error:
+        raise WeightsError(f"cannot read weights file {name}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise WeightsError(f"cannot read weights file {name}: not text (JSON, as c4 tune writes)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise WeightsError(f"{path}: not valid JSON ({error})") from error
+        raise WeightsError(f"weights file {name}: not valid JSON ({error})") from error
     if not isinstance(data, dict):
-        raise WeightsError(f"{path}: weights must be a JSON object, not {type(data).__name__}")
+        raise WeightsError(f"weights file {name}: must be a JSON object, not {type(data).__name__}")
     metadata = data.pop("metadata", {})
     if not isinstance(metadata, dict):
-        raise WeightsError(f"{path}: metadata must be a JSON object, not {type(metadata).__name__}")
+        raise WeightsError(f"{name}: metadata must be a JSON object, not {type(metadata).__name__}")
     try:
         return WindowWeights.from_dict(data), metadata
     except WeightsError as error:
-        raise WeightsError(f"{path}: {error}") from error
+        raise WeightsError(f"weights file {name}: {error}") from error
 
 
 DEFAULT_WEIGHTS = WindowWeights(

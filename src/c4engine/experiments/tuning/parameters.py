@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from c4engine.errors import TuneError
+from c4engine.errors import TuneError, echo
 from c4engine.search.evaluators import DEFAULT_WEIGHTS, Evaluator, WindowsEvaluator, WindowWeights
 
 __all__ = [
@@ -209,4 +209,6 @@ def reference_weights(name: str, connect: int) -> WindowWeights:
         return WindowWeights(tens, tuple(-ten for ten in tens), 0.0)
     if name in ("flat", "bad"):
         return WindowWeights((1.0,) * count, (-1.0,) * count, -3.0 if name == "bad" else 0.0)
-    raise TuneError(f"unknown weights {name!r}: use default, classic, areas, hand, flat, bad or a JSON file")
+    raise TuneError(
+        f"unknown weights {echo(name)}: use default, classic, areas, hand, flat, bad or a JSON file"
+    )
