@@ -288,7 +288,7 @@ def test_dataset_output_is_checked_before_the_work(
     def no_work(*args: object, **kwargs: object) -> None:
         raise AssertionError("the work started before the output was checked")
 
-    monkeypatch.setattr("c4engine.cli.dataset.draw_positions", no_work)
+    monkeypatch.setattr("c4engine.cli.dataset.sample_positions", no_work)
     output = {
         "folder": str(tmp_path),
         "empty": "",

@@ -86,7 +86,7 @@ WORK: list[tuple[str, str]] = [
     ("c4engine.search.book.OpeningBook", "items"),
     ("c4engine.cli.match", "play_match"),
     ("c4engine.cli.tune", "tune"),
-    ("c4engine.cli.dataset", "draw_positions"),
+    ("c4engine.cli.dataset", "sample_positions"),
     ("c4engine.web.server", "serve"),
 ]
 
@@ -132,14 +132,17 @@ NUMBER = Values(
 )
 SIZE = Values(("", "abc", "0x0", "-7x6", "7x", "x6", "1000000x6", "7x6x5", "nanxnan", "7x6" * (LONG // 3)))
 CHOICE = Values(("", "nope", "\u00fc", "x" * LONG))
-OUTPUT = Values(("", ".", "a-dir", "no-such-dir/x.out", "good.txt/x.out", UNWRITABLE, "x" * LONG))
+OUTPUT = Values(
+    ("", ".", "a-dir", "no-such-dir/x.out", "good.txt/x.out", UNWRITABLE, "x" * LONG),
+    ("junk.bin", "\u00fcn\u00ef.csv"),  # a file of another kind: overwritten, or refused if it is kept
+)
 INPUT = Values(
     ("", "a-dir", "no-such-file", "no-such-file.json", "junk.bin", "junk.txt", "empty", "x" * LONG, "\u00fc")
 )
 POSITION = Values(("0", "8", "x", "4444444", "4" * LONG, "\u00fc", "4,x", "\u0664"), ("",))
 PLAYER = Values(("", "0", "99", "-1", "nope", "\u00fc", "x" * LONG, "no_such_module:choose", "os:nope"))
 LEVEL = Values(("", "0", "-1", "99", "nope", "\u00fc", "x" * LONG, "nan"))
-TEXT = Values((), JUNK_TEXT)
+TEXT = Values((), (*JUNK_TEXT, "junk.json", "a-dir.json", "junk.bin"))
 
 
 def kind(command: tuple[str, ...], action: argparse.Action) -> Values | None:

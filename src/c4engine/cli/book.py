@@ -171,7 +171,9 @@ def _run_build(args: argparse.Namespace) -> int:
         f"book-{width}x{height}-d{args.depth}.c4b" if args.output is None else args.output, "-o"
     )
     checkpoint = check_output_path(
-        str(default_checkpoint_path(output)) if args.checkpoint is None else args.checkpoint, "--checkpoint"
+        str(default_checkpoint_path(output)) if args.checkpoint is None else args.checkpoint,
+        "--checkpoint",
+        sqlite=True,
     )
     with Progress(f"book depth {args.depth}", unit=" positions", enabled=args.progress) as bar:
 

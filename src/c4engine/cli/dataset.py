@@ -34,8 +34,8 @@ from c4engine.experiments.dataset import (
     MAX_ATTEMPTS_PER_POSITION,
     MAX_BIAS,
     build_dataset,
-    draw_positions,
     require_pyarrow,
+    sample_positions,
     write_dataset,
 )
 from c4engine.notation import parse_size
@@ -155,7 +155,8 @@ def run_dataset(args: argparse.Namespace) -> int:
         require_pyarrow()  # no pyarrow: say so now, not after the solving
     count = args.count if args.count is not None or args.per_ply is not None else 100
     start = time.perf_counter()
-    sample = draw_positions(
+    misses: list[tuple[int, int]] = []
+    boards = sample_positions(
         plies,
         per_ply=args.per_ply,
         count=None if args.per_ply is not None else count,
@@ -164,18 +165,21 @@ def run_dataset(args: argparse.Namespace) -> int:
         connect=args.connect,
         seed=args.seed,
         bias=args.bias,
+        on_misses=lambda ended, repeats: misses.append((ended, repeats)),
     )
-    boards = sample.boards
+    wanted = args.per_ply * len(plies) if args.per_ply is not None else count
     if not boards:
         asked = echo(args.plies or f"{plies[0]}-{plies[-1]}")
         raise DatasetError(
             f"--plies {asked}: no random game of {MAX_ATTEMPTS_PER_POSITION} per position reached "
             "such a ply unfinished; choose earlier plies"
         )
-    if sample.shortfall():
+    if len(boards) < wanted:
+        ended, repeats = misses[0]
         print(
-            f"c4 dataset: note: {len(boards)} distinct positions of the {sample.wanted} asked: "
-            f"{sample.shortfall()}",
+            f"c4 dataset: note: {len(boards)} distinct positions of the {wanted} asked: of "
+            f"{ended + repeats + len(boards)} random games, {ended} ended before their ply and "
+            f"{repeats} repeated a position (or its mirror image)",
             file=sys.stderr,
         )
     with Progress("dataset", len(boards), unit=" positions", enabled=args.progress) as bar:

@@ -101,7 +101,7 @@ def run_match(args: argparse.Namespace) -> int:
     check_players(config)
     path = None
     if not args.no_db:  # checked before any game is played
-        path = check_output_path(str(default_db(config)) if args.db is None else args.db, "--db")
+        path = check_output_path(str(default_db(config)) if args.db is None else args.db, "--db", sqlite=True)
     store = MatchStore(path) if path is not None else None
     try:
         already = 0

@@ -119,12 +119,17 @@ def number(low: float, high: float, *, above: bool = False, unit: str = "") -> C
     return parse
 
 
-def check_output_path(text: str, option: str) -> Path:
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_output_path(text: str, option: str, *, sqlite: bool = False) -> Path:
     """The path an output option names, checked writable before any work: else a one-line :class:`C4Error`.
 
     A file that exists is opened for appending (and left as it is), one that
     does not is created and removed again: so a read-only folder is found out
     also where the permission bits say nothing (root, a read-only mount).
+    With ``sqlite`` (a database the command resumes from), a file that
+    exists must be an SQLite database or empty.
 
     >>> check_output_path("", "--out")
     Traceback (most recent call last):
@@ -146,8 +151,10 @@ def check_output_path(text: str, option: str) -> Path:
             what = "not a folder" if path.parent.exists() else "there is no folder"
             raise C4Error(f"{where}: {what} {echo_path(path.parent)}")
         if path.exists():
-            with path.open("ab"):
-                pass
+            with path.open("rb+") as handle:
+                head = handle.read(len(SQLITE_MAGIC))
+            if sqlite and head and head != SQLITE_MAGIC:
+                raise C4Error(f"{where} is not an SQLite database: name a new file or a database of c4")
         else:
             path.open("xb").close()
             path.unlink()

@@ -237,7 +237,7 @@ def _sibling(path: Path, suffix: str) -> Path:
 def run_tune(args: argparse.Namespace) -> int:
     config = _config(args)
     # every file the run writes, checked before the first game
-    check_output_path(args.db, "--db")
+    check_output_path(args.db, "--db", sqlite=True)
     out = check_output_path(args.out, "--out")
     check_output_path(str(_sibling(out, "-start.json")), "--out's starting weights")
     check_output_path(str(_sibling(out, "-curve.svg")), "--out's curve")

@@ -40,9 +40,7 @@ __all__ = [
     "MAX_BIAS",
     "DatasetError",
     "LabelledPosition",
-    "PositionSample",
     "build_dataset",
-    "draw_positions",
     "format_for",
     "label",
     "read_dataset",
@@ -80,34 +78,6 @@ def _weights(width: int, bias: float) -> list[float]:
     return [1 / (1 + bias * abs(column - middle)) for column in range(width)]
 
 
-@dataclass(frozen=True)
-class PositionSample:
-    """What :func:`draw_positions` found: the ``boards``, and why it found fewer than asked, if it did.
-
-    ``ended_early`` random games ended (a win or a full board) before their
-    ply; ``repeats`` reached a position already drawn (or its mirror image).
-    """
-
-    boards: list[Board]
-    wanted: int
-    ended_early: int
-    repeats: int
-
-    def shortfall(self) -> str:
-        """Why fewer positions than wanted were found, in a few words ('' when none are missing).
-
-        >>> PositionSample([], 10, ended_early=400, repeats=100).shortfall()
-        'of 500 random games, 400 ended before their ply and 100 repeated a position (or its mirror image)'
-        """
-        if len(self.boards) >= self.wanted:
-            return ""
-        tries = self.ended_early + self.repeats + len(self.boards)
-        return (
-            f"of {tries} random games, {self.ended_early} ended before their ply and {self.repeats} "
-            "repeated a position (or its mirror image)"
-        )
-
-
 def sample_positions(
     plies: Iterable[int],
     *,
@@ -118,6 +88,7 @@ def sample_positions(
     connect: int = 4,
     seed: int | None = None,
     bias: float = 0.0,
+    on_misses: Callable[[int, int], None] | None = None,
 ) -> list[Board]:
     """Distinct unfinished positions by seeded random play: ``per_ply`` at each ply, or ``count`` in all.
 
@@ -127,32 +98,16 @@ def sample_positions(
     are distinct up to mirror image (:meth:`Board.canonical_key`); a ply with
     fewer distinct positions than asked gives what random play finds in
     :data:`MAX_ATTEMPTS_PER_POSITION` tries per position.  Ordered by ply,
-    then as drawn.  :func:`draw_positions` also tells why a ply came short.
+    then as drawn.  ``on_misses`` is called at the end with the number of
+    random games that ended (a win, a full board) before their ply and of
+    those that repeated a position already drawn: why fewer were found.
+
+    >>> misses = []
+    >>> boards = sample_positions([1], per_ply=5, width=3, height=3, connect=3, seed=0,
+    ...                           on_misses=lambda ended, repeats: misses.append((ended, repeats)))
+    >>> len(boards), misses
+    (2, [(0, 248)])
     """
-    return draw_positions(
-        plies,
-        per_ply=per_ply,
-        count=count,
-        width=width,
-        height=height,
-        connect=connect,
-        seed=seed,
-        bias=bias,
-    ).boards
-
-
-def draw_positions(
-    plies: Iterable[int],
-    *,
-    per_ply: int | None = None,
-    count: int | None = None,
-    width: int = 7,
-    height: int = 6,
-    connect: int = 4,
-    seed: int | None = None,
-    bias: float = 0.0,
-) -> PositionSample:
-    """:func:`sample_positions`, with the count of random games that ended early or repeated a position."""
     wanted_plies = sorted(set(plies))
     cells = width * height
     Board(width, height, connect)  # validates the size
@@ -192,8 +147,9 @@ def draw_positions(
                 continue
             seen.add(board.canonical_key())
             found[ply].append(board)
-    boards = [board for ply in wanted_plies for board in found[ply]]
-    return PositionSample(boards, sum(targets.values()), ended_early, repeats)
+    if on_misses is not None:
+        on_misses(ended_early, repeats)
+    return [board for ply in wanted_plies for board in found[ply]]
 
 
 def _random_game(
