@@ -364,6 +364,27 @@ def test_careless_values_are_refused_in_one_short_line(
     assert not problems, "\n".join(problems)
 
 
+BATCH_JUNK = ("x", "0", "8", "4444444", "4" * LONG, "\x80\x81", "\u00fc", "9,9", "4" * 50 + "x")
+"""Batch lines (standard input) that are no position: each is refused on its own line."""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [c for c, p in COMMANDS.items() if any(a.dest == "position" and a.nargs == "?" for a in p._actions)],
+    ids=" ".join,
+)
+def test_careless_batch_lines_are_refused_one_by_one(
+    fuzz_folder: Callable[[], Path], command: tuple[str, ...]
+) -> None:
+    fuzz_folder()
+    outcome = invoke(list(command), stdin="".join(line + "\n" for line in BATCH_JUNK))
+    assert outcome.status == 1, (outcome.status, outcome.stderr[-300:])
+    lines = outcome.stderr.strip().splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"line {n}" for n in range(1, len(BATCH_JUNK) + 1)]
+    assert max(map(len, lines)) <= MAX_LINE, lines
+    assert outcome.stdout == "\n" * len(BATCH_JUNK)
+
+
 # Random words in random places: the floor holds for inputs nobody listed.
 WORDS = st.one_of(
     st.sampled_from(["", "-1", "0", "nan", "inf", HUGE_INT, "x" * 500, "a-dir", "junk.bin", "--", "-"]),
