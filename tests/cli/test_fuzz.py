@@ -38,6 +38,7 @@ from tests.cli.test_careless_input import assert_usage_error
 from tests.conftest import c4_commands, run_c4
 
 from c4engine.cli.main import main
+from c4engine.cli.options import WorkerCount
 
 EXIT_USAGE = 2
 MAX_LINE = 200
@@ -123,8 +124,16 @@ UNWRITABLE = "/proc/c4-fuzz/x.out" if os.geteuid() == 0 else "read-only/x.out"
 
 JUNK_TEXT = ("", " ", "\u00fc\u00f1\u00ef\u00e7\u00f8d\u00e9", "\u202e\u200b", "-", "x" * LONG)
 INTEGER = Values(
-    ("", "abc", "1.5", "nan", "inf", "0x10", "\u00fc", "9" * LONG, "1e3"),
-    ("-1", "0", "1", HUGE_INT, "-" + HUGE_INT),
+    ("", "abc", "1.5", "nan", "inf", "0x10", "\u00fc", "9" * LONG, "1e3", HUGE_INT),
+    ("-1", "0", "1", "-" + HUGE_INT),
+)
+HUGE_OK = {"seed", "workers", "limit", "sample", "min_ply", "batch", "queue"}
+"""Whole-number options for which any size means something (a seed; at most all; capped with a note).
+
+Every other one must refuse 10**30: a count that large is a search or a loop without end.
+"""
+INTEGER_ANY_SIZE = Values(
+    tuple(value for value in INTEGER.refused if value != HUGE_INT), (*INTEGER.either, HUGE_INT)
 )
 NUMBER = Values(
     ("", "abc", "nan", "-nan", "inf", "-inf", "1e308", "9" * LONG, "\u00fc", "1,5"),
@@ -165,8 +174,8 @@ def kind(command: tuple[str, ...], action: argparse.Action) -> Values | None:
         return SIZE
     if "level" in name:
         return LEVEL if command == ("play",) else PLAYER
-    if action.type is int or type_name in {"_worker_count", "worker_count"}:
-        return INTEGER
+    if action.type is int or isinstance(action, WorkerCount):
+        return INTEGER_ANY_SIZE if name in HUGE_OK else INTEGER
     if action.type is float or type_name == "table_mb":
         return NUMBER
     return TEXT

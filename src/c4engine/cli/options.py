@@ -19,8 +19,10 @@ from c4engine.search.results import check_table_mb
 __all__ = [
     "MAX_SECONDS",
     "Subparsers",
+    "WorkerCount",
     "add_board_options",
     "add_progress_option",
+    "add_worker_count",
     "add_worker_options",
     "board_size",
     "check_depth",

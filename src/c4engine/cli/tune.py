@@ -22,6 +22,7 @@ from typing import Any
 
 from c4engine.board import Board
 from c4engine.cli.chart import line_chart_svg
+from c4engine.cli.match import MAX_GAMES
 from c4engine.cli.options import (
     Subparsers,
     add_board_options,
@@ -48,6 +49,10 @@ __all__ = ["add_tune_parser", "curve_svg", "run_tune", "weights_argument"]
 
 
 DEFAULT_POOL = "start,default,hand,areas"
+MAX_OPENINGS = 100_000
+"""The most opening pairs a candidate may play against each reference (already 200,000 games)."""
+MAX_POPSIZE = 10_000
+"""The largest CMA-ES population (cma builds its matrices for it at once)."""
 VALIDATION_SEED_OFFSET = 1_000_003
 
 
@@ -138,10 +143,14 @@ def _config(args: argparse.Namespace) -> TuneConfig:
     Board(width, height, args.connect)  # a bad size or connect-N is named before the weights are built
     if args.validate < 0:
         raise C4Error(f"--validate must be 0 or more, not {args.validate}")
+    if args.validate > MAX_GAMES:
+        raise C4Error(f"--validate must be at most {MAX_GAMES} games, not {args.validate}")
     check_depth(args.depth, "--depth", width, height)
     check_depth(args.validation_depth, "--validation-depth", width, height)
-    if args.popsize is not None and args.popsize < 2:
-        raise C4Error(f"--popsize must be at least 2 (candidates to compare), not {args.popsize}")
+    if args.popsize is not None and not 2 <= args.popsize <= MAX_POPSIZE:
+        raise C4Error(f"--popsize must be 2..{MAX_POPSIZE} candidates, not {args.popsize}")
+    if args.openings > MAX_OPENINGS:  # fewer than 1: the run's own check says so
+        raise C4Error(f"--openings must be at most {MAX_OPENINGS} pairs, not {args.openings}")
     space = window_space(args.connect) if args.connect >= 2 else window_space(2)
     try:
         start = weights_argument(args.start, args.connect)
