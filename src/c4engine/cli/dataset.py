@@ -28,7 +28,7 @@ from c4engine.cli.options import (
     table_mb,
 )
 from c4engine.cli.progress import Progress
-from c4engine.errors import DatasetError, echo
+from c4engine.errors import DatasetError, echo, echo_path
 from c4engine.experiments.dataset import (
     FORMATS,
     MAX_ATTEMPTS_PER_POSITION,
@@ -88,7 +88,7 @@ def _format(output: Path, chosen: str | None) -> str:
     suffix = output.suffix.lower()
     if suffix not in SUFFIXES:
         raise DatasetError(
-            f"-o {echo(str(output))}: the suffix {echo(suffix)} names no format; "
+            f"-o {echo_path(output)}: the suffix {echo(suffix)} names no format; "
             "name a .csv or .parquet file, or give --format csv|parquet"
         )
     return SUFFIXES[suffix]
