@@ -119,8 +119,8 @@ class Values:
 
 
 HUGE_INT = "1" + "0" * 30
-UNWRITABLE = "/proc/c4-fuzz/x.out" if os.geteuid() == 0 else "read-only/x.out"
-"""A path no one may write (root may write a read-only folder; no one creates files under /proc)."""
+UNWRITABLE = "/sys/c4-fuzz.out" if os.geteuid() == 0 else "read-only/x.out"
+"""A path in a folder no one may write (root may write a read-only folder, but not /sys)."""
 
 JUNK_TEXT = ("", " ", "\u00fc\u00f1\u00ef\u00e7\u00f8d\u00e9", "\u202e\u200b", "-", "x" * LONG)
 INTEGER = Values(
