@@ -185,5 +185,5 @@ def test_external_players_play_a_match(agents_module: str) -> None:
 
 
 def test_an_illegal_move_of_an_external_player_stops_the_match(agents_module: str) -> None:
-    with pytest.raises(MatchError, match="illegal move 99"):
+    with pytest.raises(MatchError, match="it returned 99, not a column of a 7-wide board"):
         play_match(MatchConfig(f"{agents_module}:cheat", "1", games=2), workers=0)

@@ -1,7 +1,12 @@
 """The ``c4`` command.
 
 Every sub-command reports bad input as one line on standard error and a
-non-zero exit status (2), never a traceback.
+non-zero exit status (2), never a traceback.  Ctrl-C stops any of them at
+once with one line -- what is kept, and the command that resumes it -- and
+exit status 130; a second Ctrl-C while it stops is ignored, so the stop
+(killing busy workers, closing the database) is never cut short.  A
+command that keeps its work says so with ``parser.set_defaults(kept=F)``:
+``F(args)`` tells where (e.g. ``"the finished games are kept in m.sqlite"``).
 """
 
 from __future__ import annotations
@@ -9,9 +14,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import shlex
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
 
 from c4engine import __version__
@@ -28,6 +37,8 @@ if TYPE_CHECKING:  # a command imports the heavy modules (numba) it needs when i
 __all__ = ["main", "parse_size"]
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, what a shell reports for a program stopped by Ctrl-C."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -270,6 +281,28 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _interrupt_once(_signal: int, _frame: FrameType | None) -> None:
+    """SIGINT's handler while a command runs: KeyboardInterrupt the first time, then ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def interrupted_line(args: argparse.Namespace, arguments: Sequence[str]) -> str:
+    """The one line a command stopped by Ctrl-C prints: what is kept and how to resume.
+
+    >>> args = argparse.Namespace(command="match", kept=lambda args: "the games are kept in m.sqlite")
+    >>> interrupted_line(args, ["match", "1", "random"])
+    'c4 match: interrupted; the games are kept in m.sqlite; resume: c4 match 1 random'
+    >>> interrupted_line(argparse.Namespace(command="analyze"), ["analyze", "44"])
+    'c4 analyze: interrupted; nothing is kept'
+    """
+    kept: Callable[[argparse.Namespace], str | None] | None = getattr(args, "kept", None)
+    what = kept(args) if kept is not None else None
+    if what is None:
+        return f"c4 {args.command}: interrupted; nothing is kept"
+    return f"c4 {args.command}: interrupted; {what}; resume: {shlex.join(['c4', *arguments])}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``c4`` with ``argv`` (default: the command line); returns the exit status."""
     arguments = sys.argv[1:] if argv is None else list(argv)
@@ -285,16 +318,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _interrupt_once) if in_main_thread else None
     try:
         status: int = args.run(args)
     except C4Error as error:
         print(f"c4 {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+        print(interrupted_line(args, arguments), file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     return status
 
 
