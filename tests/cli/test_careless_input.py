@@ -129,7 +129,9 @@ def test_a_crashing_player_ends_the_match_in_one_line_and_finished_games_stay(tm
         "match", "crashbot:choose", "7", "--games", "4", "--workers", "0", "--random-plies", "0",
         "--db", str(database), cwd=tmp_path,
     )  # fmt: skip
-    assert_usage_error(result, "match", "crashbot:choose", "game 1", "RuntimeError in crashbot.py line 3: boom")
+    assert_usage_error(
+        result, "match", "crashbot:choose", "game 1", "RuntimeError in crashbot.py line 3: boom"
+    )
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT game FROM games").fetchall() == [(0,)]
 

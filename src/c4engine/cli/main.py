@@ -297,7 +297,10 @@ def interrupted_line(args: argparse.Namespace, arguments: Sequence[str]) -> str:
     'c4 analyze: interrupted; nothing is kept'
     """
     kept: Callable[[argparse.Namespace], str | None] | None = getattr(args, "kept", None)
-    what = kept(args) if kept is not None else None
+    try:
+        what = kept(args) if kept is not None else None
+    except C4Error:  # stopped while reading its own options: nothing was started
+        what = None
     if what is None:
         return f"c4 {args.command}: interrupted; nothing is kept"
     return f"c4 {args.command}: interrupted; {what}; resume: {shlex.join(['c4', *arguments])}"
@@ -323,16 +326,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
     except C4Error as error:
+        status = EXIT_USAGE
         print(f"c4 {args.command}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
     except KeyboardInterrupt:
+        # SIGINT stays ignored (see _interrupt_once): the process is about to exit, and a
+        # second Ctrl-C must not break that with a traceback
         print(interrupted_line(args, arguments), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        return 0
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        status = 0
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
     return status
 
 
