@@ -321,8 +321,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, _interrupt_once) if in_main_thread else None
+    # Python's own Ctrl-C handler is replaced; an ignored SIGINT (a shell's background job) stays so.
+    takes_ctrl_c = (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+    previous = signal.signal(signal.SIGINT, _interrupt_once) if takes_ctrl_c else None
     try:
         status: int = args.run(args)
     except C4Error as error:
