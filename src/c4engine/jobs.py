@@ -134,8 +134,10 @@ class _LocalWorker:
 
     def __init__(self, context: SpawnContext) -> None:
         self.connection, theirs = context.Pipe()
+        # Daemonic: should this process exit while a worker is busy (a batch left unfinished
+        # and not closed yet), multiprocessing's exit handler terminates it instead of waiting.
         self.process = context.Process(
-            target=_serve, args=(theirs, os.getpid(), starts_pdeathsig()), name="c4engine worker"
+            target=_serve, args=(theirs, os.getpid(), starts_pdeathsig()), name="c4engine worker", daemon=True
         )
         with sigint_ignored():  # Ctrl-C is the parent's: it stops the workers itself
             self.process.start()

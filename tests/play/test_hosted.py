@@ -53,14 +53,14 @@ def test_a_hosted_player_moves_like_the_function_and_times_its_own_cpu(bots: str
 
 def test_one_host_serves_every_game_of_a_player(bots: str) -> None:
     HostedPlayer(f"{bots}:leftmost", move_timeout=60).choose_move(Board())
-    first = hosted._HOSTS[f"{bots}:leftmost"].process.pid
+    first = hosted._HOSTS.by_spec[f"{bots}:leftmost"].process.pid
     HostedPlayer(f"{bots}:leftmost", seed=3, move_timeout=60).choose_move(Board())
-    assert hosted._HOSTS[f"{bots}:leftmost"].process.pid == first
+    assert hosted._HOSTS.by_spec[f"{bots}:leftmost"].process.pid == first
 
 
 def test_a_player_over_its_time_loses_it_and_its_process_is_killed(bots: str) -> None:
     player = HostedPlayer(f"{bots}:sleepy", move_timeout=1)
-    process = psutil.Process(hosted._HOSTS[f"{bots}:sleepy"].process.pid)
+    process = psutil.Process(hosted._HOSTS.by_spec[f"{bots}:sleepy"].process.pid)
     started = time.monotonic()
     with pytest.raises(MoveTimeoutError, match="no answer within 1 s"):
         player.choose_move(Board())
@@ -81,6 +81,6 @@ def test_the_host_ignores_ctrl_c_and_leaves_it_to_its_parent(bots: str) -> None:
     if sys.platform != "linux":
         pytest.skip("reads /proc")
     HostedPlayer(f"{bots}:leftmost", move_timeout=60)
-    pid = hosted._HOSTS[f"{bots}:leftmost"].process.pid
+    pid = hosted._HOSTS.by_spec[f"{bots}:leftmost"].process.pid
     ignored = int(Path(f"/proc/{pid}/status").read_text().split("SigIgn:")[1].split()[0], 16)
     assert ignored & (1 << (2 - 1))  # SIGINT is signal 2

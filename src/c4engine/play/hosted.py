@@ -27,6 +27,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from multiprocessing.connection import Connection
 
@@ -106,21 +107,31 @@ class PlayerHost:
         self.connection.close()
 
 
-_HOSTS: dict[str, PlayerHost] = {}
-"""This process's hosts, by player spec: each serves the games of that player one after the other."""
+class _Hosts(threading.local):
+    """This thread's hosts, by player spec: each serves the games of that player one after the other.
+
+    Per thread, as a Dask worker plays several games at once in threads, and
+    a host answers one request at a time.
+    """
+
+    def __init__(self) -> None:
+        self.by_spec: dict[str, PlayerHost] = {}
+
+
+_HOSTS = _Hosts()
 
 
 def _host(spec: str) -> PlayerHost:
-    host = _HOSTS.get(spec)
+    host = _HOSTS.by_spec.get(spec)
     if host is None or not host.alive or host.connection.closed:
-        host = _HOSTS[spec] = PlayerHost(spec)
+        host = _HOSTS.by_spec[spec] = PlayerHost(spec)
     return host
 
 
 def stop_hosts() -> None:
-    """Stop every host this process started (a match ends, or is interrupted)."""
-    while _HOSTS:
-        _HOSTS.popitem()[1].stop()
+    """Stop every host this thread started (a match ends, or is interrupted)."""
+    while _HOSTS.by_spec:
+        _HOSTS.by_spec.popitem()[1].stop()
 
 
 class HostedPlayer:
