@@ -202,8 +202,11 @@ class _LocalPool:
                         break
                     worker = self._idle_worker()
                     worker.job = upcoming[0]
-                    worker.connection.send((fn, upcoming[1]))
                     running[upcoming[0]] = worker
+                    try:
+                        worker.connection.send((fn, upcoming[1]))
+                    except (BrokenPipeError, ConnectionResetError):  # it died while idle
+                        raise WorkerDiedError(upcoming[0]) from None
                 if not running:
                     return
                 yield from self._finished(running)
@@ -215,7 +218,7 @@ class _LocalPool:
     def _idle_worker(self) -> _LocalWorker:
         """An idle worker: one that is up, or a new one."""
         for worker in self._workers:
-            if worker.job is None:
+            if worker.job is None and worker.process.is_alive():
                 return worker
         worker = _LocalWorker(self._context)
         self._workers.append(worker)
