@@ -301,9 +301,10 @@ def interrupted_line(args: argparse.Namespace, arguments: Sequence[str]) -> str:
         what = kept(args) if kept is not None else None
     except C4Error:  # stopped while reading its own options: nothing was started
         what = None
+    prefix = f"c4 {args.command}" if args.command else "c4"
     if what is None:
-        return f"c4 {args.command}: interrupted; nothing is kept"
-    return f"c4 {args.command}: interrupted; {what}; resume: {shlex.join(['c4', *arguments])}"
+        return f"{prefix}: interrupted; nothing is kept"
+    return f"{prefix}: interrupted; {what}; resume: {shlex.join(['c4', *arguments])}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -316,32 +317,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     # so that such a file never hides an installed module.  Spawned workers inherit sys.path.
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
-    parser = build_parser(arguments[0] if arguments else None)
-    args = parser.parse_args(arguments)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
-    # Python's own Ctrl-C handler is replaced; an ignored SIGINT (a shell's background job) stays so.
+    # Python's own Ctrl-C handler is replaced (before the command's modules load: an import cut
+    # short is a Ctrl-C like any other); an ignored SIGINT (a shell's background job) stays so.
     takes_ctrl_c = (
         threading.current_thread() is threading.main_thread()
         and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     )
     previous = signal.signal(signal.SIGINT, _interrupt_once) if takes_ctrl_c else None
+    interrupted = False
+    args = argparse.Namespace(command=arguments[0] if arguments and arguments[0] in _COMMANDS else None)
     try:
+        parser = build_parser(args.command)
+        args = parser.parse_args(arguments)
+        if args.command is None:
+            parser.print_help()
+            return EXIT_USAGE
         status: int = args.run(args)
+        return status
     except C4Error as error:
-        status = EXIT_USAGE
         print(f"c4 {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         # SIGINT stays ignored (see _interrupt_once): the process is about to exit, and a
         # second Ctrl-C must not break that with a traceback
+        interrupted = True
         print(interrupted_line(args, arguments), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        status = 0
-    if previous is not None:
-        signal.signal(signal.SIGINT, previous)
-    return status
+        return 0
+    finally:
+        if previous is not None and not interrupted:
+            signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":
