@@ -30,12 +30,13 @@ import sys
 import threading
 import time
 from multiprocessing.connection import Connection
+from pathlib import Path
 
 from c4engine.board import Board
 from c4engine.errors import MoveTimeoutError, PlayerFailedError, PlayerSpecError
 from c4engine.processes import die_with_parent, sigint_ignored, starts_pdeathsig
 
-__all__ = ["DEFAULT_MOVE_TIMEOUT", "START_TIMEOUT", "HostedPlayer", "PlayerHost", "stop_hosts"]
+__all__ = ["DEFAULT_MOVE_TIMEOUT", "START_TIMEOUT", "HostedPlayer", "PlayerHost", "main", "stop_hosts"]
 
 DEFAULT_MOVE_TIMEOUT = 30.0
 """Seconds an external player may take for one move before it loses on time.
@@ -45,6 +46,9 @@ and a Python player that needs more than half a minute for one move is
 almost surely stuck; 30 s still leaves room for a first move that loads a
 model or compiles code.
 """
+
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+"""The folder that holds the ``c4engine`` package."""
 
 START_TIMEOUT = 60.0
 """Seconds a host may take to start: Python, c4engine and the player's module imported, player made."""
@@ -63,7 +67,12 @@ class PlayerHost:
     def __init__(self, spec: str) -> None:
         self.spec = spec
         ours, theirs = socket.socketpair()
-        command = [sys.executable, "-m", "c4engine.play.hosted", str(theirs.fileno()), str(os.getpid())]
+        # c4engine's own folder appended to the child's path: found even where this process was
+        # given it by hand, and never in front of anything
+        bootstrap = (
+            f"import sys; sys.path.append({_PACKAGE_ROOT!r}); from c4engine.play.hosted import main; main()"
+        )
+        command = [sys.executable, "-c", bootstrap, str(theirs.fileno()), str(os.getpid())]
         command.append("1" if starts_pdeathsig() else "0")
         with sigint_ignored():  # Ctrl-C is the parent's: it stops the host itself
             self.process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
@@ -201,11 +210,8 @@ def _serve(connection: Connection) -> None:
             connection.send(("error", f"the player returned something that cannot be sent: {error}"))
 
 
-def _main() -> None:  # pragma: no cover - runs in the host process
+def main() -> None:  # pragma: no cover - runs in the host process
+    """The host process: ``python -c BOOTSTRAP DESCRIPTOR PARENT_PID PDEATHSIG`` (see :class:`PlayerHost`)."""
     descriptor, parent, pdeathsig = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
     die_with_parent(parent, pdeathsig)
     _serve(Connection(descriptor))
-
-
-if __name__ == "__main__":  # pragma: no cover - the host process
-    _main()
