@@ -96,14 +96,17 @@ class SQLiteStore:
     def check_identity(self, stored: Mapping[str, object], wanted: Mapping[str, object]) -> None:
         """Refuse (with :attr:`error`) a file whose run, ``stored``, is not the one ``wanted``.
 
-        The message names every parameter that differs, with both values
-        when they are short (weights vectors are only named).
+        The message names the parameters that differ (the first
+        :data:`SHOWN_DIFFERENCES`), with both values when they are short
+        (weights vectors are only named).
         """
         changed = [
             _difference(key, stored.get(key), value)
             for key, value in wanted.items()
             if stored.get(key) != value
         ]
+        if len(changed) > SHOWN_DIFFERENCES:
+            changed[SHOWN_DIFFERENCES:] = [f"{len(changed) - SHOWN_DIFFERENCES} more"]
         if changed:
             raise self.error(f"{self.path} holds another {self.run}: {', '.join(changed)}; {self.remedy}")
 
@@ -118,6 +121,9 @@ class SQLiteStore:
     ) -> None:
         self.close()
 
+
+SHOWN_DIFFERENCES = 3
+"""How many differing parameters a refusal names (and how many more there are), to stay one short line."""
 
 SHORT_VALUE = 24
 """How many characters of a stored and an asked value a refusal quotes, each; longer ones are only named."""

@@ -67,7 +67,7 @@ COMPUTER_FORMS = (
 """Every way :func:`parse_agent` names a computer player, for help texts."""
 
 SHORT_COMPUTER_FORMS = (
-    f"random, a level 1..{len(levels.LEVELS)}, {PERFECT}, settings like depth=8,evaluator=areas, "
+    f"random, a level 1..{len(levels.LEVELS)}, {PERFECT}, settings like depth=8, "
     "weights:FILE.json or module:NAME"
 )
 """The same, short enough for an error message."""
