@@ -75,11 +75,25 @@ def wait_for(condition: Callable[[], bool], limit: float = 180.0) -> None:
         time.sleep(0.05)
 
 
+def is_alive(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:  # ended between the two questions
+        return False
+
+
+def command_line(process: psutil.Process) -> str:
+    try:
+        return " ".join(process.cmdline())
+    except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+        return ""
+
+
 def still_running(processes: list[psutil.Process], limit: float) -> list[psutil.Process]:
     """Those of ``processes`` that have not ended after up to ``limit`` seconds."""
     deadline = time.monotonic() + limit
     while True:
-        alive = [p for p in processes if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        alive = [p for p in processes if is_alive(p)]
         if not alive or time.monotonic() > deadline:
             return alive
         time.sleep(0.1)
@@ -127,9 +141,7 @@ def _started_match(tmp_path: Path) -> pexpect.spawn:
     (tmp_path / "badbot.py").write_text(BADBOT)
     child = spawn(["match", "badbot:choose", "1", "--games", "4", "--workers", "2"], tmp_path)
     # under way: both workers wait for a player that sleeps
-    wait_for(
-        lambda: sum("c4engine.play.hosted" in " ".join(p.cmdline()) for p in descendants(child.pid)) == 2
-    )
+    wait_for(lambda: sum("c4engine.play.hosted" in command_line(p) for p in descendants(child.pid)) == 2)
     return child
 
 
@@ -192,7 +204,7 @@ def test_no_process_outlives_a_command_killed_with_sigkill(tmp_path: Path, comma
     print(
         f"c4 {command}: its {len(processes)} processes ended {time.monotonic() - started:.2f} s after kill -9"
     )
-    assert left == [], [" ".join(p.cmdline()) for p in left]
+    assert left == [], [command_line(p) for p in left]
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])
