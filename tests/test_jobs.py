@@ -1,6 +1,12 @@
 import os
+import signal
+import subprocess
+import sys
+import time
 from functools import partial
+from pathlib import Path
 
+import psutil
 import pytest
 
 from c4engine.errors import SchedulerError
@@ -92,3 +98,65 @@ def test_a_worker_that_dies_is_named_by_its_job() -> None:
     with pytest.raises(WorkerDiedError, match="job 2 died") as died:
         list(run_jobs(_exit_on_two, range(4), workers=1))
     assert died.value.index == 2
+
+
+def _sleep_or_return(job: int) -> int:
+    if job < 0:
+        time.sleep(1000)
+    return job
+
+
+def test_leaving_a_batch_early_stops_the_worker_of_a_job_that_never_ends() -> None:
+    with JobRunner(workers=2) as runner:
+        results = runner.run(_sleep_or_return, [-1, 5])
+        assert next(results) == (1, 5)
+        sleeper = [worker.process for worker in runner._local._workers if worker.job == 0]  # type: ignore[union-attr]
+        started = time.monotonic()
+        results.close()  # the caller stops waiting (an error, Ctrl-C): the sleeping job's worker is killed
+        sleeper[0].join(30)
+        assert not sleeper[0].is_alive() and time.monotonic() - started < 30
+        assert dict(runner.run(abs, [-3])) == {0: 3}  # the runner goes on with the workers left
+
+
+def _signal_mask(_job: int) -> int:
+    return int(Path("/proc/self/status").read_text().split("SigIgn:")[1].split()[0], 16)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_workers_leave_ctrl_c_to_their_parent() -> None:
+    ((_index, ignored),) = run_jobs(_signal_mask, [0], workers=1)
+    assert ignored & (1 << (signal.SIGINT - 1))
+
+
+RUNNER = """
+import sys, time
+from c4engine.jobs import JobRunner
+
+def nap(job):
+    time.sleep(1000)
+
+if __name__ == "__main__":
+    with JobRunner(workers=2) as runner:
+        for _ in runner.run(nap, [1, 2]):
+            pass
+"""
+
+
+def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    (tmp_path / "runner.py").write_text(RUNNER)
+    parent = subprocess.Popen([sys.executable, str(tmp_path / "runner.py")], cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while (
+        len(
+            workers := [
+                p for p in psutil.Process(parent.pid).children() if "spawn_main" in " ".join(p.cmdline())
+            ]
+        )
+        < 2
+    ):
+        assert time.monotonic() < deadline, "the workers never started"
+        time.sleep(0.05)
+    parent.kill()
+    parent.wait()
+    _gone, alive = psutil.wait_procs(workers, timeout=30)  # about 0.5 s (the watcher's period) measured
+    assert alive == []

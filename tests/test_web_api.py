@@ -492,3 +492,35 @@ def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.Mon
     ]  # fmt: skip
     move = worker.engine_move("44", 7, 6, 4, "perfect", 1.0)
     assert move["column"] == 4 and move["exact"]
+
+
+SERVER_WITH_A_WORKER = """
+import time
+from c4engine.web.pool import _Worker
+
+def nap(seconds, stop):
+    time.sleep(seconds)
+
+if __name__ == "__main__":
+    worker = _Worker()
+    worker.connection.send((1, nap, (1000,)))  # busy: it cannot notice a closed pipe
+    print(worker.process.pid, flush=True)
+    time.sleep(1000)
+"""
+
+
+def test_a_worker_ends_when_the_server_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    import psutil
+
+    (tmp_path / "server.py").write_text(SERVER_WITH_A_WORKER)
+    server = subprocess.Popen(
+        [sys.executable, str(tmp_path / "server.py")], stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdout is not None
+    worker = psutil.Process(int(server.stdout.readline()))  # up and warmed
+    server.kill()
+    server.wait()
+    worker.wait(timeout=30)  # about 0.5 s (the parent watcher's period)

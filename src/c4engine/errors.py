@@ -153,3 +153,11 @@ class BookError(C4Error):
 
 class LimitError(C4Error):
     """A search limit that cannot be used: a time that is not a positive number, a depth below 1."""
+
+
+class PlayerFailedError(C4Error):
+    """An external player run in its own process that raised or died (the message says how)."""
+
+
+class MoveTimeoutError(C4Error):
+    """A player that did not choose a move within its time limit: it loses the game on time."""

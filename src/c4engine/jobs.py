@@ -29,12 +29,15 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as connection_wait
+from multiprocessing.context import SpawnContext
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from c4engine.errors import SchedulerError
+from c4engine.processes import die_with_parent, sigint_ignored, starts_pdeathsig
 
 __all__ = ["JobRunner", "WorkerDiedError", "default_workers", "executor", "parallelism", "run_jobs"]
 
@@ -126,12 +129,142 @@ def executor(
         client.close()  # type: ignore[no-untyped-call]
 
 
+class _LocalWorker:
+    """One worker process and the pipe it takes jobs from; ``job`` is the index it runs, if any."""
+
+    def __init__(self, context: SpawnContext) -> None:
+        self.connection, theirs = context.Pipe()
+        # Daemonic: should this process exit while a worker is busy (a batch left unfinished
+        # and not closed yet), multiprocessing's exit handler terminates it instead of waiting.
+        self.process = context.Process(
+            target=_serve, args=(theirs, os.getpid(), starts_pdeathsig()), name="c4engine worker", daemon=True
+        )
+        with sigint_ignored():  # Ctrl-C is the parent's: it stops the workers itself
+            self.process.start()
+        theirs.close()
+        self.job: int | None = None
+
+    def stop(self, grace: float) -> None:
+        """End the process: asked to when idle, killed when busy or when it does not end in ``grace`` s."""
+        if self.job is None and self.process.is_alive():
+            with suppress(OSError):
+                self.connection.send(None)
+            self.process.join(grace)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
+
+
+def _serve(connection: Connection, parent_pid: int, pdeathsig: bool) -> None:
+    """A worker process: runs the jobs that come down the pipe until it closes or says stop."""
+    die_with_parent(parent_pid, pdeathsig)
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        fn, job = message
+        try:
+            reply: tuple[bool, object] = (True, fn(job))
+        except Exception as error:  # raised again in the parent, as itself
+            reply = (False, error)
+        try:
+            connection.send(reply)
+        except Exception as error:  # a result or an exception that does not pickle
+            connection.send((False, SchedulerError(f"a job's result cannot be sent back: {error}")))
+
+
+class _LocalPool:
+    """Up to ``size`` worker processes, each running one job at a time.
+
+    Unlike :class:`~concurrent.futures.ProcessPoolExecutor` it can stop a
+    busy worker: leaving :meth:`run` early (an error, Ctrl-C) kills the
+    workers still running its jobs, so a job that never ends (a player that
+    hangs) cannot hold the caller.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._context = multiprocessing.get_context("spawn")
+        self._workers: list[_LocalWorker] = []
+
+    def run(self, fn: Callable[[Job], Result], jobs: Iterable[Job]) -> Iterator[tuple[int, Result]]:
+        queue = enumerate(jobs)
+        running: dict[int, _LocalWorker] = {}  # job index -> its worker
+        try:
+            while True:
+                while len(running) < self.size:
+                    upcoming = next(queue, None)
+                    if upcoming is None:
+                        break
+                    worker = self._idle_worker()
+                    worker.job = upcoming[0]
+                    running[upcoming[0]] = worker
+                    try:
+                        worker.connection.send((fn, upcoming[1]))
+                    except (BrokenPipeError, ConnectionResetError):  # it died while idle
+                        raise WorkerDiedError(upcoming[0]) from None
+                if not running:
+                    return
+                yield from self._finished(running)
+        finally:
+            for worker in running.values():  # jobs nobody waits for any more
+                worker.stop(grace=0)
+                self._workers.remove(worker)
+
+    def _idle_worker(self) -> _LocalWorker:
+        """An idle worker: one that is up, or a new one."""
+        for worker in self._workers:
+            if worker.job is None and worker.process.is_alive():
+                return worker
+        worker = _LocalWorker(self._context)
+        self._workers.append(worker)
+        return worker
+
+    def _finished(self, running: dict[int, _LocalWorker]) -> list[tuple[int, Any]]:
+        """Wait for some running jobs to end: their results, in job order (an error is raised)."""
+        by_connection = {worker.connection: index for index, worker in running.items()}
+        sentinels = {worker.process.sentinel: index for index, worker in running.items()}
+        ready = connection_wait([*by_connection, *sentinels])
+        answered = {by_connection[item] for item in ready if item in by_connection}
+        died = sorted(
+            sentinels[item] for item in ready if item in sentinels and sentinels[item] not in answered
+        )
+        results = []
+        for index in sorted(answered):
+            worker = running[index]
+            try:
+                ok, value = worker.connection.recv()
+            except (EOFError, OSError):
+                died.append(index)
+                continue
+            del running[index]
+            worker.job = None
+            if not ok:
+                assert isinstance(value, BaseException)  # as _serve sends it
+                raise value
+            results.append((index, value))
+        if died:
+            raise WorkerDiedError(min(died))
+        return results
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.stop(grace=2.0)
+        self._workers.clear()
+
+
 class JobRunner:
     """Runs batches of jobs on workers that stay up between the batches (see the module's conventions).
 
     The pool (or the Dask client) starts with the first batch that has a
     job, and stops on leaving the ``with`` block -- so a run that resumes
-    with nothing left to do starts no process.
+    with nothing left to do starts no process.  Local workers ignore Ctrl-C
+    (the caller gets it, and leaving the block stops them, busy or not) and
+    end by themselves when this process dies (:mod:`c4engine.processes`).
 
     >>> with JobRunner(workers=0) as runner:
     ...     [result for _index, result in runner.run(len, ["ab", "c"])]
@@ -144,6 +277,7 @@ class JobRunner:
         self.scheduler = scheduler
         self._stack = ExitStack()
         self._pool: Executor | None = None
+        self._local: _LocalPool | None = None
 
     @property
     def in_process(self) -> bool:
@@ -158,16 +292,28 @@ class JobRunner:
     def run(self, fn: Callable[[Job], Result], jobs: Iterable[Job]) -> Iterator[tuple[int, Result]]:
         """``(index, fn(job))`` for every job, as each finishes.
 
-        At most a few jobs per worker are queued at a time, taken from
-        ``jobs`` in order, so finished work comes back close to the order
-        of ``jobs`` and an interruption leaves little in flight.  An error
-        in a job is raised here (a worker process that dies, as
-        :class:`WorkerDiedError`), and the jobs still queued are cancelled.
+        Jobs are taken from ``jobs`` in order as workers come free (on a
+        Dask cluster, a few per worker are queued), so finished work comes
+        back close to the order of ``jobs`` and an interruption leaves little
+        in flight.  An error in a job is raised here (a worker process that
+        dies, as :class:`WorkerDiedError`), and the jobs still running are
+        abandoned: local workers running them are stopped.
         """
         if self.in_process:
             for index, job in enumerate(jobs):
                 yield index, fn(job)
             return
+        if self.scheduler is None:
+            if self._local is None:
+                self._local = _LocalPool(self.workers or default_workers())
+                self._stack.callback(self._local.close)
+            yield from self._local.run(fn, jobs)
+            return
+        yield from self._run_on_cluster(fn, jobs)
+
+    def _run_on_cluster(
+        self, fn: Callable[[Job], Result], jobs: Iterable[Job]
+    ) -> Iterator[tuple[int, Result]]:
         queue = enumerate(jobs)
         first = next(queue, None)
         if first is None:
@@ -175,7 +321,7 @@ class JobRunner:
         if self._pool is None:
             self._pool = self._stack.enter_context(executor(self.scheduler, self.workers))
         # Enough queued to keep every worker busy while results travel back, and no more.
-        limit = 4 * self.parallelism if self.scheduler is not None else 2 * self.parallelism + 2
+        limit = 4 * self.parallelism
         index_of: dict[Future[Result], int] = {self._pool.submit(fn, first[1]): first[0]}
         try:
             for index, job in queue:
@@ -185,10 +331,6 @@ class JobRunner:
             pending = set(index_of)
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                broken = [index_of[job] for job in done if isinstance(job.exception(), BrokenProcessPool)]
-                if broken:
-                    # A dead worker breaks every job in the pool at once: the earliest was running.
-                    raise WorkerDiedError(min(broken))
                 for future in sorted(done, key=index_of.__getitem__):  # in job order when several finish
                     yield index_of.pop(future), future.result()
                     upcoming = next(queue, None)
@@ -201,9 +343,10 @@ class JobRunner:
                 future.cancel()
 
     def close(self) -> None:
-        """Stop the workers (waiting for the jobs they run)."""
+        """Stop the workers (idle ones asked to, busy ones killed)."""
         self._stack.close()
         self._pool = None
+        self._local = None
 
     def __enter__(self) -> Self:
         return self

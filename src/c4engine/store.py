@@ -96,13 +96,17 @@ class SQLiteStore:
     def check_identity(self, stored: Mapping[str, object], wanted: Mapping[str, object]) -> None:
         """Refuse (with :attr:`error`) a file whose run, ``stored``, is not the one ``wanted``.
 
-        The message names every parameter that differs, with both values.
+        The message names the parameters that differ (the first
+        :data:`SHOWN_DIFFERENCES`), with both values when they are short
+        (weights vectors are only named).
         """
         changed = [
-            f"{key} {stored.get(key)!r} (asked {value!r})"
+            _difference(key, stored.get(key), value)
             for key, value in wanted.items()
             if stored.get(key) != value
         ]
+        if len(changed) > SHOWN_DIFFERENCES:
+            changed[SHOWN_DIFFERENCES:] = [f"{len(changed) - SHOWN_DIFFERENCES} more"]
         if changed:
             raise self.error(f"{self.path} holds another {self.run}: {', '.join(changed)}; {self.remedy}")
 
@@ -116,6 +120,24 @@ class SQLiteStore:
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self.close()
+
+
+SHOWN_DIFFERENCES = 3
+"""How many differing parameters a refusal names (and how many more there are), to stay one short line."""
+
+SHORT_VALUE = 24
+"""How many characters of a stored and an asked value a refusal quotes, each; longer ones are only named."""
+
+
+def _difference(key: str, stored: object, wanted: object) -> str:
+    """One differing parameter for a message: ``seed 0 (asked 9)``, or ``start differs`` for long values.
+
+    >>> _difference("seed", 0, 9), _difference("start", [0.5] * 9, [1.0] * 9)
+    ('seed 0 (asked 9)', 'start differs')
+    """
+    if max(len(repr(stored)), len(repr(wanted))) > SHORT_VALUE:
+        return f"{key} differs"
+    return f"{key} {stored!r} (asked {wanted!r})"
 
 
 def utc_now() -> str:

@@ -132,7 +132,9 @@ def test_a_crashing_player_ends_the_match_in_one_line_and_finished_games_stay(tm
         "match", "crashbot:choose", "7", "--games", "4", "--workers", "0", "--random-plies", "0",
         "--db", str(database), cwd=tmp_path,
     )  # fmt: skip
-    assert_usage_error(result, "match", "crashbot:choose", "game 1", "RuntimeError: boom")
+    assert_usage_error(
+        result, "match", "crashbot:choose", "game 1", "RuntimeError in crashbot.py line 3: boom"
+    )
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT game FROM games").fetchall() == [(0,)]
 
@@ -252,11 +254,11 @@ def assert_refused(capsys: pytest.CaptureFixture[str], command: str, args: Seque
 
 
 def test_a_binary_bench_file_is_named_with_its_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    junk = tmp_path / "junk.bin"
-    junk.write_bytes(b"4453 -2\n\x80\x81\xfe\n")
-    assert_refused(capsys, "bench", ["bench", str(junk)], f"{junk}:2", "not text", "MOVES SCORE")
+    monkeypatch.chdir(tmp_path)  # a short name: a long path is shown by its end only
+    Path("junk.bin").write_bytes(b"4453 -2\n\x80\x81\xfe\n")
+    assert_refused(capsys, "bench", ["bench", "junk.bin"], "junk.bin:2", "not text", "MOVES SCORE")
 
 
 def test_a_bad_move_in_a_bench_file_is_named_with_its_line(

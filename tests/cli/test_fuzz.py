@@ -427,7 +427,7 @@ REAL = [
     (("move", "4453", "--depth", "1000"), ("move",), "--depth"),
     (("bench", "junk.bin"), ("bench",), "junk.bin"),
     (("dataset", "-o", "d.csv", "--bias", "nan"), ("dataset",), "--bias"),
-    (("tune", "--out", UNWRITABLE, "--games-budget", "10"), ("tune",), "--out"),
+    (("tune", "--out", UNWRITABLE, "--games-budget", "400"), ("tune",), "--out"),
 ]
 
 

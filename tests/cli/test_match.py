@@ -98,3 +98,35 @@ def test_another_match_in_the_same_database_is_refused(
     )
     code, err = _run_in_process(capsys, "match", "random", "2", "--games", "2", "--workers", "0", "--db", db)
     assert code == 2 and "holds another match" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("def choose(board):\n    return (\n", "SyntaxError in badmod.py line 2: '(' was never closed"),
+        (
+            "import numpy_that_is_missing\n",
+            "ModuleNotFoundError in badmod.py line 1: No module named 'numpy_that_is_missing'",
+        ),
+        ("x = 1\nraise RuntimeError('not today')\n", "RuntimeError in badmod.py line 2: not today"),
+    ],
+)
+def test_a_module_that_fails_to_import_shows_its_own_error_in_one_line(
+    tmp_path: Path, source: str, message: str
+) -> None:
+    (tmp_path / "badmod.py").write_text(source)
+    result = run_c4("match", "badmod:choose", "1", "--no-db", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == f"c4 match: error: player 'badmod:choose': {message}\n"
+
+
+def test_the_unknown_player_message_is_short_and_suggests_only_players_a_match_takes() -> None:
+    result = run_c4("match", "randomm", "2", "--no-db")
+    assert result.returncode == 2
+    assert len(result.stderr.strip()) <= 200 and "human" not in result.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
+def test_a_bad_move_timeout_is_refused(value: str) -> None:
+    result = run_c4("match", "1", "2", "--no-db", "--move-timeout", value)
+    assert result.returncode == 2 and "--move-timeout" in result.stderr and "seconds above 0" in result.stderr

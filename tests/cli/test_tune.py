@@ -108,3 +108,37 @@ def test_a_database_of_another_run_is_refused(tmp_path: Path) -> None:
     )
     assert other.returncode == 2
     assert "holds another tuning run: seed 0 (asked 9)" in other.stderr
+
+
+def test_a_games_budget_of_100_stores_at_most_100_games(tmp_path: Path) -> None:
+    # the default run's smallest round (4 cma candidates x 48 games) does not fit: refused, nothing played
+    refused = run_c4("tune", "--games-budget", "100", "--workers", "0", cwd=tmp_path)
+    assert refused.returncode == 2 and "needs at least 192 games" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1 and len(refused.stderr) < 200
+    assert list(tmp_path.glob("*.sqlite")) == []
+    # annealing's rounds of one candidate (48 games) fit twice
+    args = ["tune", "--method", "anneal", "--depth", "1", "--games-budget", "100", "--validate", "0"]
+    played = run_c4(*args, "--workers", "0", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "anneal: 96 games in 2 rounds (budget 100)" in played.stdout
+    (db,) = tmp_path.glob("tune-*.sqlite")
+    assert stored_games(db) == 96
+
+
+def test_two_different_runs_in_a_row_get_their_own_checkpoints(tmp_path: Path) -> None:
+    common = [*TINY, "--games-budget", "32", "--validate", "0"]
+    first = run_c4(*common, "--start", "bad", cwd=tmp_path)
+    second = run_c4(*common, "--method", "anneal", cwd=tmp_path)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert len(list(tmp_path.glob("tune-*.sqlite"))) == 2
+    again = run_c4(*common, "--start", "bad", cwd=tmp_path)  # the same command finds its run
+    assert again.returncode == 0 and len(list(tmp_path.glob("tune-*.sqlite"))) == 2
+
+
+def test_another_run_in_a_named_database_is_refused_in_one_short_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    assert run_c4(*TINY, "--games-budget", "32", "--validate", "0", "--db", db, cwd=tmp_path).returncode == 0
+    other = run_c4(*TINY, "--start", "areas", "--pool", "start,flat", "--db", db, cwd=tmp_path)
+    assert other.returncode == 2
+    (line,) = other.stderr.strip().splitlines()
+    assert "holds another tuning run: start differs, pool differs" in line and len(line) < 200

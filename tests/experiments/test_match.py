@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -9,7 +11,15 @@ import pytest
 
 from c4engine.board import Board
 from c4engine.errors import MatchError
-from c4engine.experiments.match import GameOutcome, MatchConfig, MatchStore, opening, play_game, play_match
+from c4engine.experiments.match import (
+    ON_TIME,
+    GameOutcome,
+    MatchConfig,
+    MatchStore,
+    opening,
+    play_game,
+    play_match,
+)
 
 # ------------------------------------------------------------- games
 
@@ -153,6 +163,9 @@ def leftmost(board):
 def cheat(board):
     return 99
 
+def first_column(board):
+    return 0
+
 class Seeded(RandomPlayer):
     def __init__(self):
         super().__init__(seed=1, name="seeded")
@@ -185,5 +198,58 @@ def test_external_players_play_a_match(agents_module: str) -> None:
 
 
 def test_an_illegal_move_of_an_external_player_stops_the_match(agents_module: str) -> None:
-    with pytest.raises(MatchError, match="illegal move 99"):
+    with pytest.raises(MatchError, match="it returned 99, not a column of a 7-wide board"):
         play_match(MatchConfig(f"{agents_module}:cheat", "1", games=2), workers=0)
+
+
+SLEEPY = "import time\n\ndef choose(board):\n    time.sleep(1000)\n"
+
+
+def test_a_player_over_the_move_timeout_loses_on_time_and_the_match_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "sleepy_player.py").write_text(SLEEPY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = MatchConfig("sleepy_player:choose", "random", games=2, move_timeout=0.5)
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        summary = play_match(config, store=store, workers=0)
+        assert [(game.score, game.reason) for game in store.games().values()] == [(0.0, ON_TIME)] * 2
+    assert summary.losses == 2 and summary.lost_on_time(True) == 2 and summary.lost_on_time(False) == 0
+    assert "lost on time (no move within 0.5 s): A 2, B 0" in summary.report()
+    # the opponent won on time, not on the board: the game stops where the player hung
+    assert all(not Board.from_moves(game.moves).is_over for game in summary.games)
+
+
+def test_a_database_written_before_games_had_a_reason_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    config = MatchConfig("random", "random", games=4, seed=2)
+    with sqlite3.connect(path) as old:  # the layout of c4engine before the move timeout
+        old.executescript(
+            "CREATE TABLE match (id INTEGER PRIMARY KEY CHECK (id = 1), schema INTEGER NOT NULL,"
+            " parameters TEXT NOT NULL, games INTEGER NOT NULL, created TEXT NOT NULL);"
+            "CREATE TABLE games (game INTEGER PRIMARY KEY, a_first INTEGER NOT NULL, opening_plies INTEGER"
+            " NOT NULL, moves TEXT NOT NULL, score REAL NOT NULL, times TEXT NOT NULL,"
+            " finished TEXT NOT NULL);"
+        )
+        old.execute(
+            "INSERT INTO match VALUES (1, 1, ?, 4, '2026-01-01T00:00:00+00:00')",
+            (json.dumps(config.parameters(), sort_keys=True),),
+        )
+        first = play_game(config, 0)
+        old.execute(
+            "INSERT INTO games VALUES (0, 1, ?, ?, ?, '[]', '2026-01-01T00:00:00+00:00')",
+            (first.opening_plies, first.move_string(), first.score),
+        )
+    with MatchStore(path) as store:
+        summary = play_match(config, store=store, workers=0)
+        assert sorted(store.games()) == [0, 1, 2, 3] and store.games()[0].reason is None
+    assert [game.moves for game in summary.games] == [play_game(config, i).moves for i in range(4)]
+
+
+def test_a_full_column_is_named_one_based_with_the_moves_so_far(agents_module: str) -> None:
+    both = f"{agents_module}:first_column"  # both fill column 1, alternating: nobody wins there
+    config = MatchConfig(both, both, games=1, random_plies=0)
+    with pytest.raises(
+        MatchError, match=r"illegal move in game 0: column 1 is full \(moves so far: 111111\)"
+    ):
+        play_match(config, workers=0)

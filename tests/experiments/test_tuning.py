@@ -237,6 +237,8 @@ def test_openings_are_shared_in_a_round_and_fresh_across_rounds() -> None:
         ({"random_plies": 19}, "leave no game"),
         ({"connect": 4}, "cannot tune connect 4"),
         ({"width": 0}, "width"),
+        ({"budget": 15}, r"budget of 15 is less than one round: cma needs at least 16 games \(2 x 8\)"),
+        ({"budget": 7, "method": "anneal"}, "anneal needs at least 8 games"),
     ],
 )
 def test_bad_configs(changes: dict[str, object], message: str) -> None:
@@ -323,3 +325,13 @@ def test_games_on_a_dask_cluster_give_the_same_run(dask_scheduler: str) -> None:
 def test_games_on_local_processes_give_the_same_run() -> None:
     config = _config(budget=32)
     assert tune(config, workers=2).candidates == tune(config, workers=0).candidates
+
+
+@pytest.mark.parametrize(("budget", "rounds"), [(120, [4, 4, 4, 3]), (111, [4, 4, 4]), (17, [2])])
+def test_the_budget_is_a_hard_bound_a_round_is_cut_to_what_fits(budget: int, rounds: list[int]) -> None:
+    """Rounds of 4 candidates x 8 games, cut to what the budget leaves; cma learns from 2 candidates
+    at least, so a round with room for fewer (111: 15 games left, 1 candidate) is not started."""
+    result = tune(_config(budget=budget), workers=0)
+    sizes = [sum(1 for c in result.candidates if c.round == r) for r in range(result.rounds)]
+    assert result.games <= budget and result.games == 8 * sum(sizes)
+    assert sizes == rounds

@@ -18,6 +18,7 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 from c4engine.board import Board, Geometry
 from c4engine.cli.options import (
@@ -83,7 +84,7 @@ def add_book_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="also store the perfect player's moves from every START-ply opening, as the side to move "
         "there, up to ply END, beyond DEPTH (repeatable: 2:8 first player, 1:9 second)",
     )
-    build.set_defaults(book_run=_run_build)
+    build.set_defaults(book_run=_run_build, kept=_build_kept)
 
     verify = actions.add_parser(
         "verify",
@@ -147,9 +148,6 @@ def run_book(args: argparse.Namespace) -> int:
     except C4Error as error:
         print(f"c4 book {args.book_command}: error: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("c4 book: interrupted", file=sys.stderr)
-        return 130
 
 
 def _open(args: argparse.Namespace) -> OpeningBook:
@@ -162,7 +160,9 @@ def _open(args: argparse.Namespace) -> OpeningBook:
     return OpeningBook.open(path)
 
 
-def _run_build(args: argparse.Namespace) -> int:
+def _build_paths(args: argparse.Namespace) -> tuple[Path, Path]:
+    """The book ``c4 book build`` writes and its checkpoint."""
+    width, height = parse_size(args.size)
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N is named before the files
     check_depth(args.depth, "--depth", width, height, least=0)
@@ -175,6 +175,16 @@ def _run_build(args: argparse.Namespace) -> int:
         "--checkpoint",
         sqlite=True,
     )
+    return output, checkpoint
+
+
+def _build_kept(args: argparse.Namespace) -> str:
+    return f"the positions solved so far are kept in {_build_paths(args)[1]}"
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    width, height = parse_size(args.size)
+    output, checkpoint = _build_paths(args)
     with Progress(f"book depth {args.depth}", unit=" positions", enabled=args.progress) as bar:
 
         def show(solved: int, leaves: int, cpu: float) -> None:

@@ -1,7 +1,12 @@
 """The ``c4`` command.
 
 Every sub-command reports bad input as one line on standard error and a
-non-zero exit status (2), never a traceback.
+non-zero exit status (2), never a traceback.  Ctrl-C stops any of them at
+once with one line -- what is kept, and the command that resumes it -- and
+exit status 130; a second Ctrl-C while it stops is ignored, so the stop
+(killing busy workers, closing the database) is never cut short.  A
+command that keeps its work says so with ``parser.set_defaults(kept=F)``:
+``F(args)`` tells where (e.g. ``"the finished games are kept in m.sqlite"``).
 """
 
 from __future__ import annotations
@@ -10,9 +15,13 @@ import argparse
 import importlib
 import os
 import re
+import shlex
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
 
 from c4engine import __version__
@@ -29,6 +38,8 @@ if TYPE_CHECKING:  # a command imports the heavy modules (numba) it needs when i
 __all__ = ["main", "parse_size"]
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, what a shell reports for a program stopped by Ctrl-C."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -303,6 +314,32 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _interrupt_once(_signal: int, _frame: FrameType | None) -> None:
+    """SIGINT's handler while a command runs: KeyboardInterrupt the first time, then ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def interrupted_line(args: argparse.Namespace, arguments: Sequence[str]) -> str:
+    """The one line a command stopped by Ctrl-C prints: what is kept and how to resume.
+
+    >>> args = argparse.Namespace(command="match", kept=lambda args: "the games are kept in m.sqlite")
+    >>> interrupted_line(args, ["match", "1", "random"])
+    'c4 match: interrupted; the games are kept in m.sqlite; resume: c4 match 1 random'
+    >>> interrupted_line(argparse.Namespace(command="analyze"), ["analyze", "44"])
+    'c4 analyze: interrupted; nothing is kept'
+    """
+    kept: Callable[[argparse.Namespace], str | None] | None = getattr(args, "kept", None)
+    try:
+        what = kept(args) if kept is not None else None
+    except C4Error:  # stopped while reading its own options: nothing was started
+        what = None
+    prefix = f"c4 {args.command}" if args.command else "c4"
+    if what is None:
+        return f"{prefix}: interrupted; nothing is kept"
+    return f"{prefix}: interrupted; {what}; resume: {shlex.join(['c4', *arguments])}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``c4`` with ``argv`` (default: the command line); returns the exit status."""
     arguments = sys.argv[1:] if argv is None else list(argv)
@@ -313,24 +350,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     # so that such a file never hides an installed module.  Spawned workers inherit sys.path.
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
-    parser = build_parser(arguments[0] if arguments else None)
-    args, extras = parser.parse_known_args(arguments)
-    if extras:  # named by the sub-command that did not know them: c4 solve: error: ...
-        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
+    # Python's own Ctrl-C handler is replaced (before the command's modules load: an import cut
+    # short is a Ctrl-C like any other); an ignored SIGINT (a shell's background job) stays so.
+    takes_ctrl_c = (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+    previous = signal.signal(signal.SIGINT, _interrupt_once) if takes_ctrl_c else None
+    interrupted = False
+    args = argparse.Namespace(command=arguments[0] if arguments and arguments[0] in _COMMANDS else None)
     try:
+        parser = build_parser(args.command)
+        args, extras = parser.parse_known_args(arguments)
+        if extras:  # named by the sub-command that did not know them: c4 solve: error: ...
+            _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
+        if args.command is None:
+            parser.print_help()
+            return EXIT_USAGE
         status: int = args.run(args)
+        return status
     except C4Error as error:
         print(f"c4 {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+        # SIGINT stays ignored (see _interrupt_once): the process is about to exit, and a
+        # second Ctrl-C must not break that with a traceback
+        interrupted = True
+        print(interrupted_line(args, arguments), file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
-    return status
+    finally:
+        if previous is not None and not interrupted:
+            signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":

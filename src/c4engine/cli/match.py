@@ -3,19 +3,21 @@
 The games are stored in SQLite (by default ``match-A-vs-B-seedS-WxHcN.sqlite``
 in the current directory), so running the same command again resumes a
 stopped match (only the games that were being played are lost) or just
-prints its summary.  See :mod:`c4engine.experiments.match` for openings, seeds and the
-Elo interval.
+prints its summary.  An external player that takes more than
+``--move-timeout`` seconds for a move loses that game on time.  See
+:mod:`c4engine.experiments.match` for openings, seeds and the Elo interval.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from pathlib import Path
 
 from c4engine.cli.options import Subparsers, add_worker_options, board_size, check_output_path
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error
+from c4engine.errors import C4Error, echo
 from c4engine.experiments.match import (
     GameOutcome,
     MatchConfig,
@@ -25,6 +27,7 @@ from c4engine.experiments.match import (
     play_match,
 )
 from c4engine.notation import parse_size
+from c4engine.play.hosted import DEFAULT_MOVE_TIMEOUT
 from c4engine.play.players import COMPUTER_FORMS
 
 __all__ = ["MAX_GAMES", "add_match_parser", "default_db", "run_match"]
@@ -50,6 +53,14 @@ def add_match_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--random-plies", type=int, default=4, metavar="K", help="random opening moves per pair (default 4)"
     )
+    parser.add_argument(
+        "--move-timeout",
+        type=_seconds,
+        default=DEFAULT_MOVE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"an external player (module:NAME) that takes longer for a move loses that game on time "
+        f"(default {DEFAULT_MOVE_TIMEOUT:g})",
+    )
     add_worker_options(parser, "the games")
     store = parser.add_mutually_exclusive_group()
     store.add_argument("--db", metavar="FILE", help="SQLite file of the match (default: named after it)")
@@ -63,8 +74,29 @@ def add_match_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
     )
-    parser.set_defaults(func=run_match)
+    parser.set_defaults(func=run_match, kept=_kept)
     return parser
+
+
+def _seconds(text: str) -> float:
+    """A ``--move-timeout``: a number of seconds above 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise argparse.ArgumentTypeError(f"{echo(text)} is not a number of seconds above 0")
+    return seconds
+
+
+def _store_path(args: argparse.Namespace) -> Path | None:
+    return None if args.no_db else Path(args.db) if args.db is not None else default_db(_config(args))
+
+
+def _kept(args: argparse.Namespace) -> str | None:
+    """What an interrupted match keeps (``c4`` prints it): its finished games, unless ``--no-db``."""
+    path = _store_path(args)
+    return None if path is None else f"the finished games are kept in {path}"
 
 
 def _slug(spec: str) -> str:
@@ -93,15 +125,25 @@ def _config(args: argparse.Namespace) -> MatchConfig:
         height = args.height
     if args.games > MAX_GAMES:  # fewer than 1: the match's own check says so
         raise C4Error(f"--games must be at most {MAX_GAMES}, not {args.games}")
-    return MatchConfig(args.a, args.b, args.games, args.seed, args.random_plies, width, height, args.connect)
+    return MatchConfig(
+        args.a,
+        args.b,
+        args.games,
+        args.seed,
+        args.random_plies,
+        width,
+        height,
+        args.connect,
+        move_timeout=args.move_timeout,
+    )
 
 
 def run_match(args: argparse.Namespace) -> int:
     config = _config(args)
     check_players(config)
-    path = None
-    if not args.no_db:  # checked before any game is played
-        path = check_output_path(str(default_db(config)) if args.db is None else args.db, "--db", sqlite=True)
+    path = _store_path(args)
+    if path is not None:  # checked before any game is played
+        path = check_output_path(str(path), "--db", sqlite=True)
     store = MatchStore(path) if path is not None else None
     try:
         already = 0

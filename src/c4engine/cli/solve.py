@@ -316,18 +316,17 @@ def run_bench(args: argparse.Namespace) -> int:
     all_right = True
     for path, cases in sets:
         solver.reset()  # each set from an empty table, as when it runs alone (and in Pons' protocol)
-        bar = Progress(path.name, len(cases), enabled=args.progress)
         correct = 0
         nodes = 0
         start = time.perf_counter()
-        for moves, expected in cases:
-            result = solver.solve(Board.from_moves(moves), weak=args.weak, best_move=False)
-            want = (expected > 0) - (expected < 0) if args.weak else expected
-            correct += result.score == want
-            nodes += result.nodes
-            bar.advance()
+        with Progress(path.name, len(cases), enabled=args.progress) as bar:  # cleared on Ctrl-C too
+            for moves, expected in cases:
+                result = solver.solve(Board.from_moves(moves), weak=args.weak, best_move=False)
+                want = (expected > 0) - (expected < 0) if args.weak else expected
+                correct += result.score == want
+                nodes += result.nodes
+                bar.advance()
         elapsed = time.perf_counter() - start
-        bar.close()
         n = max(len(cases), 1)
         rate = nodes / elapsed / 1000 if elapsed > 0 else 0.0
         all_right &= correct == len(cases)

@@ -2,8 +2,9 @@
 
 ``c4 tune --start bad --games-budget 12000`` runs CMA-ES (or ``--method
 anneal``) from the given weights against the reference pool, checkpointing
-everything in ``--db`` (default ``tune.sqlite``: the same command resumes a
-killed run), writes the weights to ``--out`` (JSON with metadata: board,
+everything in ``--db`` (default named after the run's settings,
+``tune-cma-7x6c4-d3-1a2b3c4d.sqlite``: the same command resumes a killed
+run, another command starts its own), writes the weights to ``--out`` (JSON with metadata: board,
 depth, method, budget, date, validation), the starting weights next to it
 (``NAME-start.json``), the fitness curve as SVG (``NAME-curve.svg``), and
 plays a validation match of ``--validate`` games (its own seed and
@@ -99,7 +100,9 @@ def add_tune_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     add_board_options(parser)
     add_worker_options(parser, "the games")
     parser.add_argument(
-        "--db", default="tune.sqlite", metavar="FILE", help="checkpoint (default tune.sqlite)"
+        "--db",
+        metavar="FILE",
+        help="checkpoint (default: named after the run, tune-METHOD-WxHcN-dD-HASH.sqlite)",
     )
     parser.add_argument(
         "--out", default="tuned.json", metavar="FILE", help="weights file (default tuned.json)"
@@ -110,8 +113,29 @@ def add_tune_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--validation-depth", type=int, metavar="D", help="search depth of the validation (default --depth)"
     )
-    parser.set_defaults(func=run_tune)
+    parser.set_defaults(func=run_tune, kept=_kept)
     return parser
+
+
+def default_db(config: TuneConfig) -> Path:
+    """The checkpoint of a run unless ``--db`` names one: its method, board, depth and a hash of the rest.
+
+    Each run has its own, so two different ``c4 tune`` commands never meet in
+    one file, and the same command finds its checkpoint again.
+    """
+    digest = hashlib.sha256(json.dumps(config.parameters(), sort_keys=True).encode()).hexdigest()[:8]
+    return Path(
+        f"tune-{config.method}-{config.width}x{config.height}c{config.connect}-d{config.depth}-{digest}.sqlite"
+    )
+
+
+def _db(args: argparse.Namespace, config: TuneConfig) -> Path:
+    return Path(args.db) if args.db is not None else default_db(config)
+
+
+def _kept(args: argparse.Namespace) -> str:
+    """What an interrupted run keeps (``c4`` prints it): every finished game, in its checkpoint."""
+    return f"the finished games are kept in {_db(args, _config(args))}"
 
 
 def weights_argument(text: str, connect: int, start: WindowWeights | None = None) -> WindowWeights:
@@ -245,12 +269,12 @@ def _sibling(path: Path, suffix: str) -> Path:
 
 def run_tune(args: argparse.Namespace) -> int:
     config = _config(args)
-    # every file the run writes, checked before the first game
-    check_output_path(args.db, "--db", sqlite=True)
     out = check_output_path(args.out, "--out")
+    db = check_output_path(str(_db(args, config)), "--db", sqlite=True)
+    # every file the run writes, checked before the first game
     check_output_path(str(_sibling(out, "-start.json")), "--out's starting weights")
     check_output_path(str(_sibling(out, "-curve.svg")), "--out's curve")
-    with TuneStore(args.db) as store:
+    with TuneStore(db) as store:
         store.start(config)
         already = store.games_played()
         with Progress("tune", config.budget, done=already, unit=" games") as bar:
@@ -288,7 +312,7 @@ def run_tune(args: argparse.Namespace) -> int:
             config.connect,
         )
         tag = hashlib.sha256(json.dumps(weights.to_dict()).encode()).hexdigest()[:8]
-        validation_db = _sibling(Path(args.db), f"-validation-{tag}.sqlite")
+        validation_db = _sibling(db, f"-validation-{tag}.sqlite")
         with (
             MatchStore(validation_db) as match_store,
             Progress("validation", args.validate, unit=" games") as bar,
@@ -310,5 +334,5 @@ def run_tune(args: argparse.Namespace) -> int:
             f"validation, tuned against start at depth {depth}: +{validation.wins} ={validation.draws} "
             f"-{validation.losses}, Elo {validation.elo()}"
         )
-    print(f"weights in {out}, start in {start_path}, curve in {curve_path}, checkpoint in {args.db}")
+    print(f"weights in {out}, start in {start_path}, curve in {curve_path}, checkpoint in {db}")
     return 0

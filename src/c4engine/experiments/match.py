@@ -17,6 +17,11 @@ one that ran without a break.  :class:`MatchStore` keeps the parameters and
 every finished game (moves, result, time per move) in SQLite;
 :func:`play_match` skips the games the store already holds.
 
+External players (``module:NAME``) run in a process of their own
+(:mod:`c4engine.play.hosted`): one that takes more than the match's
+``move_timeout`` seconds for a move loses that game *on time* (the game's
+``reason``), and the match goes on.
+
 The strength difference is an Elo difference with a 95 % interval
 (:func:`c4engine.experiments.elo.elo_difference`).
 
@@ -42,15 +47,17 @@ from pathlib import Path
 from typing import Any
 
 from c4engine.board import Board, Player, fits_64_bits
-from c4engine.errors import MatchError, UnsupportedBoardError
+from c4engine.errors import MatchError, MoveTimeoutError, PlayerFailedError, UnsupportedBoardError
 from c4engine.experiments.elo import EloEstimate, elo_difference
 from c4engine.jobs import WorkerDiedError, run_jobs
 from c4engine.notation import format_moves, parse_moves
+from c4engine.play.hosted import DEFAULT_MOVE_TIMEOUT, HostedPlayer, stop_hosts
 from c4engine.play.perfect import PerfectPlayer
-from c4engine.play.players import Agent, parse_agent
+from c4engine.play.players import Agent, is_external, parse_agent
 from c4engine.store import SQLiteStore, utc_now
 
 __all__ = [
+    "ON_TIME",
     "GameOutcome",
     "MatchConfig",
     "MatchStore",
@@ -68,9 +75,12 @@ __all__ = [
 class MatchConfig:
     """What is played: players ``a`` and ``b`` (specs), how many games, seed, openings, board.
 
-    Everything but ``games`` identifies the match: a store refuses to resume
-    a match with other parameters, but ``games`` may grow (play more games of
-    the same match) or shrink (summarise the first ``games``).
+    Everything but ``games`` and ``move_timeout`` identifies the match: a
+    store refuses to resume a match with other parameters, but ``games`` may
+    grow (play more games of the same match) or shrink (summarise the first
+    ``games``).  ``move_timeout`` is the wall-clock seconds an external
+    player may take for a move (a guard against a player that hangs, not a
+    time control of the match: built-in players keep to their own limits).
     """
 
     a: str
@@ -81,10 +91,13 @@ class MatchConfig:
     width: int = 7
     height: int = 6
     connect: int = 4
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT
 
     def __post_init__(self) -> None:
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise MatchError(f"the number of games must be at least 1, not {self.games!r}")
+        if not 0 < self.move_timeout < math.inf:
+            raise MatchError(f"the move timeout must be a number of seconds above 0, not {self.move_timeout}")
         if self.random_plies < 0:
             raise MatchError(f"random plies must be 0 or more, not {self.random_plies}")
         board = Board(self.width, self.height, self.connect)  # checks the size
@@ -92,9 +105,9 @@ class MatchConfig:
             raise MatchError(f"{self.random_plies} random plies do not leave a game on a {board.size} board")
 
     def parameters(self) -> dict[str, Any]:
-        """The parameters that identify the match (all but ``games``)."""
+        """The parameters that identify the match (all but ``games`` and ``move_timeout``)."""
         values = asdict(self)
-        del values["games"]
+        del values["games"], values["move_timeout"]
         return values
 
     def board(self) -> Board:
@@ -138,7 +151,9 @@ class GameOutcome:
     ``times`` the CPU seconds (of the process playing the game) each
     player took for each move after the opening -- CPU time, not wall time,
     so that a busy machine does not inflate them;
-    ``score`` is player A's: 1 win, 0.5 draw, 0 loss.
+    ``score`` is player A's: 1 win, 0.5 draw, 0 loss; ``reason`` says how a
+    game that did not end on the board ended (:data:`ON_TIME`: the loser
+    took too long for a move), else None.
     """
 
     index: int
@@ -147,6 +162,7 @@ class GameOutcome:
     moves: tuple[int, ...]
     score: float
     times: tuple[float, ...]
+    reason: str | None = None
 
     def move_string(self, width: int = 7) -> str:
         return format_moves(self.moves, width)
@@ -162,7 +178,14 @@ class GameOutcome:
         return result
 
 
-def _make_agent(spec: str, seed: int) -> Agent:
+ON_TIME = "time"
+"""A game's ``reason`` when the loser took longer than the move timeout."""
+
+
+def _make_agent(spec: str, seed: int, move_timeout: float | None = None) -> Agent:
+    """The player ``spec``; with ``move_timeout``, an external one runs in its own process."""
+    if move_timeout is not None and is_external(spec):
+        return HostedPlayer(spec, seed=seed, move_timeout=move_timeout)
     agent = parse_agent(spec, seed=seed)
     if agent.is_human:
         raise MatchError(f"a match needs two computer players, not {spec!r}")
@@ -177,15 +200,19 @@ def _choose(agent: Agent, who: str, board: Board, index: int) -> object:
 
     The message names the player (``who``), the game and the exception, so an
     external player's bug reads as one line, not a traceback from a worker.
+    A move that takes too long is raised as it is: the game, not the match, ends.
     """
     try:
         return agent.choose_move(board.copy())
+    except MoveTimeoutError:
+        raise
     except Exception as error:
-        reason = (str(error).strip().splitlines() or [""])[0]
+        reason = (str(error).strip().splitlines() or [""])[0][:200]
+        if not isinstance(error, PlayerFailedError):  # whose message already names the error
+            reason = f"{type(error).__name__}: {reason}"
         raise MatchError(
-            f"player {who} failed in game {index} at position {board.move_string or '(empty)'}: "
-            f"{type(error).__name__}: {reason[:200]}"
-        ) from error
+            f"player {who} failed in game {index} at position {board.move_string or '(empty)'}: {reason}"
+        ) from None
 
 
 def _warm_up(spec: str, who: str, config: MatchConfig, index: int) -> None:
@@ -196,14 +223,36 @@ def _warm_up(spec: str, who: str, config: MatchConfig, index: int) -> None:
     key = (spec, config.width, config.height, config.connect)
     if key not in _WARM:
         _WARM.add(key)
-        agent, board = _make_agent(spec, 0), config.board()
+        agent, board = _make_agent(spec, 0, config.move_timeout), config.board()
         for _ in range(3):
             if board.is_over:
                 break
-            column = _choose(agent, who, board, index)
+            try:
+                column = _choose(agent, who, board, index)
+            except MoveTimeoutError:
+                break  # the game itself scores it
             if not isinstance(column, int) or not board.can_play(column):
                 break  # the game itself reports it
             board.play(column)
+
+
+def _illegal(column: object, board: Board) -> str | None:
+    """Why ``column`` (a player's answer, 0-based) is not a legal move here, 1-based; None if it is.
+
+    >>> _illegal(0, Board.from_moves("111111"))
+    'column 1 is full'
+    >>> _illegal(7, Board())
+    'it returned 7, not a column of a 7-wide board (0..6)'
+    >>> _illegal("4", Board())
+    "'4' is not a column number (a player returns 0..width-1)"
+    """
+    if not isinstance(column, int) or isinstance(column, bool):
+        return f"{repr(column)[:40]} is not a column number (a player returns 0..width-1)"
+    if not 0 <= column < board.width:
+        return f"it returned {column}, not a column of a {board.width}-wide board (0..{board.width - 1})"
+    if not board.can_play(column):
+        return f"column {column + 1} is full"
+    return None
 
 
 def play_game(config: MatchConfig, index: int) -> GameOutcome:
@@ -217,29 +266,33 @@ def play_game(config: MatchConfig, index: int) -> GameOutcome:
     who_a, who_b = f"A ({config.a})", f"B ({config.b})"
     _warm_up(config.a, who_a, config, index)
     _warm_up(config.b, who_b, config, index)
-    agent_a = _make_agent(config.a, _derived_seed("player", config.seed, index, "a"))
-    agent_b = _make_agent(config.b, _derived_seed("player", config.seed, index, "b"))
+    agent_a = _make_agent(config.a, _derived_seed("player", config.seed, index, "a"), config.move_timeout)
+    agent_b = _make_agent(config.b, _derived_seed("player", config.seed, index, "b"), config.move_timeout)
     a_first = index % 2 == 0
     first, second = ((agent_a, who_a), (agent_b, who_b)) if a_first else ((agent_b, who_b), (agent_a, who_a))
     opened = opening(config, index // 2)
     board = Board.from_moves(opened, config.width, config.height, config.connect)
+    a_player = Player.FIRST if a_first else Player.SECOND
     times: list[float] = []
     while not board.is_over:
         agent, who = first if board.turn is Player.FIRST else second
         started = time.process_time()
-        column = _choose(agent, who, board, index)
-        times.append(time.process_time() - started)
-        if not isinstance(column, int) or isinstance(column, bool) or not board.can_play(column):
+        try:
+            column = _choose(agent, who, board, index)
+        except MoveTimeoutError:  # the mover loses on time
+            score = 0.0 if board.turn is a_player else 1.0
+            return GameOutcome(index, a_first, len(opened), board.moves, score, tuple(times), ON_TIME)
+        # a hosted player's own process measured its CPU time; this one only waited
+        times.append(agent.last_cpu if isinstance(agent, HostedPlayer) else time.process_time() - started)
+        why = _illegal(column, board)
+        if why is not None:
             raise MatchError(
-                f"player {who} chose an illegal move {repr(column)[:40]} in game {index} "
-                f"at position {board.move_string or '(empty)'}"
+                f"player {who} made an illegal move in game {index}: {why} "
+                f"(moves so far: {board.move_string or 'none'})"
             )
+        assert isinstance(column, int)
         board.play(column)
-    if board.winner is None:
-        score = 0.5
-    else:
-        a_player = Player.FIRST if a_first else Player.SECOND
-        score = 1.0 if board.winner is a_player else 0.0
+    score = 0.5 if board.winner is None else 1.0 if board.winner is a_player else 0.0
     return GameOutcome(index, a_first, len(opened), board.moves, score, tuple(times))
 
 
@@ -284,10 +337,15 @@ class MatchStore(SQLiteStore):
                 moves TEXT NOT NULL,
                 score REAL NOT NULL,
                 times TEXT NOT NULL,
-                finished TEXT NOT NULL
+                finished TEXT NOT NULL,
+                reason TEXT
             );
             """,
         )
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "reason" not in columns:  # a match stored before games could be lost on time
+            with self._db:
+                self._db.execute("ALTER TABLE games ADD COLUMN reason TEXT")
 
     def start(self, config: MatchConfig) -> None:
         """Record ``config``, or check that the stored match has the same parameters."""
@@ -302,7 +360,8 @@ class MatchStore(SQLiteStore):
 
     def add(self, outcome: GameOutcome) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO games (game, a_first, opening_plies, moves, score, times, finished, "
+            "reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 outcome.index,
                 int(outcome.a_first),
@@ -311,6 +370,7 @@ class MatchStore(SQLiteStore):
                 outcome.score,
                 json.dumps([round(seconds, 6) for seconds in outcome.times]),
                 utc_now(),
+                outcome.reason,
             ),
         )
         self._db.commit()
@@ -318,7 +378,7 @@ class MatchStore(SQLiteStore):
     def games(self) -> dict[int, GameOutcome]:
         """The finished games by index."""
         width = self._width()
-        rows = self._db.execute("SELECT game, a_first, opening_plies, moves, score, times FROM games")
+        rows = self._db.execute("SELECT game, a_first, opening_plies, moves, score, times, reason FROM games")
         return {
             row[0]: GameOutcome(
                 row[0],
@@ -327,6 +387,7 @@ class MatchStore(SQLiteStore):
                 tuple(parse_moves(row[3], width)),
                 row[4],
                 tuple(json.loads(row[5])),
+                row[6],
             )
             for row in rows
         }
@@ -398,6 +459,11 @@ class MatchSummary:
     def times(self, a: bool) -> TimeStats:
         return TimeStats.of([seconds for game in self.games for seconds in game.times_of(a)])
 
+    def lost_on_time(self, a: bool) -> int:
+        """How many games player A (``a=True``) or B lost by taking too long for a move."""
+        lost = 0.0 if a else 1.0
+        return sum(1 for game in self.games if game.reason == ON_TIME and game.score == lost)
+
     def report(self) -> str:
         """The summary ``c4 match`` prints."""
         config = self.config
@@ -411,6 +477,12 @@ class MatchSummary:
             f"A's CPU time per move: {self.times(True)}",
             f"B's CPU time per move: {self.times(False)}",
         ]
+        if any(game.reason == ON_TIME for game in self.games):
+            lines.insert(
+                2,
+                f"lost on time (no move within {config.move_timeout:g} s): "
+                f"A {self.lost_on_time(True)}, B {self.lost_on_time(False)}",
+            )
         return "\n".join(lines)
 
 
@@ -467,4 +539,6 @@ def play_match(
             f"the worker process playing game {todo[error.index]} died (a player that exits "
             "the process or crashes the interpreter?)"
         ) from None
+    finally:
+        stop_hosts()  # those of the games played in this process (workers stop their own)
     return MatchSummary(config, tuple(done[index] for index in sorted(done)))

@@ -20,6 +20,7 @@ import importlib
 import inspect
 import random
 import threading
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from time import monotonic
@@ -46,6 +47,8 @@ __all__ = [
     "HumanPlayer",
     "PerfectPlayer",
     "RandomPlayer",
+    "describe_error",
+    "is_external",
     "load_external_agent",
     "parse_agent",
     "weights_player",
@@ -61,7 +64,13 @@ COMPUTER_FORMS = (
     "'module:NAME' (a function board -> column, a class, an Agent object, or 'NAME()' for a "
     "factory; the module may be in the current folder)"
 )
-"""Every way :func:`parse_agent` names a computer player, for help texts and errors."""
+"""Every way :func:`parse_agent` names a computer player, for help texts."""
+
+SHORT_COMPUTER_FORMS = (
+    f"random, a level 1..{len(levels.LEVELS)}, {PERFECT}, key=value settings, "
+    "weights:FILE.json or module:NAME"
+)
+"""The same, short enough for an error message."""
 
 
 @runtime_checkable
@@ -307,6 +316,48 @@ def _takes_seed(target: Callable[..., object]) -> bool:
         return False
 
 
+def describe_error(error: BaseException) -> str:
+    """An exception in one line: its type, the file and line it was raised at, its first line.
+
+    What a front-end shows for the error of a player's own code, instead of a
+    traceback: the innermost frame is the code at fault (Python's import
+    machinery is skipped).
+
+    >>> try:
+    ...     compile("def f(:", "bot.py", "exec")
+    ... except SyntaxError as error:
+    ...     describe_error(error)
+    'SyntaxError in bot.py line 1: invalid syntax'
+    """
+    if isinstance(error, SyntaxError) and error.filename:
+        where = f" in {Path(error.filename).name} line {error.lineno}"
+        message = error.msg
+    else:
+        frames = [
+            frame
+            for frame in traceback.extract_tb(error.__traceback__)
+            if not frame.filename.startswith("<frozen") and "importlib" not in Path(frame.filename).parts
+        ]
+        where = f" in {Path(frames[-1].filename).name} line {frames[-1].lineno}" if frames else ""
+        message = str(error)
+    first_line = (message.strip().splitlines() or [""])[0]
+    return f"{type(error).__name__}{where}: {first_line[:120]}"
+
+
+def is_external(spec: str) -> bool:
+    """Whether ``spec`` names an external player, ``package.module:NAME`` (see :func:`parse_agent`).
+
+    >>> is_external("mybot:choose"), is_external("weights:tuned.json"), is_external("5")
+    (True, False, False)
+    """
+    return ":" in spec and not _is_weights(spec)
+
+
+def _is_weights(spec: str) -> bool:
+    text = spec.strip()
+    return text.startswith(WEIGHTS_PREFIX) or text.lower().rstrip("@0123456789").endswith(".json")
+
+
 def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
     """The player named by a Python path ``package.module:NAME`` (or ``...:NAME()``).
 
@@ -322,7 +373,9 @@ def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
       with a copy of the board (wrapped in a :class:`CallableAgent`).
 
     The module must be importable (on ``sys.path``; for a match's worker
-    processes too).  Errors are :class:`PlayerSpecError` with the reason.
+    processes too).  Errors are :class:`PlayerSpecError` with the reason in
+    one line -- for a module that fails to import or a class that fails to
+    start, the module's own error (see :func:`describe_error`).
 
     >>> load_external_agent("c4engine.play.players:RandomPlayer", seed=2).seed   # takes seed=
     2
@@ -338,15 +391,21 @@ def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
         raise PlayerSpecError(f"unknown player {echo(spec)}: an external player is 'package.module:NAME'")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise PlayerSpecError(f"cannot import module {module_name!r} for player {echo(spec)}") from error
+    except Exception as error:  # the module's own code failed: a syntax error, a missing dependency...
+        missing = getattr(error, "name", None) if isinstance(error, ModuleNotFoundError) else None
+        if missing is not None and (module_name == missing or module_name.startswith(f"{missing}.")):
+            raise PlayerSpecError(f"cannot import module {module_name!r} for player {echo(spec)}") from None
+        raise PlayerSpecError(f"player {echo(spec)}: {describe_error(error)}") from None
     target = getattr(module, attribute, None)
     if target is None:
         raise PlayerSpecError(f"module {module_name!r} has no {attribute!r} (player {echo(spec)})")
     if call or isinstance(target, type):
         if not callable(target):
             raise PlayerSpecError(f"{echo(spec)} is not callable")
-        target = target(seed=seed) if _takes_seed(target) else target()
+        try:
+            target = target(seed=seed) if _takes_seed(target) else target()
+        except Exception as error:
+            raise PlayerSpecError(f"player {echo(spec)}: {describe_error(error)}") from None
         if not isinstance(target, Agent):
             raise PlayerSpecError(f"{echo(spec)} did not make a player (an object with choose_move)")
         return target
@@ -455,11 +514,9 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     >>> player.engine.depth, player.noise
     (3, 0.1)
     """
-    if spec.strip().startswith(WEIGHTS_PREFIX) or spec.strip().lower().rstrip("@0123456789").endswith(
-        ".json"
-    ):
+    if _is_weights(spec):
         return weights_player(spec, seed=seed)
-    if ":" in spec:
+    if is_external(spec):
         return load_external_agent(spec, seed=seed)
     text = spec.strip().lower()
     if text in {"human", "you", "person"}:
@@ -472,7 +529,4 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
         return PerfectPlayer(seed=seed)
     if "=" in text:
         return _engine_from_settings(spec, text, seed)
-    raise PlayerSpecError(
-        f"unknown player {echo(spec)}: use 'random', a level 1..{len(levels.LEVELS)}, '{PERFECT}', "
-        "key=value settings, weights:FILE.json or module:NAME"
-    )
+    raise PlayerSpecError(f"unknown player {echo(spec)}: use {SHORT_COMPUTER_FORMS}")

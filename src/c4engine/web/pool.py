@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import itertools
 import multiprocessing
+import os
 import signal
 from collections import deque
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from multiprocessing.sharedctypes import Synchronized
 from time import monotonic
 from typing import Any
 
+from c4engine.processes import die_with_parent, starts_pdeathsig
 from c4engine.web import worker
 
 __all__ = ["ClientBusyError", "Job", "Lane", "PoolBusyError"]
@@ -51,12 +53,13 @@ class ClientBusyError(Exception):
     """This client already has its share of engine work queued; it should wait for it."""
 
 
-def _serve(connection: Connection, cancelled: Synchronized[int]) -> None:
-    """A worker process: run jobs from the pipe until it closes.
+def _serve(connection: Connection, cancelled: Synchronized[int], parent_pid: int, pdeathsig: bool) -> None:
+    """A worker process: run jobs from the pipe until it closes (or the server dies).
 
     ``cancelled`` holds the id of a job to stop; a job's ``stop`` callable
     compares it with its own id, so a late cancel cannot stop the next job.
     """
+    die_with_parent(parent_pid, pdeathsig)  # a server killed with kill -9 leaves no worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it stops us
     connection.send(worker.warm_up())
     while True:
@@ -84,7 +87,9 @@ class _Worker:
     def __init__(self) -> None:
         self.cancelled: Synchronized[int] = _CONTEXT.Value("q", 0, lock=False)
         self.connection, child = _CONTEXT.Pipe()
-        self.process = _CONTEXT.Process(target=_serve, args=(child, self.cancelled), daemon=True)
+        self.process = _CONTEXT.Process(
+            target=_serve, args=(child, self.cancelled, os.getpid(), starts_pdeathsig()), daemon=True
+        )
         self.process.start()
         child.close()
         # Set when the pipe breaks: the process is gone (is_alive() can lag behind the pipe's EOF).

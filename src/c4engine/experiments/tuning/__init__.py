@@ -29,8 +29,10 @@ point, so it plays all its rounds on the openings of round 0.  Engines
 without noise are deterministic, so a candidate's fitness is a function of
 its values and the round.
 
-**Budget** is in games; a round that would exceed it is not started (but
-the first always is).  Games run on :class:`c4engine.jobs.JobRunner`.
+**Budget** is in games, a hard bound: a round that would exceed it is cut
+to the candidates that fit (at least half a CMA-ES population), or not
+started; a budget below one round is refused.  Games run on
+:class:`c4engine.jobs.JobRunner`.
 
 **Checkpoints**: :class:`TuneStore` keeps the run's parameters, every game,
 every evaluated candidate with its fitness, and the optimiser's state

@@ -72,6 +72,18 @@ class CmaEs:
         self._reseed()
         self.es = cma.CMAEvolutionStrategy(list(start), sigma, options)
 
+    @staticmethod
+    def smallest_round(dimension: int, popsize: int | None = None) -> int:
+        """The fewest candidates ``cma`` learns from in one generation: half its population.
+
+        A generation cut short by a games budget keeps at least that many.
+
+        >>> CmaEs.smallest_round(9), CmaEs.smallest_round(9, popsize=4)
+        (5, 2)
+        """
+        population = popsize if popsize is not None else 4 + int(3 * math.log(dimension))  # cma's default
+        return max(1, population // 2)
+
     def _reseed(self) -> None:
         value = (self.seed * 1_000_003 + self.calls) % 2**32
         self.calls += 1

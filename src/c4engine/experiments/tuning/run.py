@@ -2,8 +2,11 @@
 
 **Fitness** of a candidate is its score (win 1, draw 1/2) in games at a
 fixed search depth against a fixed *reference pool*, each opening played
-twice with the colours swapped (:func:`play_pair`).  **Budget** is in games;
-a round that would exceed it is not started (but the first always is).
+twice with the colours swapped (:func:`play_pair`).  **Budget** is in games,
+and a hard bound: a round that would exceed it is cut to the candidates
+that fit (a CMA-ES generation keeps at least half its population, what
+``cma`` can learn from), or not started; a budget below one smallest round
+is refused.
 Games run by :class:`c4engine.jobs.JobRunner`, whose workers stay up for
 the whole run.
 """
@@ -107,6 +110,13 @@ class TuneConfig:
             raise TuneError(f"the population needs at least 2 candidates, not {self.popsize}")
         if not self.pool:
             raise TuneError("the reference pool is empty")
+        if self.budget < self.smallest_round * self.games_per_candidate:
+            least = self.smallest_round * self.games_per_candidate
+            raise TuneError(
+                f"a games budget of {self.budget} is less than one round: {self.method} needs at least "
+                f"{least} games ({self.smallest_round} x {self.games_per_candidate}); "
+                "fewer openings or references make a round smaller"
+            )
         object.__setattr__(self, "start", self.space.check(self.start))
         object.__setattr__(
             self, "pool", tuple((name, self.space.check(values)) for name, values in self.pool)
@@ -119,6 +129,11 @@ class TuneConfig:
     @property
     def games_per_candidate(self) -> int:
         return 2 * self.openings * len(self.pool)
+
+    @property
+    def smallest_round(self) -> int:
+        """The fewest candidates a round may have (one for annealing)."""
+        return CmaEs.smallest_round(len(self.start), self.popsize) if self.method == "cma" else 1
 
     def parameters(self) -> dict[str, Any]:
         """What identifies the run in its database (all but the budget, which may grow)."""
@@ -206,13 +221,10 @@ def tune(
             if pending:
                 candidates = store.asked(round_number)
             else:
-                previous = len(store.asked(round_number - 1)) if round_number > 0 else 0
-                if (
-                    round_number > 0
-                    and store.games_played() + previous * config.games_per_candidate > config.budget
-                ):
+                affordable = (config.budget - store.games_played()) // config.games_per_candidate
+                if affordable < config.smallest_round:
                     break
-                candidates = optimizer.ask()
+                candidates = optimizer.ask()[:affordable]
                 store.save_asked(round_number, optimizer, candidates, config.space)
             results = _play_round(config, store, round_number, candidates, runner, on_pair)
             optimizer.tell(candidates, [result.fitness for result in results])
