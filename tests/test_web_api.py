@@ -219,6 +219,7 @@ BAD_MOVES: list[tuple[Any, int, str]] = [
     ({"pos": "1212121"}, 409, "the game is over"),
     ({"pos": "4444444"}, 400, "column 4 is full"),
     ({"pos": "", "level": 9}, 422, "level"),
+    ({"pos": "", "size": "9x7", "connect": 5, "level": "perfect"}, 400, "9x7 needs 72"),
     ({"pos": "", "level": "strong"}, 422, "level"),
     ({"pos": "", "size": "3x"}, 400, "WIDTHxHEIGHT"),
     ({"pos": "", "colour": "red"}, 422, "colour"),

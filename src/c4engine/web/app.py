@@ -51,6 +51,7 @@ from c4engine.board import MAX_SIZE, Board, Player
 from c4engine.errors import C4Error, GameOverError
 from c4engine.notation import parse_size
 from c4engine.play import levels
+from c4engine.play.perfect import check_perfect_board
 from c4engine.play.record import GameRecord
 from c4engine.web import worker
 from c4engine.web.pool import ClientBusyError, Function, Lane, PoolBusyError
@@ -175,7 +176,8 @@ class MoveIn(BaseModel):
     level: LevelNumber | Literal["perfect"] = Field(
         levels.DEFAULT_LEVEL,
         description="1 (beginner) to 7 (master), or perfect: the analysis service's best move, "
-        "proven wherever the book or the solver can prove one within the time cap",
+        "proven wherever the book or the solver can prove one within the time cap; refused (400) on "
+        "boards the exact solver cannot hold (width * (height + 1) > 64)",
     )
     time_cap: float | None = Field(
         None, gt=0, allow_inf_nan=False, strict=True, description="Seconds, at most the server's limit"
@@ -507,8 +509,13 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.post("/api/move", response_model=MoveOut, responses=_ERRORS, tags=["api"])
     async def move(request: Request, body: Annotated[MoveIn, Body()]) -> dict[str, Any]:
-        """The computer's move at ``level`` and the position after it."""
+        """The computer's move at ``level`` and the position after it.
+
+        ``perfect`` is refused (400) on a board the exact solver cannot hold,
+        before any search."""
         board = _board(body.pos, body.size, body.connect)
+        if body.level == worker.PERFECT:
+            check_perfect_board(board.width, board.height, "level perfect")
         _check_playing(board)
         seconds = cap(body.time_cap, limits.move_time)
         result = await _engine(
