@@ -111,6 +111,17 @@ def test_analyze_from_the_book(client: httpx.Client) -> None:
     ]  # fmt: skip
 
 
+def test_analyze_gives_the_best_line_to_the_winning_stone(client: httpx.Client) -> None:
+    body = client.get("/api/analyze", params={"pos": "133524", "time_cap": 2}).json()
+    assert body["best"] == [6] and body["best_proven"] and body["pv_proven"] and body["move"] == 6
+    board = Board.from_moves("133524")
+    for column in body["pv"]:
+        assert not board.is_over
+        board.play(column - 1)
+    assert board.winner is not None and board.winner.symbol == body["to_move"]
+    assert len(body["pv"]) == 2 * 17 - 1  # win in 17: the mover's 17th stone
+
+
 def test_analyze_time_capped_is_not_exact(client: httpx.Client) -> None:
     """Past the book, 0.1 s proves the six columns that lose at once, not the block (its proof takes
     1.7 million nodes, about 0.3 s): it is still best."""
