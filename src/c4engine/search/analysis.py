@@ -546,7 +546,7 @@ class Analyst:
         the book's where it knows (through a policy book's own moves too),
         else the most central move a null-window search shows keeps it.
 
-        >>> Analyst().line(Board.from_moves("44455"), 2, 18)   # the win on the spot
+        >>> Analyst().line(Board.from_moves("445566"), 2, 18)   # the win on the spot
         ((2,), True)
         """
         start = time.perf_counter()
@@ -803,14 +803,15 @@ def best_by_bounds(
     top_lower = max(low for low, _ in bounds.values())
     contenders = [c for c in playable if bounds[c][1] >= top_lower]
 
-    def rank(column: int) -> tuple[int, float]:
+    def rank(column: int) -> tuple[int, float, float]:
         score = scores[column]
         assert score is not None
         low, high = bounds[column]
-        value = score.engine_value()
+        value = raw = score.engine_value()
         if not score.is_exact:  # an estimate is held within what is proven
             value = min(max(value, _on_engine_scale(low, score)), _on_engine_scale(high, score))
-        return (1 if low > 0 else 0 if low == 0 else -1), value
+        # among columns held alike (two "at least a draw" estimated below 0), the estimate decides
+        return (1 if low > 0 else 0 if low == 0 else -1), value, raw
 
     ranks = {c: rank(c) for c in contenders}
     top = max(ranks.values())
