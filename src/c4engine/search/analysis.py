@@ -508,15 +508,22 @@ class Analyst:
             # the timer cancelling the solver is its time limit too, whichever noticed first
             stopped = "time limit" if timed_out.is_set() else result.stopped
             lower, upper, nodes = result.lower, result.upper, result.nodes
+            # a move the solver proved to reach at least a draw, before the limit stopped it
+            drawing = result.best_move if result.best_proved and result.lower >= 0 else None
         else:
             lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
+            drawing = None
         left = _time_left(limit, start)
         engine = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit, poll)
         found = engine.search(board)
+        move, line = found.move, found.pv
+        if drawing is not None and move != drawing and found.score < WIN_THRESHOLD:
+            # dominance: a move proven at least a draw ranks above one only estimated, bar a win seen
+            move, line = drawing, (drawing,)
         return Verdict(
             Score.from_engine(found.score, cells=cells, stones=stones),
-            found.move,
-            found.pv,
+            move,
+            line,
             "engine",
             lower,
             upper,
