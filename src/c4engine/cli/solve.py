@@ -189,7 +189,7 @@ def _score_text(column: ColumnAnalysis) -> str:
     """An exact score, or the proven bounds and the estimate: ``0..17~+10``."""
     if column.exact:
         return str(int(column.score.value))
-    return f"{column.lower}..{column.upper}~{column.score.value:+.0f}"
+    return f"{column.lower}..{column.upper}~{round(column.score.value):+d}"  # never "-0"
 
 
 def _analysis_json(board: Board, analysis: PositionAnalysis) -> dict[str, Any]:

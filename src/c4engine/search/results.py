@@ -17,8 +17,8 @@ the opening book) builds the same results without importing numba.
 'win in 1 move'
 >>> Score.from_engine(WIN_SCORE - 3, cells=42, stones=6)   # the engine proved a win at ply 3
 Score(17, exact, 6 of 42 stones)
->>> Score.estimate(12.5, cells=42, stones=6).label()
-'≈ +12.5'
+>>> Score.estimate(12.5, cells=42, stones=6).label(), Score.estimate(-0.04, cells=42, stones=6).label()
+('≈ +12.5', '≈ +0.0')
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ class Score:
     def label(self) -> str:
         """Short words: ``"win in 5"``, ``"draw"``, ``"loss in 8"``, ``"win"`` (weak), ``"≈ +12.5"``."""
         if not self.is_exact:
-            return f"≈ {self.value:+.1f}"
+            return f"≈ {round(self.value, 1) + 0.0:+.1f}"  # + 0.0: a small negative is "+0.0", not "-0.0"
         moves = self.moves
         return self.outcome if moves is None else f"{self.outcome} in {moves}"
 
