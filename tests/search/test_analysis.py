@@ -8,7 +8,7 @@ from c4engine import Board
 from c4engine.errors import GameOverError, LimitError
 from c4engine.kernels import library
 from c4engine.search import analysis
-from c4engine.search.analysis import Analyst, best_column, shared_analyst
+from c4engine.search.analysis import Analyst, best_by_bounds, best_column, shared_analyst
 from c4engine.search.limit import Limit
 from c4engine.search.quick import QuickResult
 from c4engine.search.results import WIN_SCORE, Score
@@ -74,17 +74,24 @@ def test_weak_answers_come_from_the_strong_book() -> None:
     assert verdict.source == "book" and verdict.score == Score.exact(-1, cells=42, stones=1, weak=True)
 
 
-def test_best_columns_never_rank_an_estimate_above_a_proven_draw() -> None:
+def test_best_by_bounds_takes_a_proof_only_when_it_is_at_least_as_good_as_what_is_open() -> None:
     board = Board()
     draw = Score.exact(0, cells=42, stones=0)
     hopeful = Score.estimate(500.0, cells=42, stones=0)
     loss = Score.exact(-3, cells=42, stones=0)
-    from c4engine.search.analysis import best_columns
-
-    assert best_columns(board, [draw, hopeful, loss, None, None, None, None]) == (0,)
-    # even a proven loss (unless it is a loss at once): what is shown as best must be known
-    assert best_columns(board, [loss, hopeful, None, None, None, None, None]) == (0,)
-    assert best_columns(board, [hopeful, None, None, Score.estimate(9.0, cells=42, stones=0)]) == (0,)
+    # a proven draw beats a column estimated better but not proven at least a draw
+    assert best_by_bounds(board, [draw, hopeful, loss], [0, -20, -3], [0, 20, -3]) == ((0,), False)
+    # ... but not one proven at least a draw, which may win: that one is proven at least as good
+    assert best_by_bounds(board, [draw, hopeful, loss], [0, 0, -3], [0, 20, -3]) == ((1,), True)
+    # nor one that may win while the draw is not proven: the estimate decides, unproven
+    wary = Score.estimate(-2.0, cells=42, stones=0)
+    assert best_by_bounds(board, [wary, hopeful], [-5, -20], [0, 20]) == ((1,), False)
+    # a proven loss is out against a column proven at least a draw, whatever the estimates
+    assert best_by_bounds(board, [loss, hopeful], [-3, 0], [-3, 20]) == ((1,), True)
+    # a column whose lower bound reaches every other upper bound is proven best, unproven as it is
+    assert best_by_bounds(board, [draw, hopeful], [0, 1], [0, 20]) == ((1,), True)
+    # exact ties are all best
+    assert best_by_bounds(board, [draw, loss, draw], [0, -3, 0], [0, -3, 0]) == ((0, 2), True)
 
 
 def test_scores_convert_between_the_engine_and_the_solver() -> None:
@@ -192,7 +199,7 @@ def test_a_small_analysis_in_python_is_the_compiled_solvers(judge: Solver) -> No
         found = Analyst(book=None, table_size_mb=8).analyze(board, weak=weak)
         assert found.sources == ("solver", None, None, "solver", None, "solver", "solver") and found.pv_exact
         expected = judge.analyze(board, weak=weak)
-        assert found.exact_values() == expected.scores and found.pv == expected.pv
+        assert found.exact_values() == expected.scores and found.lines[expected.pv[0]] == expected.pv
 
 
 def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,3 +219,23 @@ def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.M
     first_quick, second_quick = found
     assert first_quick is not None and first_quick.nodes == 5
     assert second_quick is None  # 3 nodes left were not enough: the compiled solver answered
+
+
+def test_a_capped_solve_plays_a_move_proven_at_least_a_draw_over_an_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The solver stopped having proved column 2 at least a draw; the engine, seeing no win, prefers
+    column 4: the proven move is played (dominance), and not called proven best."""
+    from c4engine.search.engine import Engine, SearchResult
+    from c4engine.search.results import SolveResult
+
+    def unfinished(self: Solver, board: Board, **options: object) -> SolveResult:
+        return SolveResult(None, False, 0, 5, 1, 1000, 0.1, False, 42, 5, "time limit", best_proved=True)
+
+    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> SearchResult:
+        return SearchResult(3, 25.0, 6, 100, 0.01, True, (3,))
+
+    monkeypatch.setattr(Solver, "solve", unfinished)
+    monkeypatch.setattr(Engine, "search", estimate)
+    verdict = Analyst(book=None, table_size_mb=8).solve(Board.from_moves("44535"), Limit(time=0.5))
+    assert verdict.best_move == 1 and not verdict.exact and (verdict.lower, verdict.upper) == (0, 5)

@@ -28,7 +28,7 @@ from c4engine import __version__
 from c4engine.board import Board
 from c4engine.cli.options import Subparsers, add_board_options, add_worker_count, check_depth
 from c4engine.cli.progress import Progress
-from c4engine.errors import ECHO_LIMIT, C4Error, UnsupportedBoardError, echo
+from c4engine.errors import ECHO_LIMIT, C4Error, echo
 from c4engine.notation import parse_size
 from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
 
@@ -160,8 +160,8 @@ def _computer(level: int | str, seed: int | None, weights: str | None = None) ->
 def _run_play(args: argparse.Namespace) -> int:
     from c4engine.cli.terminal import TerminalGame, render_board, wants_color
     from c4engine.play.game import Game
+    from c4engine.play.perfect import check_perfect_board
     from c4engine.play.players import PERFECT, HumanPlayer
-    from c4engine.search.solver import Solver
 
     if args.level2 is not None and not args.watch:
         raise C4Error("--level2 is the second computer's level: it needs --watch")
@@ -177,11 +177,8 @@ def _run_play(args: argparse.Namespace) -> int:
         return 0
     second_level = args.level if args.level2 is None else args.level2
     computers = () if args.two_players else (args.level, second_level) if args.watch else (args.level,)
-    if PERFECT in computers and not Solver.supports(board.width, board.height):
-        raise UnsupportedBoardError(
-            f"--level perfect needs a board with width * (height + 1) <= 64 (the solver's bitboards); "
-            f"{board.size} needs {board.width * (board.height + 1)}: choose a level 1..{len(LEVELS)}"
-        )
+    if PERFECT in computers:
+        check_perfect_board(board.width, board.height, "--level perfect")
     players: tuple[Agent, Agent]
     if args.two_players:
         players = (HumanPlayer("player 1"), HumanPlayer("player 2"))
