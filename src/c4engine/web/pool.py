@@ -2,11 +2,21 @@
 
 A :class:`Lane` owns warm worker processes and one queue per client.  The
 app keeps two lanes, so a computer's move never waits behind analyses.
-Within a lane the next job goes to the client that has used the least
-engine time among those waiting, so a client with forty requests in flight
-cannot starve one with a single request; each client may have only
-``per_client`` jobs queued or running (:class:`ClientBusyError`), the lane
-only ``max_pending`` (:class:`PoolBusyError`).
+A :class:`Client` is a network address and the token its page made up, so
+people behind one address each have their own share.  Within a lane the next
+job goes to the waiting client whose *address* has used the least engine
+time lately, then to the least-used client of that address: a client with
+forty requests in flight cannot starve one with a single request, tokens
+invented at one address share that address's turn, and a client spread over
+many busy addresses still waits behind a newcomer.  Engine time is
+remembered with a half-life (:data:`HALF_LIFE`), not forgotten the moment a
+client's queue empties: a page asking round after round would otherwise
+come back as a stranger each time and be served before people who have
+waited.  Each client may have only ``per_client`` jobs queued or running,
+each address ``per_address`` (:class:`ClientBusyError`), the lane only
+``max_pending`` (:class:`PoolBusyError`); when the lane is full a newcomer
+who has used less takes the place of the most-used client's last queued
+job, which is refused as busy.
 
 A job is cancelled when its client goes away: a queued job is dropped, a
 running one is told to stop through a shared flag that its search polls
@@ -24,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 import multiprocessing
 import signal
 from collections import deque
@@ -32,15 +43,20 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import Synchronized
 from time import monotonic
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from c4engine.web import worker
 
-__all__ = ["ClientBusyError", "Job", "Lane", "PoolBusyError"]
+__all__ = ["HALF_LIFE", "Client", "ClientBusyError", "Job", "Lane", "PoolBusyError"]
 
 Function = Callable[..., dict[str, Any]]
 _CONTEXT = multiprocessing.get_context("spawn")
 _ids = itertools.count(1)
+_Key = TypeVar("_Key")
+
+HALF_LIFE = 60.0
+"""Seconds for a client's remembered engine time to halve."""
+_FORGOTTEN = 0.01  # engine seconds below which a client's record is dropped (memory stays bounded)
 
 
 class PoolBusyError(Exception):
@@ -76,6 +92,38 @@ def _serve(connection: Connection, cancelled: Synchronized[int]) -> None:
             connection.send(reply)
         except OSError:  # the server closed the pipe: it is shutting down, nobody to answer
             return
+
+
+@dataclass(frozen=True)
+class Client:
+    """Who asks: a network address and the token its page sent ("" when none)."""
+
+    address: str
+    token: str = ""
+
+
+class _Usage(Generic[_Key]):
+    """Engine seconds per key, halving every :data:`HALF_LIFE` seconds.
+
+    >>> usage: _Usage[str] = _Usage()
+    >>> usage.add("a", 4.0, now=0.0)
+    >>> usage.get("a", now=HALF_LIFE), usage.get("b", now=0.0)
+    (2.0, 0.0)
+    """
+
+    def __init__(self) -> None:
+        self._seconds: dict[_Key, tuple[float, float]] = {}  # key: (seconds, when measured)
+        self._prune_at = 1024
+
+    def get(self, key: _Key, now: float) -> float:
+        seconds, when = self._seconds.get(key, (0.0, now))
+        return seconds * math.pow(0.5, (now - when) / HALF_LIFE)
+
+    def add(self, key: _Key, seconds: float, now: float) -> None:
+        self._seconds[key] = (self.get(key, now) + seconds, now)
+        if len(self._seconds) >= self._prune_at:  # drop the long-forgotten; amortised over many adds
+            self._seconds = {k: v for k, v in self._seconds.items() if self.get(k, now) >= _FORGOTTEN}
+            self._prune_at = max(1024, 2 * len(self._seconds))
 
 
 class _Worker:
@@ -140,7 +188,7 @@ class _Worker:
 class Job:
     """One request's engine work: ``function(*args, stop=...)`` in a worker."""
 
-    client: str
+    client: Client
     function: Function
     args: tuple[Any, ...]
     id: int = field(default_factory=lambda: next(_ids))
@@ -153,17 +201,20 @@ class Job:
 class Lane:
     """Worker processes and per-client queues for one kind of work (see the module's doc)."""
 
-    def __init__(self, name: str, workers: int, max_pending: int, per_client: int) -> None:
+    def __init__(self, name: str, workers: int, max_pending: int, per_client: int, per_address: int) -> None:
         self.name = name
         self.size = workers
         self.max_pending = max_pending
         self.per_client = per_client
+        self.per_address = per_address
         self.pending = 0
         self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
-        self._queues: dict[str, deque[Job]] = {}
-        self._active: dict[str, int] = {}  # queued or running, per client
-        self._used: dict[str, float] = {}  # engine seconds, per client with work active
+        self._queues: dict[Client, deque[Job]] = {}
+        self._active: dict[Client, int] = {}  # queued or running, per client
+        self._active_at: dict[str, int] = {}  # queued or running, per address
+        self._used: _Usage[Client] = _Usage()  # engine seconds lately, per client
+        self._used_at: _Usage[str] = _Usage()  # engine seconds lately, per address
         self._tasks: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
@@ -178,20 +229,25 @@ class Lane:
             process.stop()
         self._all, self._idle = [], []
 
-    def submit(self, client: str, function: Function, *args: Any) -> Job:
-        """Queue ``function(*args)`` for ``client``; raises when the lane or the client is full."""
+    def submit(self, client: Client, function: Function, *args: Any) -> Job:
+        """Queue ``function(*args)`` for ``client``; raises when the lane, client or address is full."""
         if not self._all:
             raise PoolBusyError("the engine is not running")
-        if self.pending >= self.max_pending:
-            raise PoolBusyError(f"the engine is busy ({self.pending} {self.name} requests queued); try again")
         if self._active.get(client, 0) >= self.per_client:
             raise ClientBusyError(
-                f"you already have {self.per_client} {self.name} requests under way; wait for them"
+                f"this client already has {self.per_client} {self.name} requests under way; wait for them"
             )
+        if self._active_at.get(client.address, 0) >= self.per_address:
+            raise ClientBusyError(
+                f"{self.per_address} {self.name} requests from your network address (all its clients "
+                "together) are under way; try again shortly"
+            )
+        if self.pending >= self.max_pending and not self._shed_for(client):
+            raise PoolBusyError(f"the engine is busy ({self.pending} {self.name} requests queued); try again")
         job = Job(client, function, args)
         self._queues.setdefault(client, deque()).append(job)
         self._active[client] = self._active.get(client, 0) + 1
-        self._used.setdefault(client, 0.0)
+        self._active_at[client.address] = self._active_at.get(client.address, 0) + 1
         self.pending += 1
         self._dispatch()
         return job
@@ -209,10 +265,32 @@ class Lane:
             self._finished(job)
             job.future.cancel()
 
+    def _share(self, client: Client, now: float) -> tuple[float, float]:
+        """How much engine time ``client``'s address, then the client, has had lately: less goes first."""
+        return self._used_at.get(client.address, now), self._used.get(client, now)
+
+    def _shed_for(self, client: Client) -> bool:
+        """The lane is full: refuse the last queued job of the most-used waiting client if it
+        has had more than ``client``, so a flood from many addresses cannot lock a newcomer out."""
+        now = monotonic()
+        if not self._queues:
+            return False
+        heaviest = max(self._queues, key=lambda waiting: self._share(waiting, now))
+        if self._share(heaviest, now) <= self._share(client, now):
+            return False
+        queue = self._queues[heaviest]
+        job = queue.pop()
+        if not queue:
+            del self._queues[heaviest]
+        self._finished(job)
+        job.future.set_exception(PoolBusyError(f"the engine is busy (many {self.name} requests); try again"))
+        return True
+
     def _dispatch(self) -> None:
+        now = monotonic()
         while self._idle and self._queues:
             # the least-served waiting client goes first; ties: the one queued longest (dict order)
-            client = min(self._queues, key=lambda name: self._used[name])
+            client = min(self._queues, key=lambda waiting: self._share(waiting, now))
             queue = self._queues[client]
             job = queue.popleft()
             if not queue:
@@ -235,7 +313,9 @@ class Lane:
             if not job.future.done():
                 job.future.set_result(result)
         finally:
-            self._used[job.client] = self._used.get(job.client, 0.0) + monotonic() - started
+            now = monotonic()
+            self._used.add(job.client, now - started, now)
+            self._used_at.add(job.client.address, now - started, now)
             self._finished(job)
         self._idle.append(process)
         self._dispatch()
@@ -249,9 +329,14 @@ class Lane:
 
     def _finished(self, job: Job) -> None:
         self.pending -= 1
-        left = self._active[job.client] - 1
-        if left:
-            self._active[job.client] = left
-        else:  # nothing left: forget the client, so the tables hold only clients with work
-            del self._active[job.client]
-            self._used.pop(job.client, None)
+        _count_down(self._active, job.client)
+        _count_down(self._active_at, job.client.address)
+
+
+def _count_down(counts: dict[_Key, int], key: _Key) -> None:
+    """One job fewer for ``key``; a key with none left is dropped, so the table holds only keys with work."""
+    left = counts[key] - 1
+    if left:
+        counts[key] = left
+    else:
+        del counts[key]
