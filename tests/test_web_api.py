@@ -482,20 +482,20 @@ QUICK_MOVE = ("4453", 7, 6, 4, 1, 0.5)  # engine_move's arguments: level 1, a fe
 
 
 def test_a_client_spread_over_many_addresses_does_not_hold_up_a_newcomer() -> None:
-    """Ten addresses (two page tokens each) that have been busy queue twenty jobs; a newcomer's
-    job runs right after the one already running, not after theirs (their engine time is
-    remembered between their requests, not forgotten when a queue empties)."""
+    """Ten addresses of one network (two page tokens each) queue twenty jobs; a newcomer from
+    another network runs right after the job already running, not after theirs: they take one
+    network's turn, not twenty clients' turns."""
     crowd = [Client(f"10.0.0.{n}", token) for n in range(1, 11) for token in ("page-one", "page-two")]
+    newcomer = Client("10.0.1.1", "newcomer")
 
     async def run() -> list[Client]:
         lane = Lane("analysis", workers=1, max_pending=64, per_client=4, per_address=8)
         await asyncio.get_running_loop().run_in_executor(None, lane.start)
         try:
-            await asyncio.gather(*(lane.submit(client, engine_move, *QUICK_MOVE).future for client in crowd))
             order: list[Client] = []
-            waiting = [(client, lane.submit(client, engine_move, *QUICK_MOVE)) for client in crowd]
-            newcomer = Client("10.0.1.1", "newcomer")
-            waiting.append((newcomer, lane.submit(newcomer, engine_move, *QUICK_MOVE)))
+            waiting = [
+                (client, lane.submit(client, engine_move, *QUICK_MOVE)) for client in [*crowd, newcomer]
+            ]
             for client, job in waiting:
                 job.future.add_done_callback(lambda _done, client=client: order.append(client))
             await asyncio.gather(*(job.future for _, job in waiting))
@@ -503,8 +503,7 @@ def test_a_client_spread_over_many_addresses_does_not_hold_up_a_newcomer() -> No
         finally:
             lane.stop()
 
-    order = asyncio.run(run())
-    assert order.index(Client("10.0.1.1", "newcomer")) == 1
+    assert asyncio.run(run()).index(newcomer) == 1
 
 
 def test_tokens_have_their_own_quota_and_an_address_a_bounded_one() -> None:
@@ -545,14 +544,15 @@ def test_a_full_lane_makes_room_for_a_client_who_has_had_less() -> None:
         await asyncio.get_running_loop().run_in_executor(None, lane.start)
         busy, light = Client("busy"), Client("light")
         try:
-            await lane.submit(busy, engine_move, *QUICK_MOVE).future  # busy has had engine time
             jobs = [lane.submit(busy, engine_move, *QUICK_MOVE) for _ in range(3)]
+            await jobs[0].future  # busy has had engine time, and has work under way
+            jobs.append(lane.submit(busy, engine_move, *QUICK_MOVE))  # the lane is full
             newcomer = lane.submit(light, engine_move, *QUICK_MOVE)
             with pytest.raises(PoolBusyError) as full:
                 lane.submit(busy, engine_move, *QUICK_MOVE)
             with pytest.raises(PoolBusyError) as shed:
                 await jobs[-1].future
-            await asyncio.gather(newcomer.future, *(job.future for job in jobs[:2]))
+            await asyncio.gather(newcomer.future, *(job.future for job in jobs[:3]))
             return str(shed.value), newcomer.future.done(), str(full.value)
         finally:
             lane.stop()

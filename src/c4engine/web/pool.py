@@ -4,19 +4,19 @@ A :class:`Lane` owns warm worker processes and one queue per client.  The
 app keeps two lanes, so a computer's move never waits behind analyses.
 A :class:`Client` is a network address and the token its page made up, so
 people behind one address each have their own share.  Within a lane the next
-job goes to the waiting client whose *address* has used the least engine
-time lately, then to the least-used client of that address: a client with
-forty requests in flight cannot starve one with a single request, tokens
-invented at one address share that address's turn, and a client spread over
-many busy addresses still waits behind a newcomer.  Engine time is
-remembered with a half-life (:data:`HALF_LIFE`), not forgotten the moment a
-client's queue empties: a page asking round after round would otherwise
-come back as a stranger each time and be served before people who have
-waited.  Each client may have only ``per_client`` jobs queued or running,
-each address ``per_address`` (:class:`ClientBusyError`), the lane only
-``max_pending`` (:class:`PoolBusyError`); when the lane is full a newcomer
-who has used less takes the place of the most-used client's last queued
-job, which is refused as busy.
+job goes to the waiting client whose *network* (an IPv4 /24, an IPv6 /48)
+has used the least engine time, then whose address, then the client itself:
+a client with forty requests in flight cannot starve one with a single
+request, tokens made up at one address share that address's turn, and a
+client spread over many addresses of one network takes one network's turn,
+so a person elsewhere is served next.  Engine time counts while a network,
+address or client has work under way; one that comes back after a pause
+starts afresh, so a person asking one question at a time goes before those
+who keep the engine busy.  Each client may have only ``per_client`` jobs
+queued or running, each address ``per_address`` (:class:`ClientBusyError`),
+the lane only ``max_pending`` (:class:`PoolBusyError`); when the lane is
+full a client who has had less takes the place of the most-served client's
+last queued job, which is refused as busy.
 
 A job is cancelled when its client goes away: a queued job is dropped, a
 running one is told to stop through a shared flag that its search polls
@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
-import math
 import multiprocessing
 import signal
 from collections import deque
@@ -47,16 +47,12 @@ from typing import Any, Generic, TypeVar
 
 from c4engine.web import worker
 
-__all__ = ["HALF_LIFE", "Client", "ClientBusyError", "Job", "Lane", "PoolBusyError"]
+__all__ = ["Client", "ClientBusyError", "Job", "Lane", "PoolBusyError"]
 
 Function = Callable[..., dict[str, Any]]
 _CONTEXT = multiprocessing.get_context("spawn")
 _ids = itertools.count(1)
 _Key = TypeVar("_Key")
-
-HALF_LIFE = 60.0
-"""Seconds for a client's remembered engine time to halve."""
-_FORGOTTEN = 0.01  # engine seconds below which a client's record is dropped (memory stays bounded)
 
 
 class PoolBusyError(Exception):
@@ -101,29 +97,55 @@ class Client:
     address: str
     token: str = ""
 
+    @property
+    def network(self) -> str:
+        """The network the address belongs to, for the order of turns: an IPv4 /24, an IPv6 /48.
 
-class _Usage(Generic[_Key]):
-    """Engine seconds per key, halving every :data:`HALF_LIFE` seconds.
+        >>> Client("192.0.2.7").network, Client("2001:db8:1:2::/64").network, Client("test").network
+        ('192.0.2.0/24', '2001:db8:1::/48', 'test')
+        """
+        try:
+            prefix = ipaddress.ip_network(self.address, strict=False)
+        except ValueError:
+            return self.address
+        return str(prefix.supernet(new_prefix=24 if prefix.version == 4 else 48))
 
-    >>> usage: _Usage[str] = _Usage()
-    >>> usage.add("a", 4.0, now=0.0)
-    >>> usage.get("a", now=HALF_LIFE), usage.get("b", now=0.0)
-    (2.0, 0.0)
+
+class _Shares(Generic[_Key]):
+    """Jobs under way and engine seconds used, per key, for keys with work under way only.
+
+    >>> shares: _Shares[str] = _Shares()
+    >>> shares.start("a"); shares.start("a"); shares.used("a", 1.5)
+    >>> shares.active("a"), shares.seconds("a")
+    (2, 1.5)
+    >>> shares.finish("a"); shares.finish("a")
+    >>> shares.active("a"), shares.seconds("a")   # nothing under way: forgotten
+    (0, 0.0)
     """
 
     def __init__(self) -> None:
-        self._seconds: dict[_Key, tuple[float, float]] = {}  # key: (seconds, when measured)
-        self._prune_at = 1024
+        self._active: dict[_Key, int] = {}
+        self._seconds: dict[_Key, float] = {}
 
-    def get(self, key: _Key, now: float) -> float:
-        seconds, when = self._seconds.get(key, (0.0, now))
-        return seconds * math.pow(0.5, (now - when) / HALF_LIFE)
+    def active(self, key: _Key) -> int:
+        return self._active.get(key, 0)
 
-    def add(self, key: _Key, seconds: float, now: float) -> None:
-        self._seconds[key] = (self.get(key, now) + seconds, now)
-        if len(self._seconds) >= self._prune_at:  # drop the long-forgotten; amortised over many adds
-            self._seconds = {k: v for k, v in self._seconds.items() if self.get(k, now) >= _FORGOTTEN}
-            self._prune_at = max(1024, 2 * len(self._seconds))
+    def seconds(self, key: _Key) -> float:
+        return self._seconds.get(key, 0.0)
+
+    def start(self, key: _Key) -> None:
+        self._active[key] = self.active(key) + 1
+
+    def used(self, key: _Key, seconds: float) -> None:
+        self._seconds[key] = self.seconds(key) + seconds
+
+    def finish(self, key: _Key) -> None:
+        left = self._active[key] - 1
+        if left:
+            self._active[key] = left
+        else:
+            del self._active[key]
+            self._seconds.pop(key, None)
 
 
 class _Worker:
@@ -211,10 +233,9 @@ class Lane:
         self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
         self._queues: dict[Client, deque[Job]] = {}
-        self._active: dict[Client, int] = {}  # queued or running, per client
-        self._active_at: dict[str, int] = {}  # queued or running, per address
-        self._used: _Usage[Client] = _Usage()  # engine seconds lately, per client
-        self._used_at: _Usage[str] = _Usage()  # engine seconds lately, per address
+        self._clients: _Shares[Client] = _Shares()
+        self._addresses: _Shares[str] = _Shares()
+        self._networks: _Shares[str] = _Shares()
         self._tasks: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
@@ -233,11 +254,11 @@ class Lane:
         """Queue ``function(*args)`` for ``client``; raises when the lane, client or address is full."""
         if not self._all:
             raise PoolBusyError("the engine is not running")
-        if self._active.get(client, 0) >= self.per_client:
+        if self._clients.active(client) >= self.per_client:
             raise ClientBusyError(
                 f"this client already has {self.per_client} {self.name} requests under way; wait for them"
             )
-        if self._active_at.get(client.address, 0) >= self.per_address:
+        if self._addresses.active(client.address) >= self.per_address:
             raise ClientBusyError(
                 f"{self.per_address} {self.name} requests from your network address (all its clients "
                 "together) are under way; try again shortly"
@@ -246,8 +267,9 @@ class Lane:
             raise PoolBusyError(f"the engine is busy ({self.pending} {self.name} requests queued); try again")
         job = Job(client, function, args)
         self._queues.setdefault(client, deque()).append(job)
-        self._active[client] = self._active.get(client, 0) + 1
-        self._active_at[client.address] = self._active_at.get(client.address, 0) + 1
+        self._clients.start(client)
+        self._addresses.start(client.address)
+        self._networks.start(client.network)
         self.pending += 1
         self._dispatch()
         return job
@@ -265,18 +287,21 @@ class Lane:
             self._finished(job)
             job.future.cancel()
 
-    def _share(self, client: Client, now: float) -> tuple[float, float]:
-        """How much engine time ``client``'s address, then the client, has had lately: less goes first."""
-        return self._used_at.get(client.address, now), self._used.get(client, now)
+    def _share(self, client: Client) -> tuple[float, float, float]:
+        """The engine time ``client``'s network, address and the client have had: less goes first."""
+        return (
+            self._networks.seconds(client.network),
+            self._addresses.seconds(client.address),
+            self._clients.seconds(client),
+        )
 
     def _shed_for(self, client: Client) -> bool:
         """The lane is full: refuse the last queued job of the most-used waiting client if it
         has had more than ``client``, so a flood from many addresses cannot lock a newcomer out."""
-        now = monotonic()
         if not self._queues:
             return False
-        heaviest = max(self._queues, key=lambda waiting: self._share(waiting, now))
-        if self._share(heaviest, now) <= self._share(client, now):
+        heaviest = max(self._queues, key=lambda waiting: self._share(waiting))
+        if self._share(heaviest) <= self._share(client):
             return False
         queue = self._queues[heaviest]
         job = queue.pop()
@@ -287,10 +312,9 @@ class Lane:
         return True
 
     def _dispatch(self) -> None:
-        now = monotonic()
         while self._idle and self._queues:
             # the least-served waiting client goes first; ties: the one queued longest (dict order)
-            client = min(self._queues, key=lambda waiting: self._share(waiting, now))
+            client = min(self._queues, key=lambda waiting: self._share(waiting))
             queue = self._queues[client]
             job = queue.popleft()
             if not queue:
@@ -313,9 +337,10 @@ class Lane:
             if not job.future.done():
                 job.future.set_result(result)
         finally:
-            now = monotonic()
-            self._used.add(job.client, now - started, now)
-            self._used_at.add(job.client.address, now - started, now)
+            seconds = monotonic() - started
+            self._clients.used(job.client, seconds)
+            self._addresses.used(job.client.address, seconds)
+            self._networks.used(job.client.network, seconds)
             self._finished(job)
         self._idle.append(process)
         self._dispatch()
@@ -329,14 +354,6 @@ class Lane:
 
     def _finished(self, job: Job) -> None:
         self.pending -= 1
-        _count_down(self._active, job.client)
-        _count_down(self._active_at, job.client.address)
-
-
-def _count_down(counts: dict[_Key, int], key: _Key) -> None:
-    """One job fewer for ``key``; a key with none left is dropped, so the table holds only keys with work."""
-    left = counts[key] - 1
-    if left:
-        counts[key] = left
-    else:
-        del counts[key]
+        self._clients.finish(job.client)
+        self._addresses.finish(job.client.address)
+        self._networks.finish(job.client.network)
