@@ -7,9 +7,10 @@ import io
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
-from tests.conftest import PONS
+from tests.conftest import PONS, run_c4
 
 from c4engine import Board
 from c4engine.kernels import library
@@ -48,18 +49,45 @@ def _c4(*args: str) -> tuple[int, str, list[str]]:
     return report["status"], report["out"], report["loaded"]
 
 
-def test_solve_from_the_book_imports_no_kernels() -> None:
-    status, out, loaded = _c4("solve", "")
+def _ends_the_game(moves: str, line: str, result: str) -> bool:
+    """Whether ``line`` played after ``moves`` ends the game, on its last stone, with ``result`` for
+    the side to move at ``moves`` ("win", "loss" or "draw")."""
+    board = Board.from_moves(moves)
+    mover = board.turn
+    for column in line:
+        if board.is_over:
+            return False
+        board.play(int(column) - 1)
+    if not board.is_over:
+        return False
+    if result == "draw":
+        return board.winner is None
+    return board.winner == (mover if result == "win" else mover.other)
+
+
+def test_solve_from_the_book_scores_without_search_and_its_line_goes_to_the_end() -> None:
+    """The score is the book's (no node searched); the line goes on through the solver to the end."""
+    status, out, _loaded = _c4("solve", "")
     assert status == 0
-    assert "score: 1 (win in 21 moves)" in out and "best move: 4" in out
-    assert loaded == []
+    assert "score: 1 (win in 21 moves)" in out and "best move: 4" in out and "nodes: 0 " in out
+    line = out.split("pv: ")[1].split()[0]
+    assert line[0] == "4" and _ends_the_game("", line, "win") and len(line) == 41  # the 21st stone wins
 
 
-def test_analyze_from_the_book_imports_no_kernels() -> None:
-    status, out, loaded = _c4("analyze", "")
+def test_analyze_from_the_book_scores_without_search_and_its_line_goes_to_the_end() -> None:
+    status, out, _loaded = _c4("analyze", "")
     assert status == 0
     assert "scores: -2 -1 0 1 0 -1 -2" in out and "best moves: 4 (win in 21 moves)" in out
-    assert loaded == []
+    line = out.split("pv: ")[1].split()[0]
+    assert "not proven" not in out and _ends_the_game("", line, "win") and "nodes: 0 " in out
+
+
+def test_solve_and_analyze_show_a_line_that_ends_in_the_win() -> None:
+    for command in ("solve", "analyze"):
+        status, out, _loaded = _c4(command, "133524")
+        assert status == 0 and "win in 17" in out.replace("moves", "").replace("  ", " ")
+        line = out.split("pv: ")[1].split()[0]
+        assert _ends_the_game("133524", line, "win") and len(line) == 2 * 17 - 1
 
 
 def _published_line(plies: int) -> tuple[str, int]:
@@ -94,11 +122,10 @@ def test_a_position_on_the_books_last_ply_has_its_score_and_a_move_keeping_it() 
 
 def test_analyze_one_ply_above_the_books_last_scores_every_move_from_the_book() -> None:
     moves, score = _published_line(_shipped_depth() - 1)
-    status, out, loaded = _c4("analyze", moves)
+    status, out, _loaded = _c4("analyze", moves)
     assert status == 0
     scores = [int(word) for word in out.split("scores:")[1].splitlines()[0].split() if word != "-"]
     assert max(scores) == score and "nodes: 0 " in out
-    assert loaded == []
 
 
 def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
@@ -128,7 +155,7 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
 def test_no_book_searches_even_what_the_book_knows() -> None:
     status, out, loaded = _c4("analyze", "", "--no-book", "--time", "0.2")
     assert status == 0
-    assert "source: engine" in out and "(not proven)" in out
+    assert "source: engine" in out and "not proven best" in out and "estimate, not proven" in out
     assert "numba" in loaded
 
 
@@ -180,3 +207,48 @@ def test_a_single_weak_solve_answers_from_the_book(
     assert main(["solve", "4", "--weak"]) == 0
     out = capsys.readouterr().out
     assert "score: -1 (loss)" in out and "source: book" in out
+
+
+def _json(*args: str) -> dict[str, Any]:
+    result = run_c4(*args, timeout=300)
+    assert result.returncode == 0, result.stderr
+    found: dict[str, Any] = json.loads(result.stdout)
+    return found
+
+
+def test_a_capped_analysis_never_recommends_a_draw_over_a_column_that_may_win() -> None:
+    """Column 3 wins in 17, column 4 draws: at 1 s column 3 may stay unproven, but it is never out,
+    and column 4 is never called proven best."""
+    found = _json("analyze", "3775312", "--time", "1", "--json")
+    columns = found["columns"]
+    three = columns[2]
+    assert three["lower"] <= 2 <= three["upper"]  # its true score
+    assert all(three["upper"] >= column["lower"] for column in columns if column is not None)
+    if 4 in found["best"]:
+        assert not found["best_proven"]
+    assert found["position"] == "3775312" and found["size"] == "7x6" and found["connect"] == 4
+
+
+def test_a_capped_analysis_of_a_wide_board_recommends_only_the_blocks() -> None:
+    """On 10x8 after 5,5,6 every column but the two blocks (4 and 7) loses in 2, which the engine
+    proves; the blocks stay estimates, and only they may be recommended."""
+    found = _json("analyze", "5,5,6", "--size", "10x8", "--time", "3", "--json")
+    assert set(found["best"]) <= {4, 7} and not found["best_proven"]
+    for column in found["columns"]:
+        if column["column"] in (4, 7):
+            assert not column["exact"] and column["score"] is None and column["estimate"] is not None
+        else:
+            assert column["exact"] and column["label"] == "loss in 2" and column["estimate"] is None
+
+
+def test_json_for_machines_one_object_a_line_in_batch() -> None:
+    result = run_c4("solve", "--json", stdin="133524\n4x\n\n", timeout=300)
+    assert result.returncode == 1 and "line 2:" in result.stderr
+    first, bad, empty = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["position"] == "133524" and first["best"] == [6] and first["best_proven"]
+    six = first["columns"][5]
+    assert (six["lower"], six["upper"], six["score"], six["exact"], six["estimate"]) == (2, 2, 2, True, None)
+    assert six["pv"] == first["pv"] and six["pv_complete"] and six["label"] == "win in 17"
+    assert _ends_the_game("133524", "".join(map(str, six["pv"])), "win")
+    assert bad["position"] == "4x" and "error" in bad
+    assert empty["position"] == "" and empty["best"] == [4] and empty["source"] == "book"

@@ -614,13 +614,13 @@ function analysisFailed(error) {
   else setMessage(`No analysis now — retry (H): ${error.message}`);
 }
 
-// The hint's columns: the analysis's own best (``best``), centre-most first.
+// The hint's columns: the analysis's recommended column (``move``, the most central of ``best``),
+// then the rest of ``best``.
 function hintColumns(result) {
-  const centre = (state.width + 1) / 2;
-  return [...result.best].sort((a, b) => Math.abs(a - centre) - Math.abs(b - centre) || a - b);
+  return [result.move, ...result.best.filter((column) => column !== result.move)];
 }
 
-// The hint is the analysis's own best column (centre-most if several): they cannot disagree.
+// The hint is the analysis's own recommended column: they cannot disagree.
 function showHint(result) {
   const best = hintColumns(result);
   state.hint = best[0];
