@@ -690,7 +690,7 @@ def test_show_the_best_line_draws_it_to_the_end_and_steps_through_it(page: Any, 
     position = httpx.get(f"{base}/api/position", params={"pos": "133524" + "".join(map(str, drawn))}).json()
     assert position["over"] and position["winner"] == "X"  # X is to move after six stones
     assert drawn[0] in best_chips(page) and count == 2 * 17 - 1  # X's 17 stones, O's 16 replies
-    assert page.inner_text(f"#analysis .chip[data-column='{drawn[0]}']") == "win in 17"
+    assert page.text_content(f"#analysis .chip[data-column='{drawn[0]}']") == "win in 17"
     page.click("#line-back")
     assert page.locator("#board .ghost").count() == count - 1
     assert page.inner_text("#line-where") == f"stone {count - 1} of {count}"
