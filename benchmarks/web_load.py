@@ -408,6 +408,8 @@ The same run at b4e1fde, before shares by network: {args.before}
 | the person's analyses | {summary(latencies)} |
 
 The person's answers: {statuses}; the flood's: {flooded}.
+Turns go by network, then address, then client: a person on the flood's own /24 would share
+that network's turns address by address (one turn in eleven here), as ten people there would.
 """
     return section, ok
 
