@@ -106,7 +106,7 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
 def test_analyze_from_the_book(client: httpx.Client) -> None:
     """The scores come from the book at once; the line past the book needs the solver, so the cap is
     the largest one (a loaded machine stretches the kernels' loading)."""
-    body = client.get("/api/analyze", params={"pos": "44", "time_cap": 3}).json()
+    body = client.get("/api/analyze", params={"pos": "44", "time_cap": LIMITS.max_time}).json()
     assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4] and body["pv_proven"]
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
