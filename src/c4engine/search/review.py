@@ -95,8 +95,9 @@ class PlyReview:
     engine's estimates (its own units) of the played and the best column,
     None where exact.  ``best`` are the best columns (0-based): proven when
     ``best_proven``, else the analysis' recommendation.  ``pv`` is the
-    best column's line to the end of the game where the move was not best
-    (empty otherwise); ``pv_complete`` whether it reaches the end.
+    proven best column's line, to the end of the game when ``pv_complete``,
+    where the move was not proven best (empty when it was, or when no
+    column is proven best).
     """
 
     index: int
@@ -357,8 +358,11 @@ class Review:
             "summary": self.summary.to_json(),
         }
 
-    def table(self) -> str:
-        """The plain-text table (what ``str`` gives): one line a ply, then each side's summary."""
+    def table(self, style: Callable[[str, str], str] | None = None) -> str:
+        """The plain-text table (what ``str`` gives): one line a ply, then each side's summary.
+
+        ``style(mark, text)`` may dress each verdict (colour on a terminal).
+        """
         rows = [("ply", "side", "col", "before", "after", "verdict")]
         for ply in self.plies:
             verdict = ply.verdict + (" or worse" if ply.or_worse else "")
