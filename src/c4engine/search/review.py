@@ -367,6 +367,8 @@ class Review:
         for ply in self.plies:
             verdict = ply.verdict + (" or worse" if ply.or_worse else "")
             verdict = f"{ply.mark} {verdict}" if ply.mark else verdict
+            if style is not None:
+                verdict = style(ply.mark, verdict)
             if ply.verdict != "best" and ply.pv:
                 line = " ".join(str(column + 1) for column in ply.pv[:8])
                 more = " ..." if len(ply.pv) > 8 else ""
