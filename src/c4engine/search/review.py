@@ -557,12 +557,20 @@ def _column_bounds(analysis: PositionAnalysis, column: int, board: Board) -> tup
 
 
 def _line_to_end(analyst: Analyst, board: Board, first: int, limit: Limit) -> tuple[tuple[int, ...], bool]:
-    """Best play from ``board`` starting with ``first`` (0-based), and whether it reaches the game's end."""
+    """Best play from ``board`` starting with ``first`` (0-based), and whether it reaches the game's end.
+
+    The whole line shares ``limit`` (a line may pass through hard positions
+    off the game's path): where it runs out, the line stops, proven so far.
+    """
+    start = time.perf_counter()
     walk = board.copy()
     line = [first]
     walk.play(first)
     while not walk.is_over:
-        verdict = analyst.solve(walk, limit)
+        left = None if limit.time is None else limit.time - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            return tuple(line), False
+        verdict = analyst.solve(walk, Limit(time=left, nodes=limit.nodes), best_move=True)
         if not verdict.exact or not verdict.move_proven or verdict.best_move is None:
             return tuple(line), False
         line.append(verdict.best_move)
