@@ -465,6 +465,17 @@ class Analyst:
             self, game, limit, width=width, height=height, connect=connect, progress=progress, poll=poll
         )
 
+    def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:
+        """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.
+
+        One null-window search of the solver (a board it can hold, the game not
+        over), cancelled after ``limit.time`` of wall-clock time.
+        """
+        self.require_solver(board)
+        _check_playable(board)
+        with self._cancel_after(limit.time):
+            return self.solver.is_at_least(board, score, time_limit=limit.time, node_limit=limit.nodes)
+
     def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
         """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
 
