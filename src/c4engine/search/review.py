@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from c4engine.board import Board, Player
@@ -460,9 +460,40 @@ def review_game(
         final.height,
         final.connect,
         final.result,
-        tuple(reversed(reviewed)),
+        _agreeing(list(reversed(reviewed))),
         complete,
         time.perf_counter() - start,
+    )
+
+
+def _agreeing(plies: list[PlyReview]) -> tuple[PlyReview, ...]:
+    """The plies with what each proves of its neighbour shared: a ply's score after its move is the
+    next mover's score before, negated (a ply's fallback analysis may have proven it after the next
+    ply, reviewed first, was judged), and every changed ply judged again."""
+    for index in range(len(plies) - 1):
+        earlier, later = plies[index], plies[index + 1]
+        lower, upper = _intersect((earlier.lower, earlier.upper), (-later.before_upper, -later.before_lower))
+        if (lower, upper) != (earlier.lower, earlier.upper):
+            plies[index] = _judged(replace(earlier, lower=lower, upper=upper))
+        if (-upper, -lower) != (later.before_lower, later.before_upper):
+            plies[index + 1] = _judged(replace(later, before_lower=-upper, before_upper=-lower))
+    return tuple(plies)
+
+
+def _judged(ply: PlyReview) -> PlyReview:
+    """``ply`` with its verdict from its bounds (a move now proven best loses its better line)."""
+    verdict, or_worse = judge(ply.before_lower, ply.before_upper, ply.lower, ply.upper)
+    estimate = None if ply.lower == ply.upper else ply.estimate
+    best_estimate = None if ply.before_lower == ply.before_upper else ply.best_estimate
+    line, complete = ((), False) if verdict == "best" else (ply.pv, ply.pv_complete)
+    return replace(
+        ply,
+        verdict=verdict,
+        or_worse=or_worse,
+        estimate=estimate,
+        best_estimate=best_estimate,
+        pv=line,
+        pv_complete=complete,
     )
 
 
