@@ -538,17 +538,16 @@ def _review_ply(
     before_lower, before_upper = lower, highest  # the best column is at least the one played
     best: tuple[int, ...] = ()
     proven_best: tuple[int, ...] = ()
-    best_move: int | None = None
     estimate = best_estimate = None
     fast_share = limit.share(SOLVE_SHARE) if limit.time is not None else limit
     if analyst.can_solve(board):
-        verdict = analyst.solve(board, fast_share, poll=poll)
+        # the value alone: the solver's own search for a best move solves children exactly, while
+        # the best columns below cost one null-window search each
+        verdict = analyst.solve(board, fast_share, poll=poll, best_move=False)
         before_lower, before_upper = _intersect((before_lower, before_upper), _value_bounds(verdict))
-        if before_lower == before_upper and verdict.source != "engine" and verdict.move_proven:
-            best_move = verdict.best_move
         if before_lower == before_upper:
             proven_best = _columns_reaching(
-                analyst, board, before_lower, (played, lower, upper), best_move, fast_share, start
+                analyst, board, before_lower, (played, lower, upper), fast_share, start
             )
     if not (lower == upper and before_lower == before_upper and proven_best):
         left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), limit.time / 4)
@@ -576,12 +575,7 @@ def _review_ply(
     line: tuple[int, ...] = ()
     complete_line = False
     if verdict_name != "best" and proven_best:
-        first = (
-            best_move
-            if best_move in proven_best
-            else next(column for column in board.geometry.center_order if column in proven_best)
-        )
-        assert first is not None
+        first = next(column for column in board.geometry.center_order if column in proven_best)
         line, complete_line = _line_to_end(analyst, board, first, limit)
     return PlyReview(
         stones,
@@ -608,14 +602,12 @@ def _columns_reaching(
     board: Board,
     value: int,
     played: tuple[int, int, int],
-    best_move: int | None,
     limit: Limit,
     start: float,
 ) -> tuple[int, ...]:
     """The columns scoring the position's exact ``value`` (its best columns), or () if a limit ran out.
 
-    ``played`` is the column played with its bounds; ``best_move`` a column
-    proven best, if known.  Each other column is one null-window search of
+    ``played`` is the column played with its bounds.  Each other column is one null-window search of
     its child ("can the opponent then get more than ``-value``?"), with the
     rules and the book first.
     """
@@ -628,8 +620,8 @@ def _columns_reaching(
                 continue
             if played_upper < value:
                 continue
-        if column == best_move or board.is_winning_move(column):
-            if column == best_move or value == (board.width * board.height + 1 - board.move_count) // 2:
+        if board.is_winning_move(column):
+            if value == (board.width * board.height + 1 - board.move_count) // 2:
                 reaching.append(column)
             continue
         child = board.copy()
