@@ -125,8 +125,8 @@ def render_review(review: Review, *, color: bool = False) -> str:
 
     >>> from c4engine.search.review import PlyReview
     >>> from c4engine.board import Player
-    >>> ply = PlyReview(4, Player.FIRST, 4, 42, 2, 2, -1, -1, None, None, (3,), True, "blunder", False,
-    ...                 (3, 3, 3), True)
+    >>> ply = PlyReview(4, Player.FIRST, 4, 42, 2, 2, -1, -1, None, None, (3,), True, True, "blunder",
+    ...                 False, (3, 3, 3), True)
     >>> print(_better_line(ply))
     ply 5, X played 5 (loss in 19): better 4 (win in 18), line 4 4 4
     """
