@@ -22,7 +22,8 @@ a move proven to be at most a draw is at least a mistake: ``or_worse``
 says when the move may be worse than its verdict).
 
 >>> from c4engine.search.analysis import Analyst
->>> review = Analyst().review("44556")
+>>> from c4engine.search.limit import UNLIMITED
+>>> review = Analyst().review("44556", UNLIMITED)      # no cap a ply: every score and line proven
 >>> print(review)
 ply  side  col  before      after       verdict
   1  X     4    win in 21   win in 21   best
