@@ -72,6 +72,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("tune",): ["tune", "--db", "t.sqlite", "--out", "t.json"],
     ("dataset",): ["dataset", "-o", "d.csv"],
     ("serve",): ["serve"],
+    ("review",): ["review", "4453"],
 }
 
 # Where each command's long work starts: (module, attribute) replaced by a stub raising WorkStarted.
@@ -89,6 +90,7 @@ WORK: list[tuple[str, str]] = [
     ("c4engine.cli.tune", "tune"),
     ("c4engine.cli.dataset", "sample_positions"),
     ("c4engine.web.server", "serve"),
+    ("c4engine.search.analysis.Analyst", "review"),
 ]
 
 BINARY = bytes(range(256)) * 4

@@ -273,6 +273,7 @@ _COMMANDS: dict[str, Callable[[Subparsers], None] | str] = {
     "analyze": "c4engine.cli.solve",
     "bench": "c4engine.cli.solve",
     "move": "c4engine.cli.move",
+    "review": "c4engine.cli.review",
     "book": "c4engine.cli.book",
     "match": "c4engine.cli.match",
     "tune": "c4engine.cli.tune",

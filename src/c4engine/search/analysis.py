@@ -62,6 +62,7 @@ from c4engine.search.results import (
     Source,
     Verdict,
 )
+from c4engine.search.review import DEFAULT_PLY_LIMIT, GameLike, ProgressHook, Review, review_game
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
     from c4engine.search.engine import Engine, SearchProgress
@@ -531,6 +532,37 @@ class Analyst:
             time.perf_counter() - start,
             stopped or ("time" if found.stopped else None),
         )
+
+    def review(
+        self,
+        game: str | Board | GameLike,
+        limit: Limit = DEFAULT_PLY_LIMIT,
+        *,
+        width: int = 7,
+        height: int = 6,
+        connect: int = 4,
+        progress: ProgressHook | None = None,
+        poll: Poll | None = None,
+    ) -> Review:
+        """Every move of ``game`` scored and judged, each ply within ``limit``: see c4engine.search.review.
+
+        ``game`` is a move string (on a ``width`` x ``height`` connect-``connect``
+        board), a :class:`Board` with its history, or a game record.
+        """
+        return review_game(
+            self, game, limit, width=width, height=height, connect=connect, progress=progress, poll=poll
+        )
+
+    def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:
+        """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.
+
+        One null-window search of the solver (a board it can hold, the game not
+        over), cancelled after ``limit.time`` of wall-clock time.
+        """
+        self.require_solver(board)
+        _check_playable(board)
+        with self._cancel_after(limit.time):
+            return self.solver.is_at_least(board, score, time_limit=limit.time, node_limit=limit.nodes)
 
     def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
         """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
