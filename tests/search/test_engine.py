@@ -399,15 +399,25 @@ def test_poll_hook_cannot_change_the_board() -> None:
     assert board.move_count == 5
 
 
-def test_poll_hook_exception_propagates_and_releases_the_board() -> None:
+@pytest.mark.parametrize("use_kernel", [True, False])
+def test_poll_hook_exception_propagates_and_releases_the_board(use_kernel: bool) -> None:
     board = Board.from_moves("4453")
+    calls: list[SearchProgress] = []
 
     def fail(progress: SearchProgress) -> None:
+        calls.append(progress)
         raise KeyError("stop")
 
+    # The hook runs only once a poll interval of CPU has passed: a search must last longer for
+    # it to run at all.  Depth 30 takes minutes of CPU on either path (depth 12 took about the
+    # 10 ms interval once the compiled search was loaded -- a coin toss); the hook ends it at once.
+    engine = Engine(windows, depth=30, poll=fail, poll_interval=0.01, use_kernel=use_kernel)
+    assert engine.uses_kernel(board) is use_kernel
     with pytest.raises(KeyError):
-        Engine(windows, depth=12, poll=fail, poll_interval=0.01).search(board)
-    board.play(0)
+        engine.search(board)
+    assert len(calls) == 1
+    board.play(0)  # the board is released
+    assert board.move_count == 5
 
 
 def test_search_leaves_the_board_alone() -> None:
@@ -595,7 +605,7 @@ def test_hook_cannot_reenter_the_engine() -> None:
             errors.append(error)
         return True
 
-    engine = Engine(windows, depth=12, poll=reenter, poll_interval=0.01)
+    engine = Engine(windows, depth=30, poll=reenter, poll_interval=0.01)  # minutes: the hook surely runs
     assert engine.search(board).stopped
     assert errors and "already searching" in str(errors[0])
     # a different engine may search the frozen board from the hook (it only reads it)
@@ -606,5 +616,5 @@ def test_hook_cannot_reenter_the_engine() -> None:
         hints.append(other.best_move(board))
         return True
 
-    Engine(windows, depth=12, poll=hint, poll_interval=0.01).search(board)
+    Engine(windows, depth=30, poll=hint, poll_interval=0.01).search(board)
     assert hints and hints[0] in board.legal_moves()
