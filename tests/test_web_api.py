@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.conftest import PONS
-from tests.web_server import server_in_thread
+from tests.web_server import c4_serve, server_in_thread
 
 from c4engine.board import Board
 from c4engine.web.app import Limits, position_payload
@@ -492,3 +492,15 @@ def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.Mon
     ]  # fmt: skip
     move = worker.engine_move("44", 7, 6, 4, "perfect", 1.0)
     assert move["column"] == 4 and move["exact"]
+
+
+def test_serve_on_every_interface_tells_an_address_a_browser_can_open() -> None:
+    told: list[str] = []
+    with c4_serve("--host", "0.0.0.0", "--workers", "1", told=told) as url:
+        assert url.startswith("http://127.0.0.1:")
+        assert httpx.get(f"{url}/healthz", timeout=30).status_code == 200  # it is reachable there
+    assert not any("0.0.0.0:" in line for line in told), told
+    note = next(line for line in told if "every interface" in line)
+    assert (
+        note.startswith("c4 serve: listening on every interface (0.0.0.0)") and url.rsplit(":", 1)[1] in note
+    )
