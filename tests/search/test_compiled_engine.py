@@ -89,11 +89,13 @@ def test_one_engine_many_searches_same_answers() -> None:
         assert (fast.move, fast.score) == (slow.move, slow.score)
 
 
-def test_deep_search_is_fast_and_finds_tactics() -> None:
+def test_deep_compiled_search_finds_tactics() -> None:
     board = Board.from_moves("4455")  # an open three: X wins in 2 moves
-    result = Engine(depth=10).search(board)
+    engine = Engine(depth=10)
+    assert engine.uses_kernel(board)  # how fast it is: benchmarks/, not here
+    result = engine.search(board)
     assert result.describe() == "win in 2 moves" and result.move in (2, 5)
-    assert result.depth == 10 and result.cpu_time < 5
+    assert result.depth == 10
 
 
 def test_terminal_handling() -> None:

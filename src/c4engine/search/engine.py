@@ -353,14 +353,8 @@ class Engine:
         )
         self._cache = {}
         self._weights = self._kernel_weights(board)
-        self.load(board)  # before the clocks start: loading is no search time, nor eats a time limit
         self._nodes = 1
-        self._start = self._last_tick = process_time()
-        self._wall_start = monotonic()
-        self._deadline = self._wall_start + time_limit if time_limit is not None else _INF
-        self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
-        self._stride = 1
-        self._next_check = 1
+        self._start_clocks(time_limit)
         self._current_depth = 1
         self._answer = None
         self._partial = None
@@ -387,6 +381,11 @@ class Engine:
             )
         ]
         candidates = threats or legal
+        if self._weights is not None:
+            # Loading the compiled search (once a process; compiling it, the first time on a
+            # machine) is no search time, nor may it eat a time limit: the clocks start again.
+            self.load(board)
+            self._start_clocks(time_limit)
 
         self._pv = [() for _ in range(empty_cells + 2)]
         root_stones = board.move_count
@@ -462,6 +461,14 @@ class Engine:
             board.pop()
 
     # ------------------------------------------------------- the clock
+
+    def _start_clocks(self, time_limit: float | None) -> None:
+        self._start = self._last_tick = process_time()
+        self._wall_start = monotonic()
+        self._deadline = self._wall_start + time_limit if time_limit is not None else _INF
+        self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
+        self._stride = 1
+        self._next_check = self._nodes + 1
 
     def _tick(self) -> None:
         """Check the clock (the time limit, the poll hook); adapt how often that happens."""
