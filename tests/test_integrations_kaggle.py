@@ -44,7 +44,8 @@ def test_the_budget_follows_act_timeout() -> None:
 
 
 def test_solvable_positions_are_played_perfectly() -> None:
-    player = ConnectXAgent(max_think=0.5, table_size_mb=16)
+    # time enough to solve each (milliseconds) on a loaded machine too: a time-out would be an estimate
+    player = ConnectXAgent(max_think=10, table_size_mb=16)
     solver = Solver(table_size_mb=16)
     for board in random_positions(8, seed=5, size=(7, 6, 4), stones=(26, 36)):
         column = player(*observation_of(board))
@@ -93,7 +94,7 @@ def test_boards_beyond_the_engine_still_get_a_legal_column() -> None:
 def test_a_real_kaggle_game_against_negamax() -> None:
     kaggle_environments = pytest.importorskip("kaggle_environments", reason="needs kaggle-environments")
     env = kaggle_environments.make("connectx", configuration={"rows": 5, "columns": 6, "inarow": 4})
-    quick = ConnectXAgent(max_think=0.15)
+    quick = ConnectXAgent(max_think=1.0)  # Kaggle's 2 s move limit halved: the most it takes
     steps = env.run([quick, "negamax"])
     final = steps[-1]
     assert [state.status for state in final] == ["DONE", "DONE"]

@@ -74,12 +74,12 @@ def test_cancel_from_another_thread_stops_the_library_kernel(folder: Path) -> No
     rows[0, layout.R_STONES] = 1
     state = layout.new_state(-20, 21)
     cancel = np.zeros(1, dtype=np.uint8)
-    threading.Timer(0.3, lambda: cancel.__setitem__(0, 1)).start()
     positions = np.array([[board.current_bits, board.mask_bits]], dtype=np.uint64)
+    table, stacks = layout.new_table(BITS), layout.new_stacks(7, 6)  # first: the call follows the timer
+    threading.Timer(0.3, lambda: cancel.__setitem__(0, 1)).start()
     start = time.perf_counter()
     status = native(
-        positions, rows, layout.new_table(BITS), BITS, 0, *layout.new_stacks(7, 6), state,
-        layout.NO_NODE_STOP, cancel, 42 - 8, 0,
+        positions, rows, table, BITS, 0, *stacks, state, layout.NO_NODE_STOP, cancel, 42 - 8, 0,
     )  # fmt: skip
     assert status == layout.CANCELLED
     assert time.perf_counter() - start < 30  # it stopped long before the search would end
@@ -134,3 +134,37 @@ def test_the_search_is_marked_for_inlining_at_its_definition_only() -> None:
     assert library._inlined(code, "elsewhere") == code  # no such definition: left as it is
     never = code.replace("local_unnamed_addr {", "noinline {")
     assert library._inlined(never, "search") == never
+
+
+@pytest.mark.parametrize(
+    ("has_library", "numba_cached", "builds", "told"),
+    [
+        (True, False, True, []),  # the library loads in milliseconds: nothing compiles
+        (False, False, True, ["compiling the solver, once, about 30 s"]),
+        (False, True, True, ["compiling the solver, once, about 5 s"]),  # the library's build only
+        (False, False, False, ["compiling the solver, once, about 30 s"]),  # numba's compile only
+        (False, True, False, []),  # numba's cache, no compiler: nothing compiles
+    ],
+)
+def test_the_solvers_first_compile_is_announced_once(
+    monkeypatch: pytest.MonkeyPatch, has_library: bool, numba_cached: bool, builds: bool, told: list[str]
+) -> None:
+    import c4engine.kernels
+    from c4engine.kernels import solve
+
+    heard: list[str] = []
+    monkeypatch.setattr(c4engine.kernels, "_listeners", [heard.append])
+    monkeypatch.setattr(c4engine.kernels, "_announced", set())
+    numba_kernel = kernel_for(7, 6, 4)
+    monkeypatch.setattr(library, "load", lambda *geometry: numba_kernel if has_library else None)
+    monkeypatch.setattr(solve, "is_compiled", lambda *geometry: numba_cached)
+    monkeypatch.setattr(library, "can_build", lambda *geometry: builds)
+    monkeypatch.setattr(library, "build", lambda *geometry: None)  # what would be built is not
+    library.solver_kernel.cache_clear()
+    try:
+        for _ in range(2):
+            assert library.solver_kernel(7, 6, 4) is numba_kernel
+            library.solver_kernel.cache_clear()  # as in a process that loads it again
+    finally:
+        library.solver_kernel.cache_clear()
+    assert heard == told  # and only once

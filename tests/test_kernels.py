@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from c4engine.board import Board, center_order, has_line
-from c4engine.kernels import bitboard, layout, moves, table
+from c4engine.kernels import bitboard, is_cached, layout, moves, table
 from c4engine.search.solver import Solver
 
 
@@ -279,3 +280,21 @@ def test_solver_table_grows_with_the_search() -> None:
     assert small < solver.table_bytes_in_use < solver.table_bytes
     solver.reset()
     assert solver.table_bytes_in_use == 0
+
+
+def test_is_cached_tells_whether_numba_would_compile(tmp_path: Path) -> None:
+    import importlib.util
+
+    from numba import njit
+
+    source = tmp_path / "c4_tiny_kernel.py"
+    source.write_text("from numba import njit\n\n\n@njit(cache=True)\ndef double(x):\n    return 2 * x\n")
+    spec = importlib.util.spec_from_file_location("c4_tiny_kernel", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert not is_cached(module.double)  # never compiled: its first call compiles
+    assert module.double(21) == 42
+    assert is_cached(module.double)  # compiled in this process
+    again = njit(cache=True)(module.double.py_func)  # a new dispatcher, as in the next process
+    assert not again.overloads and is_cached(again)  # found in numba's cache on disk

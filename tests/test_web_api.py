@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.conftest import PONS
-from tests.web_server import server_in_thread
+from tests.web_server import c4_serve, server_in_thread
 
 from c4engine.board import Board
 from c4engine.web.app import Limits, position_payload
@@ -278,13 +278,18 @@ def test_huge_body_and_query(client: httpx.Client) -> None:
 
 
 def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.Client) -> None:
-    """Fill the queue with time-capped analyses: extra work is refused, /healthz answers at once."""
+    """Fill the queue with time-capped analyses: extra work is refused, /healthz answers at once.
+
+    Each analysis holds the one worker for a second (9x7: the engine uses all its time), so the
+    requests need only arrive within about a second of each other to overflow the queue of 8,
+    loaded machine or not; how many are refused depends on how fast they came, at least one is.
+    """
     results: list[int] = []
 
     def analyse() -> None:
         with httpx.Client(base_url=base, timeout=60) as own:
             results.append(
-                own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 0.4}).status_code
+                own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 1.0}).status_code
             )
 
     threads = [threading.Thread(target=analyse) for _ in range(LIMITS.max_pending + 4)]
@@ -294,7 +299,7 @@ def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.
     assert wait_until(lambda: client.get("/healthz").json()["pending"] > 1)
     for thread in threads:
         thread.join()
-    assert results.count(503) >= 4 and set(results) == {200, 503}, results
+    assert results.count(503) >= 1 and set(results) == {200, 503}, results
     refused = client.get("/api/analyze", params={"pos": "", "time_cap": 0.1})
     assert refused.status_code == 200  # the queue drained
 
@@ -304,7 +309,8 @@ def test_503_has_retry_after(base: str, client: httpx.Client) -> None:
 
     def analyse() -> None:
         with httpx.Client(base_url=base, timeout=60) as own:
-            busy.append(own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 0.3}))
+            # a second each (as above): the ten requests overflow the queue of 8 even when slow to come
+            busy.append(own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 1.0}))
 
     threads = [threading.Thread(target=analyse) for _ in range(LIMITS.max_pending + 2)]
     for thread in threads:
@@ -426,8 +432,8 @@ def test_moves_do_not_wait_behind_analyses_and_a_client_has_a_share(fair: str) -
 
 
 def test_429_says_why_and_when(fair: str) -> None:
-    def analyse() -> None:
-        httpx.get(f"{fair}/api/analyze", params=LONG | {"time_cap": 1}, timeout=30)
+    def analyse() -> None:  # 3 s each: both are pending together however late the second comes
+        httpx.get(f"{fair}/api/analyze", params=LONG | {"time_cap": 3}, timeout=30)
 
     threads = [threading.Thread(target=analyse) for _ in range(2)]
     for thread in threads:
@@ -594,7 +600,9 @@ def test_a_dead_worker_is_replaced() -> None:
         await asyncio.get_running_loop().run_in_executor(None, lane.start)
         try:
             job = lane.submit(Client("a"), analyze_position, "", 9, 7, 4, 10.0)
-            await asyncio.sleep(0.5)
+            deadline = time.monotonic() + 30  # generous: it is handed to the idle worker at once
+            while job.worker is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
             assert job.worker is not None
             os.kill(job.worker.process.pid, signal.SIGKILL)
             with pytest.raises(PoolBusyError) as failed:
@@ -658,3 +666,15 @@ def test_a_worker_ends_when_the_server_is_killed(tmp_path) -> None:  # type: ign
     server.kill()
     server.wait()
     worker.wait(timeout=30)  # about 0.5 s (the parent watcher's period)
+
+
+def test_serve_on_every_interface_tells_an_address_a_browser_can_open() -> None:
+    told: list[str] = []
+    with c4_serve("--host", "0.0.0.0", "--workers", "1", told=told) as url:
+        assert url.startswith("http://127.0.0.1:")
+        assert httpx.get(f"{url}/healthz", timeout=30).status_code == 200  # it is reachable there
+    assert not any("0.0.0.0:" in line for line in told), told
+    note = next(line for line in told if "every interface" in line)
+    assert (
+        note.startswith("c4 serve: listening on every interface (0.0.0.0)") and url.rsplit(":", 1)[1] in note
+    )

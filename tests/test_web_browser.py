@@ -60,6 +60,9 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def context(browser: Any) -> Iterator[Any]:
     browser_context = browser.new_context(viewport={"width": 900, "height": 1000})
+    # Every wait is for an event on the page (a move shown, an analysis drawn); the bound on it is
+    # generous, not a measurement: a loaded machine slows the server and the browser alike.
+    browser_context.set_default_timeout(90_000)
     yield browser_context
     browser_context.close()
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-import socket
+import queue
+import re
 import subprocess
 import sys
 import threading
@@ -14,14 +15,7 @@ from contextlib import contextmanager
 import httpx
 
 from c4engine.web.app import Limits
-from c4engine.web.server import uvicorn_config
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from c4engine.web.server import listen, uvicorn_config
 
 
 def wait_healthy(base: str, timeout: float = 60) -> None:
@@ -42,9 +36,10 @@ def server_in_thread(limits: Limits) -> Iterator[str]:
     """The app on uvicorn in a background thread; yields its base URL."""
     import uvicorn
 
-    port = free_port()
+    sock = listen("127.0.0.1", 0)  # bound here, on a port the system chooses: none to race for
+    port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn_config("127.0.0.1", port, limits=limits, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
     try:
@@ -56,18 +51,34 @@ def server_in_thread(limits: Limits) -> Iterator[str]:
 
 
 @contextmanager
-def c4_serve(*args: str) -> Iterator[str]:
-    """``c4 serve`` as a user starts it, in a fresh interpreter; yields its base URL."""
-    port = free_port()
+def c4_serve(*args: str, told: list[str] | None = None) -> Iterator[str]:
+    """``c4 serve`` as a user starts it, in a fresh interpreter, on a port the system chooses
+    (none to race for); yields the address it tells to open.  ``told`` collects its stderr lines.
+
+    Its stderr is read to the end by a thread: the server logs there, and a pipe nobody reads
+    would stall it once full.
+    """
     process = subprocess.Popen(
-        [sys.executable, "-m", "c4engine", "serve", "--port", str(port), *args],
+        [sys.executable, "-m", "c4engine", "serve", "--port", "0", *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         env=dict(os.environ),
     )
-    base = f"http://127.0.0.1:{port}"
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read_stderr() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            lines.put(line)
+            if told is not None:
+                told.append(line.rstrip("\n"))
+        lines.put(None)  # the end: the server stopped
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
     try:
+        base = _address_told(lines, timeout=120)  # generous: a loaded machine starts slowly
         wait_healthy(base)
         yield base
     finally:
@@ -77,3 +88,21 @@ def c4_serve(*args: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:  # pragma: no cover
             process.kill()
             process.wait()
+        reader.join(timeout=20)
+
+
+def _address_told(lines: queue.Queue[str | None], timeout: float) -> str:
+    """The base URL in c4 serve's 'open http://HOST:PORT/ in a browser' line, waiting for it."""
+    deadline = time.monotonic() + timeout
+    seen: list[str] = []
+    while True:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise RuntimeError(f"c4 serve told no address within {timeout} s: {seen}") from None
+        if line is None:
+            raise RuntimeError(f"c4 serve stopped before telling its address: {seen}")
+        seen.append(line)
+        found = re.search(r"open (http://\S+?)/ in a browser", line)
+        if found:
+            return found.group(1)

@@ -59,9 +59,10 @@ def test_a_long_search_draws_a_live_line_on_a_terminal_and_nothing_in_a_pipe(
 
 
 def test_a_quick_command_on_a_terminal_draws_nothing() -> None:
-    child = pexpect.spawn(
-        sys.executable, ["-m", "c4engine", "move", "4453", "--level", "1"], encoding="utf-8"
-    )
+    # The random player: quick on any machine.  A search, even level 1's, loads numba's compiled
+    # code inside the live line's window, which a loaded machine can stretch past SHOW_AFTER.
+    command = ["-m", "c4engine", "move", "4453", "--level", "random", "--seed", "1"]
+    child = pexpect.spawn(sys.executable, command, encoding="utf-8")
     screen = ANSI.sub("", child.read())
     child.close()
     assert child.exitstatus == 0

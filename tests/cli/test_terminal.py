@@ -140,6 +140,32 @@ def test_hint_and_undo_against_computer() -> None:
     assert finish(child) == 0
 
 
+def test_undo_never_hands_the_person_the_computers_move() -> None:
+    """With the computer first, undo goes back to the person's last turn or refuses in one line."""
+    from tests.conftest import run_c4
+
+    # before the person has moved: refused; the 3 typed next is the person's move (O)
+    result = run_c4("play", "--first", "computer", "--level", "1", "--seed", "1", stdin="u\n3\nq\n")
+    assert result.returncode == 0, result.stderr
+    prompts = re.findall(r"^(.*) -- column 1-7", result.stdout, re.MULTILINE)
+    assert prompts and all(prompt.startswith("O (you)") for prompt in prompts), prompts
+    assert result.stdout.count("You have not moved yet: the computer's opening move stays.") == 1
+    assert "Took back" not in result.stdout
+    opening, reply = computer_moves(result.stdout)
+    board = Board.from_moves(f"{opening + 1}3{reply + 1}")
+    assert render_board(board) in result.stdout
+
+    # after a move and the reply: undo takes both back, to the person's turn; then refuses
+    result = run_c4("play", "--first", "computer", "--level", "1", "--seed", "1", stdin="3\nu\nu\n5\nq\n")
+    assert result.returncode == 0, result.stderr
+    opening, reply, after_undo = computer_moves(result.stdout)
+    assert f"Took back {reply + 1}, 3." in result.stdout
+    assert result.stdout.count("You have not moved yet") == 1
+    prompts = re.findall(r"^(.*) -- column 1-7", result.stdout, re.MULTILINE)
+    assert all(prompt.startswith("O (you)") for prompt in prompts), prompts
+    assert render_board(Board.from_moves(f"{opening + 1}5{after_undo + 1}")) in result.stdout
+
+
 def test_end_of_input_exits_cleanly() -> None:
     child = spawn()
     child.expect(PROMPT)

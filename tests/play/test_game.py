@@ -91,6 +91,21 @@ def test_undo_turn_takes_back_the_reply_too() -> None:
     assert game.board.move_count == 0
 
 
+def test_undo_turn_never_hands_a_person_the_computers_move() -> None:
+    game = Game(RandomPlayer(seed=1), HumanPlayer())  # the computer plays first
+    game.step()
+    assert game.can_undo and not game.can_undo_turn
+    with pytest.raises(IllegalMoveError, match="computer's moves stay"):
+        game.undo_turn()
+    assert game.board.move_count == 1 and game.current_agent.is_human  # nothing was undone
+    game.play(2)
+    game.step()
+    assert game.can_undo_turn
+    assert game.undo_turn()[1] == 2  # the reply, then the person's move
+    assert game.board.move_count == 1 and game.current_agent.is_human
+    assert not game.can_undo_turn
+
+
 def test_board_is_frozen_while_the_computer_thinks() -> None:
     game: Game
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from c4engine import BoardSizeError, ConnectError
@@ -58,10 +56,7 @@ def test_published_7x6_counts() -> None:
 
 @pytest.mark.slow
 def test_published_7x6_counts_to_ply_8() -> None:
-    started = time.perf_counter()
-    assert perft(8) == list(PUBLISHED_7X6)
-    # About a second on a laptop; a generous bound so only a real slowdown (say, a lost set) fails.
-    assert time.perf_counter() - started < 30
+    assert perft(8) == list(PUBLISHED_7X6)  # about a second on a laptop; speed is benchmarks/' business
 
 
 def test_published_table() -> None:

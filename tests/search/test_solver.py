@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import io
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -277,11 +276,11 @@ def test_is_at_least_stopped_by_a_limit_says_none() -> None:
 
 def test_time_limit() -> None:
     solver = Solver(table_size_mb=8)
-    start = time.perf_counter()
     result = solver.solve(Board.from_moves(HARD), time_limit=0.3)
-    # HARD takes ~8 s to solve: stopping within a few seconds shows the limit works
-    assert time.perf_counter() - start < 4.0
+    # HARD takes ~8 s of CPU to solve: unsolved, stopped by the limit, and within seconds of it
+    # (the clock is read between slices of CPU time, which a loaded machine stretches: generous)
     assert not result.exact and result.stopped == "time limit"
+    assert 0.3 <= result.elapsed < 10
 
 
 def test_poll_hook_stops_and_sees_progress() -> None:
@@ -306,13 +305,23 @@ def test_poll_hook_returning_none_continues() -> None:
 
 
 def test_cancel_from_another_thread() -> None:
+    """A cancel stops the compiled search inside its slice (10 CPU s, longer than HARD's ~8 s
+    solve: only a cancel inside it leaves HARD unsolved)."""
     solver = Solver(table_size_mb=8)
-    timer = threading.Timer(0.3, solver.cancel)
-    timer.start()
-    start = time.perf_counter()
-    result = solver.solve(Board.from_moves(HARD), poll_interval=10.0)
-    timer.cancel()
-    assert time.perf_counter() - start < 4.0
+    returned = threading.Event()
+
+    def cancel_until_it_returns() -> None:
+        # again and again: a cancel before the solve starts is forgotten when it starts
+        while not returned.wait(0.05):
+            solver.cancel()
+
+    canceller = threading.Thread(target=cancel_until_it_returns)
+    canceller.start()
+    try:
+        result = solver.solve(Board.from_moves(HARD), poll_interval=10.0)
+    finally:
+        returned.set()
+        canceller.join()
     assert not result.exact and result.stopped == "cancelled"
 
 

@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING, NoReturn
 from c4engine import __version__
 from c4engine.board import Board
 from c4engine.cli.options import Subparsers, add_board_options, add_worker_count, check_depth
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import Progress, tell_of_compile
 from c4engine.errors import ECHO_LIMIT, C4Error, echo
 from c4engine.notation import parse_size
 from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
+from c4engine.search import on_compile
 
 if TYPE_CHECKING:  # a command imports the heavy modules (numba) it needs when it runs
     from c4engine.play.players import Agent
@@ -348,6 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # so that such a file never hides an installed module.  Spawned workers inherit sys.path.
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
+    on_compile(tell_of_compile)  # a first answer that waits for a compile says so
     # Python's own Ctrl-C handler is replaced (before the command's modules load: an import cut
     # short is a Ctrl-C like any other); an ignored SIGINT (a shell's background job) stays so.
     takes_ctrl_c = (

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line
     from c4engine.search.engine import Engine, SearchProgress
     from c4engine.search.solver import SolveProgress
 
-__all__ = ["SHOW_AFTER", "AgentProgress", "Progress", "describe_search", "describe_solve"]
+__all__ = ["SHOW_AFTER", "AgentProgress", "Progress", "describe_search", "describe_solve", "tell_of_compile"]
 
 SHOW_AFTER = 1.0
 """Seconds of work before the line appears: what ends sooner shows nothing."""
@@ -170,3 +170,23 @@ def describe_solve(progress: SolveProgress) -> str:
     if progress.best_move is not None:
         text += f", best {progress.best_move + 1}"
     return text
+
+
+def tell_of_compile(message: str, stream: TextIO | None = None) -> None:
+    """Say ``message`` (a kernel's one-time compile, :func:`c4engine.search.on_compile`) on
+    standard error when it is a terminal: the person waiting knows why; pipes and logs see
+    nothing, as with the live line (drawn by rich, which prints this above it).
+
+    >>> import io
+    >>> class Terminal(io.StringIO):
+    ...     def isatty(self) -> bool:
+    ...         return True
+    >>> terminal, pipe = Terminal(), io.StringIO()
+    >>> tell_of_compile("compiling the solver, once, about 30 s", terminal)
+    >>> tell_of_compile("compiling the solver, once, about 30 s", pipe)
+    >>> terminal.getvalue().splitlines(), pipe.getvalue()
+    (['c4: compiling the solver, once, about 30 s'], '')
+    """
+    stream = stream if stream is not None else sys.stderr
+    if stream.isatty():
+        print(f"c4: {message}", file=stream, flush=True)

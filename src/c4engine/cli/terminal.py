@@ -259,6 +259,9 @@ class TerminalGame:
         if not self.game.can_undo:
             self.say("There is no move to undo.")
             return
+        if not self.game.can_undo_turn:  # the computer opened: taking it back would hand its move to you
+            self.say("You have not moved yet: the computer's opening move stays.")
+            return
         undone = self.game.undo_turn()
         moves = ", ".join(str(column + 1) for column in reversed(undone))
         self.say(f"Took back {moves}.")

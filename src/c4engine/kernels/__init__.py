@@ -9,6 +9,12 @@ shared libraries of :mod:`c4engine.kernels.library`.  (Installs from a wheel
 or sdist rewrite every file, so this matters mostly in a working copy.)
 Nothing here imports numba: a process whose kernel comes from the shared
 library never does.
+
+A kernel's first compile takes seconds (the solver's about 30): whoever
+loads one calls :func:`announce_compile` first when :func:`is_cached` says
+it is not compiled yet, and the listeners a front-end gave
+:func:`on_compile` are told once, so a person knows why the first answer
+is slow.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
@@ -48,3 +55,54 @@ def _drop_stale_cache() -> None:
 
 
 _drop_stale_cache()
+
+CompileListener = Callable[[str], None]
+"""Told, in a line for people, what is about to be compiled and about how long it takes."""
+
+_listeners: list[CompileListener] = []
+_announced: set[str] = set()
+
+
+def on_compile(listener: CompileListener) -> None:
+    """Have ``listener`` told before a kernel's first compile (each announcement once a process).
+
+    Registering the same listener again changes nothing.
+    """
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def announce_compile(message: str) -> None:
+    """Tell the listeners ``message`` (say ``"compiling the solver, once, about 30 s"``), unless
+    this process has announced it before.
+
+    >>> heard: list[str] = []
+    >>> on_compile(heard.append)
+    >>> announce_compile("compiling a doctest, once"); announce_compile("compiling a doctest, once")
+    >>> heard
+    ['compiling a doctest, once']
+    >>> _listeners.remove(heard.append)
+    """
+    if message in _announced:
+        return
+    _announced.add(message)
+    for listener in list(_listeners):
+        listener(message)
+
+
+def is_cached(dispatcher: object) -> bool:
+    """Whether the numba function ``dispatcher`` (``@njit(cache=True)``) runs without compiling:
+    compiled in this process already, or found in numba's cache for these sources and this CPU.
+
+    It reads numba's cache index as the dispatcher itself will (numba has no public call for
+    this); should numba change that, the answer is True -- better no notice than a wrong one.
+    """
+    try:
+        if dispatcher.overloads:  # type: ignore[attr-defined]
+            return True
+        cache = dispatcher._cache  # type: ignore[attr-defined]
+        codegen = dispatcher.targetctx.codegen()  # type: ignore[attr-defined]
+        index = cache._cache_file._load_index()
+        return any(cache._index_key(key[0], codegen) == key for key in index)
+    except Exception:  # numba's internals moved (or an unreadable index): assume cached, stay silent
+        return True

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, cache_dir
+from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, announce_compile, cache_dir
 
 if TYPE_CHECKING:  # numpy only for the types: asking whether there is a library imports nothing big
     import numpy as np
@@ -123,14 +123,20 @@ def solver_kernel(width: int, height: int, connect: int) -> Kernel:
 
     A geometry whose numba kernel has its sizes compiled in
     (:data:`c4engine.kernels.solve.SPECIALISED`) gets its library built
-    here when it has none, for the processes that come after.
+    here when it has none, for the processes that come after.  A compile to
+    come is announced first (:func:`c4engine.kernels.announce_compile`).
     """
     kernel = load(width, height, connect)
     if kernel is not None:
         return kernel
-    from c4engine.kernels.solve import SPECIALISED, kernel_for
+    from c4engine.kernels.solve import SPECIALISED, is_compiled, kernel_for
 
-    if (width, height, connect) in SPECIALISED:
+    builds = (width, height, connect) in SPECIALISED and can_build(width, height, connect)
+    if not is_compiled(width, height, connect):  # about 25 CPU s for either kernel, 3-5 more to build
+        announce_compile("compiling the solver, once, about 30 s")
+    elif builds:
+        announce_compile("compiling the solver, once, about 5 s")
+    if builds:
         build(width, height, connect)
     return kernel_for(width, height, connect)
 
@@ -139,6 +145,13 @@ def compiler() -> str | None:
     """The C compiler that links the library: ``$CC``, else ``cc``; None when there is none."""
     name = os.environ.get("CC", "cc").split()[0]
     return shutil.which(name)
+
+
+def can_build(width: int, height: int, connect: int, folder: Path | None = None) -> bool:
+    """Whether :func:`build` would try: there is a C compiler, and no build of these sources for
+    this geometry and CPU has failed before (a ``.failed`` file beside where the library goes)."""
+    failed = library_path(width, height, connect, folder).with_suffix(".failed")
+    return compiler() is not None and not failed.exists()
 
 
 def build(width: int, height: int, connect: int, folder: Path | None = None) -> Path | None:
@@ -151,12 +164,10 @@ def build(width: int, height: int, connect: int, folder: Path | None = None) -> 
     where the library would be, and is not tried again for these sources.
     """
     cc = compiler()
-    if cc is None:
+    if cc is None or not can_build(width, height, connect, folder):
         return None
     path = library_path(width, height, connect, folder)
     failed = path.with_suffix(".failed")
-    if failed.exists():
-        return None  # tried before with these sources on this machine: not again in every process
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         obj = _object_code(width, height, connect)

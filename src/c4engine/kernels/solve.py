@@ -38,6 +38,7 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
+from c4engine.kernels import is_cached
 from c4engine.kernels.bitboard import (
     bit_length,
     board_mask,
@@ -638,6 +639,13 @@ def _generic_kernel(
         etc_until,
         near_from,
     )
+
+
+def is_compiled(width: int, height: int, connect: int) -> bool:
+    """Whether the geometry's kernel runs without compiling first (:func:`c4engine.kernels.is_cached`)."""
+    if (width, height, connect) in SPECIALISED:
+        return is_cached(kernel_for(width, height, connect))
+    return is_cached(_generic_kernel)
 
 
 @functools.cache

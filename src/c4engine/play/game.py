@@ -111,6 +111,11 @@ class Game:
         return self.board.move_count > self._start_ply
 
     @property
+    def can_undo_turn(self) -> bool:
+        """Whether :meth:`undo_turn` can go back to a position where a human was to move."""
+        return self._moves_back_to_a_human() is not None
+
+    @property
     def can_redo(self) -> bool:
         return bool(self._redo)
 
@@ -163,12 +168,35 @@ class Game:
     def undo_turn(self) -> list[int]:
         """Undo back to the previous position where a human was to move (a move and its reply).
 
-        With two humans this takes back one move.  Returns the columns undone.
+        With two humans this takes back one move.  Returns the columns undone, last first.
+        Where no human has been to move since the game's start -- the computer opened and
+        nobody has moved since -- it raises :class:`IllegalMoveError` and undoes nothing: a
+        person is never handed the computer's move.
+
+        >>> from c4engine.play.players import HumanPlayer, RandomPlayer
+        >>> game = Game(RandomPlayer(seed=1), HumanPlayer())   # the computer plays first
+        >>> _ = game.step()                                    # it opens
+        >>> game.can_undo, game.can_undo_turn                  # its move, but none of the person's
+        (True, False)
+        >>> _ = game.play(3); _ = game.step()                  # the person plays 4, the computer replies
+        >>> len(game.undo_turn()), game.board.move_count, game.current_agent.is_human
+        (2, 1, True)
         """
-        undone = [self.undo()]
-        while self.can_undo and not self.current_agent.is_human:
-            undone.append(self.undo())
-        return undone
+        self._check_idle()
+        moves = self._moves_back_to_a_human()
+        if moves is None:
+            raise IllegalMoveError("no move of a person to take back: the computer's moves stay")
+        return [self.undo() for _ in range(moves)]
+
+    def _moves_back_to_a_human(self) -> int | None:
+        """How many moves back the last position with a human to move is (1 or more); None if
+        no position since the game's start had one."""
+        player = self.board.turn
+        for moves in range(1, self.board.move_count - self._start_ply + 1):
+            player = player.other
+            if self.agent(player).is_human:
+                return moves
+        return None
 
     def redo(self) -> MoveEvent:
         """Replay the last undone move."""

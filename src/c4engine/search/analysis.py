@@ -296,6 +296,7 @@ class Analyst:
                 if line:
                     lines[column], complete[column] = line, True
         elif open_columns and self._solves(board):
+            start += self._load_solver(board)
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time):
                 solved = self.solver.analyze(
@@ -315,6 +316,8 @@ class Analyst:
                 else:
                     lowers[column], uppers[column] = solved.lowers[column], solved.uppers[column]
         open_columns = [c for c in open_columns if scores[c] is None]
+        if open_columns:
+            start += self._load_engine(board)
         estimates, searched = (
             self._estimate(board, open_columns, limit, start, poll) if open_columns else ({}, 0)
         )
@@ -471,8 +474,10 @@ class Analyst:
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
                 elif self.can_solve(board):
+                    start += self._load_solver(board)
                     chosen = self.move_reaching(board, known, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
+                    start += self._load_engine(board)
                     guess = (
                         self._engine(Limit(time=_time_left(limit, start), depth=limit.depth))
                         .search(board)
@@ -491,6 +496,7 @@ class Analyst:
             self._quick_nodes_left -= quick.nodes
             return self._verdict(board, quick.score, quick.best_move, "solver", quick.nodes, start, weak)
         if self._solves(board):
+            start += self._load_solver(board)
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time) as timed_out:
                 result = self.solver.solve(
@@ -514,6 +520,7 @@ class Analyst:
         else:
             lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
             drawing = None
+        start += self._load_engine(board)
         left = _time_left(limit, start)
         engine = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit, poll)
         found = engine.search(board)
@@ -670,6 +677,23 @@ class Analyst:
             yield fired
         finally:
             timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
+
+    def _load_solver(self, board: Board) -> float:
+        """Make the solver and load its compiled search for ``board``'s size; the seconds it took.
+
+        Loading -- compiling, the first time on a machine -- is no search time: a question's
+        clock moves on by it, so neither its time limit nor the time it reports counts it.
+        """
+        began = time.perf_counter()
+        self.solver.load(board)
+        return time.perf_counter() - began
+
+    def _load_engine(self, board: Board) -> float:
+        """Load the engine's compiled search if it serves ``board``; the seconds it took (see
+        :meth:`_load_solver`)."""
+        began = time.perf_counter()
+        self._engine(UNLIMITED).load(board)
+        return time.perf_counter() - began
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and self.can_solve(board)

@@ -17,6 +17,7 @@ growing to ``2**TABLE_BITS`` as the searches get bigger.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from time import process_time
 
@@ -24,10 +25,11 @@ import numpy as np
 
 from c4engine.board import Board
 from c4engine.errors import WeightsError
+from c4engine.kernels import announce_compile, is_cached
 from c4engine.kernels import heuristic as _kernel
 from c4engine.search.evaluators import EVAL_LIMIT, WindowsEvaluator, areas, window_tables, windows
 
-__all__ = ["KernelSearch", "KernelWeights", "has_kernel", "kernel_weights"]
+__all__ = ["KernelSearch", "KernelWeights", "has_kernel", "kernel_weights", "load_kernel"]
 
 KernelWeights = tuple[np.ndarray, np.ndarray, float]
 """Own weights by stone count, opponent weights by stone count (``connect + 1`` each), centre weight."""
@@ -73,6 +75,18 @@ def kernel_weights(evaluator: object, connect: int) -> KernelWeights | None:
     except WeightsError:
         return None
     return np.array(own, dtype=np.float64), np.array(opponent, dtype=np.float64), float(center)
+
+
+@functools.cache
+def load_kernel() -> None:
+    """Load the compiled search now (compiling it the first time on a machine, a few seconds,
+    announced), by a one-ply search of the empty board: a search's clock then counts no loading."""
+    if not is_cached(_kernel.run):
+        announce_compile("compiling the engine, once, about 5 s")
+    board = Board()
+    weights = kernel_weights(areas, board.connect)
+    assert weights is not None  # areas always has its twin
+    KernelSearch().iterate(board, weights, 1, [board.geometry.center_order[0]], lambda nodes, best: None)
 
 
 class KernelSearch:

@@ -182,7 +182,9 @@ class Engine:
     last depth it completed.  ``poll`` is called at least
     every ``poll_interval`` CPU seconds with a :class:`SearchProgress`; if it
     returns ``True`` the search stops and answers with the best move found so
-    far.
+    far.  A search that ends within one interval never calls it.  The clocks
+    start once the compiled search is loaded: its one-time loading (compiling,
+    the first time on a machine) is neither search time nor polled.
 
     The board given to :meth:`search` is never touched: the engine searches a
     private copy and holds the original :meth:`~c4engine.board.Board.frozen`
@@ -284,6 +286,19 @@ class Engine:
         """
         return self._kernel_weights(board) is not None
 
+    def load(self, board: Board) -> None:
+        """Load the compiled search now if :meth:`search` takes it on ``board`` (once a process;
+        compiling it, the first time on a machine, is announced by
+        :func:`c4engine.kernels.announce_compile`).
+
+        :meth:`search` does so before its clocks start; a caller with a clock of its own calls
+        this first.
+        """
+        if self._kernel_weights(board) is not None:
+            from c4engine.search import compiled_engine
+
+            compiled_engine.load_kernel()
+
     def _kernel_weights(self, board: Board) -> compiled_engine.KernelWeights | None:
         if self.use_kernel is False or not self.pruning or not board.geometry.fits_64_bits:
             return None
@@ -337,17 +352,12 @@ class Engine:
             (column, geometry.top_of(column), geometry.bottom_of(column)) for column in geometry.center_order
         )
         self._cache = {}
+        self._weights = self._kernel_weights(board)
         self._nodes = 1
-        self._start = self._last_tick = process_time()
-        self._wall_start = monotonic()
-        self._deadline = self._wall_start + time_limit if time_limit is not None else _INF
-        self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
-        self._stride = 1
-        self._next_check = 1
+        self._start_clocks(time_limit)
         self._current_depth = 1
         self._answer = None
         self._partial = None
-        self._weights = self._kernel_weights(board)
 
         mask = board.mask_bits
         legal = [column for column, top, _ in self._order if not mask & top]
@@ -371,6 +381,11 @@ class Engine:
             )
         ]
         candidates = threats or legal
+        if self._weights is not None:
+            # Loading the compiled search (once a process; compiling it, the first time on a
+            # machine) is no search time, nor may it eat a time limit: the clocks start again.
+            self.load(board)
+            self._start_clocks(time_limit)
 
         self._pv = [() for _ in range(empty_cells + 2)]
         root_stones = board.move_count
@@ -446,6 +461,14 @@ class Engine:
             board.pop()
 
     # ------------------------------------------------------- the clock
+
+    def _start_clocks(self, time_limit: float | None) -> None:
+        self._start = self._last_tick = process_time()
+        self._wall_start = monotonic()
+        self._deadline = self._wall_start + time_limit if time_limit is not None else _INF
+        self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
+        self._stride = 1
+        self._next_check = self._nodes + 1
 
     def _tick(self) -> None:
         """Check the clock (the time limit, the poll hook); adapt how often that happens."""

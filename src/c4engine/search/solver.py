@@ -144,8 +144,6 @@ class Solver:
         self._lock = threading.Lock()
         self.etc_margin = ETC_MARGIN
         self.near_empties = NEAR_EMPTIES
-        with _scipy_probe_skipped():
-            _warm_up(self._table, self._bits, self._near_bits)
 
     # ------------------------------------------------------------ metadata
 
@@ -171,6 +169,22 @@ class Solver:
         See :func:`c4engine.board.fits_64_bits`.  Other sizes are refused with :class:`UnsupportedBoardError`.
         """
         return fits_64_bits(width, height)
+
+    def load(self, board: Board) -> None:
+        """Load the compiled search for ``board``'s size now, once a process (compiling it, the
+        first time on a machine, announced by :func:`c4engine.kernels.announce_compile`).
+
+        Each solve does so before its clock starts, so loading is never counted as search time
+        nor eats a time limit; a caller with a clock of its own calls this first.
+        """
+        with self._lock:
+            self._load(board.width, board.height, board.connect)
+
+    def _load(self, width: int, height: int, connect: int) -> None:
+        if (width, height, connect) not in _LOADED:
+            with _scipy_probe_skipped():
+                _warm_up(width, height, connect, self._table, self._bits, self._near_bits)
+            _LOADED.add((width, height, connect))
 
     def reset(self) -> None:
         """Forget everything the table holds."""
@@ -251,6 +265,8 @@ class Solver:
         best_moves: list[int | None] = []
         complete = True
         with self._lock:
+            for width, height, connect in {(b.width, b.height, b.connect) for b in boards}:
+                self._load(width, height, connect)  # before the clock starts
             t0 = time.perf_counter()
             self._cancel[0] = 0
             start = 0
@@ -339,14 +355,15 @@ class Solver:
 
     def _prepare(self, board: Board) -> None:
         self._check(board)
+        self._cancel[0] = 0  # a cancel from here on stops this search, one during the loading too
         width, height, connect = board.width, board.height, board.connect
         geometry = (width, height, connect)
         if geometry != self._geometry:
             if self._geometry is not None:
                 self.reset()
+            self._load(width, height, connect)  # before the search's clock starts
             self._geometry = geometry
             self._stacks = _layout.new_stacks(width, height)
-        self._cancel[0] = 0
 
     def _solve_run(
         self,
@@ -690,16 +707,21 @@ def _scipy_probe_skipped() -> Iterator[None]:
             del sys.modules[name]
 
 
-def _warm_up(table: np.ndarray, bits: int, near_bits: int) -> None:
-    """Load the compiled kernel now rather than inside the first timed solve."""
+_LOADED: set[tuple[int, int, int]] = set()
+"""The geometries (width, height, connect) whose kernel this process has loaded and run."""
+
+
+def _warm_up(width: int, height: int, connect: int, table: np.ndarray, bits: int, near_bits: int) -> None:
+    """Load the geometry's compiled kernel now (numba compiles a function at its first call),
+    by a call that stops before its first node, rather than inside the first timed solve."""
     state = _layout.new_state(-1, 1)
-    solver_kernel(7, 6, 4)(
+    solver_kernel(width, height, connect)(
         np.zeros((1, 2), dtype=np.uint64),
         np.zeros((1, _layout.R_SIZE), dtype=np.int64),
         table,
         bits,
         near_bits,
-        *_layout.new_stacks(7, 6),
+        *_layout.new_stacks(width, height),
         state,
         0,
         np.zeros(1, dtype=np.uint8),

@@ -13,7 +13,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from c4engine.errors import ServeError
 from c4engine.web.app import Limits, create_app
 
-__all__ = ["listen", "serve", "uvicorn_config"]
+__all__ = ["browser_address", "listen", "serve", "uvicorn_config"]
 
 
 class _HeadTimeoutProtocol(H11Protocol):
@@ -107,6 +107,35 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+_EVERY_INTERFACE = ("", "0.0.0.0", "::")
+"""The hosts that mean every interface of this machine: no browser can open them."""
+
+
+def browser_address(host: str, port: int) -> tuple[str, str | None]:
+    """The address to open in a browser on this machine, and a note when ``host`` is every interface
+    (``0.0.0.0`` or ``::``, which no browser can open).
+
+    >>> browser_address("127.0.0.1", 8080)
+    ('http://127.0.0.1:8080/', None)
+    >>> browser_address("::1", 8080)
+    ('http://[::1]:8080/', None)
+    >>> address, note = browser_address("0.0.0.0", 8080)
+    >>> address
+    'http://127.0.0.1:8080/'
+    >>> note
+    "listening on every interface (0.0.0.0): from another machine open this machine's address, port 8080"
+    """
+    note = None
+    if host in _EVERY_INTERFACE:
+        note = (
+            f"listening on every interface ({host or '0.0.0.0'}): from another machine open this "
+            f"machine's address, port {port}"
+        )
+        host = "::1" if host == "::" else "127.0.0.1"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/", note
+
+
 def serve(host: str, port: int, *, workers: int | None = None, max_pending: int = 64) -> int:
     """Serve until interrupted; returns the exit status.  ``workers``: analysis processes."""
     limits = Limits(max_pending=max_pending)
@@ -114,11 +143,10 @@ def serve(host: str, port: int, *, workers: int | None = None, max_pending: int 
         limits = replace(limits, workers=workers)
     sock = listen(host, port)
     port = sock.getsockname()[1]  # the one the system chose for --port 0
-    shown = f"[{host}]" if ":" in host else host
-    print(
-        f"c4 serve: open http://{shown}:{port}/ in a browser (API docs at /docs); Ctrl-C stops",
-        file=sys.stderr,
-    )
+    address, note = browser_address(host, port)
+    print(f"c4 serve: open {address} in a browser (API docs at /docs); Ctrl-C stops", file=sys.stderr)
+    if note:
+        print(f"c4 serve: {note}", file=sys.stderr)
     server = uvicorn.Server(uvicorn_config(host, port, limits=limits))
     server.run(sockets=[sock])
     return 0 if server.started else 1
