@@ -143,6 +143,10 @@ class TuneError(C4Error):
     """A tuning run that cannot be done: bad parameters or bounds, another run's database, a bad method."""
 
 
+class BudgetTooSmallError(TuneError):
+    """A tuning run's games budget is less than one round of games."""
+
+
 class ServeError(C4Error):
     """The web server cannot listen where asked: the port is taken, or the address is not this machine's."""
 

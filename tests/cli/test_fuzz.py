@@ -198,10 +198,7 @@ def label(action: argparse.Action) -> str:
 
 
 # xfail(strict=True) for a failure in an area another helper of issue 26 fixes.
-OTHERS: dict[tuple[tuple[str, ...], str], str] = {
-    # "the budget must be ..." does not name --games-budget, whose checks i26-proc reworks
-    (("tune",), "--games-budget"): "i26-proc",
-}
+OTHERS: dict[tuple[tuple[str, ...], str], str] = {}
 
 CASES = [
     pytest.param(

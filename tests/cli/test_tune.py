@@ -80,7 +80,7 @@ def test_tune_resumes_after_sigkill_and_ends_like_an_unbroken_run(tmp_path: Path
         (["--start", "missing.json"], "cannot read weights file missing.json: no such file"),
         (["--pool", "start,gone.json"], "cannot read weights file gone.json"),
         (["--start", "FOUR"], "weights with 3 per side are for connect 4, not connect 3"),
-        (["--games-budget", "0"], "budget must be a whole number of at least 1"),
+        (["--games-budget", "0"], "--games-budget must be 1..1000000000 games"),
         (["--workers", "-1"], "argument --workers: must be 0 (work in this process) or more, not -1"),
         (["--validate", "-1"], "--validate must be 0 or more"),
         (["--sigma", "2"], "sigma is a step"),

@@ -411,7 +411,7 @@ def test_cli_bench(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data.write_text("2252576253462244111563365343671351441 5\n")
     assert _run(["bench", str(data), "--table-mb", "8"]) == 1
     assert _run(["bench", str(tmp_path / "missing")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "missing: no such file" in capsys.readouterr().err
 
 
 def test_parsers_register_handlers() -> None:

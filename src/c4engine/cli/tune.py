@@ -32,7 +32,7 @@ from c4engine.cli.options import (
     check_output_path,
 )
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error, TuneError
+from c4engine.errors import BudgetTooSmallError, C4Error, TuneError
 from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
 from c4engine.experiments.tuning import (
     METHODS,
@@ -165,6 +165,8 @@ def weights_argument(text: str, connect: int, start: WindowWeights | None = None
 def _config(args: argparse.Namespace) -> TuneConfig:
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N is named before the weights are built
+    if not 1 <= args.games_budget <= MAX_GAMES:
+        raise C4Error(f"--games-budget must be 1..{MAX_GAMES} games, not {args.games_budget}")
     if args.validate < 0:
         raise C4Error(f"--validate must be 0 or more, not {args.validate}")
     if args.validate > MAX_GAMES:
@@ -190,22 +192,25 @@ def _config(args: argparse.Namespace) -> TuneConfig:
             raise C4Error(f"--pool: {error}") from None
         if all(values != existing for _other, existing in pool):
             pool.append((name, values))
-    return TuneConfig(
-        space,
-        space.values(start),
-        tuple(pool),
-        method=args.method,
-        budget=args.games_budget,
-        depth=args.depth,
-        openings=args.openings,
-        random_plies=args.random_plies,
-        seed=args.seed,
-        sigma=args.sigma,
-        popsize=args.popsize,
-        width=width,
-        height=height,
-        connect=args.connect,
-    )
+    try:
+        return TuneConfig(
+            space,
+            space.values(start),
+            tuple(pool),
+            method=args.method,
+            budget=args.games_budget,
+            depth=args.depth,
+            openings=args.openings,
+            random_plies=args.random_plies,
+            seed=args.seed,
+            sigma=args.sigma,
+            popsize=args.popsize,
+            width=width,
+            height=height,
+            connect=args.connect,
+        )
+    except BudgetTooSmallError as error:
+        raise C4Error(f"--games-budget: {error}") from None
 
 
 def curve_svg(result: TuneResult) -> str:

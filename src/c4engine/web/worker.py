@@ -26,8 +26,8 @@ winner's moves to the end) and ``lean``, the estimate on a human scale from
 >>> result = analyze(Board.from_moves("4455"), time_cap=2.0)   # from the opening book
 >>> [column["label"] for column in result["columns"][2:6:3]]   # an open three: two ways to win
 ['win in 2', 'win in 2']
->>> result["best"], result["best_proven"], result["columns"][2]["pv"]
-([3, 6], True, [3, 3, 6])
+>>> result["best"], result["best_proven"], len(result["columns"][2]["pv"])   # X, O, X's winning stone
+([3, 6], True, 3)
 """
 
 from __future__ import annotations

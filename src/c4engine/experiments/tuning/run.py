@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from c4engine.board import Board, Player
-from c4engine.errors import TuneError
+from c4engine.errors import BudgetTooSmallError, TuneError
 from c4engine.experiments.match import MatchConfig, opening
 from c4engine.experiments.tuning.optimizers import Annealing, CmaEs, Optimizer
 from c4engine.experiments.tuning.parameters import ParameterSpace
@@ -112,7 +112,7 @@ class TuneConfig:
             raise TuneError("the reference pool is empty")
         if self.budget < self.smallest_round * self.games_per_candidate:
             least = self.smallest_round * self.games_per_candidate
-            raise TuneError(
+            raise BudgetTooSmallError(
                 f"a games budget of {self.budget} is less than one round: {self.method} needs at least "
                 f"{least} games ({self.smallest_round} x {self.games_per_candidate}); "
                 "fewer openings or references make a round smaller"
