@@ -52,9 +52,10 @@ from c4engine.search.analysis import shared_analyst
 from c4engine.search.engine import SearchProgress
 from c4engine.search.limit import Limit
 from c4engine.search.results import PositionAnalysis, Score
+from c4engine.search.review import ReviewProgress
 from c4engine.search.solver import SolveProgress
 
-__all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "warm_up"]
+__all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "review_moves", "warm_up"]
 
 Stop = Callable[[], bool]
 """Asked during a search; True ends it (the client went away)."""
@@ -141,6 +142,42 @@ def analyze_position(
     started = monotonic()
     result = analyze(Board.from_moves(moves, width, height, connect), time_cap, stop)
     result["elapsed"] = round(monotonic() - started, 4)
+    return result
+
+
+def review_moves(
+    moves: str,
+    width: int,
+    height: int,
+    connect: int,
+    ply_time: float,
+    total_time: float,
+    stop: Stop = _never,
+) -> dict[str, Any]:
+    """The analysis service's review of the game ``moves`` (:meth:`Analyst.review`), as its JSON.
+
+    Each ply gets ``ply_time`` seconds, less when the game is long: at most
+    ``total_time`` over the plies, so a review comes back whole within about
+    ``total_time`` (a ply the shorter time does not prove is "not proven").
+    Should it still run past ``total_time`` (the better lines to the end
+    take time too) it stops there: ``complete`` is false and ``plies`` holds
+    the game's last plies, those it reviewed.  ``stop`` ends it at once.
+    Adds ``elapsed`` and ``ply_time`` (the seconds each ply was given).
+    """
+    board = Board.from_moves(moves, width, height, connect)
+    per_ply = min(ply_time, total_time / max(1, board.move_count))
+    started = monotonic()
+
+    def poll(_progress: SolveProgress | SearchProgress) -> bool:
+        return stop()
+
+    def over_time(_progress: ReviewProgress) -> bool:
+        return stop() or monotonic() - started > total_time
+
+    review = shared_analyst().review(board, Limit(time=per_ply), progress=over_time, poll=poll)
+    result = review.to_json()
+    result["elapsed"] = round(monotonic() - started, 4)
+    result["ply_time"] = round(per_ply, 4)
     return result
 
 
