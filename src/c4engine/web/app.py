@@ -88,7 +88,7 @@ class Limits:
     analyze_time: float = 1.0
     max_time: float = 3.0
     review_ply_time: float = 1.0
-    review_time: float = 45.0
+    review_time: float = 30.0
     max_body: int = 16 * 1024
     max_query: int = 8 * 1024
     read_timeout: float = 5.0
@@ -631,11 +631,13 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         For each ply: the mover's best score and the played column's score
         (solver scale, the mover's view; null when not proven, with the proven
         bounds), the best columns, the verdict and, where the move was not
-        best, the best column's line.  One request in the analysis lane: the
-        plies are reviewed from the end backwards, each within
-        ``time_per_ply`` (shortened on long games so the whole review takes
-        at most the server's review cap); the answer comes back whole, a ply
-        not proven in its time marked "not proven".
+        best, the best column's line.  One request in the analysis lane,
+        answered whole: the plies are reviewed from the end backwards, each
+        within ``time_per_ply`` (on boards too big for the solver, within its
+        share of the server's review cap), a ply not proven in its time
+        marked "not proven".  A review still running at the cap stops there:
+        ``complete`` is false and ``plies`` holds the game's last plies.
+        Asking again proves more: the worker's solver keeps what it learnt.
         """
         board = _board(body.moves, body.size, body.connect)
         if not board.moves:

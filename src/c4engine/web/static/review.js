@@ -19,6 +19,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 // The graph's drawing space (the SVG scales it to the page's width).
 const GRAPH = { width: 600, height: 170, left: 60, right: 8, top: 8, bottom: 8, drawHalf: 7 };
 const LINE_SHOWN = 10; // stones of a better line drawn on the board; the rest is in words
+const REVIEW_ROUNDS = [3, 3]; // seconds a ply when asking again for what the first review left unproven
 
 const reviewAddress = new URLSearchParams(location.search); // before app.js replaces the address
 
@@ -386,41 +387,59 @@ async function openReview(ply, how) {
   const key = reviewKeyOf(moves);
   if (review.data && review.key === key) {
     showPly(ply === null ? review.plies.length : ply, how);
+    if (!review.data.exact && !review.controller) proveMore(key);
     return;
   }
   if (review.controller) review.controller.abort();
-  const controller = new AbortController();
-  review.controller = controller;
   review.data = null;
   $("review").dataset.state = "loading";
-  $("review-progress").hidden = false;
   $("review-retry").hidden = true;
   $("review-text").textContent = `Reviewing ${tokens(moves).length} moves: every position is solved…`;
   $("review-graph").replaceChildren();
   $("review-moves").replaceChildren();
   $("review-summary").replaceChildren();
   $("review-board-note").textContent = "";
-  let data;
+  const data = await askReview(moves, null);
+  if (!data) return;
+  showReview(data, key);
+  if (!review.open) return; // closed while it was under way
+  showPly(ply === null ? review.plies.length : ply, how);
+  if (!data.exact) proveMore(key);
+}
+
+// POST /api/review; null when aborted or failed (the view then says why and offers to try again).
+async function askReview(moves, timePerPly) {
+  const controller = new AbortController();
+  review.controller = controller;
+  $("review-progress").hidden = false;
+  const body = { moves, size: `${state.width}x${state.height}`, connect: state.connect };
+  if (timePerPly !== null) body.time_per_ply = timePerPly;
   try {
-    data = await api("/api/review", {
+    return await api("/api/review", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ moves, size: `${state.width}x${state.height}`, connect: state.connect }),
+      body: JSON.stringify(body),
       signal: controller.signal,
     });
   } catch (error) {
-    if (review.controller !== controller) return;
-    review.controller = null;
-    $("review-progress").hidden = true;
-    if (error.name === "AbortError") return;
+    if (review.controller !== controller || error.name === "AbortError") return null;
+    if (review.data) {
+      setMessage(`Could not prove more of the review: ${error.message}`);
+      return null;
+    }
     $("review").dataset.state = "failed";
     $("review-text").textContent = `The review failed: ${error.message}`;
     $("review-retry").hidden = false;
-    return;
+    return null;
+  } finally {
+    if (review.controller === controller) {
+      review.controller = null;
+      $("review-progress").hidden = true;
+    }
   }
-  if (review.controller !== controller) return;
-  review.controller = null;
-  $("review-progress").hidden = true;
+}
+
+function showReview(data, key) {
   review.data = data;
   review.key = key;
   review.plies = reviewColumns(data.moves).map(() => null);
@@ -428,9 +447,26 @@ async function openReview(ply, how) {
   drawGraph();
   drawMoves();
   drawSummary();
-  $("review").dataset.state = "ready";
-  if (!review.open) return; // closed while it was under way
-  showPly(ply === null ? review.plies.length : ply, how);
+  $("review").dataset.state = data.exact ? "ready" : "proving";
+}
+
+// Not every move proven: ask again with the server's longest time a ply (its solver keeps what it
+// learnt, so the proven plies come back at once and the time goes to the others), while the view
+// already shows what is proven. The last answer stands, proven or not.
+async function proveMore(key) {
+  for (let round = 0; round < REVIEW_ROUNDS.length; round++) {
+    const unproven = review.plies.filter((entry) => !entry || !entry.exact).length;
+    $("review-proving").textContent = `proving ${unproven} more move${unproven === 1 ? "" : "s"}…`;
+    const data = await askReview(review.data.moves, REVIEW_ROUNDS[round]);
+    if (!data || review.key !== key) break;
+    showReview(data, key);
+    if (review.open) showPly(review.ply, "none");
+    if (data.exact) break;
+  }
+  $("review-proving").textContent = "";
+  if (review.data && review.key === key && $("review").dataset.state === "proving") {
+    $("review").dataset.state = "ready";
+  }
 }
 
 function closeReview(how) {
