@@ -13,7 +13,12 @@ gymnasium = pytest.importorskip("gymnasium", reason="needs the gym extra")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from c4engine.board import Board  # noqa: E402
-from c4engine.errors import ColumnFullError, ColumnOutOfRangeError, PlayerSpecError  # noqa: E402
+from c4engine.errors import (  # noqa: E402
+    ColumnFullError,
+    ColumnOutOfRangeError,
+    PlayerSpecError,
+    UnsupportedBoardError,
+)
 from c4engine.integrations.gym import ENV_ID, ConnectFourEnv  # noqa: E402
 
 
@@ -139,6 +144,10 @@ def test_bad_settings_are_refused() -> None:
         ConnectFourEnv(render_mode="svg")
     with pytest.raises(ValueError, match="connect 9 cannot fit"):
         ConnectFourEnv(connect=9)
+    # perfect play is refused where the solver cannot hold the board: it could only guess there
+    with pytest.raises(UnsupportedBoardError, match="9x7 needs 72"):
+        ConnectFourEnv(width=9, height=7, connect=5, opponent="perfect")
+    ConnectFourEnv(width=9, height=6, connect=5, opponent="perfect")  # 60 bits: the solver holds it
 
 
 def test_the_perfect_opponent_answers_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,8 +90,10 @@ def test_position_other_size(client: httpx.Client) -> None:
 
 def test_analyze_known_positions(client: httpx.Client) -> None:
     body = client.get("/api/analyze", params={"pos": LOSSES, "time_cap": 1}).json()
-    assert body["to_move"] == "O" and body["exact"]
-    assert body["scores"] == [-7, None, None, None, None, -5, -5]
+    assert body["to_move"] == "O" and body["exact"] and body["best_proven"]
+    assert [c and c["score"] for c in body["columns"]] == [-7, None, None, None, None, -5, -5]
+    assert [c and (c["lower"], c["upper"]) for c in body["columns"]][-2:] == [(-5, -5), (-5, -5)]
+    assert "scores" not in body and body["position"] == LOSSES
     assert [c and c["label"] for c in body["columns"]] == [
         "loss in 1", None, None, None, None, "loss in 3", "loss in 3"
     ]  # fmt: skip
@@ -105,7 +107,7 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
 
 def test_analyze_from_the_book(client: httpx.Client) -> None:
     body = client.get("/api/analyze", params={"pos": "44", "time_cap": 0.1}).json()
-    assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4]
+    assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4] and body["pv_proven"]
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
     ]  # fmt: skip
@@ -115,11 +117,15 @@ def test_analyze_time_capped_is_not_exact(client: httpx.Client) -> None:
     """Past the book, 0.1 s proves the six columns that lose at once, not the block (its proof takes
     1.7 million nodes, about 0.3 s): it is still best."""
     body = client.get("/api/analyze", params={"pos": "4435541", "time_cap": 0.1}).json()
-    assert not body["exact"] and body["pv"] == []
+    assert not body["exact"] and not body["pv_proven"]
     labels = [column["label"] for column in body["columns"]]
-    assert labels.count("loss in 1") == 6 and body["best"] == [2]
+    assert labels.count("loss in 1") == 6 and body["best"] == [2] and body["move"] == 2
     block = body["columns"][1]
     assert block["outcome"] == "unknown" and not block["exact"] and -1 <= block["lean"] <= 1
+    assert block["score"] is None and isinstance(block["estimate"], float)
+    # proven best only once the block is proven no worse than the losses at once
+    others = max(column["upper"] for column in body["columns"] if column["column"] != 2)
+    assert body["best_proven"] == (block["lower"] >= others)
 
 
 def test_move(client: httpx.Client) -> None:
@@ -215,6 +221,7 @@ BAD_MOVES: list[tuple[Any, int, str]] = [
     ({"pos": "1212121"}, 409, "the game is over"),
     ({"pos": "4444444"}, 400, "column 4 is full"),
     ({"pos": "", "level": 9}, 422, "level"),
+    ({"pos": "", "size": "9x7", "connect": 5, "level": "perfect"}, 400, "9x7 needs 72"),
     ({"pos": "", "level": "strong"}, 422, "level"),
     ({"pos": "", "size": "3x"}, 400, "WIDTHxHEIGHT"),
     ({"pos": "", "colour": "red"}, 422, "colour"),
@@ -478,17 +485,18 @@ def test_a_dead_worker_is_replaced() -> None:
 
 
 def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The analysis and the perfect move of a position the book knows need no search."""
+    """The scores and the perfect move of a position the book knows need no search (its lines go on
+    past the book with null-window searches)."""
     from c4engine.search.solver import Solver
     from c4engine.web import worker
 
     def fail(*args: object, **kwargs: object) -> None:
         raise AssertionError("the solver was asked")
 
-    for name in ("solve", "analyze", "is_at_least"):
+    for name in ("solve", "analyze"):
         monkeypatch.setattr(Solver, name, fail)
     empty = worker.analyze_position("", 7, 6, 4, 1.0)
-    assert empty["exact"] and empty["best"] == [4]
+    assert empty["exact"] and empty["best"] == [4] and empty["source"] == "book"
     assert [c["label"] for c in empty["columns"]] == [
         "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"
     ]  # fmt: skip

@@ -173,9 +173,15 @@ def test_perfect_play_on_a_board_the_solver_cannot_hold_is_refused_before_the_ga
     assert result.stdout == ""
 
 
+def test_a_perfect_move_on_a_board_the_solver_cannot_hold_is_refused_before_any_search() -> None:
+    result = run_c4("move", "", "--level", "perfect", "--size", "9x7", "--connect", "5")
+    assert_usage_error(result, "move", "--level perfect", "9x7 needs 72", "up to", "8x7", "level 1..7")
+    assert result.stdout == ""
+
+
 def test_a_match_of_the_perfect_player_on_a_board_the_solver_cannot_hold_is_refused() -> None:
     result = run_c4("match", "perfect", "1", "--size", "9x7", "--connect", "5", "--games", "2", "--no-db")
-    assert_usage_error(result, "match", "perfect plays perfectly only", "9x7 needs 72")
+    assert_usage_error(result, "match", "perfect needs a board the exact solver holds", "9x7 needs 72")
     assert result.stdout == ""
 
 

@@ -125,3 +125,16 @@ def test_weights_need_a_level_number(tmp_path) -> None:  # type: ignore[no-untyp
     with pytest.raises(PlayerSpecError, match="needs a level number"):
         choose_player("random", weights=str(path))
     assert choose_player("5", weights=str(path)).name == "computer, level 5 strong"
+
+
+def test_perfect_is_refused_on_a_board_the_solver_cannot_hold_before_any_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from c4engine.cli.main import main
+    from c4engine.play.perfect import PerfectPlayer
+
+    def search(*args: object) -> int:
+        raise AssertionError("a search started")
+
+    monkeypatch.setattr(PerfectPlayer, "choose_move", search)
+    assert main(["move", "", "--level", "perfect", "--size", "9x7", "--connect", "5"]) == 2

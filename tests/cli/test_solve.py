@@ -48,18 +48,45 @@ def _c4(*args: str) -> tuple[int, str, list[str]]:
     return report["status"], report["out"], report["loaded"]
 
 
-def test_solve_from_the_book_imports_no_kernels() -> None:
-    status, out, loaded = _c4("solve", "")
+def _ends_the_game(moves: str, line: str, result: str) -> bool:
+    """Whether ``line`` played after ``moves`` ends the game, on its last stone, with ``result`` for
+    the side to move at ``moves`` ("win", "loss" or "draw")."""
+    board = Board.from_moves(moves)
+    mover = board.turn
+    for column in line:
+        if board.is_over:
+            return False
+        board.play(int(column) - 1)
+    if not board.is_over:
+        return False
+    if result == "draw":
+        return board.winner is None
+    return board.winner == (mover if result == "win" else mover.other)
+
+
+def test_solve_from_the_book_scores_without_search_and_its_line_goes_to_the_end() -> None:
+    """The score is the book's (no node searched); the line goes on through the solver to the end."""
+    status, out, _loaded = _c4("solve", "")
     assert status == 0
-    assert "score: 1 (win in 21 moves)" in out and "best move: 4" in out
-    assert loaded == []
+    assert "score: 1 (win in 21 moves)" in out and "best move: 4" in out and "nodes: 0 " in out
+    line = out.split("pv: ")[1].split()[0]
+    assert line[0] == "4" and _ends_the_game("", line, "win") and len(line) == 41  # the 21st stone wins
 
 
-def test_analyze_from_the_book_imports_no_kernels() -> None:
-    status, out, loaded = _c4("analyze", "")
+def test_analyze_from_the_book_scores_without_search_and_its_line_goes_to_the_end() -> None:
+    status, out, _loaded = _c4("analyze", "")
     assert status == 0
     assert "scores: -2 -1 0 1 0 -1 -2" in out and "best moves: 4 (win in 21 moves)" in out
-    assert loaded == []
+    line = out.split("pv: ")[1].split()[0]
+    assert "not proven" not in out and _ends_the_game("", line, "win") and "nodes: 0 " in out
+
+
+def test_solve_and_analyze_show_a_line_that_ends_in_the_win() -> None:
+    for command in ("solve", "analyze"):
+        status, out, _loaded = _c4(command, "133524")
+        assert status == 0 and "win in 17" in out.replace("moves", "").replace("  ", " ")
+        line = out.split("pv: ")[1].split()[0]
+        assert _ends_the_game("133524", line, "win") and len(line) == 2 * 17 - 1
 
 
 def _published_line(plies: int) -> tuple[str, int]:
@@ -94,11 +121,10 @@ def test_a_position_on_the_books_last_ply_has_its_score_and_a_move_keeping_it() 
 
 def test_analyze_one_ply_above_the_books_last_scores_every_move_from_the_book() -> None:
     moves, score = _published_line(_shipped_depth() - 1)
-    status, out, loaded = _c4("analyze", moves)
+    status, out, _loaded = _c4("analyze", moves)
     assert status == 0
     scores = [int(word) for word in out.split("scores:")[1].splitlines()[0].split() if word != "-"]
     assert max(scores) == score and "nodes: 0 " in out
-    assert loaded == []
 
 
 def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
@@ -128,7 +154,7 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
 def test_no_book_searches_even_what_the_book_knows() -> None:
     status, out, loaded = _c4("analyze", "", "--no-book", "--time", "0.2")
     assert status == 0
-    assert "source: engine" in out and "(not proven)" in out
+    assert "source: engine" in out and "not proven best" in out and "estimate, not proven" in out
     assert "numba" in loaded
 
 

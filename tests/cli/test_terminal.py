@@ -77,8 +77,12 @@ def test_full_game_against_level_1(color: bool) -> None:
         )[0]
         replica.play(column)
         child.sendline(str(column + 1))
+    child.expect_exact("r review, n new game, q quit: ")
+    transcript += child.before
+    child.sendline("q")
     assert finish(child) == 0
     transcript += child.before
+    assert f"Moves: {replica.move_string}" in ANSI.sub("", transcript)
     assert replica.is_over
     if color:
         assert "\x1b[" in transcript
@@ -159,6 +163,21 @@ def test_piped_input_plays_a_scripted_game() -> None:
     assert result.returncode == 0
     assert "X (player 1) wins!" in result.stdout
     assert "Winning line (column:row) 1:1 1:2 1:3 1:4" in result.stdout
+    assert "Moves: 1212121\n" in result.stdout
+
+
+def test_after_a_game_r_reviews_it_and_n_starts_a_new_one() -> None:
+    from tests.conftest import run_c4
+
+    # X stacks column 1 and O column 2 until X's fourth stone; then a review, a new game, a quit
+    result = run_c4("play", "--two-players", stdin="1\n2\n1\n2\n1\n2\n1\nx\nr\nn\n4\nq\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "'x': type r to review the game, n for a new game or q to quit." in out
+    review = out[out.index("ply  side  col") : out.index("New game.")]
+    assert "  6  O     2" in review and "?? blunder" in review  # O's 2 lets X's fourth stone in
+    assert "Better moves:" in review
+    assert out.index("New game.") < out.rindex("Bye.")
 
 
 def test_watch_two_computers_to_the_end() -> None:

@@ -8,7 +8,7 @@ from c4engine import Board
 from c4engine.errors import GameOverError, LimitError
 from c4engine.kernels import library
 from c4engine.search import analysis
-from c4engine.search.analysis import Analyst, best_column, shared_analyst
+from c4engine.search.analysis import Analyst, best_by_bounds, best_column, shared_analyst
 from c4engine.search.limit import Limit
 from c4engine.search.quick import QuickResult
 from c4engine.search.results import WIN_SCORE, Score
@@ -74,17 +74,24 @@ def test_weak_answers_come_from_the_strong_book() -> None:
     assert verdict.source == "book" and verdict.score == Score.exact(-1, cells=42, stones=1, weak=True)
 
 
-def test_best_columns_never_rank_an_estimate_above_a_proven_draw() -> None:
+def test_best_by_bounds_takes_a_proof_only_when_it_is_at_least_as_good_as_what_is_open() -> None:
     board = Board()
     draw = Score.exact(0, cells=42, stones=0)
     hopeful = Score.estimate(500.0, cells=42, stones=0)
     loss = Score.exact(-3, cells=42, stones=0)
-    from c4engine.search.analysis import best_columns
-
-    assert best_columns(board, [draw, hopeful, loss, None, None, None, None]) == (0,)
-    # even a proven loss (unless it is a loss at once): what is shown as best must be known
-    assert best_columns(board, [loss, hopeful, None, None, None, None, None]) == (0,)
-    assert best_columns(board, [hopeful, None, None, Score.estimate(9.0, cells=42, stones=0)]) == (0,)
+    # a proven draw beats a column estimated better but not proven at least a draw
+    assert best_by_bounds(board, [draw, hopeful, loss], [0, -20, -3], [0, 20, -3]) == ((0,), False)
+    # ... but not one proven at least a draw, which may win: that one is proven at least as good
+    assert best_by_bounds(board, [draw, hopeful, loss], [0, 0, -3], [0, 20, -3]) == ((1,), True)
+    # nor one that may win while the draw is not proven: the estimate decides, unproven
+    wary = Score.estimate(-2.0, cells=42, stones=0)
+    assert best_by_bounds(board, [wary, hopeful], [-5, -20], [0, 20]) == ((1,), False)
+    # a proven loss is out against a column proven at least a draw, whatever the estimates
+    assert best_by_bounds(board, [loss, hopeful], [-3, 0], [-3, 20]) == ((1,), True)
+    # a column whose lower bound reaches every other upper bound is proven best, unproven as it is
+    assert best_by_bounds(board, [draw, hopeful], [0, 1], [0, 20]) == ((1,), True)
+    # exact ties are all best
+    assert best_by_bounds(board, [draw, loss, draw], [0, -3, 0], [0, -3, 0]) == ((0, 2), True)
 
 
 def test_scores_convert_between_the_engine_and_the_solver() -> None:
@@ -192,7 +199,7 @@ def test_a_small_analysis_in_python_is_the_compiled_solvers(judge: Solver) -> No
         found = Analyst(book=None, table_size_mb=8).analyze(board, weak=weak)
         assert found.sources == ("solver", None, None, "solver", None, "solver", "solver") and found.pv_exact
         expected = judge.analyze(board, weak=weak)
-        assert found.exact_values() == expected.scores and found.pv == expected.pv
+        assert found.exact_values() == expected.scores and found.lines[expected.pv[0]] == expected.pv
 
 
 def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:

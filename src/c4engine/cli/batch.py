@@ -19,14 +19,15 @@ output, and the batch goes on.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 from c4engine.errors import C4Error
 
-__all__ = ["answer_lines", "position_of"]
+__all__ = ["answer_json_lines", "answer_lines", "position_of"]
 
 
 def position_of(line: str) -> str:
@@ -56,5 +57,32 @@ def answer_lines(answer: Callable[[str], str], stdin: TextIO, out: TextIO) -> in
             print(f"line {number}: {error}", file=sys.stderr)
             out.write("\n")
             status = 1
+        out.flush()
+    return status
+
+
+def answer_json_lines(answer: Callable[[str], dict[str, Any]], stdin: TextIO, out: TextIO) -> int:
+    """Write one JSON object a line for each line of ``stdin``, in order; 0, or 1 when some line failed.
+
+    A line that cannot be answered writes ``{"position": ..., "error": ...}``
+    (and the error on standard error, with its line number).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> answer_json_lines(lambda line: {"position": line}, io.StringIO("4453 -2\\n"), out)
+    0
+    >>> out.getvalue()
+    '{"position": "4453"}\\n'
+    """
+    status = 0
+    for number, raw in enumerate(stdin, start=1):
+        position = position_of(raw)
+        try:
+            found = answer(position)
+        except C4Error as error:
+            print(f"line {number}: {error}", file=sys.stderr)
+            found = {"position": position, "error": str(error)}
+            status = 1
+        out.write(json.dumps(found, ensure_ascii=False) + "\n")
         out.flush()
     return status

@@ -18,7 +18,7 @@ from c4engine import __version__
 from c4engine.board import Board
 from c4engine.cli.options import Subparsers, add_board_options
 from c4engine.cli.progress import Progress
-from c4engine.errors import C4Error, UnsupportedBoardError, echo
+from c4engine.errors import C4Error, echo
 from c4engine.notation import parse_size
 from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
 
@@ -120,8 +120,8 @@ def _computer(level: int | str, seed: int | None, weights: str | None = None) ->
 def _run_play(args: argparse.Namespace) -> int:
     from c4engine.cli.terminal import TerminalGame, render_board, wants_color
     from c4engine.play.game import Game
+    from c4engine.play.perfect import check_perfect_board
     from c4engine.play.players import PERFECT, HumanPlayer
-    from c4engine.search.solver import Solver
 
     board = _board(args, args.moves)
     color = wants_color(sys.stdout) if args.color is None else args.color
@@ -131,11 +131,8 @@ def _run_play(args: argparse.Namespace) -> int:
         return 0
     second_level = args.level if args.level2 is None else args.level2
     computers = () if args.two_players else (args.level, second_level) if args.watch else (args.level,)
-    if PERFECT in computers and not Solver.supports(board.width, board.height):
-        raise UnsupportedBoardError(
-            f"--level perfect needs a board with width * (height + 1) <= 64 (the solver's bitboards); "
-            f"{board.size} needs {board.width * (board.height + 1)}: choose a level 1..{len(LEVELS)}"
-        )
+    if PERFECT in computers:
+        check_perfect_board(board.width, board.height, "--level perfect")
     players: tuple[Agent, Agent]
     if args.two_players:
         players = (HumanPlayer("player 1"), HumanPlayer("player 2"))
@@ -232,6 +229,7 @@ _COMMANDS: dict[str, Callable[[Subparsers], None] | str] = {
     "analyze": "c4engine.cli.solve",
     "bench": "c4engine.cli.solve",
     "move": "c4engine.cli.move",
+    "review": "c4engine.cli.review",
     "book": "c4engine.cli.book",
     "match": "c4engine.cli.match",
     "tune": "c4engine.cli.tune",

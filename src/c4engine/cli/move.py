@@ -27,6 +27,7 @@ from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
+from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, parse_agent, weights_player
 from c4engine.search.evaluators import WindowsEvaluator, load_weights
 
@@ -132,6 +133,8 @@ def run_move(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect fails before any work
     player = choose_player(args.level, args.depth, args.time, args.seed, args.weights)
+    if isinstance(player, PerfectPlayer):
+        check_perfect_board(width, height, "--level perfect")  # before any search: it could only guess
     if args.position is None:
         return _batch(player, width, height, args.connect, sys.stdin, sys.stdout)
     print(_move(player, args.position, width, height, args.connect))

@@ -11,27 +11,34 @@ column) -- the format of the published solver, so outputs can be compared
 line by line.  An empty line is the empty board; an invalid line gives an
 error on stderr naming its line number, an empty line on stdout, and the
 batch goes on (the exit code is then 1).
+
+``--json`` writes the analysis as JSON for machines instead
+(:meth:`~c4engine.search.results.PositionAnalysis.to_json`, docs/analysis.md):
+one object, or in batch mode one object a line, in order (a line that cannot
+be answered: ``{"position", "error"}``).  ``c4 solve --json`` analyses every
+column as ``c4 analyze --json`` does.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from c4engine.board import Board
-from c4engine.cli.batch import answer_lines
+from c4engine.cli.batch import answer_json_lines, answer_lines
 from c4engine.cli.options import Subparsers, add_progress_option, table_mb
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.results import DEFAULT_TABLE_MB, PositionAnalysis, Score, Verdict
+from c4engine.search.results import DEFAULT_TABLE_MB, ColumnAnalysis, PositionAnalysis, Verdict
 
 __all__ = [
     "add_analyze_parser",
@@ -73,6 +80,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS", help="time limit per position")
     parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="the analysis as JSON: every column's bounds, score, estimate and line, the best "
+        "columns and whether they are proven best (batch: one object a line)",
+    )
 
 
 def add_solve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -144,34 +157,56 @@ def _columns(columns: Sequence[int]) -> str:
     return " ".join(str(column + 1) for column in columns)
 
 
-def _print_verdict(position: str, verdict: Verdict, out: TextIO) -> None:
+def _print_verdict(position: str, verdict: Verdict, width: int, out: TextIO) -> None:
     best = "-" if verdict.best_move is None else str(verdict.best_move + 1)
     score = verdict.score.value if verdict.exact else f"[{verdict.lower}, {verdict.upper}]"
     print(f"position: {position or '(empty)'}", file=out)
     print(f"score: {score} ({verdict.describe()})", file=out)
     print(f"best move: {best}", file=out)
+    if verdict.pv_complete:
+        print(f"pv: {format_moves(verdict.pv, width)}", file=out)
     print(f"source: {verdict.source}", file=out)
     print(f"nodes: {verdict.nodes}  time: {verdict.elapsed:.3f} s", file=out)
 
 
 def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: TextIO) -> None:
-    cells = " ".join("-" if s is None else _score_text(s) for s in analysis.scores)
+    columns = analysis.columns
+    cells = " ".join("-" if column is None else _score_text(column) for column in columns)
     print(f"position: {position or '(empty)'}", file=out)
     print(f"scores: {cells}", file=out)
+    if not analysis.exact:
+        words = (f"{column.column + 1}: {column.label()}" for column in columns if column is not None)
+        print(f"columns: {' | '.join(words)}", file=out)
     print(f"best moves: {_columns(analysis.best_columns) or '-'} ({analysis.describe()})", file=out)
-    exact = "" if analysis.pv_exact else " (not proven)"
-    print(f"pv: {format_moves(analysis.pv, width) or '-'}{exact}", file=out)
+    proven = "" if analysis.pv_exact else " (not proven to the end)"
+    print(f"pv: {format_moves(analysis.pv, width) or '-'}{proven}", file=out)
     print(f"source: {analysis.source}", file=out)
     print(f"nodes: {analysis.nodes}  time: {analysis.elapsed:.3f} s", file=out)
 
 
-def _score_text(score: Score) -> str:
-    return str(int(score.value)) if score.is_exact else f"~{score.value:+.0f}"
+def _score_text(column: ColumnAnalysis) -> str:
+    """An exact score, or the proven bounds and the estimate: ``0..17~+10``."""
+    if column.exact:
+        return str(int(column.score.value))
+    return f"{column.lower}..{column.upper}~{column.score.value:+.0f}"
+
+
+def _analysis_json(board: Board, analysis: PositionAnalysis) -> dict[str, Any]:
+    return analysis.to_json(board.move_string, board.size, board.connect)
 
 
 def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) -> int:
     analyst = _analyst(args)
     limit = _limit(args)
+
+    if args.json:
+
+        def analysis_of(line: str) -> dict[str, Any]:
+            board = _board(line, args)
+            with _live(True) as live:
+                return _analysis_json(board, analyst.analyze(board, limit, weak=args.weak, poll=live.poll))
+
+        return answer_json_lines(analysis_of, stdin, out)
 
     def answer(line: str) -> str:
         board = _board(line, args)
@@ -203,15 +238,18 @@ def run_solve(args: argparse.Namespace) -> int:
         return _batch(args, args.analyze, sys.stdin, sys.stdout)
     board = _board(args.position, args)
     analyst = _analyst(args)
-    with _live(args.analyze) as live:
-        if args.analyze:
+    analyze = args.analyze or args.json
+    with _live(analyze) as live:
+        if analyze:
             analysis = analyst.analyze(board, _limit(args), weak=args.weak, poll=live.poll)
         else:
-            verdict = analyst.solve(board, _limit(args), weak=args.weak, poll=live.poll)
-    if args.analyze:
+            verdict = analyst.solve(board, _limit(args), weak=args.weak, poll=live.poll, line=True)
+    if args.json:
+        print(json.dumps(_analysis_json(board, analysis), ensure_ascii=False))
+    elif analyze:
         _print_analysis(args.position, analysis, board.width, sys.stdout)
     else:
-        _print_verdict(args.position, verdict, sys.stdout)
+        _print_verdict(args.position, verdict, board.width, sys.stdout)
     return 0
 
 

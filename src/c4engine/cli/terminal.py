@@ -8,6 +8,10 @@ line, so it works the same typed by a person or piped from a script:
 * ``h`` asks the computer for a hint;
 * ``q`` (or the end of input) quits.
 
+When the game ends it prints the game's moves and, where a person played,
+offers ``r`` (review every move: :mod:`c4engine.search.review`) and ``n``
+(a new game from the same start).
+
 Anything else is refused with the reason and the prompt comes back.
 """
 
@@ -35,6 +39,9 @@ _DIM = "\x1b[2m"
 
 HINT_SECONDS = 2.0
 """What ``h`` may think: the analysis service's best move (book, solver, then engine) in that time."""
+
+REVIEW_SECONDS_PER_PLY = 1.0
+"""What ``r`` may think about each move of the finished game (as ``c4 review``'s default)."""
 
 
 def wants_color(stream: TextIO) -> bool:
@@ -104,6 +111,10 @@ class TerminalGame:
         # move so far), cleared when it plays; elsewhere one plain line says it thinks.
         self.live = sys.stderr.isatty() if live is None else live
         self._thinking_line: AgentProgress | None = None
+        self._start = game.board.copy()  # where a new game (n) starts
+        self._follow(game)
+
+    def _follow(self, game: Game) -> None:
         game.on_thinking.append(self._thinking)
         game.on_move.append(self._moved)
 
@@ -151,17 +162,55 @@ class TerminalGame:
             return 130
 
     def _loop(self) -> int:
-        self.show()
-        while not self.game.is_over:
-            if self.game.current_agent.is_human:
-                if not self._human_turn():
-                    self.say("Bye.")
-                    return 0
+        while True:
+            self.show()
+            while not self.game.is_over:
+                if self.game.current_agent.is_human:
+                    if not self._human_turn():
+                        self.say("Bye.")
+                        return 0
+                else:
+                    self.game.step()
+                    self.show()
+            self._announce_result()
+            self.say(f"Moves: {self.game.board.move_string}")
+            people = self.game.first.is_human or self.game.second.is_human
+            if not people or not self._after_game():
+                return 0
+            self.game = Game(self.game.first, self.game.second, board=self._start.copy())
+            self._follow(self.game)
+            self.say("New game.")
+
+    def _after_game(self) -> bool:
+        """Offer a review of the game and a new one: True for a new game, False to quit."""
+        while True:
+            try:
+                line = self.read_line("r review, n new game, q quit: ")
+            except EOFError:
+                self.say()
+                return False
+            command = line.strip().lower()
+            if command in {"q", "quit", "exit"}:
+                return False
+            if command in {"n", "new"}:
+                return True
+            if command in {"r", "review"}:
+                self._review()
             else:
-                self.game.step()
-                self.show()
-        self._announce_result()
-        return 0
+                self.say(f"{echo(command)}: type r to review the game, n for a new game or q to quit.")
+
+    def _review(self) -> None:
+        from c4engine.cli.review import render_review  # the review's renderer, loaded when asked for
+
+        board = self.game.board
+        with Progress("reviewing the game", board.move_count, unit=" plies", enabled=self.live) as line:
+            review = shared_analyst().review(
+                board.copy(),
+                Limit(time=REVIEW_SECONDS_PER_PLY),
+                progress=lambda update: line.advance(),
+                poll=line.poll,
+            )
+        self.say(render_review(review, color=self.color))
 
     def _prompt(self) -> str:
         board = self.game.board

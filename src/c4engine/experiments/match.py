@@ -41,12 +41,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from c4engine.board import Board, Player, fits_64_bits
-from c4engine.errors import MatchError, UnsupportedBoardError
+from c4engine.board import Board, Player
+from c4engine.errors import MatchError
 from c4engine.experiments.elo import EloEstimate, elo_difference
 from c4engine.jobs import WorkerDiedError, run_jobs
 from c4engine.notation import format_moves, parse_moves
-from c4engine.play.perfect import PerfectPlayer
+from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, parse_agent
 from c4engine.store import SQLiteStore, utc_now
 
@@ -422,11 +422,8 @@ def check_players(config: MatchConfig) -> None:
     """
     for spec in (config.a, config.b):
         agent = _make_agent(spec, 0)
-        if isinstance(agent, PerfectPlayer) and not fits_64_bits(config.width, config.height):
-            raise UnsupportedBoardError(
-                f"{spec} plays perfectly only on boards with width * (height + 1) <= 64 (the solver's "
-                f"bitboards); {config.width}x{config.height} needs {config.width * (config.height + 1)}"
-            )
+        if isinstance(agent, PerfectPlayer):
+            check_perfect_board(config.width, config.height, spec)
 
 
 def play_match(

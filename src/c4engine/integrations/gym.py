@@ -83,7 +83,7 @@ class ConnectFourEnv(gymnasium.Env[np.ndarray, np.int64]):
             modes = self.metadata["render_modes"]
             raise ValueError(f"render_mode must be one of {modes}, not {render_mode!r}")
         if isinstance(opponent, str):
-            make_opponent(opponent)  # a bad name fails now, not at the first reset
+            make_opponent(opponent, size=(width, height))  # a bad name or board fails now, not at reset
         self.width, self.height, self.connect = width, height, connect
         self.opponent_spec = opponent
         self.agent_player_choice = agent_player

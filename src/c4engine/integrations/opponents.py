@@ -4,7 +4,8 @@
 :func:`c4engine.play.players.parse_agent` -- ``"random"``, a level ``"1"`` ..
 ``"7"``, and ``"perfect"`` (:class:`~c4engine.play.perfect.PerfectPlayer`:
 the opening book, then the exact solver, through the analysis service) --
-but refuses ``"human"`` (nobody would be there to move).
+but refuses ``"human"`` (nobody would be there to move), and ``"perfect"``
+on a board the exact solver cannot hold (it could only guess there).
 
 >>> from c4engine.board import Board
 >>> make_opponent("random", seed=3).choose_move(Board()) in range(7)
@@ -15,19 +16,31 @@ True
 Traceback (most recent call last):
 ...
 c4engine.errors.PlayerSpecError: an opponent must choose its own moves: 'human' cannot be one
+>>> make_opponent("perfect", size=(9, 7))
+Traceback (most recent call last):
+...
+c4engine.errors.UnsupportedBoardError: opponent 'perfect' needs a board the exact solver holds, \
+width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
+9x7 needs 72: choose a level 1..7
 """
 
 from __future__ import annotations
 
 from c4engine.errors import PlayerSpecError
+from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, parse_agent
 
 __all__ = ["make_opponent"]
 
 
-def make_opponent(spec: str, *, seed: int | None = None) -> Agent:
-    """A computer player from its name (see the module notes); ``seed`` fixes its random choices."""
+def make_opponent(spec: str, *, seed: int | None = None, size: tuple[int, int] | None = None) -> Agent:
+    """A computer player from its name (see the module notes); ``seed`` fixes its random choices.
+
+    ``size`` (width, height) is the board it will play on: ``perfect`` is refused where it cannot be.
+    """
     player = parse_agent(spec, seed=seed)
     if player.is_human:
         raise PlayerSpecError(f"an opponent must choose its own moves: {spec!r} cannot be one")
+    if size is not None and isinstance(player, PerfectPlayer):
+        check_perfect_board(*size, f"opponent {spec!r}")
     return player

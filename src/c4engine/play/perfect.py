@@ -22,16 +22,54 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from c4engine.board import Board, Geometry
-from c4engine.errors import GameOverError
+from c4engine.board import Board, Geometry, fits_64_bits
+from c4engine.errors import GameOverError, UnsupportedBoardError
+from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
 from c4engine.search.limit import Limit
 from c4engine.search.results import DEFAULT_TABLE_MB
 
-__all__ = ["DEFAULT_TIME_LIMIT", "MoveChoice", "PerfectPlayer"]
+__all__ = ["DEFAULT_TIME_LIMIT", "MoveChoice", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
 
 DEFAULT_TIME_LIMIT: Final = 60.0
 """Seconds the perfect player may think about one move before it plays its best known move."""
+
+
+def perfect_boards() -> str:
+    """The boards perfect play is real on, in words: those the exact solver holds.
+
+    >>> perfect_boards()
+    'width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1'
+    """
+    widest: dict[int, int] = {}  # the widest board of each height
+    for width in range(1, 33):
+        height = 64 // width - 1
+        if height >= 1:
+            widest[height] = width
+    sizes = sorted((width, height) for height, width in widest.items() if width >= 4)
+    return "width * (height + 1) <= 64: up to " + ", ".join(f"{w}x{h}" for w, h in sizes)
+
+
+def check_perfect_board(width: int, height: int, name: str = "perfect play") -> None:
+    """Refuse ``perfect`` play on a board the exact solver cannot hold, before any search.
+
+    There the "perfect" player could only fall back to the engine's
+    estimates -- for a minute a move, and proving nothing.  ``name`` is
+    what the front-end calls it (``--level perfect``).
+
+    >>> check_perfect_board(7, 6)
+    >>> check_perfect_board(9, 7)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.UnsupportedBoardError: perfect play needs a board the exact solver holds, \
+width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
+9x7 needs 72: choose a level 1..7
+    """
+    if not fits_64_bits(width, height):
+        raise UnsupportedBoardError(
+            f"{name} needs a board the exact solver holds, {perfect_boards()}; "
+            f"{width}x{height} needs {width * (height + 1)}: choose a level 1..{len(LEVELS)}"
+        )
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.limit import UNLIMITED, Limit
-from c4engine.search.quick import analyze_quick, solve_quick
+from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
     WIN_THRESHOLD,
@@ -69,7 +69,7 @@ if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first sea
     from c4engine.search.evaluators import Evaluator
     from c4engine.search.solver import SolveProgress, Solver
 
-__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_column", "best_columns", "shared_analyst"]
+__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_by_bounds", "best_column", "shared_analyst"]
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
@@ -224,19 +224,6 @@ class Analyst:
         book = self._strong_book(board)
         return None if book is None else book.score(board)
 
-    def book_line(self, board: Board) -> list[int]:
-        """Best play (centre-first among equals) while the book knows every move's score."""
-        line: list[int] = []
-        walk = board.copy()
-        while not walk.is_over:
-            scores = self.book_scores(walk)
-            if scores is None:
-                break
-            column = best_column(walk, scores)
-            line.append(column)
-            walk.play(column)
-        return line
-
     # ------------------------------------------------------------ questions
 
     def analyze(
@@ -249,42 +236,52 @@ class Analyst:
         pv: bool = True,
         poll: Poll | None = None,
     ) -> PositionAnalysis:
-        """Every column's score, exact where the rules, the book or the solver prove it within ``limit``.
+        """Every column's proven bounds and score, exact where the rules, the book or the solver prove it.
 
-        Columns left unproven when the limit runs out (or on boards too big
-        for the solver) get the engine's estimate, searched to ``limit.depth``
-        in the time left.  With no time or node limit the solver always
-        finishes: every score is exact.  ``weak`` asks only win/draw/loss.
-        ``poll`` is called now and then by the solver and the engine alike;
-        returning True stops both (a client that went away, say).
+        Within ``limit`` the solver first settles every column's win, draw or
+        loss, then narrows each to its exact score (the columns that may be
+        best first).  Columns left unproven when the limit runs out (or on
+        boards too big for the solver) keep the bounds proved and get the
+        engine's estimate, every column searched to the same depth (the last
+        depth completed for all of them, so the estimates compare).  With no
+        time or node limit the solver always finishes: every score is exact.
+        ``pv`` also finds each exact column's line to the end of the game, as
+        far as the limit allows (to the end without one).  ``weak`` asks only
+        win/draw/loss.  ``poll`` is called now and then by the solver and the
+        engine alike; returning True stops both (a client that went away, say).
+        The best columns follow the dominance rule (:func:`best_by_bounds`).
         """
         _check_playable(board)
         start = time.perf_counter()
         cells, stones = board.width * board.height, board.move_count
         scores: list[Score | None] = [None] * board.width
         sources: list[Source | None] = [None] * board.width
+        lowest, highest = _column_range(cells, stones, weak)
+        lowers: list[int | None] = [lowest if board.can_play(c) else None for c in range(board.width)]
+        uppers: list[int | None] = [highest if board.can_play(c) else None for c in range(board.width)]
+        lines: list[tuple[int, ...]] = [() for _ in range(board.width)]
+        complete = [False] * board.width
         nodes = 0
-        line: tuple[int, ...] = ()
-        pv_exact = False
 
         def settle(column: int, score: int, source: Source) -> None:
             if weak:
                 score = (score > 0) - (score < 0)
             scores[column] = Score.exact(score, cells=cells, stones=stones, weak=weak)
             sources[column] = source
+            lowers[column] = uppers[column] = score
 
         for column in board.legal_moves():
             if board.is_winning_move(column):
                 settle(column, (cells + 1 - stones) // 2, "rules")
+                lines[column], complete[column] = (column,), True
             elif stones + 1 == cells:
                 settle(column, 0, "rules")
+                lines[column], complete[column] = (column,), True
         book_scores = self.book_scores(board) if use_book else None
         if book_scores is not None:
             for column, score in enumerate(book_scores):
                 if score is not None and scores[column] is None:
                     settle(column, score, "book")
-            if pv:
-                line, pv_exact = tuple(self.book_line(board)), True
         open_columns = [c for c in board.legal_moves() if scores[c] is None]
         quick_nodes = self._quick_nodes(board, limit) if open_columns else 0
         quick = analyze_quick(board, weak=weak, pv=pv, node_limit=quick_nodes) if quick_nodes else None
@@ -295,15 +292,16 @@ class Analyst:
                 quick_score = quick.scores[column]
                 assert quick_score is not None  # a legal move
                 settle(column, quick_score, "solver")
-            if pv:
-                line, pv_exact = quick.pv, True
+            for column, line in enumerate(quick.lines):
+                if line:
+                    lines[column], complete[column] = line, True
         elif open_columns and self._solves(board):
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time):
                 solved = self.solver.analyze(
                     board,
                     weak=weak,
-                    pv=pv,
+                    pv=False,
                     time_limit=solver_limit.time,
                     node_limit=solver_limit.nodes,
                     poll=poll,
@@ -314,45 +312,105 @@ class Analyst:
                 score = solved.scores[column]
                 if score is not None:
                     settle(column, score, "solver")
-            if solved.exact and pv:
-                line, pv_exact = solved.pv, True
+                else:
+                    lowers[column], uppers[column] = solved.lowers[column], solved.uppers[column]
         open_columns = [c for c in open_columns if scores[c] is None]
-        for index, column in enumerate(open_columns):
-            left = None if limit.time is None else limit.time - (time.perf_counter() - start)
-            share = None if left is None else max(left, 0.0) / (len(open_columns) - index)
-            child = board.copy()
-            child.play(column)
-            engine = self._engine(
-                Limit(time=max(share, 0.002), depth=limit.depth) if share is not None else limit, poll
-            )
-            found = engine.search(child)
-            nodes += found.nodes
-            # the child's value is the opponent's: negate it, and count this column's stone as one more ply
-            value = -found.score
+        estimates, searched = (
+            self._estimate(board, open_columns, limit, start, poll) if open_columns else ({}, 0)
+        )
+        nodes += searched
+        for column, (value, line) in estimates.items():
+            # the child's value, negated, is this column's: count this column's stone as one more ply
             if abs(value) >= WIN_THRESHOLD:
                 value += -1 if value > 0 else 1
-            score_here = Score.from_engine(value, cells=cells, stones=stones)
-            if weak and score_here.is_exact:
-                score_here = Score.exact(
-                    (score_here.value > 0) - (score_here.value < 0), cells=cells, stones=stones, weak=True
+            estimate = Score.from_engine(value, cells=cells, stones=stones)
+            low, high = lowers[column], uppers[column]
+            assert low is not None and high is not None
+            seen = int(estimate.value) if estimate.is_exact else None
+            if seen is not None and weak:
+                seen = (seen > 0) - (seen < 0)
+            if seen is not None and low <= seen <= high:  # the engine saw the end of the game
+                settle(column, seen, "engine")
+                lines[column], complete[column] = line, _ends_game(board, line)
+            else:
+                scores[column], sources[column] = Score.estimate(value, cells=cells, stones=stones), "engine"
+        best, proven = best_by_bounds(board, scores, lowers, uppers)
+        chosen = best_column(board, [0 if c in best else None for c in range(board.width)])
+        if pv and not weak:
+            order = [chosen] + [c for c in board.geometry.center_order if c != chosen]
+            for column in order:
+                answer = scores[column]
+                if answer is None or not answer.is_exact or complete[column]:
+                    continue
+                left = _time_left(limit, start)
+                found = self.line(
+                    board, column, int(answer.value), Limit() if left is None else Limit(time=left)
                 )
-            scores[column] = score_here
-            sources[column] = "engine"
-        best = best_columns(board, scores)
-        if not line or line[0] not in best:
-            line, pv_exact = (
-                (best_column(board, [0 if c in best else None for c in range(board.width)]),),
-                False,
-            )
+                lines[column], complete[column] = found
+                if not complete[column] and left is not None:
+                    break  # the limit ran out
+        line = lines[chosen] or (chosen,)
         return PositionAnalysis(
             tuple(scores),
             tuple(sources),
             best,
             line,
-            pv_exact,
+            proven and complete[chosen],
             nodes,
             time.perf_counter() - start,
+            tuple(lowers),
+            tuple(uppers),
+            proven,
+            tuple(lines[c] or (c,) if board.can_play(c) else () for c in range(board.width)),
+            tuple(complete),
         )
+
+    def _estimate(
+        self,
+        board: Board,
+        columns: list[int],
+        limit: Limit,
+        start: float,
+        poll: Poll | None,
+    ) -> tuple[dict[int, tuple[float, tuple[int, ...]]], int]:
+        """The engine's values of the unproven ``columns`` (for the side to move, with the line
+        from the column on), and the nodes searched.
+
+        Under a time limit the columns are searched depth by depth, all of
+        them to one depth before any goes deeper, and each keeps its value at
+        the last depth completed for all: values of different depths (an odd
+        depth ends on the mover's stone, an even one on the reply's) do not
+        compare, and would make the ranking swing from one round to the next.
+        """
+        nodes = 0
+        settled: dict[int, tuple[float, tuple[int, ...]]] = {}
+        if limit.time is None:
+            engine = self._engine(limit, poll)
+            for column in columns:
+                found = engine.search(_after(board, column))
+                nodes += found.nodes
+                settled[column] = (-found.score, (column, *found.pv))
+            return settled, nodes
+        deepest = board.width * board.height - board.move_count - 1
+        if limit.depth is not None:
+            deepest = min(deepest, limit.depth)
+        for depth in range(1, max(deepest, 1) + 1):
+            this_round: dict[int, tuple[float, tuple[int, ...]]] = {}
+            for column in columns:
+                known = settled.get(column)
+                if known is not None and abs(known[0]) >= WIN_THRESHOLD:
+                    this_round[column] = known  # seen to the end of the game already
+                    continue
+                engine = self._engine(Limit(time=_time_left(limit, start), depth=depth), poll)
+                found = engine.search(_after(board, column))
+                nodes += found.nodes
+                if found.stopped and settled:
+                    return settled, nodes  # this depth did not finish: keep the last one that did
+                this_round[column] = (-found.score, (column, *found.pv))
+            settled = this_round
+            if all(abs(value) >= WIN_THRESHOLD for value, _ in settled.values()):
+                break
+        return settled, nodes
 
     def solve(
         self,
@@ -363,6 +421,7 @@ class Analyst:
         use_book: bool = True,
         best_move: bool = True,
         poll: Poll | None = None,
+        line: bool = False,
     ) -> Verdict:
         """The position's score for the side to move and a move keeping it (``best_move``).
 
@@ -370,10 +429,32 @@ class Analyst:
         when it holds every child, or a child keeping the score as a policy
         book does; else it costs a few null-window searches);
         else from the solver within ``limit``; where the solver cannot
-        answer, the engine's estimate.
+        answer, the engine's estimate.  ``line`` asks for best play to the end
+        of the game (:meth:`line`) from an exact score's best move, within
+        what is left of ``limit``: the verdict's ``pv`` (``pv_complete``).
         """
-        _check_playable(board)
         start = time.perf_counter()
+        verdict = self._solve(board, limit, weak, use_book, best_move, poll, start)
+        column = verdict.best_move
+        if not line or weak or not verdict.exact or not verdict.move_proven or column is None:
+            return verdict
+        left = _time_left(limit, start)
+        found, complete = self.line(
+            board, column, int(verdict.score.value), Limit() if left is None else Limit(time=left)
+        )
+        return replace(verdict, pv=found, pv_complete=complete, elapsed=time.perf_counter() - start)
+
+    def _solve(
+        self,
+        board: Board,
+        limit: Limit,
+        weak: bool,
+        use_book: bool,
+        best_move: bool,
+        poll: Poll | None,
+        start: float,
+    ) -> Verdict:
+        _check_playable(board)
         cells, stones = board.width * board.height, board.move_count
         wins = board.winning_columns()
         if wins:
@@ -465,6 +546,17 @@ class Analyst:
             self, game, limit, width=width, height=height, connect=connect, progress=progress, poll=poll
         )
 
+    def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:
+        """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.
+
+        One null-window search of the solver (a board it can hold, the game not
+        over), cancelled after ``limit.time`` of wall-clock time.
+        """
+        self.require_solver(board)
+        _check_playable(board)
+        with self._cancel_after(limit.time):
+            return self.solver.is_at_least(board, score, time_limit=limit.time, node_limit=limit.nodes)
+
     def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
         """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
 
@@ -474,6 +566,55 @@ class Analyst:
         """
         with self._cancel_after(limit.time):
             return self._move_reaching(board, target, limit)
+
+    def line(
+        self, board: Board, column: int, score: int, limit: Limit = UNLIMITED
+    ) -> tuple[tuple[int, ...], bool]:
+        """Best play from ``board`` starting with ``column``, whose exact (strong) score is ``score``.
+
+        Returns the line (0-based columns) and whether it reaches the end of
+        the game -- the winning stone, or the full board for a draw -- which
+        it does unless ``limit`` runs out first.  Each move keeps the score:
+        the book's where it knows (through a policy book's own moves too),
+        else the most central move a null-window search shows keeps it.
+
+        >>> Analyst().line(Board.from_moves("44455"), 2, 18)   # the win on the spot
+        ((2,), True)
+        """
+        start = time.perf_counter()
+        quick_nodes = self._quick_nodes(board, limit)
+        quick = line_quick(board, column, node_limit=quick_nodes) if quick_nodes else None
+        if quick is not None:  # near the end: no need to load the compiled solver
+            self._quick_nodes_left -= quick[1]
+            return quick[0], True
+        line = [column]
+        walk = _after(board, column)
+        target = -score  # the opponent's score after ``column``: the scale counts from the game's end
+        while not walk.is_over:
+            left = _time_left(limit, start)
+            move = self._keeping_move(walk, target, Limit(time=left, nodes=limit.nodes))
+            if move is None:
+                return tuple(line), False
+            line.append(move)
+            walk.play(move)
+            target = -target
+        return tuple(line), True
+
+    def _keeping_move(self, board: Board, target: int, limit: Limit) -> int | None:
+        """A move of ``board`` keeping its exact score ``target``: the book's, else the solver's; None when
+        neither answers within ``limit`` (or the solver cannot hold the board)."""
+        wins = board.winning_columns()
+        if wins:
+            return next(c for c in board.geometry.center_order if c in wins)
+        scores = self.book_scores(board)
+        if scores is not None and target in scores:
+            return next(c for c in board.geometry.center_order if scores[c] == target)
+        book = self._strong_book(board)
+        if book is not None and (kept := book.keeping_move(board, target)) is not None:
+            return kept
+        if not self.can_solve(board):
+            return None
+        return self.move_reaching(board, target, limit)
 
     def _move_reaching(self, board: Board, target: int, limit: Limit) -> int | None:
         start = time.perf_counter()
@@ -614,6 +755,35 @@ def _time_left(limit: Limit, start: float) -> float | None:
     return None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
 
 
+def _column_range(cells: int, stones: int, weak: bool) -> tuple[int, int]:
+    """The lowest and highest score a move can have, before anything is proved about it.
+
+    >>> _column_range(42, 0, False), _column_range(42, 0, True)   # a win at once is the rules'
+    ((-21, 20), (-1, 1))
+    """
+    if weak:
+        return -1, 1
+    # a move's score is minus its child's, whose range is that of a position with one more stone
+    return -((cells + 1 - stones - 1) // 2), (cells - stones - 1) // 2
+
+
+def _after(board: Board, column: int) -> Board:
+    """A copy of ``board`` with ``column`` played."""
+    child = board.copy()
+    child.play(column)
+    return child
+
+
+def _ends_game(board: Board, line: Sequence[int]) -> bool:
+    """Whether playing ``line`` from ``board`` ends the game with its last stone (and not before)."""
+    walk = board.copy()
+    for column in line:
+        if walk.is_over or not walk.can_play(column):
+            return False
+        walk.play(column)
+    return walk.is_over
+
+
 def _check_playable(board: Board) -> None:
     if board.is_over:
         raise GameOverError("the game is over: nothing to analyze")
@@ -629,25 +799,61 @@ def _poll_interval(limit: Limit) -> float:
     return max(0.005, min(DEFAULT_POLL_INTERVAL, limit.time / 20))
 
 
-def best_columns(board: Board, scores: Sequence[Score | None]) -> tuple[int, ...]:
-    """The columns with the best proven result; the best estimates only when nothing is proven,
-    or when every proven column lets the opponent win at once (an unproven one does not: the
-    engine would have seen it).  So an estimate is never ranked above a proof that could be right.
+def best_by_bounds(
+    board: Board,
+    scores: Sequence[Score | None],
+    lowers: Sequence[int | None],
+    uppers: Sequence[int | None],
+) -> tuple[tuple[int, ...], bool]:
+    """The best columns by the dominance rule, and whether they are proven best.
+
+    Each column's exact score lies in ``[lowers[c], uppers[c]]`` (solver
+    scale); ``scores[c]`` is that score when proven, else the engine's
+    estimate.  A column is proven best when its lower bound reaches every
+    other column's upper bound: the best are then all such columns.  A
+    column whose upper bound is below another's lower bound is *out*.
+    Otherwise the best are the columns not out that rank first: by the
+    result their lower bound proves (a win, at least a draw, nothing), then
+    by the value (an exact score on the engine's scale, or the estimate held
+    within the bounds).  So a proven draw is preferred to a column merely
+    estimated better, but never to one proven at least a draw; and no
+    recommendation is a column another one is proven better than.
 
     >>> board = Board.from_moves("4435541")
     >>> loss_in_1, loss_in_2 = (Score.exact(s, cells=42, stones=7) for s in (-17, -16))
     >>> guess = Score.estimate(-500.0, cells=42, stones=7)
-    >>> best_columns(board, [loss_in_2, loss_in_1, guess])   # a proven loss in 2 beats an estimate
-    (0,)
-    >>> best_columns(board, [loss_in_1, guess])              # a proven loss in 1 does not
-    (1,)
+    >>> best_by_bounds(board, [loss_in_2, loss_in_1, guess], [-16, -17, -17], [-16, -17, 17])
+    ((2,), False)
+    >>> best_by_bounds(board, [loss_in_2, loss_in_1, guess], [-16, -17, -17], [-16, -17, -16])
+    ((0,), True)
     """
-    known = [(column, score) for column, score in enumerate(scores) if score is not None]
-    proven = [(column, score) for column, score in known if score.is_exact]
-    guessed = [(column, score) for column, score in known if not score.is_exact]
-    pool = proven or guessed
-    at_once = -((board.width * board.height - board.move_count) // 2)
-    if proven and guessed and all(score.value == at_once and not score.weak for _, score in proven):
-        pool = guessed
-    top = max(score.rank() for _, score in pool)
-    return tuple(column for column, score in pool if score.rank() == top)
+    playable = [c for c, score in enumerate(scores) if score is not None]
+    bounds = {c: (_known(lowers[c]), _known(uppers[c])) for c in playable}
+    proven = tuple(c for c in playable if all(bounds[c][0] >= bounds[d][1] for d in playable if d != c))
+    if proven:
+        return proven, True
+    top_lower = max(low for low, _ in bounds.values())
+    contenders = [c for c in playable if bounds[c][1] >= top_lower]
+
+    def rank(column: int) -> tuple[int, float]:
+        score = scores[column]
+        assert score is not None
+        low, high = bounds[column]
+        value = score.engine_value()
+        if not score.is_exact:  # an estimate is held within what is proven
+            value = min(max(value, _on_engine_scale(low, score)), _on_engine_scale(high, score))
+        return (1 if low > 0 else 0 if low == 0 else -1), value
+
+    ranks = {c: rank(c) for c in contenders}
+    top = max(ranks.values())
+    return tuple(c for c in contenders if ranks[c] == top), False
+
+
+def _known(bound: int | None) -> int:
+    assert bound is not None  # every playable column has bounds
+    return bound
+
+
+def _on_engine_scale(bound: int, like: Score) -> float:
+    """A bound of a column's exact score on the engine's scale (0: a draw, about +-1e9: a win or loss)."""
+    return Score.exact(bound, cells=like.cells, stones=like.stones, weak=like.weak).engine_value()

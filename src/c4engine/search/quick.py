@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from c4engine.board import Board, Geometry
 
-__all__ = ["QuickAnalysis", "QuickResult", "analyze_quick", "solve_quick"]
+__all__ = ["QuickAnalysis", "QuickResult", "analyze_quick", "line_quick", "solve_quick"]
 
 
 @dataclass(frozen=True)
@@ -47,11 +47,13 @@ class QuickResult:
 @dataclass(frozen=True)
 class QuickAnalysis:
     """A finished small analysis: every column's exact score (None for a full column; -1, 0, 1 if
-    weak), a principal variation (empty when not asked for) and the nodes searched."""
+    weak), a principal variation (empty when not asked for), each column's line to the end of the
+    game (starting with the column; all empty when not asked for) and the nodes searched."""
 
     scores: tuple[int | None, ...]
     pv: tuple[int, ...]
     nodes: int
+    lines: tuple[tuple[int, ...], ...] = ()
 
 
 class _OutOfNodes(Exception):
@@ -96,6 +98,7 @@ def analyze_quick(
     search = _Search(board.geometry, node_limit)
     scores: list[int | None] = [None] * board.width
     line: list[int] = []
+    lines: list[tuple[int, ...]] = []
     try:
         for column in board.legal_moves():
             child = board.copy()
@@ -107,10 +110,31 @@ def analyze_quick(
             else:
                 scores[column] = -search.value(child.current_bits, child.mask_bits, child.move_count, weak)[0]
         if pv:
-            line = search.line(board, scores, weak)
+            best = max(score for score in scores if score is not None)
+            lines = [
+                tuple(search.line(board, c, weak)) if score is not None else ()
+                for c, score in enumerate(scores)
+            ]
+            line = list(lines[scores.index(best)])
     except _OutOfNodes:
         return None
-    return QuickAnalysis(tuple(scores), tuple(line), search.nodes)
+    return QuickAnalysis(tuple(scores), tuple(line), search.nodes, tuple(lines) if pv else ())
+
+
+def line_quick(board: Board, column: int, *, node_limit: int) -> tuple[tuple[int, ...], int] | None:
+    """Best play from ``board`` to the end of the game starting with ``column``, and the nodes searched;
+    None if it takes more than ``node_limit`` nodes.  Connect 4 only.
+
+    >>> line_quick(Board.from_moves("22525762534622441115633653436713514"), 5, node_limit=1000)[0]
+    (5, 6, 3, 6)
+    """
+    if board.connect != 4:
+        raise ValueError(f"line_quick plays connect 4 only, not connect {board.connect}")
+    search = _Search(board.geometry, node_limit)
+    try:
+        return tuple(search.line(board, column)), search.nodes
+    except _OutOfNodes:
+        return None
 
 
 def _sign(x: int) -> int:
@@ -186,10 +210,8 @@ class _Search:
                 low, proved = found, self.root_move
         return (_sign(low) if weak else low), proved
 
-    def line(self, board: Board, scores: list[int | None], weak: bool) -> list[int]:
-        """Best play from ``board`` to the end of the game, given its columns' ``scores``."""
-        best = max(score for score in scores if score is not None)
-        column = scores.index(best)
+    def line(self, board: Board, column: int, weak: bool = False) -> list[int]:
+        """Best play from ``board`` to the end of the game, starting with ``column``."""
         line = [column]
         walk = board.copy()
         while not walk.push(column) and not walk.is_full:

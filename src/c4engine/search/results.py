@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from c4engine.errors import TableSizeError
 
@@ -37,11 +37,13 @@ __all__ = [
     "WIN_THRESHOLD",
     "Analysis",
     "BatchResult",
+    "ColumnAnalysis",
     "PositionAnalysis",
     "Score",
     "SolveResult",
     "Source",
     "Verdict",
+    "bound_words",
     "check_table_mb",
     "moves_to_end",
     "score_words",
@@ -243,17 +245,102 @@ class Score:
         return f"Score({self.value!r}, {kind}{weak}, {self.stones} of {self.cells} stones)"
 
 
+def bound_words(lower: int, upper: int, cells: int, stones: int, weak: bool = False) -> str:
+    """What the proven interval ``[lower, upper]`` of a score says, in a player's words.
+
+    Exact: ``"win in 17"``, ``"draw"``, ``"loss in 8"``; a proven win or loss
+    whose distance is open: ``"win in ≤ 9"`` (no later than that move),
+    ``"loss in ≤ 8"``; ``"at least a draw"``, ``"draw or loss"``; and
+    ``"estimate, not proven"`` when the interval still holds a win and a loss.
+
+    >>> [bound_words(lo, hi, 42, 8) for lo, hi in ((5, 5), (0, 0), (2, 7), (0, 4), (-3, 0), (-6, 3))]
+    ['win in 13', 'draw', 'win in ≤ 16', 'at least a draw', 'draw or loss', 'estimate, not proven']
+    >>> bound_words(-17, -16, 42, 8)
+    'loss in ≤ 2'
+    """
+    if lower == upper:
+        return Score.exact(lower, cells=cells, stones=stones, weak=weak).label()
+    if lower > 0:
+        return "win" if weak else f"win in ≤ {moves_to_end(lower, cells, stones)}"
+    if upper < 0:
+        return "loss" if weak else f"loss in ≤ {moves_to_end(upper, cells, stones)}"
+    if lower == 0:
+        return "at least a draw"
+    if upper == 0:
+        return "draw or loss"
+    return "estimate, not proven"
+
+
+@dataclass(frozen=True)
+class ColumnAnalysis:
+    """One playable column of a :class:`PositionAnalysis`: what is proven about it and what is guessed.
+
+    ``lower`` and ``upper`` bound the exact score of playing ``column``
+    (0-based) on the solver's scale (-1, 0, 1 when weak); they are equal
+    when the score is proven (:attr:`exact`).  ``score`` is that exact score,
+    or the heuristic engine's estimate when unproven (then :attr:`estimate`).
+    ``pv`` is best play starting with this column (0-based): for an exact
+    score, to the end of the game when ``pv_complete`` (the winning stone,
+    or the full board for a draw).
+    """
+
+    column: int
+    score: Score
+    lower: int
+    upper: int
+    source: Source
+    pv: tuple[int, ...]
+    pv_complete: bool
+
+    @property
+    def exact(self) -> bool:
+        """Whether the column's score is proven (``lower == upper``)."""
+        return self.score.is_exact
+
+    @property
+    def estimate(self) -> float | None:
+        """The engine's estimate (its own units), or None for a proven score."""
+        return None if self.score.is_exact else float(self.score.value)
+
+    def label(self) -> str:
+        """The column in a player's words (:func:`bound_words`): ``"win in 17"``, ``"at least a draw"``..."""
+        return bound_words(self.lower, self.upper, self.score.cells, self.score.stones, self.score.weak)
+
+    def to_json(self) -> dict[str, Any]:
+        """This column's JSON (1-based columns): see :meth:`PositionAnalysis.to_json`."""
+        estimate = self.estimate
+        return {
+            "column": self.column + 1,
+            "lower": self.lower,
+            "upper": self.upper,
+            "score": int(self.score.value) if self.exact else None,
+            "exact": self.exact,
+            "estimate": None if estimate is None else round(estimate, 1) + 0.0,  # + 0.0: no -0.0
+            "pv": [column + 1 for column in self.pv],
+            "pv_complete": self.pv_complete,
+            "label": self.label(),
+            "source": self.source,
+        }
+
+
 @dataclass(frozen=True)
 class PositionAnalysis:
-    """Every column's score, from :meth:`c4engine.search.analysis.Analyst.analyze`.
+    """Every column's score and proven bounds, from :meth:`c4engine.search.analysis.Analyst.analyze`.
 
     ``scores[c]`` is the score of the position for the side to move if it
     plays column ``c`` (None for a full column), ``sources[c]`` where it came
-    from.  ``best_columns`` are the columns with the best proven result --
-    or, when no column is proven, or only losses are and some column might
-    do better, the best estimates.  ``pv`` is a principal variation
-    (0-based columns, best play by both sides) starting with a best column;
-    ``pv_exact`` tells whether every move of it is proven best.
+    from, ``lowers[c]`` and ``uppers[c]`` the proven bounds of its exact
+    score (equal when exact); :attr:`columns` gathers them per column.
+
+    ``best_columns`` follow the dominance rule: a column is *out* when its
+    upper bound is below another column's lower bound; when some column's
+    lower bound reaches every other column's upper bound, the best are such
+    columns and ``best_proven`` is True; otherwise they are the columns not
+    out that rank first by their lower bound's result (win, draw, loss), then
+    by the estimate (held within the bounds).  So a recommendation is never a
+    column that another is proven better than.  ``pv`` is the line of the
+    recommended column (the most central best one), ``pv_exact`` whether it is
+    proven best play to the end of the game; ``lines[c]`` is column ``c``'s line.
     """
 
     scores: tuple[Score | None, ...]
@@ -263,11 +350,30 @@ class PositionAnalysis:
     pv_exact: bool
     nodes: int
     elapsed: float
+    lowers: tuple[int | None, ...]
+    uppers: tuple[int | None, ...]
+    best_proven: bool
+    lines: tuple[tuple[int, ...], ...]
+    lines_complete: tuple[bool, ...]
 
     @property
     def exact(self) -> bool:
         """Whether every playable column's score is proven."""
         return all(score.is_exact for score in self.scores if score is not None)
+
+    @property
+    def columns(self) -> tuple[ColumnAnalysis | None, ...]:
+        """Each column's :class:`ColumnAnalysis` (None for a full column)."""
+        answers: list[ColumnAnalysis | None] = []
+        for column, score in enumerate(self.scores):
+            source, lower, upper = self.sources[column], self.lowers[column], self.uppers[column]
+            if score is None or source is None or lower is None or upper is None:
+                answers.append(None)
+                continue
+            line = self.lines[column] if self.lines else ()
+            complete = bool(self.lines_complete[column]) if self.lines_complete else False
+            answers.append(ColumnAnalysis(column, score, lower, upper, source, line, complete))
+        return tuple(answers)
 
     @property
     def score(self) -> Score:
@@ -288,7 +394,52 @@ class PositionAnalysis:
         return tuple(None if s is None or not s.is_exact else int(s.value) for s in self.scores)
 
     def describe(self) -> str:
-        return self.score.describe()
+        if self.best_proven or self.exact:
+            return self.score.describe()
+        column = self.columns[self.best_columns[0]]
+        assert column is not None
+        return f"{column.label()}; not proven best"
+
+    def to_json(self, position: str, size: str, connect: int) -> dict[str, Any]:
+        """The analysis as JSON for machines, the one shape every front-end gives (docs/analysis.md).
+
+        ``position`` (a move string), ``size`` (``"7x6"``) and ``connect``
+        name the position.  ``columns`` has one entry a column, null for a
+        full one, else: ``column`` (1-based), ``lower`` and ``upper`` (the
+        proven bounds of its exact score, solver scale), ``score`` (the exact
+        score, null when unproven), ``exact``, ``estimate`` (the engine's, in
+        its own units, null when exact), ``pv`` (best play, 1-based, starting
+        with this column), ``pv_complete`` (the line reaches the end of the
+        game), ``label`` (:func:`bound_words`) and ``source``.  ``best`` are
+        the best columns by the dominance rule (1-based), ``best_proven``
+        whether they are proven best, ``source`` the weakest source used,
+        ``exact`` whether every column is proven, ``move`` the recommended
+        column (the most central of ``best``), ``pv`` its line and
+        ``pv_proven`` whether that line is proven best play to the end.
+
+        >>> from c4engine.search.analysis import Analyst
+        >>> from c4engine import Board
+        >>> board = Board.from_moves("4455")
+        >>> found = Analyst().analyze(board).to_json(board.move_string, board.size, board.connect)
+        >>> found["columns"][2]
+        {'column': 3, 'lower': 18, 'upper': 18, 'score': 18, 'exact': True, 'estimate': None, \
+'pv': [3, 4, 2], 'pv_complete': True, 'label': 'win in 2', 'source': 'book'}
+        >>> found["best"], found["best_proven"], found["move"], found["pv"], found["pv_proven"]
+        ([3, 6], True, 3, [3, 4, 2], True)
+        """
+        return {
+            "position": position,
+            "size": size,
+            "connect": connect,
+            "columns": [None if column is None else column.to_json() for column in self.columns],
+            "best": [column + 1 for column in self.best_columns],
+            "best_proven": self.best_proven,
+            "source": self.source,
+            "exact": self.exact,
+            "move": self.pv[0] + 1,
+            "pv": [column + 1 for column in self.pv],
+            "pv_proven": self.pv_exact,
+        }
 
 
 @dataclass(frozen=True)
@@ -299,7 +450,9 @@ class Verdict:
     it was proved; equal when :attr:`score` is exact.  ``best_move`` is
     0-based: a move keeping the score when exact and ``move_proven``,
     otherwise the best found (the score may be known -- from the book --
-    while the limit ran out before a move was proven to keep it).
+    while the limit ran out before a move was proven to keep it).  ``pv``
+    starts with it: the engine's line, or with ``line`` asked of
+    :meth:`~c4engine.search.analysis.Analyst.solve`, best play to the end.
     """
 
     score: Score
@@ -312,6 +465,8 @@ class Verdict:
     elapsed: float
     stopped: str | None = None
     move_proven: bool = True
+    pv_complete: bool = False
+    """Whether ``pv`` is best play to the end of the game (asked of :meth:`Analyst.solve` with ``line``)."""
 
     @property
     def exact(self) -> bool:

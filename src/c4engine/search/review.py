@@ -48,7 +48,7 @@ from c4engine.board import Board, Player
 from c4engine.errors import NotationError
 from c4engine.notation import format_moves
 from c4engine.search.limit import Limit
-from c4engine.search.results import PositionAnalysis, Score, moves_to_end
+from c4engine.search.results import PositionAnalysis, Score, Verdict, moves_to_end
 
 if TYPE_CHECKING:
     from c4engine.search.analysis import Analyst, Poll
@@ -77,6 +77,10 @@ MARKS: Final[dict[str, str]] = {"inaccuracy": "?!", "mistake": "?", "blunder": "
 DEFAULT_PLY_LIMIT: Final = Limit(time=1.0)
 """What one ply's analysis may cost by default: about a second."""
 
+SOLVE_SHARE: Final = 0.7
+"""The part of a ply's time for the exact way (the solver); the rest, if that does not prove it all,
+for the full analysis with the engine's estimates."""
+
 
 class GameLike(Protocol):
     """Anything that can give the board its moves lead to (a :class:`c4engine.play.record.GameRecord`)."""
@@ -95,8 +99,9 @@ class PlyReview:
     engine's estimates (its own units) of the played and the best column,
     None where exact.  ``best`` are the best columns (0-based): proven when
     ``best_proven``, else the analysis' recommendation.  ``pv`` is the
-    best column's line to the end of the game where the move was not best
-    (empty otherwise); ``pv_complete`` whether it reaches the end.
+    proven best column's line, to the end of the game when ``pv_complete``,
+    where the move was not proven best (empty when it was, or when no
+    column is proven best).
     """
 
     index: int
@@ -357,12 +362,17 @@ class Review:
             "summary": self.summary.to_json(),
         }
 
-    def table(self) -> str:
-        """The plain-text table (what ``str`` gives): one line a ply, then each side's summary."""
+    def table(self, style: Callable[[str, str], str] | None = None) -> str:
+        """The plain-text table (what ``str`` gives): one line a ply, then each side's summary.
+
+        ``style(mark, text)`` may dress each verdict (colour on a terminal).
+        """
         rows = [("ply", "side", "col", "before", "after", "verdict")]
         for ply in self.plies:
             verdict = ply.verdict + (" or worse" if ply.or_worse else "")
             verdict = f"{ply.mark} {verdict}" if ply.mark else verdict
+            if style is not None:
+                verdict = style(ply.mark, verdict)
             if ply.verdict != "best" and ply.pv:
                 line = " ".join(str(column + 1) for column in ply.pv[:8])
                 more = " ..." if len(ply.pv) > 8 else ""
@@ -430,8 +440,14 @@ def review_game(
         walk.play(column)
     reviewed: list[PlyReview] = []
     complete = True
+    # the value of the position after each move (the next mover's view), as bounds: known from the
+    # ply after it, reviewed first; the game's last position is asked for when the game goes on
+    after_move: tuple[int, int] | None = None
+    if moves and not final.is_over and analyst.can_solve(final):
+        after_move = _value_bounds(analyst.solve(final, limit, poll=poll))
     for index in reversed(range(len(moves))):
-        ply = _review_ply(analyst, positions[index], moves[index], limit, poll)
+        ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move)
+        after_move = (ply.before_lower, ply.before_upper)
         reviewed.append(ply)
         if progress is not None:
             update = ReviewProgress(len(reviewed), len(moves), ply, time.perf_counter() - start)
@@ -464,44 +480,153 @@ def _board_of(game: str | Board | GameLike, width: int, height: int, connect: in
     return board
 
 
-def _review_ply(analyst: Analyst, board: Board, played: int, limit: Limit, poll: Poll | None) -> PlyReview:
-    analysis = analyst.analyze(board, limit, pv=False, poll=poll)
-    bounds = {column: _column_bounds(analysis, column, board) for column in board.legal_moves()}
-    lower, upper = bounds[played]
-    before_lower = max(low for low, _ in bounds.values())
-    before_upper = max(high for _, high in bounds.values())
-    proven_best = tuple(
-        column
-        for column, (low, _) in bounds.items()
-        if all(low >= high for other, (_, high) in bounds.items() if other != column)
-    )
-    best = tuple(sorted(proven_best)) if proven_best else analysis.best_columns
-    verdict, or_worse = judge(before_lower, before_upper, lower, upper)
+def _review_ply(
+    analyst: Analyst,
+    board: Board,
+    played: int,
+    limit: Limit,
+    poll: Poll | None,
+    after_move: tuple[int, int] | None,
+) -> PlyReview:
+    """One ply: the position's value and the best columns proven the cheap way where the solver can
+    (one solve, then a null-window search a column), else from a full analysis within what is left.
+
+    ``after_move`` bounds the value of the position the move leads to, for its next mover.
+    """
+    start = time.perf_counter()
+    cells, stones = board.width * board.height, board.move_count
+    lowest, highest = -((cells - stones) // 2), (cells + 1 - stones) // 2
+    if board.is_winning_move(played):
+        lower, upper = highest, highest
+    elif stones + 1 == cells:
+        lower, upper = 0, 0
+    elif after_move is not None:
+        lower, upper = -after_move[1], -after_move[0]
+    else:
+        lower, upper = lowest, highest
+    before_lower, before_upper = lower, highest  # the best column is at least the one played
+    best: tuple[int, ...] = ()
+    proven_best: tuple[int, ...] = ()
+    best_move: int | None = None
+    estimate = best_estimate = None
+    fast_share = limit.share(SOLVE_SHARE) if limit.time is not None else limit
+    if analyst.can_solve(board):
+        verdict = analyst.solve(board, fast_share, poll=poll)
+        before_lower, before_upper = _intersect((before_lower, before_upper), _value_bounds(verdict))
+        if before_lower == before_upper and verdict.source != "engine" and verdict.move_proven:
+            best_move = verdict.best_move
+        if before_lower == before_upper:
+            proven_best = _columns_reaching(
+                analyst, board, before_lower, (played, lower, upper), best_move, fast_share, start
+            )
+    if not (lower == upper and before_lower == before_upper and proven_best):
+        left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), limit.time / 4)
+        analysis = analyst.analyze(
+            board, Limit(time=left, nodes=limit.nodes, depth=limit.depth), pv=False, poll=poll
+        )
+        bounds = {column: _column_bounds(analysis, column, board) for column in board.legal_moves()}
+        lower, upper = _intersect((lower, upper), bounds[played])
+        bounds[played] = (lower, upper)
+        before_lower, before_upper = _intersect(
+            (before_lower, before_upper),
+            (max(low for low, _ in bounds.values()), max(high for _, high in bounds.values())),
+        )
+        if not proven_best:
+            proven_best = tuple(
+                column
+                for column, (low, _) in bounds.items()
+                if all(low >= high for other, (_, high) in bounds.items() if other != column)
+            )
+        best = proven_best or analysis.best_columns
+        played_score = analysis.scores[played]
+        estimate = None if played_score is None or lower == upper else float(played_score.value)
+        best_estimate = None if before_lower == before_upper else float(analysis.score.value)
+    verdict_name, or_worse = judge(before_lower, before_upper, lower, upper)
     line: tuple[int, ...] = ()
     complete_line = False
-    if verdict != "best" and proven_best:
-        first = next(column for column in board.geometry.center_order if column in proven_best)
+    if verdict_name != "best" and proven_best:
+        first = (
+            best_move
+            if best_move in proven_best
+            else next(column for column in board.geometry.center_order if column in proven_best)
+        )
+        assert first is not None
         line, complete_line = _line_to_end(analyst, board, first, limit)
-    played_score = analysis.scores[played]
-    best_score = analysis.score
     return PlyReview(
-        board.move_count,
+        stones,
         board.turn,
         played,
-        board.width * board.height,
+        cells,
         before_lower,
         before_upper,
         lower,
         upper,
-        None if played_score is None or lower == upper else float(played_score.value),
-        None if before_lower == before_upper else float(best_score.value),
-        best,
+        estimate,
+        best_estimate,
+        tuple(sorted(proven_best)) if proven_best else best,
         bool(proven_best),
-        verdict,
+        verdict_name,
         or_worse,
         line,
         complete_line,
     )
+
+
+def _columns_reaching(
+    analyst: Analyst,
+    board: Board,
+    value: int,
+    played: tuple[int, int, int],
+    best_move: int | None,
+    limit: Limit,
+    start: float,
+) -> tuple[int, ...]:
+    """The columns scoring the position's exact ``value`` (its best columns), or () if a limit ran out.
+
+    ``played`` is the column played with its bounds; ``best_move`` a column
+    proven best, if known.  Each other column is one null-window search of
+    its child ("can the opponent then get more than ``-value``?"), with the
+    rules and the book first.
+    """
+    column_played, played_lower, played_upper = played
+    reaching: list[int] = []
+    for column in board.legal_moves():
+        if column == column_played:
+            if played_lower >= value:
+                reaching.append(column)
+                continue
+            if played_upper < value:
+                continue
+        if column == best_move or board.is_winning_move(column):
+            if column == best_move or value == (board.width * board.height + 1 - board.move_count) // 2:
+                reaching.append(column)
+            continue
+        child = board.copy()
+        child.play(column)
+        if child.is_full:
+            reaches: bool | None = value == 0
+        elif (known := analyst.book_score(child)) is not None:
+            reaches = -known >= value
+        else:
+            left = None if limit.time is None else limit.time - (time.perf_counter() - start)
+            if left is not None and left <= 0:
+                return ()
+            beaten = analyst.is_at_least(child, 1 - value, Limit(time=left, nodes=limit.nodes))
+            reaches = None if beaten is None else not beaten
+        if reaches is None:
+            return ()
+        if reaches:
+            reaching.append(column)
+    return tuple(reaching)
+
+
+def _value_bounds(verdict: Verdict) -> tuple[int, int]:
+    """What a :class:`Verdict` proves of the position's value: its bounds (never the engine's guess)."""
+    return verdict.lower, verdict.upper
+
+
+def _intersect(first: tuple[int, int], second: tuple[int, int]) -> tuple[int, int]:
+    return max(first[0], second[0]), min(first[1], second[1])
 
 
 def judge(before_lower: int, before_upper: int, lower: int, upper: int) -> tuple[PlyVerdict, bool]:
@@ -551,12 +676,20 @@ def _column_bounds(analysis: PositionAnalysis, column: int, board: Board) -> tup
 
 
 def _line_to_end(analyst: Analyst, board: Board, first: int, limit: Limit) -> tuple[tuple[int, ...], bool]:
-    """Best play from ``board`` starting with ``first`` (0-based), and whether it reaches the game's end."""
+    """Best play from ``board`` starting with ``first`` (0-based), and whether it reaches the game's end.
+
+    The whole line shares ``limit`` (a line may pass through hard positions
+    off the game's path): where it runs out, the line stops, proven so far.
+    """
+    start = time.perf_counter()
     walk = board.copy()
     line = [first]
     walk.play(first)
     while not walk.is_over:
-        verdict = analyst.solve(walk, limit)
+        left = None if limit.time is None else limit.time - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            return tuple(line), False
+        verdict = analyst.solve(walk, Limit(time=left, nodes=limit.nodes), best_move=True)
         if not verdict.exact or not verdict.move_proven or verdict.best_move is None:
             return tuple(line), False
         line.append(verdict.best_move)

@@ -539,8 +539,10 @@ class Solver:
         scores: list[int | None] = [None] * width
         lowers: list[int | None] = [None] * width
         uppers: list[int | None] = [None] * width
-        exact = True
-        win_score = 1 if weak else _score_range(cells, stones)[1]
+        children: dict[int, tuple[int, int]] = {}
+        win_score = _score_range(cells, stones)[1]
+        # a column's score is minus its child's: its natural range is the child's, negated
+        child_lowest, child_highest = _score_range(cells, stones + 1)
         for column in board.geometry.center_order:
             if not board.can_play(column):
                 continue
@@ -549,22 +551,31 @@ class Solver:
                 continue
             child = _play(current, mask, column, board)
             assert child is not None
-            child_current, child_mask = child
-            if child_mask == board.geometry.full:
+            if child[1] == board.geometry.full:
                 scores[column] = lowers[column] = uppers[column] = 0
                 continue
-            result = self._solve(child_current, child_mask, board, weak, budget, False)
-            lowers[column] = -result.upper
-            uppers[column] = -result.lower
-            if result.exact and result.score is not None:
-                scores[column] = -result.score
-            else:
-                exact = False
+            children[column] = child
+            lowers[column], uppers[column] = -child_highest, -child_lowest
+        if budget.time_limit is None and budget.node_limit is None:
+            for column, (child_current, child_mask) in children.items():
+                result = self._solve(child_current, child_mask, board, weak, budget, False)
+                lowers[column], uppers[column] = -result.upper, -result.lower
+        else:
+            self._settle_outcomes(board, children, lowers, uppers, budget)
+            if not weak:
+                self._narrow(board, children, lowers, uppers, budget)
+        if weak:  # win, draw or loss: the bounds' signs
+            lowers = [None if low is None else _sign(low) for low in lowers]
+            uppers = [None if high is None else _sign(high) for high in uppers]
+        for column in range(width):
+            if lowers[column] is not None and lowers[column] == uppers[column]:
+                scores[column] = lowers[column]
+        exact = all(scores[column] is not None for column in children)
         known = [s for s in scores if s is not None]
         best_score = max(known) if known else None
         best_columns = tuple(c for c in range(width) if best_score is not None and scores[c] == best_score)
         pv: list[int] = []
-        if want_pv and best_columns:
+        if want_pv and best_columns and exact:
             pv = self._pv(board, best_columns[0], weak, budget)
         return Analysis(
             tuple(scores),
@@ -579,6 +590,63 @@ class Solver:
             tuple(lowers),
             tuple(uppers),
         )
+
+    def _settle_outcomes(
+        self,
+        board: Board,
+        children: dict[int, tuple[int, int]],
+        lowers: list[int | None],
+        uppers: list[int | None],
+        budget: _Budget,
+    ) -> None:
+        """Settle win, draw or loss of every column first, by null-window probes around 0.
+
+        Round one asks of each column (centre first) "at least a draw?", round
+        two "a win?" of those not proven lost: within a time limit a player
+        learns more from every column's result than from one column's exact
+        distance.  A probe's value is a proven bound beyond the question's
+        (the kernel's searches fail soft), so it may settle more.
+        """
+        for threshold in (0, 1):
+            for column, (child_current, child_mask) in children.items():
+                low, high = lowers[column], uppers[column]
+                assert low is not None and high is not None
+                if low >= threshold or high < threshold:
+                    continue  # already known on this side of the threshold
+                # "column >= threshold" is "child <= -threshold", that is not "child >= 1 - threshold"
+                child_min = 1 - threshold
+                state = _layout.new_state(child_min - 1, child_min)
+                status = self._run(child_current, child_mask, child_mask.bit_count(), board, state, budget)
+                if status != _layout.DONE:
+                    return  # the limit ran out: nothing more is proved
+                if int(state[_layout.S_MIN]) >= child_min:
+                    uppers[column] = min(high, -int(state[_layout.S_MIN]))
+                else:
+                    lowers[column] = max(low, -int(state[_layout.S_MAX]))
+
+    def _narrow(
+        self,
+        board: Board,
+        children: dict[int, tuple[int, int]],
+        lowers: list[int | None],
+        uppers: list[int | None],
+        budget: _Budget,
+    ) -> None:
+        """Narrow each column's proven bounds to its exact score, the columns that may be best first."""
+        top = max(low for low in lowers if low is not None)
+        contenders = [column for column in children if (high := uppers[column]) is not None and high >= top]
+        for column in contenders + [column for column in children if column not in contenders]:
+            low, high = lowers[column], uppers[column]
+            assert low is not None and high is not None
+            if low == high:
+                continue
+            child_current, child_mask = children[column]
+            state = _layout.new_state(-high, -low)  # the child's proven bounds
+            status = self._run(child_current, child_mask, child_mask.bit_count(), board, state, budget)
+            lowers[column] = max(low, -int(state[_layout.S_MAX]))
+            uppers[column] = min(high, -int(state[_layout.S_MIN]))
+            if status != _layout.DONE:
+                return
 
     def _pv(self, board: Board, first: int, weak: bool, budget: _Budget) -> list[int]:
         """Best play from ``board`` starting with ``first``, as far as the limits allow."""

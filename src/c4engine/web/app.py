@@ -5,7 +5,8 @@ plain HTML, CSS and JavaScript.  The API, documented at ``/docs`` (OpenAPI
 at ``/openapi.json``):
 
 * ``GET /api/position`` -- the board of a move string, whose turn, the winner and its line;
-* ``GET /api/analyze`` -- the value of every column (time-capped; says whether it is exact);
+* ``GET /api/analyze`` -- every column's proven bounds, score or estimate and line, the best
+  columns by dominance (time-capped; says what is proven): ``c4 analyze --json``'s shape;
 * ``POST /api/move`` -- the computer's move at a skill level;
 * ``POST /api/review`` -- every move of a game scored, mistakes marked, the better lines;
 * ``GET /api/record`` -- the game as a JSON game record;
@@ -51,6 +52,7 @@ from c4engine.board import MAX_SIZE, Board, Player
 from c4engine.errors import C4Error, GameOverError
 from c4engine.notation import parse_size
 from c4engine.play import levels
+from c4engine.play.perfect import check_perfect_board
 from c4engine.play.record import GameRecord
 from c4engine.web import worker
 from c4engine.web.pool import ClientBusyError, Function, Lane, PoolBusyError
@@ -126,37 +128,44 @@ class PositionOut(BaseModel):
     winning_cells: list[Cell]
 
 
-class ColumnScore(BaseModel):
+class ColumnOut(BaseModel):
     column: int = Field(description="1-based")
-    score: int | float = Field(
-        description="Exact: positive = the side to move wins by playing here, magnitude "
-        "(cells + 1 - stones on the board before the winning stone) // 2, 0 = draw. "
-        "Not exact: the engine's heuristic estimate."
+    lower: int = Field(
+        description="The proven lower bound of the exact score (solver scale: positive = the side to "
+        "move wins by playing here, (cells + 1 - stones before the winning stone) // 2; 0 = draw)"
     )
+    upper: int = Field(description="The proven upper bound of the exact score; equal to lower when exact")
+    score: int | None = Field(description="The exact score (solver scale); null when not proven")
     exact: bool
-    outcome: Literal["win", "loss", "draw", "unknown"]
-    moves: int | None = Field(description="The winner's moves to the end (win or loss)")
-    label: str = Field(examples=["win in 5", "draw", "loss in 8", "≈ +12.5"])
+    estimate: float | None = Field(description="The engine's estimate (its own units); null when exact")
+    pv: list[int] = Field(description="Best play starting with this column (1-based columns)")
+    pv_complete: bool = Field(description="Whether pv reaches the end of the game")
+    label: str = Field(
+        examples=["win in 5", "at least a draw", "draw or loss", "loss in 8", "estimate, not proven"]
+    )
+    source: Literal["rules", "book", "solver", "engine"]
+    outcome: Literal["win", "loss", "draw", "unknown"] = Field(description="unknown when not proven")
+    moves: int | None = Field(description="When exact: the winner's moves to the end (win or loss)")
     lean: float | None = Field(
-        description="Estimates only: the score on a human scale, -1 (clearly worse) to +1 (clearly better)"
+        description="Estimates only: the estimate on a human scale, -1 (clearly worse) to +1 (clearly better)"
     )
 
 
 class AnalysisOut(BaseModel):
-    pos: str
+    position: str = Field(description="The moves, as a move string")
     size: str
     connect: int
     to_move: Literal["X", "O"]
-    columns: list[ColumnScore | None] = Field(description="One per column; null for a full column")
-    scores: list[int | float | None] = Field(description="Just the scores, null for a full column")
+    columns: list[ColumnOut | None] = Field(description="One per column; null for a full column")
     best: list[int] = Field(
-        description="The best column(s), 1-based: the best proven score; the best estimate "
-        "only when no column is proven or every proven column loses at once"
+        description="The best column(s), 1-based, by dominance: never a column another is proven better than"
     )
+    best_proven: bool = Field(description="Whether best is proven: its lower bound reaches every other upper")
+    source: Literal["rules", "book", "solver", "engine"] = Field(description="The weakest source used")
     exact: bool = Field(description="Whether every score is proven (false: the time cap stopped a search)")
-    pv: list[int] = Field(
-        description="When exact: best play from the first best column to the end (1-based columns)"
-    )
+    move: int = Field(description="The recommended column: the most central of best")
+    pv: list[int] = Field(description="The recommended column's line (1-based columns)")
+    pv_proven: bool = Field(description="Whether pv is proven best play to the end of the game")
     elapsed: float
 
 
@@ -172,7 +181,8 @@ class MoveIn(BaseModel):
     level: LevelNumber | Literal["perfect"] = Field(
         levels.DEFAULT_LEVEL,
         description="1 (beginner) to 7 (master), or perfect: the analysis service's best move, "
-        "proven wherever the book or the solver can prove one within the time cap",
+        "proven wherever the book or the solver can prove one within the time cap; refused (400) on "
+        "boards the exact solver cannot hold (width * (height + 1) > 64)",
     )
     time_cap: float | None = Field(
         None, gt=0, allow_inf_nan=False, strict=True, description="Seconds, at most the server's limit"
@@ -570,7 +580,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             float | None, Query(gt=0, allow_inf_nan=False, description="Seconds, at most the server's limit")
         ] = None,
     ) -> dict[str, Any]:
-        """The score of every column for the side to move, the best column(s), whether exact."""
+        """Every column's proven bounds, exact score or estimate, and line; the best column(s) by
+        dominance and whether they are proven best (docs/analysis.md)."""
         board = _board(pos, size, connect)
         _check_playing(board)
         seconds = cap(time_cap, limits.analyze_time)
@@ -584,23 +595,17 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             board.connect,
             seconds,
         )
-        return {
-            "pos": board.move_string,
-            "size": board.size,
-            "connect": board.connect,
-            "to_move": _symbol(board.turn),
-            "columns": result["columns"],
-            "scores": [None if entry is None else entry["score"] for entry in result["columns"]],
-            "best": result["best"],
-            "exact": result["exact"],
-            "pv": result["pv"],
-            "elapsed": result["elapsed"],
-        }
+        return result | {"to_move": _symbol(board.turn)}
 
     @app.post("/api/move", response_model=MoveOut, responses=_ERRORS, tags=["api"])
     async def move(request: Request, body: Annotated[MoveIn, Body()]) -> dict[str, Any]:
-        """The computer's move at ``level`` and the position after it."""
+        """The computer's move at ``level`` and the position after it.
+
+        ``perfect`` is refused (400) on a board the exact solver cannot hold,
+        before any search."""
         board = _board(body.pos, body.size, body.connect)
+        if body.level == worker.PERFECT:
+            check_perfect_board(board.width, board.height, "level perfect")
         _check_playing(board)
         seconds = cap(body.time_cap, limits.move_time)
         result = await _engine(

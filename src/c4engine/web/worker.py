@@ -13,26 +13,21 @@ solver, then the heuristic engine for what is left, within the time cap);
 levels 1-7 are the ladder's players (level 7 asks the same analyst, so a
 worker keeps one solver table).
 
-Scores follow the solver benchmarks' convention: positive when the side to
-move wins by playing that column, ``(cells + 1 - stones) // 2`` in magnitude,
-where ``stones`` counts the stones on the board when the winning stone is
-played, that stone excepted (so a quicker win scores higher, and a win with
-the board's last stone still scores 1); ``0`` is a draw.  A column whose
-outcome the search could not prove gets ``exact: false``, the engine's
-heuristic score and ``lean``, that score on a human scale from -1 (clearly
-worse) to +1 (clearly better).
-
-The best columns are the analysis service's
-(:func:`c4engine.search.analysis.best_columns`): those with the best *proven*
-score; estimates decide only when nothing is proven, or when every proven
-column loses at once (an unproven column does not: the engine would have
-seen it).  So an estimate is never ranked above a proof that could be right.
+Analyses answer :meth:`c4engine.search.results.PositionAnalysis.to_json`'s
+shape, the one ``c4 analyze --json`` gives (docs/analysis.md): every
+column's proven bounds ``lower``/``upper`` on the solver benchmarks' scale,
+its exact ``score`` (null when unproven), the engine's ``estimate`` (null
+when exact), its line ``pv`` and ``label``; ``best`` by the dominance rule
+and ``best_proven``.  For the page, each column also has ``outcome``
+(``win``/``draw``/``loss``, ``unknown`` when unproven), ``moves`` (the
+winner's moves to the end) and ``lean``, the estimate on a human scale from
+-1 (clearly worse) to +1 (clearly better).
 
 >>> result = analyze(Board.from_moves("4455"), time_cap=2.0)   # from the opening book
 >>> [column["label"] for column in result["columns"][2:6:3]]   # an open three: two ways to win
 ['win in 2', 'win in 2']
->>> result["best"], result["exact"]
-([3, 6], True)
+>>> result["best"], result["best_proven"], result["columns"][2]["pv"]
+([3, 6], True, [3, 3, 6])
 """
 
 from __future__ import annotations
@@ -51,7 +46,7 @@ from c4engine.play.players import EnginePlayer
 from c4engine.search.analysis import shared_analyst
 from c4engine.search.engine import SearchProgress
 from c4engine.search.limit import Limit
-from c4engine.search.results import PositionAnalysis, Score
+from c4engine.search.results import ColumnAnalysis, PositionAnalysis
 from c4engine.search.review import ReviewProgress
 from c4engine.search.solver import SolveProgress
 
@@ -99,42 +94,31 @@ def _analysis(board: Board, seconds: float, stop: Stop) -> PositionAnalysis:
     return shared_analyst().analyze(board, Limit(time=seconds), poll=poll)
 
 
-def _entry(column: int, score: Score) -> dict[str, Any]:
-    """One column's JSON: the score on the solver's scale when exact, else the engine's estimate."""
-    exact = score.is_exact
-    return {
-        "column": column + 1,
-        "exact": exact,
-        "score": int(score.value) if exact else round(score.value, 1),
+def _for_the_page(entry: dict[str, Any], column: ColumnAnalysis) -> dict[str, Any]:
+    """A column's JSON with what the page draws besides: the outcome, the winner's moves, the lean."""
+    score = column.score
+    estimate = column.estimate
+    return entry | {
         "outcome": score.outcome,
         "moves": score.moves,
-        "label": score.label(),
-        "lean": None if exact else round(math.tanh(score.value / _LEAN_SCALE), 3),
+        "lean": None if estimate is None else round(math.tanh(estimate / _LEAN_SCALE), 3) + 0.0,
     }
 
 
 def analyze(board: Board, time_cap: float, stop: Stop = _never) -> dict[str, Any]:
-    """The value of every column of ``board`` for the side to move, within ``time_cap`` seconds.
+    """Every column of ``board`` for the side to move, within ``time_cap`` seconds, as JSON.
 
-    Returns ``{"columns": [entry or None per column], "best": [1-based columns],
-    "exact": bool, "pv": [1-based columns]}``; an entry has ``column``
-    (1-based), ``score``, ``exact``, ``outcome`` (``win``/``loss``/``draw``/
-    ``unknown``), ``moves`` (the winner's moves to the end, the column's own
-    included for a win), ``label`` (``"win in 5"``, ``"draw"``, ``"loss in
-    8"``, or the estimate ``"≈ +12.5"``) and ``lean`` (estimates only:
-    -1..1).  ``pv`` is the proven best line from the first best column when
-    every column is proven, else empty.
+    :meth:`~c4engine.search.results.PositionAnalysis.to_json`'s fields, each
+    column's with ``outcome``, ``moves`` and ``lean`` added (see above).
     """
     analysis = _analysis(board, time_cap, stop)
-    best = analysis.best_columns
-    exact = analysis.exact
-    pv = [column + 1 for column in analysis.pv] if exact and analysis.pv_exact else []
-    return {
-        "columns": [None if score is None else _entry(c, score) for c, score in enumerate(analysis.scores)],
-        "best": [column + 1 for column in best],
-        "exact": exact,
-        "pv": pv if pv and pv[0] - 1 in best else [],
-    }
+    result = analysis.to_json(board.move_string, board.size, board.connect)
+    columns = analysis.columns
+    result["columns"] = [
+        None if entry is None or column is None else _for_the_page(entry, column)
+        for entry, column in zip(result["columns"], columns, strict=True)
+    ]
+    return result
 
 
 def analyze_position(

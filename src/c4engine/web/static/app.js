@@ -333,7 +333,7 @@ function renderAnalysis(result, final) {
   const box = $("analysis");
   const note = $("analysis-note");
   note.hidden = !result;
-  $("show-line").hidden = !(result && result.pv.length);
+  $("show-line").hidden = !(result && result.pv_proven);
   if (result) {
     const side = markOf(result.to_move);
     let how = "proven";
@@ -381,7 +381,7 @@ function renderLine() {
   button.setAttribute("aria-pressed", String(state.showLine));
   button.textContent = state.showLine ? "Hide the best line" : "Show the best line";
   const result = state.result;
-  if (!state.showLine || !result || !result.pv.length || result.pos !== state.pos || !state.position) return;
+  if (!state.showLine || !result || !result.pv_proven || result.position !== state.pos || !state.position) return;
   const heights = [];
   for (let c = 0; c < state.width; c++) {
     let filled = 0;
@@ -447,14 +447,14 @@ function showHint(result) {
   const others = best.slice(1).sort((a, b) => a - b);
   let text = `Hint: column ${best[0]}.`;
   if (others.length) text += ` Column${others.length > 1 ? "s" : ""} ${others.join(", ")} ${others.length > 1 ? "are" : "is"} as good.`;
-  if (!result.columns[best[0] - 1].exact) text += " (The engine's estimate: not proven.)";
+  if (!result.best_proven) text += " (Not proven best: the engine's estimate decides.)";
   setMessage(text, "info");
 }
 
 async function hint() {
   const position = state.position;
   if (!position || position.over || state.thinking || !isHuman(position.to_move)) return;
-  if (state.result && state.result.pos === state.pos) {
+  if (state.result && state.result.position === state.pos) {
     state.hint = 0; // asked for: later rounds of the analysis update it
     showHint(state.result);
     return;

@@ -1,0 +1,252 @@
+"""Game review (c4engine.search.review): verdicts checked against independent, uncapped solves."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+from tests.conftest import PONS
+
+from c4engine.board import Board, Player
+from c4engine.errors import NotationError
+from c4engine.play.record import GameRecord
+from c4engine.search.analysis import Analyst
+from c4engine.search.limit import Limit
+from c4engine.search.results import moves_to_end
+from c4engine.search.review import VERDICTS, Review, ReviewProgress, judge
+from c4engine.search.solver import Solver
+
+CHECKED_FROM_STONES = 22
+"""Plies from this many stones on are checked against a fresh solver (earlier ones cost seconds each)."""
+
+
+@functools.cache
+def _reviews() -> dict[str, Review]:
+    """Games of the published sets, reviewed with a small cap a ply: early plies may stay unproven."""
+    analyst = Analyst()
+    games = [line.split()[0] for name in ("Test_L3_R1", "Test_L2_R1") for line in _lines(name)[:3]]
+    return {moves: analyst.review(moves, Limit(time=0.3)) for moves in games}
+
+
+def _lines(name: str) -> list[str]:
+    return (PONS / name).read_text().splitlines()
+
+
+@functools.cache
+def _checker() -> Solver:
+    return Solver(table_size_mb=16)
+
+
+def _exact_scores(board: Board) -> dict[int, int]:
+    """Every playable column's exact score, by a separate solver without the book and without a cap."""
+    analysis = _checker().analyze(board, pv=False)
+    assert analysis.exact
+    return {column: score for column, score in enumerate(analysis.scores) if score is not None}
+
+
+def _expected_verdict(before: int, after: int) -> str:
+    """The issue's definitions, written out again (not judge()): result classes and distance."""
+
+    def result(score: int) -> int:
+        return (score > 0) - (score < 0)
+
+    drop = result(before) - result(after)
+    if drop == 2:
+        return "blunder"
+    if drop == 1:
+        return "mistake"
+    return "best" if after == before else "inaccuracy"
+
+
+def _position(moves: str, index: int) -> Board:
+    board = Board.from_moves(moves)
+    return Board.from_moves(board.moves[:index])
+
+
+def test_every_proven_verdict_on_published_games_is_right_and_every_kind_appears() -> None:
+    seen: set[str] = set()
+    for moves, review in _reviews().items():
+        assert review.complete and len(review.plies) == len(moves)
+        for ply in review.plies:
+            if ply.index < CHECKED_FROM_STONES:
+                continue
+            board = _position(moves, ply.index)
+            scores = _exact_scores(board)
+            before, after = max(scores.values()), scores[ply.column]
+            # what is proven always holds the truth
+            assert ply.before_lower <= before <= ply.before_upper, (moves, ply)
+            assert ply.lower <= after <= ply.upper, (moves, ply)
+            if ply.verdict == "not proven":
+                continue
+            seen.add(ply.verdict)
+            assert ply.verdict == _expected_verdict(before, after), (moves, ply)
+            if ply.exact:
+                assert (ply.score_before, ply.score_after) == (before, after)
+            if ply.best_proven:
+                assert set(ply.best) == {column for column, score in scores.items() if score == before}
+    assert seen == {"best", "inaccuracy", "mistake", "blunder"}
+
+
+def test_the_last_ply_agrees_with_the_published_score() -> None:
+    for name in ("Test_L3_R1", "Test_L2_R1"):
+        for line in _lines(name)[:3]:
+            moves, published = line.split()
+            last = _reviews()[moves].plies[-1]
+            assert last.exact
+            assert last.score_after == -int(published)  # the published score is the next mover's
+
+
+def test_every_better_line_is_played_to_the_end_with_the_promised_result() -> None:
+    lines = 0
+    for moves, review in _reviews().items():
+        for ply in review.plies:
+            if ply.verdict == "best" or not ply.best_proven:
+                assert ply.pv == ()
+                continue
+            assert ply.pv[0] in ply.best
+            if not ply.pv_complete:  # the cap stopped the line: what there is was proven, not checked here
+                continue
+            board = _position(moves, ply.index)
+            for column in ply.pv:
+                board.play(column)
+            assert board.is_over
+            before = ply.score_before
+            assert before is not None
+            cells = board.width * board.height
+            moves_left = moves_to_end(before, cells, ply.index)
+            if before > 0:
+                assert board.winner is ply.player and board.move_count == ply.index + 2 * moves_left - 1
+            elif before < 0:
+                assert board.winner is ply.player.other and board.move_count == ply.index + 2 * moves_left
+            else:
+                assert board.is_draw
+            lines += 1
+    assert lines > 0
+
+
+def _forced_win_within(board: Board, plies: int) -> bool:
+    """Whether the side to move can force a win within ``plies`` plies: plain minimax, for tiny depths."""
+    if plies <= 0:
+        return False
+    for column in board.legal_moves():
+        if board.is_winning_move(column):
+            return True
+    if plies < 3:
+        return False
+    for column in board.legal_moves():
+        child = board.copy()
+        child.play(column)
+        if child.is_full:
+            continue
+        if (
+            all(
+                _wins_after(child, reply, plies - 2)
+                for reply in child.legal_moves()
+                if not child.is_winning_move(reply)
+            )
+            and not child.winning_columns()
+        ):
+            return True
+    return False
+
+
+def _wins_after(board: Board, reply: int, plies: int) -> bool:
+    child = board.copy()
+    child.play(reply)
+    return not child.is_over and _forced_win_within(child, plies)
+
+
+def test_a_9x7_connect_5_review_marks_only_what_the_rules_prove() -> None:
+    # X stacks column 1, O column 2; at ply 9 X could win at once but plays 3, and O wins.
+    moves = "1212121232"
+    review = Analyst().review(moves, Limit(time=0.05), width=9, height=7, connect=5)
+    assert [ply.verdict for ply in review.plies] == ["not proven"] * 8 + ["blunder", "best"]
+    board = Board.from_moves(moves[:8], 9, 7, 5)
+    assert board.winning_columns()  # X could win at once...
+    board.play(2)
+    assert board.winning_columns()  # ...and after its 3, O wins at once
+    assert review.summary.turning_points == (9,)
+    for ply in review.plies[:8]:  # nothing claimed beyond what a tiny exhaustive search confirms
+        position = Board.from_moves(moves[: ply.index], 9, 7, 5)
+        child = position.copy()
+        child.play(ply.column)
+        if ply.upper < 0:
+            assert _forced_win_within(child, 1)
+        if ply.lower > 0:
+            assert child.is_over or not _forced_win_within(child, 3)
+        assert ply.mark == ""
+
+
+def test_judge_claims_only_what_bounds_prove() -> None:
+    # a proven win answered by a proven draw-or-loss: at least a mistake, maybe a blunder
+    assert judge(1, 5, -10, 0) == ("mistake", True)
+    assert judge(1, 5, -10, -1) == ("blunder", False)
+    assert judge(0, 0, -3, -1) == ("mistake", False)
+    assert judge(0, 4, -3, -1) == ("mistake", True)  # at least a draw thrown to a loss: a draw or a win lost
+    assert judge(-2, 4, -3, -1) == ("not proven", False)  # the best may lose as well
+    assert judge(3, 6, 1, 2) == ("inaccuracy", False)  # proven slower, both wins
+    assert judge(-5, 3, -8, -6) == ("not proven", False)
+    for verdict in ("best", "inaccuracy", "mistake", "blunder", "not proven"):
+        assert verdict in VERDICTS
+
+
+PLY_KEYS = {
+    "ply", "player", "column", "score_before", "score_after", "exact", "lower", "upper", "before_lower",
+    "before_upper", "estimate", "best_estimate", "words_before", "words_after", "best", "best_proven",
+    "verdict", "or_worse", "mark", "pv", "pv_complete",
+}  # fmt: skip
+SIDE_KEYS = {
+    "player", "moves", "best", "accuracy", "inaccuracies", "mistakes", "blunders", "not_proven",
+    "turning_points",
+}  # fmt: skip
+
+
+def test_the_json_schema_is_stable() -> None:
+    data = Analyst().review("44556").to_json()
+    assert json.loads(json.dumps(data)) == data
+    assert set(data) == {"moves", "size", "connect", "result", "complete", "exact", "plies", "summary"}
+    assert (data["moves"], data["size"], data["connect"], data["result"]) == ("44556", "7x6", 4, "*")
+    assert all(set(ply) == PLY_KEYS for ply in data["plies"])
+    assert [ply["ply"] for ply in data["plies"]] == [1, 2, 3, 4, 5]
+    assert [ply["player"] for ply in data["plies"]] == [1, 2, 1, 2, 1]
+    assert [ply["column"] for ply in data["plies"]] == [4, 4, 5, 5, 6]
+    assert set(data["summary"]) == {"first", "second", "turning_points"}
+    assert set(data["summary"]["first"]) == SIDE_KEYS == set(data["summary"]["second"])
+    blunder = data["plies"][2]
+    assert blunder["verdict"] == "blunder" and blunder["mark"] == "??"
+    assert blunder["score_before"] == 1 and blunder["score_after"] == -2 and blunder["best"] == [4]
+    assert blunder["pv"][0] == 4 and blunder["pv_complete"]
+
+
+def test_a_board_and_a_game_record_review_as_their_moves() -> None:
+    analyst = Analyst()
+    board = Board.from_moves("4455667")
+    expected = analyst.review("4455667").to_json()
+    assert analyst.review(board).to_json() == expected
+    assert analyst.review(GameRecord.from_board(board)).to_json() == expected
+    assert expected["result"] == "1-0" and expected["plies"][-1]["words_after"] == "win in 1"
+    with pytest.raises(NotationError):
+        analyst.review("4x")
+    with pytest.raises(NotationError):
+        analyst.review(42)  # type: ignore[arg-type]
+
+
+def test_progress_is_reported_from_the_end_and_can_stop_the_review() -> None:
+    seen: list[ReviewProgress] = []
+
+    def stop_after_two(update: ReviewProgress) -> bool:
+        seen.append(update)
+        return len(seen) == 2
+
+    review = Analyst().review("445566", progress=stop_after_two)
+    assert [update.ply.ply for update in seen] == [6, 5] and seen[0].total == 6
+    assert not review.complete and [ply.ply for ply in review.plies] == [5, 6]
+    assert "stopped: 2 of 6 plies reviewed" in str(review)
+
+
+def test_the_graph_marks_each_costly_move() -> None:
+    review = Analyst().review("44556")
+    svg = review._repr_svg_()
+    assert svg.count('class="mark blunder"') == 2 and svg.count('class="point exact"') == 5
+    assert review.plies[0].player is Player.FIRST
