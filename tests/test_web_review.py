@@ -345,6 +345,27 @@ def test_review_button_of_a_finished_game_and_back_to_it(page: Any, served: str)
 
 
 @needs_chromium
+def test_nothing_unproven_is_marked_on_a_board_too_big_for_the_solver(page: Any, served: str) -> None:
+    size = f"size={BIG['size']}&connect={BIG['connect']}"
+    open_review(page, served, f"pos={BIG['moves']}&{size}&review=1&ply=9")
+    plies = len(BIG["moves"])
+    classes = page.eval_on_selector_all("#review-moves .review-move", "items => items.map(i => i.className)")
+    labels = page.eval_on_selector_all("#review-moves .review-move", "items => items.map(i => i.textContent)")
+    assert len(labels) == plies
+    for name, label in zip(classes, labels, strict=True):
+        if "not-proven" in name:
+            assert not label.endswith("?") and not label.endswith("?!")
+    assert sum("not-proven" in name for name in classes) > plies // 2
+    marks = page.locator("#review-graph circle.mark").count()
+    assert marks == sum(label.endswith("?") or label.endswith("?!") for label in labels)
+    assert page.locator("#review-graph rect.unproven").count() > 0
+    if "not-proven" in classes[8]:
+        text = page.inner_text("#review-text")
+        assert "not proven" in text and "no mark" in text
+        assert page.locator("#board .ghost").count() == 0
+
+
+@needs_chromium
 def test_review_on_a_phone(browser: Any, served: str, review_json: dict[str, Any]) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True

@@ -452,16 +452,18 @@ function showReview(data, key) {
 
 // Not every move proven: ask again with the server's longest time a ply (its solver keeps what it
 // learnt, so the proven plies come back at once and the time goes to the others), while the view
-// already shows what is proven. The last answer stands, proven or not.
+// already shows what is proven; stop once a round proves nothing more (a board too big for the
+// solver). The last answer stands, proven or not.
 async function proveMore(key) {
+  const unproven = () => review.plies.filter((entry) => !entry || !entry.exact).length;
   for (let round = 0; round < REVIEW_ROUNDS.length; round++) {
-    const unproven = review.plies.filter((entry) => !entry || !entry.exact).length;
-    $("review-proving").textContent = `proving ${unproven} more move${unproven === 1 ? "" : "s"}…`;
+    const before = unproven();
+    $("review-proving").textContent = `proving ${before} more move${before === 1 ? "" : "s"}…`;
     const data = await askReview(review.data.moves, REVIEW_ROUNDS[round]);
     if (!data || review.key !== key) break;
     showReview(data, key);
     if (review.open) showPly(review.ply, "none");
-    if (data.exact) break;
+    if (data.exact || unproven() >= before) break;
   }
   $("review-proving").textContent = "";
   if (review.data && review.key === key && $("review").dataset.state === "proving") {
