@@ -41,14 +41,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from c4engine.board import Board, Player
 from c4engine.errors import NotationError
 from c4engine.notation import format_moves
 from c4engine.search.limit import Limit
-from c4engine.search.results import PositionAnalysis, Score, Verdict, moves_to_end
+from c4engine.search.results import PositionAnalysis, Verdict, bound_words
 
 if TYPE_CHECKING:
     from c4engine.search.analysis import Analyst, Poll
@@ -460,9 +460,40 @@ def review_game(
         final.height,
         final.connect,
         final.result,
-        tuple(reversed(reviewed)),
+        _agreeing(list(reversed(reviewed))),
         complete,
         time.perf_counter() - start,
+    )
+
+
+def _agreeing(plies: list[PlyReview]) -> tuple[PlyReview, ...]:
+    """The plies with what each proves of its neighbour shared: a ply's score after its move is the
+    next mover's score before, negated (a ply's fallback analysis may have proven it after the next
+    ply, reviewed first, was judged), and every changed ply judged again."""
+    for index in range(len(plies) - 1):
+        earlier, later = plies[index], plies[index + 1]
+        lower, upper = _intersect((earlier.lower, earlier.upper), (-later.before_upper, -later.before_lower))
+        if (lower, upper) != (earlier.lower, earlier.upper):
+            plies[index] = _judged(replace(earlier, lower=lower, upper=upper))
+        if (-upper, -lower) != (later.before_lower, later.before_upper):
+            plies[index + 1] = _judged(replace(later, before_lower=-upper, before_upper=-lower))
+    return tuple(plies)
+
+
+def _judged(ply: PlyReview) -> PlyReview:
+    """``ply`` with its verdict from its bounds (a move now proven best loses its better line)."""
+    verdict, or_worse = judge(ply.before_lower, ply.before_upper, ply.lower, ply.upper)
+    estimate = None if ply.lower == ply.upper else ply.estimate
+    best_estimate = None if ply.before_lower == ply.before_upper else ply.best_estimate
+    line, complete = ((), False) if verdict == "best" else (ply.pv, ply.pv_complete)
+    return replace(
+        ply,
+        verdict=verdict,
+        or_worse=or_worse,
+        estimate=estimate,
+        best_estimate=best_estimate,
+        pv=line,
+        pv_complete=complete,
     )
 
 
@@ -659,20 +690,17 @@ def judge(before_lower: int, before_upper: int, lower: int, upper: int) -> tuple
 def _column_bounds(analysis: PositionAnalysis, column: int, board: Board) -> tuple[int, int]:
     """The proven bounds of ``column``'s score (solver scale, the mover's view).
 
-    Exact answers of the rules, the book and the solver pin the score; a win
-    or loss the heuristic engine saw to the end proves only that it is at
-    least that win (or at most that loss); an estimate proves nothing.
+    The analysis' bounds, but a win or loss the heuristic engine saw to the
+    end counts only as what such a search proves: at least that win, or at
+    most that loss.
     """
+    lower, upper = analysis.lowers[column], analysis.uppers[column]
+    assert lower is not None and upper is not None  # a playable column
+    if analysis.sources[column] != "engine" or lower != upper:
+        return lower, upper
     cells, stones = board.width * board.height, board.move_count
     lowest, highest = -((cells - stones) // 2), (cells + 1 - stones) // 2
-    score = analysis.scores[column]
-    assert score is not None  # a playable column
-    if not score.is_exact:
-        return lowest, highest
-    value = int(score.value)
-    if analysis.sources[column] != "engine":
-        return value, value
-    return (value, highest) if value > 0 else (lowest, value) if value < 0 else (lowest, highest)
+    return (lower, highest) if lower > 0 else (lowest, upper) if upper < 0 else (lowest, highest)
 
 
 def _line_to_end(analyst: Analyst, board: Board, first: int, limit: Limit) -> tuple[tuple[int, ...], bool]:
@@ -698,19 +726,11 @@ def _line_to_end(analyst: Analyst, board: Board, first: int, limit: Limit) -> tu
 
 
 def _bound_words(lower: int, upper: int, estimate: float | None, cells: int, stones: int) -> str:
-    """A proven interval in a player's words, with the estimate where nothing decisive is proven."""
-    if lower == upper:
-        return Score.exact(lower, cells=cells, stones=stones).label()
-    if lower > 0:
-        return f"win in ≤ {moves_to_end(lower, cells, stones)}"
-    if upper < 0:
-        return f"loss in ≤ {moves_to_end(upper, cells, stones)}"
-    if lower == 0:
-        return "at least a draw"
-    if upper == 0:
-        return "draw or loss"
-    # + 0.0 turns an estimate of -0.0 into 0.0: no "≈ -0.0"
-    return "not proven" if estimate is None else f"≈ {round(estimate, 1) + 0.0:+.1f}, not proven"
+    """A proven interval in a player's words (:func:`bound_words`), with the estimate where nothing is."""
+    if lower < 0 < upper:
+        # + 0.0 turns an estimate of -0.0 into 0.0: no "≈ -0.0"
+        return "not proven" if estimate is None else f"≈ {round(estimate, 1) + 0.0:+.1f}, not proven"
+    return bound_words(lower, upper, cells, stones)
 
 
 def _rounded(value: float | None) -> float | None:
