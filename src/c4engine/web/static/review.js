@@ -516,6 +516,15 @@ function reviewKey(event) {
 
 function reviewOnHistory() {
   const params = new URLSearchParams(location.search);
+  const size = params.get("size") || "7x6";
+  const sameGame =
+    (params.get("pos") || "") === state.pos &&
+    size === `${state.width}x${state.height}` &&
+    (params.get("connect") || "4") === String(state.connect);
+  if (params.get("review") === "1" && !sameGame) {
+    location.reload(); // Back to the review of an earlier game: the address has it all
+    return;
+  }
   if (params.get("review") !== "1") {
     closeReview("none");
     return;
