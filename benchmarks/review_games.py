@@ -10,7 +10,11 @@ every ply is exact and the verdicts.  The goal of issue 25: p50 <= 1.5 s,
 max <= 5 s a game, every ply exact.
 
     python benchmarks/review_games.py --games 20 --save /tmp/games.txt
-    python benchmarks/review_games.py --from /tmp/games.txt
+    python benchmarks/review_games.py --from benchmarks/review_games.txt   # the games of docs/benchmarks.md
+
+The levels think within wall-clock budgets, so a loaded machine plays other
+games from the same seeds: ``benchmarks/review_games.txt`` keeps the 20 games
+measured in docs/benchmarks.md (seed 25).
 """
 
 from __future__ import annotations

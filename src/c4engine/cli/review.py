@@ -31,9 +31,7 @@ from c4engine.cli.batch import position_of
 from c4engine.cli.options import Subparsers, add_board_options, add_progress_option, table_mb
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo
-from c4engine.experiments.match import MatchStore
 from c4engine.notation import parse_size
-from c4engine.play.record import GameRecord
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.results import DEFAULT_TABLE_MB
@@ -127,8 +125,8 @@ def render_review(review: Review, *, color: bool = False) -> str:
 
     >>> from c4engine.search.review import PlyReview
     >>> from c4engine.board import Player
-    >>> ply = PlyReview(4, Player.FIRST, 4, 42, 2, 2, -1, -1, None, None, (3,), True, "blunder", False,
-    ...                 (3, 3, 3), True)
+    >>> ply = PlyReview(4, Player.FIRST, 4, 42, 2, 2, -1, -1, None, None, (3,), True, True, "blunder",
+    ...                 False, (3, 3, 3), True)
     >>> print(_better_line(ply))
     ply 5, X played 5 (loss in 19): better 4 (win in 18), line 4 4 4
     """
@@ -182,6 +180,8 @@ def _game_board(args: argparse.Namespace, width: int, height: int) -> Board:
     text: str = args.game
     path = Path(text)
     if text.endswith(".json") or (path.exists() and not path.is_dir()):
+        from c4engine.play.record import GameRecord  # loaded only for a file
+
         if not path.is_file():
             raise C4Error(f"no game file {echo(text)}")
         return GameRecord.load(path).to_board()
@@ -189,6 +189,8 @@ def _game_board(args: argparse.Namespace, width: int, height: int) -> Board:
 
 
 def _match_game(path: Path, number: int) -> Board:
+    from c4engine.experiments.match import MatchStore  # a third of a second of imports: only for --db
+
     if not path.is_file():
         raise C4Error(f"no match database {echo(str(path))}")
     try:

@@ -98,7 +98,8 @@ class PlyReview:
     (equal when exact).  ``estimate`` and ``best_estimate`` are the
     engine's estimates (its own units) of the played and the best column,
     None where exact.  ``best`` are the best columns (0-based): proven when
-    ``best_proven``, else the analysis' recommendation.  ``pv`` is the
+    ``best_proven`` (all of them when ``best_complete``: the limit may run
+    out before every column is compared), else the analysis' recommendation.  ``pv`` is the
     proven best column's line, to the end of the game when ``pv_complete``,
     where the move was not proven best (empty when it was, or when no
     column is proven best).
@@ -116,6 +117,7 @@ class PlyReview:
     best_estimate: float | None
     best: tuple[int, ...]
     best_proven: bool
+    best_complete: bool
     verdict: PlyVerdict
     or_worse: bool
     pv: tuple[int, ...]
@@ -184,6 +186,7 @@ class PlyReview:
             "words_after": self.words_after(),
             "best": [column + 1 for column in self.best],
             "best_proven": self.best_proven,
+            "best_complete": self.best_complete,
             "verdict": self.verdict,
             "or_worse": self.or_worse,
             "mark": self.mark,
@@ -341,7 +344,7 @@ class Review:
                         (solver scale, the mover's view; null when not proven), "exact",
                         "lower", "upper" (bounds of score_after), "before_lower", "before_upper",
                         "estimate", "best_estimate" (engine units; null when exact),
-                        "words_before", "words_after", "best" (columns), "best_proven",
+                        "words_before", "words_after", "best" (columns), "best_proven", "best_complete",
                         "verdict" ("best" | "inaccuracy" | "mistake" | "blunder" | "not proven"),
                         "or_worse", "mark" ("?!" | "?" | "??" | ""), "pv", "pv_complete"}, ...],
              "summary": {"first": {...}, "second": {...}, "turning_points": [plies]}}
@@ -538,19 +541,19 @@ def _review_ply(
     before_lower, before_upper = lower, highest  # the best column is at least the one played
     best: tuple[int, ...] = ()
     proven_best: tuple[int, ...] = ()
-    best_move: int | None = None
+    best_complete = False
     estimate = best_estimate = None
     fast_share = limit.share(SOLVE_SHARE) if limit.time is not None else limit
     if analyst.can_solve(board):
-        verdict = analyst.solve(board, fast_share, poll=poll)
+        # the value alone: the solver's own search for a best move solves children exactly, while
+        # the best columns below cost one null-window search each
+        verdict = analyst.solve(board, fast_share, poll=poll, best_move=False)
         before_lower, before_upper = _intersect((before_lower, before_upper), _value_bounds(verdict))
-        if before_lower == before_upper and verdict.source != "engine" and verdict.move_proven:
-            best_move = verdict.best_move
         if before_lower == before_upper:
-            proven_best = _columns_reaching(
-                analyst, board, before_lower, (played, lower, upper), best_move, fast_share, start
+            proven_best, best_complete = _columns_reaching(
+                analyst, board, before_lower, (played, lower, upper), fast_share, start
             )
-    if not (lower == upper and before_lower == before_upper and proven_best):
+    if not (lower == upper and before_lower == before_upper):
         left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), limit.time / 4)
         analysis = analyst.analyze(
             board, Limit(time=left, nodes=limit.nodes, depth=limit.depth), pv=False, poll=poll
@@ -562,11 +565,16 @@ def _review_ply(
             (before_lower, before_upper),
             (max(low for low, _ in bounds.values()), max(high for _, high in bounds.values())),
         )
-        if not proven_best:
+        if not best_complete:
             proven_best = tuple(
                 column
                 for column, (low, _) in bounds.items()
                 if all(low >= high for other, (_, high) in bounds.items() if other != column)
+            )
+            # complete when every other column is proven below a best one
+            floor = min((bounds[column][0] for column in proven_best), default=None)
+            best_complete = floor is not None and all(
+                high < floor for column, (_, high) in bounds.items() if column not in proven_best
             )
         best = proven_best or analysis.best_columns
         played_score = analysis.scores[played]
@@ -576,12 +584,7 @@ def _review_ply(
     line: tuple[int, ...] = ()
     complete_line = False
     if verdict_name != "best" and proven_best:
-        first = (
-            best_move
-            if best_move in proven_best
-            else next(column for column in board.geometry.center_order if column in proven_best)
-        )
-        assert first is not None
+        first = next(column for column in board.geometry.center_order if column in proven_best)
         line, complete_line = _line_to_end(analyst, board, first, limit)
     return PlyReview(
         stones,
@@ -596,6 +599,7 @@ def _review_ply(
         best_estimate,
         tuple(sorted(proven_best)) if proven_best else best,
         bool(proven_best),
+        best_complete and bool(proven_best),
         verdict_name,
         or_worse,
         line,
@@ -608,47 +612,44 @@ def _columns_reaching(
     board: Board,
     value: int,
     played: tuple[int, int, int],
-    best_move: int | None,
     limit: Limit,
     start: float,
-) -> tuple[int, ...]:
-    """The columns scoring the position's exact ``value`` (its best columns), or () if a limit ran out.
+) -> tuple[tuple[int, ...], bool]:
+    """The columns proven to score the position's exact ``value`` (its best columns), and whether
+    they are all of them (no column left unanswered when the limit ran out).
 
-    ``played`` is the column played with its bounds; ``best_move`` a column
-    proven best, if known.  Each other column is one null-window search of
-    its child ("can the opponent then get more than ``-value``?"), with the
-    rules and the book first.
+    ``played`` is the column played with its bounds.  Each other column is
+    one null-window search of its child ("can the opponent then get more
+    than ``-value``?"), with the rules and the book first.
     """
     column_played, played_lower, played_upper = played
     reaching: list[int] = []
-    for column in board.legal_moves():
-        if column == column_played:
-            if played_lower >= value:
-                reaching.append(column)
-                continue
-            if played_upper < value:
-                continue
-        if column == best_move or board.is_winning_move(column):
-            if column == best_move or value == (board.width * board.height + 1 - board.move_count) // 2:
-                reaching.append(column)
+    complete = True
+    for column in board.geometry.center_order:
+        if not board.can_play(column):
             continue
-        child = board.copy()
-        child.play(column)
-        if child.is_full:
-            reaches: bool | None = value == 0
-        elif (known := analyst.book_score(child)) is not None:
-            reaches = -known >= value
+        if column == column_played and (played_lower >= value or played_upper < value):
+            reaches: bool | None = played_lower >= value
+        elif board.is_winning_move(column):
+            reaches = value == (board.width * board.height + 1 - board.move_count) // 2
         else:
+            child = board.copy()
+            child.play(column)
             left = None if limit.time is None else limit.time - (time.perf_counter() - start)
-            if left is not None and left <= 0:
-                return ()
-            beaten = analyst.is_at_least(child, 1 - value, Limit(time=left, nodes=limit.nodes))
-            reaches = None if beaten is None else not beaten
+            if child.is_full:
+                reaches = value == 0
+            elif (known := analyst.book_score(child)) is not None:
+                reaches = -known >= value
+            elif left is not None and left <= 0:
+                reaches = None
+            else:
+                beaten = analyst.is_at_least(child, 1 - value, Limit(time=left, nodes=limit.nodes))
+                reaches = None if beaten is None else not beaten
         if reaches is None:
-            return ()
-        if reaches:
+            complete = False
+        elif reaches:
             reaching.append(column)
-    return tuple(reaching)
+    return tuple(sorted(reaching)), complete
 
 
 def _value_bounds(verdict: Verdict) -> tuple[int, int]:
