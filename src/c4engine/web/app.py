@@ -239,6 +239,9 @@ class PlyOut(BaseModel):
     best_proven: bool = Field(
         description="Whether the best columns are proven best (else the engine's choice)"
     )
+    best_complete: bool = Field(
+        description="Whether every column was compared within the ply's time (else best may miss some)"
+    )
     verdict: Literal["best", "inaccuracy", "mistake", "blunder", "not proven"] = Field(
         description="best: kept the score; inaccuracy: same result, a slower win or a quicker loss; "
         "mistake: win to draw or draw to loss; blunder: win to loss; not proven: the time ran out first"

@@ -371,7 +371,8 @@ function describePly(ply) {
     return `${text}not proven in the time allowed: ${entry.words_after} (the best: ${entry.words_before}); no mark.`;
   }
   if (entry.verdict === "best") return `${text}${REVIEW_WORDS.best} (${entry.words_after}).`;
-  const better = entry.best.length > 1 ? `columns ${entry.best.join(", ")}` : `column ${entry.best[0]}`;
+  let better = entry.best.length > 1 ? `columns ${entry.best.join(", ")}` : `column ${entry.best[0]}`;
+  if (entry.best_complete === false) better += " (not every column was compared in the time)";
   return `${text}${verdictWords(entry)}: ${entry.words_before} → ${entry.words_after}. Better: ${better}.`;
 }
 
