@@ -12,6 +12,12 @@ refusals included), while another plays ``--moves`` computer moves one after
 the other: the moves' latency is what a person playing sees while someone
 else floods the engine.
 
+``--scenario spread``: the server as ``c4 serve`` runs it; one client spread
+over ``--addresses`` loopback addresses (127.0.0.2 on) keeps ``--flight``
+3-second analyses in flight from each, while a person at 127.0.1.1 (another /24) asks
+``--questions`` analyses one at a time with a pause to think between them:
+how long the person waits for each.
+
 ``--scenario slow``: ``--slow`` connections each send a request head with
 ``Content-Length: 100`` and part of the body, then nothing; measured: when
 the server closes each of them, and meanwhile the latency of ``/healthz``
@@ -23,11 +29,13 @@ engine levels 1-5 (different pairs and seeds), each reviewed once through
 other; measured: each request's wall time, as the page waits for it.
 
 Each scenario writes its section of ``docs/benchmarks.md`` ("Web load",
-"Web fairness", "Web slow clients", "Web review") unless ``--no-write``.  Every request
+"Web fairness", "Web fairness across addresses", "Web slow clients", "Web review") unless
+``--no-write``.  Every request
 goes to 127.0.0.1 only; every run is bounded by its request count.
 
     python benchmarks/web_load.py                 # 50 clients x 100 requests
     python benchmarks/web_load.py --scenario fair
+    python benchmarks/web_load.py --scenario spread
     python benchmarks/web_load.py --scenario slow
     python benchmarks/web_load.py --scenario review
     python benchmarks/web_load.py --clients 5 --requests 10 --no-write
@@ -330,6 +338,90 @@ failed: {health_failures}.
     return section, ok
 
 
+async def flood_from(base: str, address: str, in_flight: int, stop: asyncio.Event) -> dict[int, int]:
+    """Keep ``in_flight`` analyses the engine works on for the longest time cap (an empty 9x7 board,
+    beyond the solver) under way from ``address`` (a loopback address) until ``stop``."""
+    statuses: dict[int, int] = {}
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=base, timeout=120, transport=transport) as client:
+
+        async def one_slot() -> None:
+            while not stop.is_set():
+                try:
+                    response = await client.get("/api/analyze", params=LONGEST_ANALYSIS)
+                    status = response.status_code
+                except httpx.HTTPError:
+                    status = 0
+                statuses[status] = statuses.get(status, 0) + 1
+
+        await asyncio.gather(*(one_slot() for _ in range(in_flight)))
+    return statuses
+
+
+LONGEST_ANALYSIS = {"pos": "", "size": "9x7", "time_cap": 3}
+
+
+async def ask_analyses(base: str, count: int, think: float, seed: int) -> tuple[list[float], dict[int, int]]:
+    """``count`` analyses one at a time from a page's token, ``think`` seconds apart: each one's wait."""
+    rng = random.Random(seed + 2)
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    headers = {"X-C4-Client": f"person-{seed}"}
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.1.1")
+    async with httpx.AsyncClient(base_url=base, timeout=120, headers=headers, transport=transport) as client:
+        for _ in range(count):
+            started = time.perf_counter()
+            status = (await client.get("/api/analyze", params={"pos": random_position(rng)})).status_code
+            latencies.append(time.perf_counter() - started)
+            statuses[status] = statuses.get(status, 0) + 1
+            await asyncio.sleep(think)
+    return latencies, statuses
+
+
+def spread(args: argparse.Namespace) -> tuple[str, bool]:
+    addresses = [f"127.0.0.{2 + n}" for n in range(args.addresses)]
+    with running_server({}) as base:
+        workers = httpx.get(f"{base}/healthz").json()
+
+        async def run() -> tuple[list[float], dict[int, int], dict[int, int]]:
+            stop = asyncio.Event()
+            floods = [
+                asyncio.create_task(flood_from(base, address, args.flight, stop)) for address in addresses
+            ]
+            await asyncio.sleep(3)  # the flood is under way before the person asks
+            latencies, statuses = await ask_analyses(base, args.questions, 2.0, args.seed)
+            stop.set()
+            flooded: dict[int, int] = {}
+            for counts in await asyncio.gather(*floods):
+                for status, count in counts.items():
+                    flooded[status] = flooded.get(status, 0) + count
+            return latencies, statuses, flooded
+
+        latencies, statuses, flooded = asyncio.run(run())
+    ok = set(statuses) == {200}
+    section = f"""## Web fairness across addresses
+
+`python benchmarks/web_load.py --scenario spread` -- the server as `c4 serve` runs it (default
+limits: {workers["workers"]} analysis worker(s), 4 requests per client, analyses capped at 1 s), on
+loopback.  One client spread over {args.addresses} addresses (127.0.0.2 on) keeps {args.flight}
+analyses of 3 s each (the empty 9x7 board) in flight from each, re-sending each as soon as it is
+answered; a person at 127.0.1.1 (another /24 network; its own page token) asks {args.questions}
+analyses one at a time, 2 s apart, starting 3 s into the flood.
+The same run at b4e1fde, before shares by network: {args.before}
+
+{machine()}
+
+| what | n | p50 ms | p95 ms | p99 ms | max ms |
+|---|---|---|---|---|---|
+| the person's analyses | {summary(latencies)} |
+
+The person's answers: {statuses}; the flood's: {flooded}.
+Turns go by network, then address, then client: a person on the flood's own /24 would share
+that network's turns address by address (one turn in eleven here), as ten people there would.
+"""
+    return section, ok
+
+
 async def slow_connection(host: str, port: int) -> tuple[float, bytes]:
     """Send a request head and part of its body, then wait: seconds until the server hangs up, and
     the status line it sent first."""
@@ -515,7 +607,7 @@ def machine() -> str:
     )
 
 
-SCENARIOS = {"mix": mix, "fair": fair, "slow": slow, "review": review}
+SCENARIOS = {"mix": mix, "fair": fair, "spread": spread, "slow": slow, "review": review}
 
 
 def main() -> int:
@@ -529,6 +621,10 @@ def main() -> int:
     parser.add_argument("--queue", type=int, default=64, help="mix: the server's queue bound")
     parser.add_argument("--flood", type=int, default=40, help="fair: analyses kept in flight")
     parser.add_argument("--moves", type=int, default=100, help="fair: moves played meanwhile")
+    parser.add_argument("--addresses", type=int, default=10, help="spread: the flood's addresses")
+    parser.add_argument("--flight", type=int, default=1, help="spread: analyses in flight per address")
+    parser.add_argument("--before", default="", help="spread: the same run before, for the text")
+    parser.add_argument("--questions", type=int, default=15, help="spread: the person's analyses")
     parser.add_argument("--slow", type=int, default=300, help="slow: slow connections")
     parser.add_argument("--games", type=int, default=10, help="review: games reviewed")
     parser.add_argument("--seed", type=int, default=1)

@@ -24,7 +24,7 @@ from tests.web_server import server_in_thread
 
 from c4engine.board import Board
 from c4engine.web.app import Limits, position_payload
-from c4engine.web.pool import Lane, PoolBusyError
+from c4engine.web.pool import Client, ClientBusyError, Lane, PoolBusyError
 from c4engine.web.worker import analyze, analyze_position, engine_move
 
 LIMITS = Limits(
@@ -111,6 +111,17 @@ def test_analyze_from_the_book(client: httpx.Client) -> None:
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
     ]  # fmt: skip
+
+
+def test_analyze_gives_the_best_line_to_the_winning_stone(client: httpx.Client) -> None:
+    body = client.get("/api/analyze", params={"pos": "133524", "time_cap": 2}).json()
+    assert body["best"] == [6] and body["best_proven"] and body["pv_proven"] and body["move"] == 6
+    board = Board.from_moves("133524")
+    for column in body["pv"]:
+        assert not board.is_over
+        board.play(column - 1)
+    assert board.winner is not None and board.winner.symbol == body["to_move"]
+    assert len(body["pv"]) == 2 * 17 - 1  # win in 17: the mover's 17th stone
 
 
 def test_analyze_time_capped_is_not_exact(client: httpx.Client) -> None:
@@ -423,6 +434,31 @@ def test_429_says_why_and_when(fair: str) -> None:
     assert "under way" in error_of(refused, 429) and refused.headers["retry-after"] == "1"
 
 
+def test_two_pages_at_one_address_have_their_own_shares(fair: str) -> None:
+    """Quotas follow the page's X-C4-Client token: page one's share of 2 is full, page two's not."""
+    statuses: list[int] = []
+
+    def analyse(token: str) -> None:
+        headers = {"X-C4-Client": token}
+        reply = httpx.get(f"{fair}/api/analyze", params=LONG | {"time_cap": 1}, headers=headers, timeout=60)
+        statuses.append(reply.status_code)
+
+    threads = [threading.Thread(target=analyse, args=("page-one",)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    assert wait_until(lambda: pending(fair)[0] == 2)
+    third = httpx.get(
+        f"{fair}/api/analyze", params={"pos": "44"}, headers={"X-C4-Client": "page-one"}, timeout=60
+    )
+    other = httpx.get(
+        f"{fair}/api/analyze", params={"pos": "44"}, headers={"X-C4-Client": "page-two"}, timeout=60
+    )
+    for thread in threads:
+        thread.join()
+    assert "this client already has 2" in error_of(third, 429)
+    assert other.status_code == 200 and statuses == [200, 200]
+
+
 def test_slow_clients_are_cut_off(fair: str) -> None:
     """A body trickled too slowly gets a 408; a head never finished gets the connection closed."""
     host, port = fair.removeprefix("http://").split(":")
@@ -446,12 +482,12 @@ def test_the_least_served_client_goes_first() -> None:
     """One worker, client a queues three moves, then b one: b's runs second, not last."""
 
     async def run() -> list[str]:
-        lane = Lane("move", workers=1, max_pending=8, per_client=4)
+        lane = Lane("move", workers=1, max_pending=8, per_client=4, per_address=8)
         await asyncio.get_running_loop().run_in_executor(None, lane.start)
         try:
             order: list[str] = []
             args = ("4453", 7, 6, 4, 1, 0.5)
-            jobs = [(name, lane.submit(name, engine_move, *args)) for name in ("a", "a", "a", "b")]
+            jobs = [(name, lane.submit(Client(name), engine_move, *args)) for name in ("a", "a", "a", "b")]
             for name, job in jobs:
                 job.future.add_done_callback(lambda _future, name=name: order.append(name))
             await asyncio.gather(*(job.future for _, job in jobs))
@@ -462,20 +498,103 @@ def test_the_least_served_client_goes_first() -> None:
     assert asyncio.run(run()) == ["a", "b", "a", "a"]
 
 
+QUICK_MOVE = ("4453", 7, 6, 4, 1, 0.5)  # engine_move's arguments: level 1, a few milliseconds
+
+
+def test_a_client_spread_over_many_addresses_does_not_hold_up_a_newcomer() -> None:
+    """Ten addresses of one network (two page tokens each) queue twenty jobs; a newcomer from
+    another network runs right after the job already running, not after theirs: they take one
+    network's turn, not twenty clients' turns."""
+    crowd = [Client(f"10.0.0.{n}", token) for n in range(1, 11) for token in ("page-one", "page-two")]
+    newcomer = Client("10.0.1.1", "newcomer")
+
+    async def run() -> list[Client]:
+        lane = Lane("analysis", workers=1, max_pending=64, per_client=4, per_address=8)
+        await asyncio.get_running_loop().run_in_executor(None, lane.start)
+        try:
+            order: list[Client] = []
+            waiting = [
+                (client, lane.submit(client, engine_move, *QUICK_MOVE)) for client in [*crowd, newcomer]
+            ]
+            for client, job in waiting:
+                job.future.add_done_callback(lambda _done, client=client: order.append(client))
+            await asyncio.gather(*(job.future for _, job in waiting))
+            return order
+        finally:
+            lane.stop()
+
+    assert asyncio.run(run()).index(newcomer) == 1
+
+
+def test_tokens_have_their_own_quota_and_an_address_a_bounded_one() -> None:
+    """Two pages behind one address each have ``per_client``; tokens made up at one address
+    together get ``per_address``; each refusal says whose requests are under way."""
+
+    async def run() -> list[str]:
+        lane = Lane("analysis", workers=1, max_pending=64, per_client=2, per_address=3)
+        await asyncio.get_running_loop().run_in_executor(None, lane.start)
+        refusals: list[str] = []
+        jobs = []
+        try:
+            for client in [Client("a", "page-one")] * 3 + [Client("a", "page-two")] * 2 + [Client("b")]:
+                try:
+                    jobs.append(lane.submit(client, engine_move, *QUICK_MOVE))
+                except ClientBusyError as refused:
+                    refusals.append(f"{client.token}: {refused}")
+            await asyncio.gather(*(job.future for job in jobs))
+            assert len(jobs) == 4  # two for page one, one for page two (the address's third), b's
+            return refusals
+        finally:
+            lane.stop()
+
+    refusals = asyncio.run(run())
+    assert refusals == [
+        "page-one: this client already has 2 analysis requests under way; wait for them",
+        "page-two: 3 analysis requests from your network address (all its clients together) are under way;"
+        " try again shortly",
+    ]
+
+
+def test_a_full_lane_makes_room_for_a_client_who_has_had_less() -> None:
+    """When the lane is full, a newcomer takes the place of the busiest client's last queued job
+    (refused as busy); a client who has had more is refused instead."""
+
+    async def run() -> tuple[str, bool, str]:
+        lane = Lane("analysis", workers=1, max_pending=3, per_client=4, per_address=8)
+        await asyncio.get_running_loop().run_in_executor(None, lane.start)
+        busy, light = Client("busy"), Client("light")
+        try:
+            jobs = [lane.submit(busy, engine_move, *QUICK_MOVE) for _ in range(3)]
+            await jobs[0].future  # busy has had engine time, and has work under way
+            jobs.append(lane.submit(busy, engine_move, *QUICK_MOVE))  # the lane is full
+            newcomer = lane.submit(light, engine_move, *QUICK_MOVE)
+            with pytest.raises(PoolBusyError) as full:
+                lane.submit(busy, engine_move, *QUICK_MOVE)
+            with pytest.raises(PoolBusyError) as shed:
+                await jobs[-1].future
+            await asyncio.gather(newcomer.future, *(job.future for job in jobs[:3]))
+            return str(shed.value), newcomer.future.done(), str(full.value)
+        finally:
+            lane.stop()
+
+    shed, served, full = asyncio.run(run())
+    assert "busy" in shed and served and "busy" in full
+
+
 def test_a_dead_worker_is_replaced() -> None:
     """A worker killed mid-search fails its request with 'retry', and the lane carries on."""
 
     async def run() -> tuple[str, dict[str, Any]]:
-        lane = Lane("analysis", workers=1, max_pending=8, per_client=4)
+        lane = Lane("analysis", workers=1, max_pending=8, per_client=4, per_address=8)
         await asyncio.get_running_loop().run_in_executor(None, lane.start)
         try:
-            job = lane.submit("a", analyze_position, "", 9, 7, 4, 10.0)
+            job = lane.submit(Client("a"), analyze_position, "", 9, 7, 4, 10.0)
             await asyncio.sleep(0.5)
             assert job.worker is not None
             os.kill(job.worker.process.pid, signal.SIGKILL)
             with pytest.raises(PoolBusyError) as failed:
                 await job.future
-            after = await lane.submit("a", analyze_position, "44", 7, 6, 4, 1.0).future
+            after = await lane.submit(Client("a"), analyze_position, "44", 7, 6, 4, 1.0).future
             return str(failed.value), after
         finally:
             lane.stop()

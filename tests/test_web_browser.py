@@ -11,13 +11,17 @@ a touch screen, and ``/docs`` with the network cut.  Screenshots go to
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from tests.conftest import REPO
-from tests.web_server import c4_serve
+from tests.web_server import c4_serve, server_in_thread
+
+from c4engine.web.app import Limits
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (test extra)")
 
@@ -442,3 +446,253 @@ def test_new_game_dialog_and_computer_first(page: Any, base: str) -> None:
     assert page.locator("#board .column").count() == 6
     assert "size=6x5" in page.url and "play=second" in page.url
     assert "Your move" in page.inner_text("#status-text")
+
+
+# ------------------------------------------------- failures, quotas, labels
+
+
+def hint_or_no_analysis(page: Any) -> str:
+    """Wait until the hint has ended: an answer, or "no analysis now"."""
+    page.wait_for_function(
+        "() => /^(Hint|No analysis now)/.test(document.getElementById('message').textContent)",
+        timeout=90_000,
+    )
+    message: str = page.inner_text("#message")
+    return message
+
+
+@pytest.mark.parametrize("status", [429, 500])
+def test_a_failed_analysis_is_asked_again_and_the_hint_answers(page: Any, base: str, status: int) -> None:
+    """The first two analysis requests fail; the chips say it is asked again, then show the answer."""
+    failures = [status, status]
+    statuses: list[int] = []
+
+    def flaky(route: Any) -> None:
+        if failures:
+            route.fulfill(
+                status=failures.pop(),
+                headers={"Retry-After": "1"},
+                content_type="application/json",
+                body='{"error": "the engine is busy; try again"}',
+            )
+        else:
+            route.continue_()
+
+    page.on("response", lambda response: "/api/analyze" in response.url and statuses.append(response.status))
+    page.route("**/api/analyze*", flaky)
+    open_page(page, base, "?pos=44")
+    page.keyboard.press("a")
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip.retrying').length === 7")
+    assert chips(page) == ["↻"] * 7 and "asking again" in page.inner_text("#analysis-note")
+    page.keyboard.press("h")
+    assert hint_or_no_analysis(page) == "Hint: column 4."
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip.win').length === 1")
+    assert "asking again" not in page.inner_text("#analysis-note")
+    assert statuses[:3] == [status, status, 200]
+    page.unroute("**/api/analyze*")
+
+
+def test_the_hint_ends_when_the_server_never_answers(page: Any, base: str) -> None:
+    """Every analysis request fails: after the backoff the hint says so, and asking again works."""
+
+    def down(route: Any) -> None:
+        route.fulfill(status=502, content_type="text/plain", body="bad gateway")
+
+    page.route("**/api/analyze*", down)
+    open_page(page, base, "?pos=44")
+    page.keyboard.press("h")
+    message = hint_or_no_analysis(page)
+    assert message.startswith("No analysis now — retry") and "502" in message
+    page.unroute("**/api/analyze*")
+    page.keyboard.press("h")
+    assert hint_or_no_analysis(page) == "Hint: column 4."
+
+
+LEAN_CASES: list[tuple[int, int, float | None]] = [  # lower, upper, estimate: every kind of words
+    (5, 5, None),
+    (0, 0, None),
+    (-3, -3, None),
+    (2, 7, 12.3),
+    (0, 4, 3.0),
+    (-3, 0, -2.0),
+    (-6, 3, -0.04),
+    (-6, 3, -6.0),
+    (-6, 3, 30.0),
+    (-9, -2, -20.0),
+]
+
+
+def every_kind_of_words(width: int, height: int) -> dict[str, Any]:
+    """An analysis of the empty board in the API's shape whose columns use every kind of words
+    the page has (exact scores, bounds, estimates), the longest numbers of that board."""
+    columns = []
+    for column in range(1, width + 1):
+        lower, upper, estimate = LEAN_CASES[(column - 1) % len(LEAN_CASES)]
+        exact = lower == upper
+        columns.append(
+            {
+                "column": column,
+                "lower": lower,
+                "upper": upper,
+                "score": lower if exact else None,
+                "exact": exact,
+                "estimate": estimate,
+                "pv": [column],
+            }
+        )
+    return {
+        "position": "",
+        "size": f"{width}x{height}",
+        "connect": 4,
+        "columns": columns,
+        "best": [1],
+        "best_proven": False,
+        "source": "solver",
+    }
+
+
+def answer_with(body: str) -> Any:
+    """A route handler answering ``body`` as JSON."""
+
+    def answer(route: Any) -> None:
+        route.fulfill(content_type="application/json", body=body)
+
+    return answer
+
+
+def clipped_chips(tab: Any) -> list[str]:
+    """Chips whose words spill out of their box, or run over more than two lines."""
+    found: list[str] = tab.evaluate(
+        """() => [...document.querySelectorAll('#analysis .chip')].filter(chip => {
+             const box = chip.getBoundingClientRect();
+             const words = [...chip.querySelectorAll('.w')].map(w => w.getBoundingClientRect());
+             const lines = new Set(words.map(w => Math.round(w.top))).size;
+             return chip.scrollWidth > chip.clientWidth || lines > 2
+               || words.some(w => w.left < box.left - 0.5 || w.right > box.right + 0.5);
+           }).map(chip => chip.dataset.column + ': ' + chip.textContent)"""
+    )
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "viewport", "phone"), [("desktop", (1000, 1000), False), ("phone", (375, 740), True)]
+)
+def test_chip_words_fit_every_board_width(
+    browser: Any, base: str, name: str, viewport: Any, phone: bool
+) -> None:
+    """From 4 to 32 columns, on a desktop at 1000 px and on a phone, no chip's words are clipped
+    (the page picks shorter words, or none, where the long ones do not fit) and no "-0.0"."""
+    width_px, height_px = viewport
+    device = browser.new_context(
+        viewport={"width": width_px, "height": height_px}, has_touch=phone, is_mobile=phone
+    )
+    tab = device.new_page()
+    try:
+        for width in (4, 7, 9, 10, 13, 16, 20, 25, 32):
+            fake = json.dumps(every_kind_of_words(width, 6))
+            tab.route(
+                "**/api/analyze*",
+                answer_with(fake),
+            )
+            open_page(tab, base, f"?size={width}x6&play=both")
+            tab.evaluate(
+                "() => { const t = document.getElementById('analysis-toggle'); t.checked = true; "
+                "t.dispatchEvent(new Event('change')); }"
+            )
+            tab.wait_for_function(
+                f"() => document.querySelectorAll('#analysis .chip[title]').length === {width}"
+            )
+            assert clipped_chips(tab) == [], (width, name)
+            titles = " ".join(
+                tab.evaluate("() => [...document.querySelectorAll('#analysis .chip')].map(c => c.title)")
+            )
+            assert "-0.0" not in titles and "\u22120.0" not in titles
+            assert ("(0.0)" in titles) == (width >= 7)  # -0.04 reads 0.0
+            if width == 10:
+                texts = chips(tab)
+                ARTIFACTS.mkdir(exist_ok=True)
+                tab.screenshot(path=str(ARTIFACTS / f"chips-10-columns-{name}.png"))
+                if not phone:  # room for the words at 1000 px
+                    assert texts[:6] == [
+                        "win in 26", "draw", "loss in 28", "win in ≤ 29", "at least a draw", "draw or loss"
+                    ]  # fmt: skip
+            tab.unroute("**/api/analyze*")
+    finally:
+        device.close()
+
+
+def test_two_pages_at_one_address_each_have_their_own_quota(browser: Any) -> None:
+    """A server allowing one analysis per client: page one keeps the only worker busy (an
+    unprovable board), page two at the same address still has its own share: never a 429."""
+    with server_in_thread(Limits(workers=1, per_client=1)) as url:
+        tabs = [browser.new_page(), browser.new_page()]
+        tokens: list[set[str]] = [set(), set()]
+        statuses: list[int] = []
+        try:
+            for number, tab in enumerate(tabs):
+                tab.on(
+                    "request",
+                    lambda request, number=number: (
+                        "/api/" in request.url and tokens[number].add(request.headers["x-c4-client"])
+                    ),
+                )
+            tabs[1].on(
+                "response",
+                lambda response: "/api/analyze" in response.url and statuses.append(response.status),
+            )
+            open_page(tabs[0], url, "?size=9x7&play=both")
+            tabs[0].keyboard.press("a")
+            tabs[0].wait_for_function(
+                "() => document.querySelectorAll('#analysis .chip[title]').length === 9", timeout=60_000
+            )  # its first round answered: the next rounds keep the worker busy for seconds each
+            open_page(tabs[1], url, "?pos=44")
+            tabs[1].keyboard.press("a")
+            tabs[1].wait_for_function(
+                "() => document.querySelectorAll('#analysis .chip.win').length === 1", timeout=60_000
+            )
+            assert statuses == [200]
+            assert len(tokens[0]) == len(tokens[1]) == 1 and tokens[0] != tokens[1]
+        finally:
+            for tab in tabs:
+                tab.close()
+
+
+def test_perfect_is_offered_only_where_the_solver_holds_the_board(page: Any, base: str) -> None:
+    open_page(page, base)
+    page.keyboard.press("n")
+    perfect = "select[name=level] option[value=perfect]"
+    page.select_option("select[name=level]", "perfect")
+    page.select_option("select[name=size]", "9x7")  # 9 * 8 = 72 cells: beyond the solver
+    assert page.is_disabled(perfect) and page.input_value("select[name=level]") == "7"
+    page.select_option("select[name=size]", "8x7")  # 8 * 8 = 64: the solver holds it
+    assert not page.is_disabled(perfect)
+    page.keyboard.press("Escape")
+    open_page(page, base, "?size=10x8&level=perfect")
+    assert "perfect play needs a board the exact solver holds" in page.inner_text("#message")
+    assert "level 7" in page.inner_text("#subtitle") and "level=7" in page.url
+
+
+def test_show_the_best_line_draws_it_to_the_end_and_steps_through_it(page: Any, base: str) -> None:
+    """133524: the side to move wins in 17; the line drawn ends with the winning stone."""
+    open_page(page, base, "?pos=133524&play=both")
+    page.keyboard.press("a")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#analysis .chip.best.win:not(.bound)').length > 0", timeout=120_000
+    )
+    page.click("#show-line")
+    count = page.locator("#board .ghost").count()
+    drawn = page.evaluate(
+        """() => [...document.querySelectorAll('#board .ghost')]
+             .sort((a, b) => +a.textContent - +b.textContent)
+             .map(g => +g.closest('.column').dataset.column)"""
+    )
+    assert count == len(drawn) and page.inner_text("#line-where") == f"stone {count} of {count}"
+    position = httpx.get(f"{base}/api/position", params={"pos": "133524" + "".join(map(str, drawn))}).json()
+    assert position["over"] and position["winner"] == "X"  # X is to move after six stones
+    assert drawn[0] in best_chips(page) and count == 2 * 17 - 1  # X's 17 stones, O's 16 replies
+    assert page.text_content(f"#analysis .chip[data-column='{drawn[0]}']") == "win in 17"
+    page.click("#line-back")
+    assert page.locator("#board .ghost").count() == count - 1
+    assert page.inner_text("#line-where") == f"stone {count - 1} of {count}"
+    page.click("#line-forward")
+    assert page.locator("#board .ghost").count() == count and page.is_disabled("#line-forward")

@@ -7,9 +7,10 @@ import io
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
-from tests.conftest import PONS
+from tests.conftest import PONS, run_c4
 
 from c4engine import Board
 from c4engine.kernels import library
@@ -206,3 +207,48 @@ def test_a_single_weak_solve_answers_from_the_book(
     assert main(["solve", "4", "--weak"]) == 0
     out = capsys.readouterr().out
     assert "score: -1 (loss)" in out and "source: book" in out
+
+
+def _json(*args: str) -> dict[str, Any]:
+    result = run_c4(*args, timeout=300)
+    assert result.returncode == 0, result.stderr
+    found: dict[str, Any] = json.loads(result.stdout)
+    return found
+
+
+def test_a_capped_analysis_never_recommends_a_draw_over_a_column_that_may_win() -> None:
+    """Column 3 wins in 17, column 4 draws: at 1 s column 3 may stay unproven, but it is never out,
+    and column 4 is never called proven best."""
+    found = _json("analyze", "3775312", "--time", "1", "--json")
+    columns = found["columns"]
+    three = columns[2]
+    assert three["lower"] <= 2 <= three["upper"]  # its true score
+    assert all(three["upper"] >= column["lower"] for column in columns if column is not None)
+    if 4 in found["best"]:
+        assert not found["best_proven"]
+    assert found["position"] == "3775312" and found["size"] == "7x6" and found["connect"] == 4
+
+
+def test_a_capped_analysis_of_a_wide_board_recommends_only_the_blocks() -> None:
+    """On 10x8 after 5,5,6 every column but the two blocks (4 and 7) loses in 2, which the engine
+    proves; the blocks stay estimates, and only they may be recommended."""
+    found = _json("analyze", "5,5,6", "--size", "10x8", "--time", "3", "--json")
+    assert set(found["best"]) <= {4, 7} and not found["best_proven"]
+    for column in found["columns"]:
+        if column["column"] in (4, 7):
+            assert not column["exact"] and column["score"] is None and column["estimate"] is not None
+        else:
+            assert column["exact"] and column["label"] == "loss in 2" and column["estimate"] is None
+
+
+def test_json_for_machines_one_object_a_line_in_batch() -> None:
+    result = run_c4("solve", "--json", stdin="133524\n4x\n\n", timeout=300)
+    assert result.returncode == 1 and "line 2:" in result.stderr
+    first, bad, empty = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["position"] == "133524" and first["best"] == [6] and first["best_proven"]
+    six = first["columns"][5]
+    assert (six["lower"], six["upper"], six["score"], six["exact"], six["estimate"]) == (2, 2, 2, True, None)
+    assert six["pv"] == first["pv"] and six["pv_complete"] and six["label"] == "win in 17"
+    assert _ends_the_game("133524", "".join(map(str, six["pv"])), "win")
+    assert bad["position"] == "4x" and "error" in bad
+    assert empty["position"] == "" and empty["best"] == [4] and empty["source"] == "book"

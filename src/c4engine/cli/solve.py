@@ -140,7 +140,8 @@ def add_bench_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def _board(position: str, args: argparse.Namespace) -> Board:
     width, height = args.size
     board = Board.from_moves(position, width, height, args.connect)
-    Analyst.require_solver(board)  # c4 solve promises exact scores: no engine estimates
+    if args.func is run_solve and not args.json:
+        Analyst.require_solver(board)  # c4 solve promises exact scores: no engine estimates
     return board
 
 
@@ -254,7 +255,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
-    """Handler of ``c4 analyze``."""
+    """Handler of ``c4 analyze``: on any board, the solver's bounds and the engine's estimates where
+    the solver cannot prove (or hold) a column, each said to be unproven."""
     args.analyze = True
     return run_solve(args)
 

@@ -18,9 +18,12 @@ on boards wider than 9), sizes ``WxH``.
 
 Engine work runs in warm worker processes (:mod:`c4engine.web.pool`) in two
 lanes, moves apart from analyses, shared fairly between clients; a request
-whose client goes away is cancelled.  Bounds on queued work answer ``503``
-(the server is busy) or ``429`` (this client has its share under way) with
-``Retry-After`` instead of letting work pile up.  A client gets
+whose client goes away is cancelled.  A client is its network address (an
+IPv6 /64 counts as one) and the token its page sends in ``X-C4-Client``, so
+people behind one address do not share a quota.  Bounds on queued work
+answer ``503`` (the server is busy) or ``429`` (this client, or its address
+with all its clients, has its share under way) with ``Retry-After`` instead
+of letting work pile up.  A client gets
 ``read_timeout`` seconds to send its request (``408`` after that).  Bad
 input answers a 4xx JSON ``{"error": "..."}`` a person can read; never a
 500.  Every answer carries security headers (a strict Content-Security-Policy,
@@ -31,8 +34,10 @@ so it works offline.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import os
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -55,7 +60,7 @@ from c4engine.play import levels
 from c4engine.play.perfect import check_perfect_board
 from c4engine.play.record import GameRecord
 from c4engine.web import worker
-from c4engine.web.pool import ClientBusyError, Function, Lane, PoolBusyError
+from c4engine.web.pool import Client, ClientBusyError, Function, Lane, PoolBusyError
 
 __all__ = ["Limits", "create_app"]
 
@@ -74,7 +79,9 @@ class Limits:
 
     ``workers`` analyse, ``move_workers`` play moves (their own processes, so
     a move never waits behind analyses); ``max_pending`` jobs may wait per
-    lane and ``per_client`` per client and lane; time caps and timeouts in
+    lane, ``per_client`` per client and lane, ``per_address`` per network
+    address and lane (all its clients together: a client making up tokens
+    gets no more than that); time caps and timeouts in
     seconds, request sizes in bytes.  A review gives each ply
     ``review_ply_time`` (a client may ask up to ``max_time``) and takes at
     most ``review_time`` in all.  ``read_timeout`` bounds how long a
@@ -86,6 +93,7 @@ class Limits:
     move_workers: int = 1
     max_pending: int = 64
     per_client: int = 4
+    per_address: int = 16
     move_time: float = 3.0
     analyze_time: float = 1.0
     max_time: float = 3.0
@@ -351,9 +359,34 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def _client(request: Request) -> str:
-    """Who is asking, for the per-client share of the engine: the peer's address."""
-    return request.client.host if request.client is not None else "unknown"
+CLIENT_HEADER = "X-C4-Client"
+"""The header carrying the token a page makes up for itself (8-64 letters, digits, ``-``, ``_``)."""
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def _address(host: str) -> str:
+    """The peer's address for quotas; a whole IPv6 /64 is one address (one subscriber's network).
+
+    >>> _address("2001:db8:1:2:aaaa::1"), _address("127.0.0.1")
+    ('2001:db8:1:2::/64', '127.0.0.1')
+    """
+    try:
+        parsed = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+def _client(request: Request) -> Client:
+    """Who is asking, for the per-client share of the engine: the peer's address and the page's
+    token (a missing or malformed token counts as none: the address alone)."""
+    token = request.headers.get(CLIENT_HEADER, "")
+    address = _address(request.client.host) if request.client is not None else "unknown"
+    return Client(address, token if _TOKEN.fullmatch(token) else "")
 
 
 class _ClientGoneError(Exception):
@@ -486,7 +519,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         (408, "The request was sent too slowly"),
         (409, "The game is already over"),
         (422, "Malformed parameters"),
-        (429, "This client already has its share of engine work under way; retry after Retry-After"),
+        (
+            429,
+            "This client (address and X-C4-Client token), or its address with all its clients, already "
+            "has its share of engine work under way; retry after Retry-After",
+        ),
         (503, "The engine is busy; retry after Retry-After seconds"),
     )
 }
@@ -495,8 +532,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 def create_app(limits: Limits | None = None) -> FastAPI:
     """The ASGI app; its engine workers start and stop with the app's lifespan."""
     limits = limits or Limits()
-    analyses = Lane("analysis", limits.workers, limits.max_pending, limits.per_client)
-    moves = Lane("move", limits.move_workers, limits.max_pending, limits.per_client)
+    analyses = Lane("analysis", limits.workers, limits.max_pending, limits.per_client, limits.per_address)
+    moves = Lane("move", limits.move_workers, limits.max_pending, limits.per_client, limits.per_address)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

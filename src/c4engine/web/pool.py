@@ -2,11 +2,21 @@
 
 A :class:`Lane` owns warm worker processes and one queue per client.  The
 app keeps two lanes, so a computer's move never waits behind analyses.
-Within a lane the next job goes to the client that has used the least
-engine time among those waiting, so a client with forty requests in flight
-cannot starve one with a single request; each client may have only
-``per_client`` jobs queued or running (:class:`ClientBusyError`), the lane
-only ``max_pending`` (:class:`PoolBusyError`).
+A :class:`Client` is a network address and the token its page made up, so
+people behind one address each have their own share.  Within a lane the next
+job goes to the waiting client whose *network* (an IPv4 /24, an IPv6 /48)
+has used the least engine time, then whose address, then the client itself:
+a client with forty requests in flight cannot starve one with a single
+request, tokens made up at one address share that address's turn, and a
+client spread over many addresses of one network takes one network's turn,
+so a person elsewhere is served next.  Engine time counts while a network,
+address or client has work under way; one that comes back after a pause
+starts afresh, so a person asking one question at a time goes before those
+who keep the engine busy.  Each client may have only ``per_client`` jobs
+queued or running, each address ``per_address`` (:class:`ClientBusyError`),
+the lane only ``max_pending`` (:class:`PoolBusyError`); when the lane is
+full a client who has had less takes the place of the most-served client's
+last queued job, which is refused as busy.
 
 A job is cancelled when its client goes away: a queued job is dropped, a
 running one is told to stop through a shared flag that its search polls
@@ -23,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import multiprocessing
 import signal
@@ -32,15 +43,16 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import Synchronized
 from time import monotonic
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from c4engine.web import worker
 
-__all__ = ["ClientBusyError", "Job", "Lane", "PoolBusyError"]
+__all__ = ["Client", "ClientBusyError", "Job", "Lane", "PoolBusyError"]
 
 Function = Callable[..., dict[str, Any]]
 _CONTEXT = multiprocessing.get_context("spawn")
 _ids = itertools.count(1)
+_Key = TypeVar("_Key")
 
 
 class PoolBusyError(Exception):
@@ -76,6 +88,64 @@ def _serve(connection: Connection, cancelled: Synchronized[int]) -> None:
             connection.send(reply)
         except OSError:  # the server closed the pipe: it is shutting down, nobody to answer
             return
+
+
+@dataclass(frozen=True)
+class Client:
+    """Who asks: a network address and the token its page sent ("" when none)."""
+
+    address: str
+    token: str = ""
+
+    @property
+    def network(self) -> str:
+        """The network the address belongs to, for the order of turns: an IPv4 /24, an IPv6 /48.
+
+        >>> Client("192.0.2.7").network, Client("2001:db8:1:2::/64").network, Client("test").network
+        ('192.0.2.0/24', '2001:db8:1::/48', 'test')
+        """
+        try:
+            prefix = ipaddress.ip_network(self.address, strict=False)
+        except ValueError:
+            return self.address
+        return str(prefix.supernet(new_prefix=24 if prefix.version == 4 else 48))
+
+
+class _Shares(Generic[_Key]):
+    """Jobs under way and engine seconds used, per key, for keys with work under way only.
+
+    >>> shares: _Shares[str] = _Shares()
+    >>> shares.start("a"); shares.start("a"); shares.used("a", 1.5)
+    >>> shares.active("a"), shares.seconds("a")
+    (2, 1.5)
+    >>> shares.finish("a"); shares.finish("a")
+    >>> shares.active("a"), shares.seconds("a")   # nothing under way: forgotten
+    (0, 0.0)
+    """
+
+    def __init__(self) -> None:
+        self._active: dict[_Key, int] = {}
+        self._seconds: dict[_Key, float] = {}
+
+    def active(self, key: _Key) -> int:
+        return self._active.get(key, 0)
+
+    def seconds(self, key: _Key) -> float:
+        return self._seconds.get(key, 0.0)
+
+    def start(self, key: _Key) -> None:
+        self._active[key] = self.active(key) + 1
+
+    def used(self, key: _Key, seconds: float) -> None:
+        self._seconds[key] = self.seconds(key) + seconds
+
+    def finish(self, key: _Key) -> None:
+        left = self._active[key] - 1
+        if left:
+            self._active[key] = left
+        else:
+            del self._active[key]
+            self._seconds.pop(key, None)
 
 
 class _Worker:
@@ -140,7 +210,7 @@ class _Worker:
 class Job:
     """One request's engine work: ``function(*args, stop=...)`` in a worker."""
 
-    client: str
+    client: Client
     function: Function
     args: tuple[Any, ...]
     id: int = field(default_factory=lambda: next(_ids))
@@ -153,17 +223,19 @@ class Job:
 class Lane:
     """Worker processes and per-client queues for one kind of work (see the module's doc)."""
 
-    def __init__(self, name: str, workers: int, max_pending: int, per_client: int) -> None:
+    def __init__(self, name: str, workers: int, max_pending: int, per_client: int, per_address: int) -> None:
         self.name = name
         self.size = workers
         self.max_pending = max_pending
         self.per_client = per_client
+        self.per_address = per_address
         self.pending = 0
         self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
-        self._queues: dict[str, deque[Job]] = {}
-        self._active: dict[str, int] = {}  # queued or running, per client
-        self._used: dict[str, float] = {}  # engine seconds, per client with work active
+        self._queues: dict[Client, deque[Job]] = {}
+        self._clients: _Shares[Client] = _Shares()
+        self._addresses: _Shares[str] = _Shares()
+        self._networks: _Shares[str] = _Shares()
         self._tasks: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
@@ -178,20 +250,26 @@ class Lane:
             process.stop()
         self._all, self._idle = [], []
 
-    def submit(self, client: str, function: Function, *args: Any) -> Job:
-        """Queue ``function(*args)`` for ``client``; raises when the lane or the client is full."""
+    def submit(self, client: Client, function: Function, *args: Any) -> Job:
+        """Queue ``function(*args)`` for ``client``; raises when the lane, client or address is full."""
         if not self._all:
             raise PoolBusyError("the engine is not running")
-        if self.pending >= self.max_pending:
-            raise PoolBusyError(f"the engine is busy ({self.pending} {self.name} requests queued); try again")
-        if self._active.get(client, 0) >= self.per_client:
+        if self._clients.active(client) >= self.per_client:
             raise ClientBusyError(
-                f"you already have {self.per_client} {self.name} requests under way; wait for them"
+                f"this client already has {self.per_client} {self.name} requests under way; wait for them"
             )
+        if self._addresses.active(client.address) >= self.per_address:
+            raise ClientBusyError(
+                f"{self.per_address} {self.name} requests from your network address (all its clients "
+                "together) are under way; try again shortly"
+            )
+        if self.pending >= self.max_pending and not self._shed_for(client):
+            raise PoolBusyError(f"the engine is busy ({self.pending} {self.name} requests queued); try again")
         job = Job(client, function, args)
         self._queues.setdefault(client, deque()).append(job)
-        self._active[client] = self._active.get(client, 0) + 1
-        self._used.setdefault(client, 0.0)
+        self._clients.start(client)
+        self._addresses.start(client.address)
+        self._networks.start(client.network)
         self.pending += 1
         self._dispatch()
         return job
@@ -209,10 +287,34 @@ class Lane:
             self._finished(job)
             job.future.cancel()
 
+    def _share(self, client: Client) -> tuple[float, float, float]:
+        """The engine time ``client``'s network, address and the client have had: less goes first."""
+        return (
+            self._networks.seconds(client.network),
+            self._addresses.seconds(client.address),
+            self._clients.seconds(client),
+        )
+
+    def _shed_for(self, client: Client) -> bool:
+        """The lane is full: refuse the last queued job of the most-used waiting client if it
+        has had more than ``client``, so a flood from many addresses cannot lock a newcomer out."""
+        if not self._queues:
+            return False
+        heaviest = max(self._queues, key=lambda waiting: self._share(waiting))
+        if self._share(heaviest) <= self._share(client):
+            return False
+        queue = self._queues[heaviest]
+        job = queue.pop()
+        if not queue:
+            del self._queues[heaviest]
+        self._finished(job)
+        job.future.set_exception(PoolBusyError(f"the engine is busy (many {self.name} requests); try again"))
+        return True
+
     def _dispatch(self) -> None:
         while self._idle and self._queues:
             # the least-served waiting client goes first; ties: the one queued longest (dict order)
-            client = min(self._queues, key=lambda name: self._used[name])
+            client = min(self._queues, key=lambda waiting: self._share(waiting))
             queue = self._queues[client]
             job = queue.popleft()
             if not queue:
@@ -235,7 +337,10 @@ class Lane:
             if not job.future.done():
                 job.future.set_result(result)
         finally:
-            self._used[job.client] = self._used.get(job.client, 0.0) + monotonic() - started
+            seconds = monotonic() - started
+            self._clients.used(job.client, seconds)
+            self._addresses.used(job.client.address, seconds)
+            self._networks.used(job.client.network, seconds)
             self._finished(job)
         self._idle.append(process)
         self._dispatch()
@@ -249,9 +354,6 @@ class Lane:
 
     def _finished(self, job: Job) -> None:
         self.pending -= 1
-        left = self._active[job.client] - 1
-        if left:
-            self._active[job.client] = left
-        else:  # nothing left: forget the client, so the tables hold only clients with work
-            del self._active[job.client]
-            self._used.pop(job.client, None)
+        self._clients.finish(job.client)
+        self._addresses.finish(job.client.address)
+        self._networks.finish(job.client.network)

@@ -12,6 +12,16 @@ const MAX_SIZE = 32;
 // about 45 s: 443554 takes 6-8 rounds on a busy 2-core machine.
 const ANALYSIS_CAPS = [1, ...Array(15).fill(3)];
 const RETRIES = 2; // a busy server (503/429) is asked again this often before the page says so
+// A failed analysis request (429, 5xx, no answer) is asked again after these pauses (seconds, or the
+// server's Retry-After if longer); after the last the page says there is no analysis now.
+const ANALYSIS_BACKOFF = [1, 2, 4, 8];
+// The exact solver holds boards of width * (height + 1) <= 64 cells; "perfect" exists only there.
+const SOLVER_CELLS = 64;
+// The engine's estimate of this size reads as "slightly better" (as the server's lean scale).
+const LEAN_SCALE = 15;
+// Who this page is, for the server's fair shares: made up here, sent with every request, so
+// people behind one address each have their own quota (see X-C4-Client in the API docs).
+const CLIENT_TOKEN = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const DIGIT_WAIT = 700; // ms to wait for a second digit on boards wider than 9
 
 const $ = (id) => document.getElementById(id);
@@ -26,6 +36,7 @@ const state = {
   result: null, // the latest analysis of the current position (the hint uses it too)
   hint: null,
   showLine: false,
+  lineStep: 0, // how many stones of the best line are drawn (stepping through it)
 };
 
 // ------------------------------------------------------------- the URL
@@ -90,22 +101,34 @@ function writeUrl() {
 // ------------------------------------------------------------ the API
 
 class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, retryAfter = 0) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter; // seconds the server asked to wait (429, 503)
   }
 }
 
-async function api(path, options = {}) {
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    if (signal) signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new DOMException("aborted", "AbortError"));
+    });
+  });
+}
+
+async function api(path, options = {}, retries = RETRIES) {
+  const headers = { ...(options.headers || {}), "X-C4-Client": CLIENT_TOKEN };
   for (let attempt = 0; ; attempt++) {
     let response;
     try {
-      response = await fetch(path, options);
+      response = await fetch(path, { ...options, headers });
     } catch (error) {
       if (error.name === "AbortError") throw error;
       throw new ApiError("The server cannot be reached — is c4 serve still running?", 0);
     }
-    if ((response.status === 503 || response.status === 429) && attempt < RETRIES) {
+    if ((response.status === 503 || response.status === 429) && attempt < retries) {
       const wait = parseFloat(response.headers.get("Retry-After") || "1");
       await new Promise((resolve) => setTimeout(resolve, wait * 1000));
       if (options.signal && options.signal.aborted) throw new DOMException("aborted", "AbortError");
@@ -119,7 +142,7 @@ async function api(path, options = {}) {
     }
     if (!response.ok) {
       const message = body && body.error ? body.error : `the server answered ${response.status}`;
-      throw new ApiError(message, response.status);
+      throw new ApiError(message, response.status, parseFloat(response.headers.get("Retry-After") || "0") || 0);
     }
     return body;
   }
@@ -200,6 +223,11 @@ function buildBoard() {
   const opponent = state.play === "both" ? "two players" : computerName();
   $("subtitle").textContent = `${state.width}×${state.height} · connect ${state.connect} · ${opponent}`;
   clearAnalysis();
+}
+
+// Whether the exact solver holds a board this size: "perfect" play exists only there.
+function solverHolds(width, height) {
+  return width * (height + 1) <= SOLVER_CELLS;
 }
 
 function computerName() {
@@ -302,13 +330,66 @@ function renderStatus() {
 
 // --------------------------------------------------------- the analysis
 
-// An estimate on a person's scale: the engine's lean (-1..1) in words.
+// An estimate on a person's scale: the engine's lean (-1..1) in words, then the chip's words
+// from the longest to the shortest (see describeColumn).
 function leanWords(lean) {
-  if (lean >= 0.6) return "better";
-  if (lean >= 0.2) return "slightly better";
-  if (lean > -0.2) return "about even";
-  if (lean > -0.6) return "slightly worse";
-  return "worse";
+  if (lean >= 0.6) return ["better", [["≈ better"], ["≈++"]]];
+  if (lean >= 0.2) return ["slightly better", [["≈ slightly", "better"], ["≈ a bit", "better"], ["≈+"]]];
+  if (lean > -0.2) return ["about even", [["≈ about", "even"], ["≈ even"], ["≈="]]];
+  if (lean > -0.6) return ["slightly worse", [["≈ slightly", "worse"], ["≈ a bit", "worse"], ["≈−"]]];
+  return ["worse", [["≈ worse"], ["≈−−"]]];
+}
+
+// The engine's estimate with its sign, one decimal, and never "-0.0".
+function formatEstimate(value) {
+  const rounded = Math.round(value * 10) / 10;
+  if (rounded === 0) return "0.0";
+  return `${rounded > 0 ? "+" : "−"}${Math.abs(rounded).toFixed(1)}`;
+}
+
+// How many moves the winner makes up to the winning stone, from a column's score on the
+// server's scale (positive: the side to move wins), counted from the current position.
+function movesToEnd(score) {
+  const cells = state.width * state.height;
+  const stones = state.position.moves;
+  if (score > 0) return Math.floor((cells + 1 - stones) / 2) - score + 1;
+  return Math.floor((cells - stones) / 2) + score + 1;
+}
+
+// What a column's proven bounds say: its chip's class, its words from the longest to the shortest
+// (each a list of groups that stay on one line; none at all on the narrowest chips, which say it
+// by colour and title), and the sentence for its title.
+function describeColumn(entry) {
+  const said = columnWords(entry);
+  return { ...said, words: [...said.words, []] };
+}
+
+function columnWords(entry) {
+  const { lower, upper } = entry;
+  if (entry.exact) {
+    if (entry.score === 0) return { kind: "draw", words: [["draw"], ["D"]], says: "draw (proven)" };
+    const n = movesToEnd(entry.score);
+    const [word, letter] = entry.score > 0 ? ["win", "W"] : ["loss", "L"];
+    return { kind: word, words: [[word, `in ${n}`], [`${letter}${n}`], [letter]], says: `${word} in ${n} (proven)` };
+  }
+  const estimate = `the engine estimates ${leanWords(lean(entry))[0]} (${formatEstimate(entry.estimate)}), not proven`;
+  if (lower > 0 || upper < 0) {
+    const n = movesToEnd(lower > 0 ? lower : upper);
+    const [word, letter] = lower > 0 ? ["win", "W"] : ["loss", "L"];
+    const says = `${word} in ${n} moves or fewer (proven); ${estimate}`;
+    return { kind: `${word} bound`, words: [[word, `in ≤ ${n}`], [`${letter}≤${n}`], [letter]], says };
+  }
+  if (lower === 0) {
+    return { kind: "atleast bound", words: [["at least", "a draw"], ["≥ draw"], ["≥D"]], says: `at least a draw (proven); ${estimate}` };
+  }
+  if (upper === 0) {
+    return { kind: "drawloss bound", words: [["draw or", "loss"], ["≤ draw"], ["≤D"]], says: `draw or loss (proven); ${estimate}` };
+  }
+  return { kind: "unknown", words: [...leanWords(lean(entry))[1], ["≈"]], says: `estimate, not proven — ${estimate}` };
+}
+
+function lean(entry) {
+  return Math.tanh(entry.estimate / LEAN_SCALE);
 }
 
 function span(className, text) {
@@ -329,59 +410,116 @@ function clearAnalysis() {
   renderLine();
 }
 
-function renderAnalysis(result, final) {
+// Every playable column is proven.
+function allExact(result) {
+  return result.columns.every((entry) => !entry || entry.exact);
+}
+
+// The chips' words, for each chip from the longest to the shortest (see fitChip).
+const chipWords = new WeakMap();
+
+// The longest words that fit the chip's width on at most two lines; the rest is in its title.
+function fitChip(chip) {
+  const variants = chipWords.get(chip);
+  const words = chip.querySelector(".words");
+  if (!variants || !words) return;
+  for (const groups of variants) {
+    const spans = groups.map((text) => span("w", text));
+    words.replaceChildren(...spans.flatMap((group, i) => (i ? [" ", group] : [group])));
+    const lines = new Set(spans.map((group) => group.offsetTop)).size;
+    if (chip.scrollWidth <= chip.clientWidth && lines <= 2) return;
+  }
+}
+
+function fitChips() {
+  for (const chip of $("analysis").children) fitChip(chip);
+}
+
+// Phones turn and windows resize: fit the words again (after the layout, not inside it).
+let fitWidth = 0;
+new ResizeObserver(() => {
+  const width = $("analysis").clientWidth;
+  if (width === fitWidth) return;
+  fitWidth = width;
+  requestAnimationFrame(fitChips);
+}).observe($("analysis"));
+
+// The chips and the note above them.  ``waiting`` says why there is no (newer) answer yet:
+// {text, retrying: bool} while a failed request waits to be asked again, or when it was given up.
+function renderAnalysis(result, final, waiting = null) {
   const box = $("analysis");
   const note = $("analysis-note");
-  note.hidden = !result;
-  $("show-line").hidden = !(result && result.pv_proven);
+  note.hidden = !result && !waiting;
+  $("show-line").hidden = !bestLine().length;
+  $("retry-analysis").hidden = !waiting || waiting.retrying;
   if (result) {
-    const side = markOf(result.to_move);
+    const side = markOf(state.position.to_move);
     let how = "proven";
-    if (!result.exact) how = `≈ bars: the engine's estimate, ${final ? "not proven in the time allowed" : "not proven yet — analysing deeper…"}`;
-    $("analysis-text").textContent = `If ${side} plays each column (${how}):`;
+    if (!allExact(result)) how = `≈: the engine's estimate, ${final ? "not proven in the time allowed" : "not proven yet — analysing deeper…"}`;
+    let text = `If ${side} plays each column (${how}):`;
+    if (!result.best_proven) text += " The outlined column is the best found so far, not proven best.";
+    if (waiting) text += ` ${waiting.text}`;
+    $("analysis-text").textContent = text;
+  } else if (waiting) {
+    $("analysis-text").textContent = waiting.text;
   }
   box.replaceChildren();
   box.classList.toggle("loading", !result);
-  box.classList.toggle("compact", box.clientWidth / state.width < 50);
   for (let c = 0; c < state.width; c++) {
     const chip = document.createElement("div");
     const entry = result ? result.columns[c] : null;
     chip.dataset.column = String(c + 1);
     if (!result) {
-      chip.className = "chip";
-      chip.textContent = "…";
+      chip.className = waiting ? `chip ${waiting.retrying ? "retrying" : "none"}` : "chip";
+      chip.textContent = waiting ? (waiting.retrying ? "↻" : "—") : "…";
+      if (waiting) chip.title = waiting.text;
     } else if (!entry) {
       chip.className = "chip full";
       chip.title = "full";
-    } else if (entry.exact) {
-      chip.className = `chip ${entry.outcome}`;
-      if (entry.outcome === "draw") chip.appendChild(span("word", "draw"));
-      else chip.append(span("word", entry.outcome), " ", span("num", `in ${entry.moves}`));
-      chip.title = `Column ${entry.column}: ${entry.label} (proven)`;
     } else {
-      chip.className = "chip unknown";
-      const bar = span("bar", "");
-      const fill = span("fill", "");
-      fill.style.setProperty("--lean", String(entry.lean));
-      if (entry.lean < 0) fill.classList.add("worse");
-      bar.appendChild(fill);
-      chip.append(bar, span("word", `≈ ${leanWords(entry.lean)}`), span("short", "≈"));
-      chip.title = `Column ${entry.column}: not proven; the engine estimates ${leanWords(entry.lean)} (${entry.label})`;
+      const { kind, words, says } = describeColumn(entry);
+      chip.className = `chip ${kind}`;
+      if (kind === "unknown") {
+        const bar = span("bar", "");
+        const fill = span("fill", "");
+        fill.style.setProperty("--lean", String(lean(entry)));
+        if (lean(entry) < 0) fill.classList.add("worse");
+        bar.appendChild(fill);
+        chip.appendChild(bar);
+      }
+      chip.appendChild(span("words", ""));
+      chipWords.set(chip, words);
+      chip.title = `Column ${entry.column}: ${says}`;
+      if (result.best.includes(entry.column)) chip.classList.add("best");
+      if (result.best.includes(entry.column) && !result.best_proven) chip.classList.add("unproven");
     }
-    if (result && entry && result.best.includes(entry.column)) chip.classList.add("best");
     if (entry) chip.setAttribute("aria-label", chip.title);
     box.appendChild(chip);
   }
+  fitChips();
 }
 
-// The best line, drawn as numbered see-through stones on the board.
+// The best line: the line of the hinted (centre-most best) column, when that column is proven.
+function bestLine() {
+  const result = state.result;
+  if (!result || result.pos !== state.pos || !state.position) return [];
+  const entry = result.columns[hintColumns(result)[0] - 1];
+  return entry && entry.exact && entry.pv ? entry.pv : [];
+}
+
+// The best line, drawn as numbered see-through stones on the board: the first ``lineStep``.
 function renderLine() {
   for (const ghost of document.querySelectorAll("#board .ghost")) ghost.remove();
   const button = $("show-line");
   button.setAttribute("aria-pressed", String(state.showLine));
   button.textContent = state.showLine ? "Hide the best line" : "Show the best line";
-  const result = state.result;
-  if (!state.showLine || !result || !result.pv_proven || result.position !== state.pos || !state.position) return;
+  const line = bestLine();
+  $("line-nav").hidden = !state.showLine || !line.length;
+  if (!state.showLine || !line.length) return;
+  state.lineStep = Math.min(Math.max(state.lineStep, 1), line.length);
+  $("line-where").textContent = `stone ${state.lineStep} of ${line.length}`;
+  $("line-back").disabled = state.lineStep <= 1;
+  $("line-forward").disabled = state.lineStep >= line.length;
   const heights = [];
   for (let c = 0; c < state.width; c++) {
     let filled = 0;
@@ -389,15 +527,21 @@ function renderLine() {
     heights.push(filled);
   }
   const columns = $("board").children;
-  result.pv.forEach((column, index) => {
+  line.slice(0, state.lineStep).forEach((column, index) => {
     const row = heights[column - 1]++; // from the bottom, 0-based
     const cell = columns[column - 1].children[state.height - 1 - row];
     const ghost = document.createElement("div");
     ghost.className = `ghost ${sideOfMove(state.position.moves + index).toLowerCase()}`;
+    if (index + 1 === state.lineStep && state.lineStep < line.length) ghost.classList.add("current");
     ghost.textContent = String(index + 1);
     ghost.setAttribute("aria-hidden", "true");
     cell.replaceChildren(ghost);
   });
+}
+
+function stepLine(step) {
+  state.lineStep += step;
+  renderLine();
 }
 
 async function refreshAnalysis() {
@@ -413,48 +557,87 @@ async function refreshAnalysis() {
   await analyse();
 }
 
+// A request the server may answer later: no answer at all, too busy (429, 503) or failed (5xx).
+function worthRetrying(error) {
+  return error.status === 0 || error.status === 429 || error.status >= 500;
+}
+
+// One round of the analysis, asked again with backoff while it fails in a way worth retrying;
+// the chips and the note say so meanwhile.
+async function analysisRound(pos, cap, controller) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await api(`/api/analyze?${settingsQuery(pos)}&time_cap=${cap}`, { signal: controller.signal }, 0);
+    } catch (error) {
+      if (error.name === "AbortError" || !worthRetrying(error) || attempt >= ANALYSIS_BACKOFF.length) throw error;
+      const wait = Math.max(ANALYSIS_BACKOFF[attempt], error.retryAfter);
+      const text = `No answer yet (${error.message}) — asking again in ${wait} s…`;
+      if ($("analysis-toggle").checked) renderAnalysis(state.result, false, { text, retrying: true });
+      if (state.hint !== null) setMessage(`Looking for the best column… ${text}`, "info");
+      await sleep(wait * 1000, controller.signal);
+    }
+  }
+}
+
 // Ask until the analysis is proven or the rounds run out; ``state.result`` keeps the latest.
-// Resolves with it (null if the position changed or the request failed).
+// Resolves with it (null if the position changed, or nothing could be had).  A hint asked for
+// meanwhile always ends: the best column, or "no analysis now".
 async function analyse() {
   const controller = new AbortController();
   state.analysis = controller;
   const pos = state.pos;
+  let failure = null;
   try {
     for (let round = 0; round < ANALYSIS_CAPS.length; round++) {
-      const query = `${settingsQuery(pos)}&time_cap=${ANALYSIS_CAPS[round]}`;
-      const result = await api(`/api/analyze?${query}`, { signal: controller.signal });
+      const result = await analysisRound(pos, ANALYSIS_CAPS[round], controller);
       if (state.analysis !== controller || state.pos !== pos) return null;
-      state.result = result;
-      const final = result.exact || round === ANALYSIS_CAPS.length - 1;
+      state.result = Object.assign(result, { pos }); // the moves it answers, as this page wrote them
+      const final = allExact(result) || round === ANALYSIS_CAPS.length - 1;
       if ($("analysis-toggle").checked) renderAnalysis(result, final);
       if (state.hint !== null) showHint(result);
       if (final) break;
     }
-    state.analysis = null;
-    return state.result;
   } catch (error) {
-    if (error.name !== "AbortError") setMessage(error.message);
-    return null;
+    if (error.name === "AbortError" || state.analysis !== controller) return null;
+    failure = error;
   }
+  state.analysis = null;
+  if (failure) analysisFailed(failure);
+  return state.result;
 }
 
-// The hint is the analysis's own best column (centre-most if several): they cannot disagree.
+// The server gave no (newer) analysis: keep what there is, say so, offer to ask again.
+function analysisFailed(error) {
+  const text = `No analysis now (${error.message}) — retry.`;
+  if ($("analysis-toggle").checked) renderAnalysis(state.result, true, { text, retrying: false });
+  if (state.hint === null) return;
+  if (state.result) showHint(state.result);
+  else setMessage(`No analysis now — retry (H): ${error.message}`);
+}
+
+// The hint's columns: the analysis's recommended column (``move``, the most central of ``best``),
+// then the rest of ``best``.
+function hintColumns(result) {
+  return [result.move, ...result.best.filter((column) => column !== result.move)];
+}
+
+// The hint is the analysis's own recommended column: they cannot disagree.
 function showHint(result) {
-  const centre = (state.width + 1) / 2;
-  const best = [...result.best].sort((a, b) => Math.abs(a - centre) - Math.abs(b - centre) || a - b);
+  const best = hintColumns(result);
   state.hint = best[0];
   render(state.position, null);
   const others = best.slice(1).sort((a, b) => a - b);
   let text = `Hint: column ${best[0]}.`;
-  if (others.length) text += ` Column${others.length > 1 ? "s" : ""} ${others.join(", ")} ${others.length > 1 ? "are" : "is"} as good.`;
-  if (!result.best_proven) text += " (Not proven best: the engine's estimate decides.)";
+  const are = others.length > 1 ? "are" : "is";
+  if (others.length) text += ` Column${others.length > 1 ? "s" : ""} ${others.join(", ")} ${result.best_proven ? are : `may be`} as good.`;
+  if (!result.best_proven) text += " (Not proven: the best the analysis has found so far.)";
   setMessage(text, "info");
 }
 
 async function hint() {
   const position = state.position;
   if (!position || position.over || state.thinking || !isHuman(position.to_move)) return;
-  if (state.result && state.result.position === state.pos) {
+  if (state.result && state.result.pos === state.pos) {
     state.hint = 0; // asked for: later rounds of the analysis update it
     showHint(state.result);
     return;
@@ -607,6 +790,10 @@ async function startGame(settings, notices = []) {
     notices.push(`${state.width}×${state.height} connect ${state.connect} cannot be played (${error.message})`);
     Object.assign(state, { width: DEFAULTS.width, height: DEFAULTS.height, connect: DEFAULTS.connect, pos: "" });
   }
+  if (state.level === PERFECT && !solverHolds(state.width, state.height)) {
+    notices.push(`perfect play needs a board the exact solver holds (width × (height + 1) ≤ ${SOLVER_CELLS}); level 7 plays instead`);
+    state.level = 7;
+  }
   buildBoard();
   try {
     await showPosition(state.pos, null);
@@ -726,7 +913,18 @@ function openNewGame() {
   form.connect.value = String(state.connect);
   form.level.value = String(state.level);
   form.play.value = state.play;
+  offerPerfect();
   $("new-dialog").showModal();
+}
+
+// The level list offers "perfect" only for a board the exact solver holds.
+function offerPerfect() {
+  const form = $("new-form");
+  const [width, height] = form.size.value.split("x").map((n) => parseInt(n, 10));
+  const perfect = form.level.querySelector(`option[value="${PERFECT}"]`);
+  const held = solverHolds(width, height);
+  perfect.hidden = perfect.disabled = !held;
+  if (!held && form.level.value === PERFECT) form.level.value = "7";
 }
 
 $("new-dialog").addEventListener("close", () => {
@@ -744,13 +942,20 @@ $("new-dialog").addEventListener("close", () => {
 });
 
 $("new-game").addEventListener("click", openNewGame);
+$("new-form").size.addEventListener("change", offerPerfect);
 $("undo").addEventListener("click", undo);
 $("hint").addEventListener("click", hint);
 $("retry").addEventListener("click", retry);
 $("analysis-toggle").addEventListener("change", refreshAnalysis);
 $("show-line").addEventListener("click", () => {
   state.showLine = !state.showLine;
+  state.lineStep = bestLine().length; // the whole line first; the arrows step through it
   renderLine();
+});
+$("line-back").addEventListener("click", () => stepLine(-1));
+$("line-forward").addEventListener("click", () => stepLine(1));
+$("retry-analysis").addEventListener("click", () => {
+  if (!state.analysis) refreshAnalysis();
 });
 $("export-json").addEventListener("click", exportJson);
 $("copy-moves").addEventListener("click", copyMoves);
