@@ -106,3 +106,15 @@ def test_a_board_the_solver_cannot_hold_is_reviewed_without_claims() -> None:
     assert isinstance(plies, list)
     assert [ply["verdict"] for ply in plies] == ["not proven"] * 4
     assert all(ply["score_before"] is None and ply["mark"] == "" for ply in plies)
+
+
+def test_no_game_on_a_terminal_is_refused_rather_than_waiting_for_a_batch() -> None:
+    import sys
+
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "c4engine", "review"], encoding="utf-8", timeout=60)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "c4 review: error: give GAME" in (child.before or "")

@@ -12,7 +12,7 @@ from c4engine.board import Board, Player
 from c4engine.errors import NotationError
 from c4engine.play.record import GameRecord
 from c4engine.search.analysis import Analyst
-from c4engine.search.limit import Limit
+from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import moves_to_end
 from c4engine.search.review import VERDICTS, Review, ReviewProgress, judge
 from c4engine.search.solver import Solver
@@ -94,8 +94,10 @@ def test_the_last_ply_agrees_with_the_published_score() -> None:
         for line in _lines(name)[:3]:
             moves, published = line.split()
             last = _reviews()[moves].plies[-1]
-            assert last.exact
-            assert last.score_after == -int(published)  # the published score is the next mover's
+            # the published score is the next mover's; the cap may leave bounds on a loaded machine
+            assert last.lower <= -int(published) <= last.upper
+            if last.exact:
+                assert last.score_after == -int(published)
 
 
 def test_every_better_line_is_played_to_the_end_with_the_promised_result() -> None:
@@ -206,7 +208,7 @@ SIDE_KEYS = {
 
 
 def test_the_json_schema_is_stable() -> None:
-    data = Analyst().review("44556").to_json()
+    data = Analyst().review("44556", UNLIMITED).to_json()  # no cap: the lines always reach the end
     assert json.loads(json.dumps(data)) == data
     assert set(data) == {"moves", "size", "connect", "result", "complete", "exact", "plies", "summary"}
     assert (data["moves"], data["size"], data["connect"], data["result"]) == ("44556", "7x6", 4, "*")
@@ -225,9 +227,9 @@ def test_the_json_schema_is_stable() -> None:
 def test_a_board_and_a_game_record_review_as_their_moves() -> None:
     analyst = Analyst()
     board = Board.from_moves("4455667")
-    expected = analyst.review("4455667").to_json()
-    assert analyst.review(board).to_json() == expected
-    assert analyst.review(GameRecord.from_board(board)).to_json() == expected
+    expected = analyst.review("4455667", UNLIMITED).to_json()
+    assert analyst.review(board, UNLIMITED).to_json() == expected
+    assert analyst.review(GameRecord.from_board(board), UNLIMITED).to_json() == expected
     assert expected["result"] == "1-0" and expected["plies"][-1]["words_after"] == "win in 1"
     with pytest.raises(NotationError):
         analyst.review("4x")

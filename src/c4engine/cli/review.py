@@ -100,6 +100,8 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
     if args.db is None and args.game is None:
         if args.svg is not None:
             raise C4Error("--svg needs one game (GAME or --db), not a batch")
+        if stdin.isatty():  # a batch from a person's keyboard is not what anyone means
+            raise C4Error("give GAME (moves or a game.json file), --db FILE --game N, or games on stdin")
         return _batch(analyst, limit, width, height, args.connect, stdin, out)
     board = _game_board(args, width, height)
     with Progress("reviewing", board.move_count, unit=" plies", enabled=args.progress) as bar:

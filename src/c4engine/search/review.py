@@ -22,7 +22,8 @@ a move proven to be at most a draw is at least a mistake: ``or_worse``
 says when the move may be worse than its verdict).
 
 >>> from c4engine.search.analysis import Analyst
->>> review = Analyst().review("44556")
+>>> from c4engine.search.limit import UNLIMITED
+>>> review = Analyst().review("44556", UNLIMITED)      # no cap a ply: every score and line proven
 >>> print(review)
 ply  side  col  before      after       verdict
   1  X     4    win in 21   win in 21   best
@@ -529,7 +530,7 @@ def _review_ply(
     """
     start = time.perf_counter()
     cells, stones = board.width * board.height, board.move_count
-    lowest, highest = -((cells - stones) // 2), (cells + 1 - stones) // 2
+    lowest, highest = _score_range(board)
     if board.is_winning_move(played):
         lower, upper = highest, highest
     elif stones + 1 == cells:
@@ -631,7 +632,7 @@ def _columns_reaching(
         if column == column_played and (played_lower >= value or played_upper < value):
             reaches: bool | None = played_lower >= value
         elif board.is_winning_move(column):
-            reaches = value == (board.width * board.height + 1 - board.move_count) // 2
+            reaches = value == _score_range(board)[1]
         else:
             child = board.copy()
             child.play(column)
@@ -699,8 +700,7 @@ def _column_bounds(analysis: PositionAnalysis, column: int, board: Board) -> tup
     assert lower is not None and upper is not None  # a playable column
     if analysis.sources[column] != "engine" or lower != upper:
         return lower, upper
-    cells, stones = board.width * board.height, board.move_count
-    lowest, highest = -((cells - stones) // 2), (cells + 1 - stones) // 2
+    lowest, highest = _score_range(board)
     return (lower, highest) if lower > 0 else (lowest, upper) if upper < 0 else (lowest, highest)
 
 
@@ -732,6 +732,13 @@ def _bound_words(lower: int, upper: int, estimate: float | None, cells: int, sto
         # + 0.0 turns an estimate of -0.0 into 0.0: no "≈ -0.0"
         return "not proven" if estimate is None else f"≈ {round(estimate, 1) + 0.0:+.1f}, not proven"
     return bound_words(lower, upper, cells, stones)
+
+
+def _score_range(board: Board) -> tuple[int, int]:
+    """The lowest and highest score a move of ``board`` can have: lost to the opponent's next stone,
+    won by this one."""
+    cells, stones = board.width * board.height, board.move_count
+    return -((cells - stones) // 2), (cells + 1 - stones) // 2
 
 
 def _rounded(value: float | None) -> float | None:
