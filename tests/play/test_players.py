@@ -8,6 +8,7 @@ from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.play import levels
 from c4engine.play.players import Agent, EnginePlayer, HumanPlayer, RandomPlayer, parse_agent
+from c4engine.search.results import WIN_SCORE
 
 
 def test_random_player_is_seeded_and_legal() -> None:
@@ -238,3 +239,39 @@ def test_a_depth_keeps_the_level_budget_and_a_time_limit_replaces_it() -> None:
     assert (capped.engine.depth, capped.engine.time_limit) == (3, levels.level(6).time_limit)
     timed = EnginePlayer(level=6, time_limit=0.5)
     assert (timed.engine.depth, timed.engine.time_limit) == (None, 0.5)
+
+
+def test_level_7_prefers_a_move_the_solver_proved_at_least_a_draw_to_an_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When the solver runs out of time having proved one move at least a draw, and the engine
+    prefers another without seeing a win, the proven move is played (dominance)."""
+    from c4engine.play.perfect import MoveChoice, PerfectPlayer
+    from c4engine.search.engine import Engine, SearchResult
+
+    def unfinished_proof(self: PerfectPlayer, board: Board) -> int:
+        self.last = MoveChoice(1, 0, False, "solver", 0.0)  # column 2 proved at least a draw
+        return 1
+
+    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> SearchResult:
+        return SearchResult(3, 25.0, 6, 100, 0.01, True, (3,))
+
+    monkeypatch.setattr(PerfectPlayer, "choose_move", unfinished_proof)
+    monkeypatch.setattr(Engine, "search", estimate)
+    board = Board.from_moves("4453")
+    assert EnginePlayer(level=7).choose_move(board) == 1
+    # a win the engine saw beats a draw; a proof of a loss does not outrank the estimate
+    monkeypatch.setattr(
+        Engine,
+        "search",
+        lambda self, board, time_limit=None: SearchResult(3, WIN_SCORE - 5, 6, 9, 0.0, False),
+    )
+    assert EnginePlayer(level=7).choose_move(board) == 3
+    monkeypatch.setattr(Engine, "search", estimate)
+
+    def losing_proof(self: PerfectPlayer, board: Board) -> int:
+        self.last = MoveChoice(1, -3, False, "solver", 0.0)
+        return 1
+
+    monkeypatch.setattr(PerfectPlayer, "choose_move", losing_proof)
+    assert EnginePlayer(level=7).choose_move(board) == 3

@@ -219,3 +219,23 @@ def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.M
     first_quick, second_quick = found
     assert first_quick is not None and first_quick.nodes == 5
     assert second_quick is None  # 3 nodes left were not enough: the compiled solver answered
+
+
+def test_a_capped_solve_plays_a_move_proven_at_least_a_draw_over_an_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The solver stopped having proved column 2 at least a draw; the engine, seeing no win, prefers
+    column 4: the proven move is played (dominance), and not called proven best."""
+    from c4engine.search.engine import Engine, SearchResult
+    from c4engine.search.results import SolveResult
+
+    def unfinished(self: Solver, board: Board, **options: object) -> SolveResult:
+        return SolveResult(None, False, 0, 5, 1, 1000, 0.1, False, 42, 5, "time limit", best_proved=True)
+
+    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> SearchResult:
+        return SearchResult(3, 25.0, 6, 100, 0.01, True, (3,))
+
+    monkeypatch.setattr(Solver, "solve", unfinished)
+    monkeypatch.setattr(Engine, "search", estimate)
+    verdict = Analyst(book=None, table_size_mb=8).solve(Board.from_moves("44535"), Limit(time=0.5))
+    assert verdict.best_move == 1 and not verdict.exact and (verdict.lower, verdict.upper) == (0, 5)

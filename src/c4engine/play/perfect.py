@@ -143,12 +143,11 @@ class PerfectPlayer:
             column = best_column(board, values, self._random)
             choice = MoveChoice(column, values[column], True, analysis.source, time.perf_counter() - start)
             return self._record(board, choice)
-        # to play (not to show), a hopeful estimate beats a proven loss: rank every column alike
-        ranks = [None if score is None else score.rank() for score in analysis.scores]
-        top = max(rank for rank in ranks if rank is not None)
-        column = next(c for c in board.geometry.center_order if ranks[c] == top)
-        # some column is unproven, so no move is proven best
-        choice = MoveChoice(column, values[column], False, analysis.source, time.perf_counter() - start)
+        # the analysis's best by dominance: never a column another one is proven better than
+        best = analysis.best_columns
+        column = best_column(board, [0 if c in best else None for c in range(board.width)], self._random)
+        proven = analysis.best_proven and values[column] is not None
+        choice = MoveChoice(column, values[column], proven, analysis.source, time.perf_counter() - start)
         return self._record(board, choice)
 
     def _solve_centre_first(self, board: Board, start: float) -> MoveChoice:

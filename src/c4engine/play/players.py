@@ -34,7 +34,7 @@ from c4engine.search.analysis import Analyst, Poll, shared_analyst
 from c4engine.search.engine import Engine, PollHook, SearchResult
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
 from c4engine.search.limit import Limit
-from c4engine.search.results import Verdict
+from c4engine.search.results import WIN_THRESHOLD, Verdict
 
 __all__ = [
     "COMPUTER_FORMS",
@@ -205,6 +205,8 @@ class EnginePlayer:
             return self._random.choice(moves)
         started = monotonic()
         budget = self.engine.time_limit
+        if self._perfect is not None:
+            self._perfect.last = None  # a proof of this move only
         if budget is not None and self._perfect is not None and Analyst.can_solve(board):
             column = self._proved_move(board, self._perfect, EXACT_SHARE * budget)
             if column is not None:
@@ -213,7 +215,26 @@ class EnginePlayer:
         self.last_search = self.engine.search(board, time_limit=left)
         if self.last_search.move is None:  # pragma: no cover - search raises GameOverError first
             raise GameOverError("the game is over: there is no move to choose")
-        return self.last_search.move
+        return self._by_dominance(self.last_search)
+
+    def _by_dominance(self, search: SearchResult) -> int:
+        """The engine's move, unless the solver proved another move at least a draw and the engine
+        saw no win: a column proven at least a draw ranks above one only estimated (the dominance
+        rule of :func:`c4engine.search.analysis.best_by_bounds`)."""
+        proof = None if self._perfect is None else self._perfect.last
+        move = search.move
+        assert move is not None
+        engine_wins = search.score >= WIN_THRESHOLD
+        if (
+            proof is not None
+            and not proof.proven
+            and proof.score is not None
+            and proof.score >= 0
+            and proof.column != move
+            and not engine_wins
+        ):
+            return proof.column
+        return move
 
     @staticmethod
     def _proved_move(board: Board, perfect: PerfectPlayer, seconds: float) -> int | None:

@@ -509,15 +509,22 @@ class Analyst:
             # the timer cancelling the solver is its time limit too, whichever noticed first
             stopped = "time limit" if timed_out.is_set() else result.stopped
             lower, upper, nodes = result.lower, result.upper, result.nodes
+            # a move the solver proved to reach at least a draw, before the limit stopped it
+            drawing = result.best_move if result.best_proved and result.lower >= 0 else None
         else:
             lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
+            drawing = None
         left = _time_left(limit, start)
         engine = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit, poll)
         found = engine.search(board)
+        move, line = found.move, found.pv
+        if drawing is not None and move != drawing and found.score < WIN_THRESHOLD:
+            # dominance: a move proven at least a draw ranks above one only estimated, bar a win seen
+            move, line = drawing, (drawing,)
         return Verdict(
             Score.from_engine(found.score, cells=cells, stones=stones),
-            found.move,
-            found.pv,
+            move,
+            line,
             "engine",
             lower,
             upper,
@@ -578,7 +585,7 @@ class Analyst:
         the book's where it knows (through a policy book's own moves too),
         else the most central move a null-window search shows keeps it.
 
-        >>> Analyst().line(Board.from_moves("44455"), 2, 18)   # the win on the spot
+        >>> Analyst().line(Board.from_moves("445566"), 2, 18)   # the win on the spot
         ((2,), True)
         """
         start = time.perf_counter()
@@ -835,14 +842,15 @@ def best_by_bounds(
     top_lower = max(low for low, _ in bounds.values())
     contenders = [c for c in playable if bounds[c][1] >= top_lower]
 
-    def rank(column: int) -> tuple[int, float]:
+    def rank(column: int) -> tuple[int, float, float]:
         score = scores[column]
         assert score is not None
         low, high = bounds[column]
-        value = score.engine_value()
+        value = raw = score.engine_value()
         if not score.is_exact:  # an estimate is held within what is proven
             value = min(max(value, _on_engine_scale(low, score)), _on_engine_scale(high, score))
-        return (1 if low > 0 else 0 if low == 0 else -1), value
+        # among columns held alike (two "at least a draw" estimated below 0), the estimate decides
+        return (1 if low > 0 else 0 if low == 0 else -1), value, raw
 
     ranks = {c: rank(c) for c in contenders}
     top = max(ranks.values())

@@ -415,6 +415,12 @@ function allExact(result) {
   return result.columns.every((entry) => !entry || entry.exact);
 }
 
+// Nothing more to ask for: every column proven and the best line found to the end of the game.
+function settled(result) {
+  const entry = result.columns[result.move - 1];
+  return allExact(result) && entry.pv_complete;
+}
+
 // The chips' words, for each chip from the longest to the shortest (see fitChip).
 const chipWords = new WeakMap();
 
@@ -465,6 +471,7 @@ function renderAnalysis(result, final, waiting = null) {
   }
   box.replaceChildren();
   box.classList.toggle("loading", !result);
+  box.dataset.final = String(!!result && final);
   for (let c = 0; c < state.width; c++) {
     const chip = document.createElement("div");
     const entry = result ? result.columns[c] : null;
@@ -499,7 +506,7 @@ function renderAnalysis(result, final, waiting = null) {
   fitChips();
 }
 
-// The best line: the line of the hinted (centre-most best) column, when that column is proven.
+// The best line: the line of the hinted (recommended) column, when that column is proven.
 function bestLine() {
   const result = state.result;
   if (!result || result.pos !== state.pos || !state.position) return [];
@@ -517,7 +524,8 @@ function renderLine() {
   $("line-nav").hidden = !state.showLine || !line.length;
   if (!state.showLine || !line.length) return;
   state.lineStep = Math.min(Math.max(state.lineStep, 1), line.length);
-  $("line-where").textContent = `stone ${state.lineStep} of ${line.length}`;
+  const complete = state.result.columns[line[0] - 1].pv_complete;
+  $("line-where").textContent = `stone ${state.lineStep} of ${line.length}${complete ? "" : " (so far: not yet to the end)"}`;
   $("line-back").disabled = state.lineStep <= 1;
   $("line-forward").disabled = state.lineStep >= line.length;
   const heights = [];
@@ -592,7 +600,7 @@ async function analyse() {
       const result = await analysisRound(pos, ANALYSIS_CAPS[round], controller);
       if (state.analysis !== controller || state.pos !== pos) return null;
       state.result = Object.assign(result, { pos }); // the moves it answers, as this page wrote them
-      const final = allExact(result) || round === ANALYSIS_CAPS.length - 1;
+      const final = settled(result) || round === ANALYSIS_CAPS.length - 1;
       if ($("analysis-toggle").checked) renderAnalysis(result, final);
       if (state.hint !== null) showHint(result);
       if (final) break;
