@@ -27,7 +27,9 @@ from c4engine.web.app import Limits, position_payload
 from c4engine.web.pool import Client, ClientBusyError, Lane, PoolBusyError
 from c4engine.web.worker import analyze, analyze_position, engine_move
 
-LIMITS = Limits(workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=2)
+LIMITS = Limits(
+    workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=2, review_time=2
+)
 
 # Positions whose analysis the classic engine proves at once (the solver must agree).
 LOSSES = "425645445333223554433225266"  # O to move; columns 2-5 full

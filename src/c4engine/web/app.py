@@ -8,6 +8,7 @@ at ``/openapi.json``):
 * ``GET /api/analyze`` -- every column's proven bounds, score or estimate and line, the best
   columns by dominance (time-capped; says what is proven): ``c4 analyze --json``'s shape;
 * ``POST /api/move`` -- the computer's move at a skill level;
+* ``POST /api/review`` -- every move of a game scored, mistakes marked, the better lines;
 * ``GET /api/record`` -- the game as a JSON game record;
 * ``GET /healthz`` -- liveness, answered by the event loop alone.
 
@@ -81,7 +82,9 @@ class Limits:
     lane, ``per_client`` per client and lane, ``per_address`` per network
     address and lane (all its clients together: a client making up tokens
     gets no more than that); time caps and timeouts in
-    seconds, request sizes in bytes.  ``read_timeout`` bounds how long a
+    seconds, request sizes in bytes.  A review gives each ply
+    ``review_ply_time`` (a client may ask up to ``max_time``) and takes at
+    most ``review_time`` in all.  ``read_timeout`` bounds how long a
     client may take to send its request (head and body); ``max_connections``
     how many connections and requests the server holds at once.
     """
@@ -94,6 +97,8 @@ class Limits:
     move_time: float = 3.0
     analyze_time: float = 1.0
     max_time: float = 3.0
+    review_ply_time: float = 1.0
+    review_time: float = 30.0
     max_body: int = 16 * 1024
     max_query: int = 8 * 1024
     read_timeout: float = 5.0
@@ -199,6 +204,94 @@ class MoveOut(BaseModel):
     exact: bool = Field(description="False when the time cap stopped the level's full search")
     elapsed: float
     position: PositionOut
+
+
+class ReviewIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    moves: str = Field(max_length=4096, description="The game's moves, as a move string", examples=["44556"])
+    size: str = Field("7x6", max_length=16, examples=["7x6"])
+    connect: int = Field(4, ge=2, le=MAX_SIZE, strict=True)
+    time_per_ply: float | None = Field(
+        None,
+        gt=0,
+        allow_inf_nan=False,
+        strict=True,
+        description="Seconds for each ply's analysis, at most the server's time cap (default 1); "
+        "less on long games, so the whole review stays within the server's review cap",
+    )
+
+
+class PlyOut(BaseModel):
+    ply: int = Field(description="1-based")
+    player: Literal[1, 2] = Field(description="1: the first player (X), 2: the second (O)")
+    column: int = Field(description="The column played, 1-based")
+    score_before: int | None = Field(
+        description="The best score any column gets, the mover's view, solver scale; null when not proven"
+    )
+    score_after: int | None = Field(
+        description="The score of the column played, the mover's view, solver scale; null when not proven"
+    )
+    exact: bool = Field(description="Whether both scores are proven")
+    lower: int = Field(description="Proven lower bound of score_after")
+    upper: int = Field(description="Proven upper bound of score_after")
+    before_lower: int = Field(description="Proven lower bound of score_before")
+    before_upper: int = Field(description="Proven upper bound of score_before")
+    estimate: float | None = Field(description="The engine's estimate of the column played; null when exact")
+    best_estimate: float | None = Field(
+        description="The engine's estimate of the best column; null when exact"
+    )
+    words_before: str = Field(examples=["win in 5", "at least a draw", "≈ +3.5, not proven"])
+    words_after: str = Field(examples=["draw"])
+    best: list[int] = Field(description="The best columns, 1-based")
+    best_proven: bool = Field(
+        description="Whether the best columns are proven best (else the engine's choice)"
+    )
+    best_complete: bool = Field(
+        description="Whether every column was compared within the ply's time (else best may miss some)"
+    )
+    verdict: Literal["best", "inaccuracy", "mistake", "blunder", "not proven"] = Field(
+        description="best: kept the score; inaccuracy: same result, a slower win or a quicker loss; "
+        "mistake: win to draw or draw to loss; blunder: win to loss; not proven: the time ran out first"
+    )
+    or_worse: bool = Field(description="The move is proven at least this bad, and may be worse")
+    mark: Literal["", "?!", "?", "??"]
+    pv: list[int] = Field(description="Where the move was not best: the best column's line (1-based columns)")
+    pv_complete: bool = Field(description="Whether pv reaches the end of the game")
+
+
+class SideSummaryOut(BaseModel):
+    player: Literal[1, 2]
+    moves: int
+    best: int
+    accuracy: float | None = Field(description="Share of best moves among the proven ones; null when none is")
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    not_proven: int
+    turning_points: list[int] = Field(description="Plies where this side's move changed the result")
+
+
+class ReviewSummaryOut(BaseModel):
+    first: SideSummaryOut
+    second: SideSummaryOut
+    turning_points: list[int] = Field(description="Plies where a move is proven to have changed the result")
+
+
+class ReviewOut(BaseModel):
+    moves: str
+    size: str = Field(examples=["7x6"])
+    connect: int
+    result: str = Field(description='"1-0", "0-1", "1/2-1/2" or "*" (unfinished)')
+    complete: bool = Field(
+        description="False when the server's review cap stopped the review: "
+        "plies then holds the game's last plies"
+    )
+    exact: bool = Field(description="Whether every ply was reviewed and proven")
+    plies: list[PlyOut]
+    summary: ReviewSummaryOut
+    ply_time: float = Field(description="The seconds each ply's analysis was given")
+    elapsed: float
 
 
 class HealthOut(BaseModel):
@@ -490,11 +583,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:  # pragma: no cover
         return _error(500, "internal error: the server could not answer this request")
 
-    def cap(requested: float | None, default: float) -> float:
+    def cap(requested: float | None, default: float, name: str = "time_cap") -> float:
         if requested is None:
             return min(default, limits.max_time)
         if requested > limits.max_time:
-            raise StarletteHTTPException(422, f"time_cap: at most {limits.max_time:g} seconds")
+            raise StarletteHTTPException(422, f"{name}: at most {limits.max_time:g} seconds")
         return requested
 
     @app.get("/healthz", response_model=HealthOut, tags=["service"])
@@ -575,6 +668,38 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             "elapsed": result["elapsed"],
             "position": position_payload(board),
         }
+
+    @app.post("/api/review", response_model=ReviewOut, responses=_ERRORS, tags=["api"])
+    async def review(request: Request, body: Annotated[ReviewIn, Body()]) -> dict[str, Any]:
+        """Every move of the game scored exactly where it can be proven, and judged.
+
+        For each ply: the mover's best score and the played column's score
+        (solver scale, the mover's view; null when not proven, with the proven
+        bounds), the best columns, the verdict and, where the move was not
+        best, the best column's line.  One request in the analysis lane,
+        answered whole: the plies are reviewed from the end backwards, each
+        within ``time_per_ply`` (on boards too big for the solver, within its
+        share of the server's review cap), a ply not proven in its time
+        marked "not proven".  A review still running at the cap stops there:
+        ``complete`` is false and ``plies`` holds the game's last plies.
+        Asking again proves more: the worker's solver keeps what it learnt.
+        """
+        board = _board(body.moves, body.size, body.connect)
+        if not board.moves:
+            raise StarletteHTTPException(400, "moves: the game has no moves to review")
+        ply_time = cap(body.time_per_ply, limits.review_ply_time, "time_per_ply")
+        result = await _engine(
+            request,
+            analyses,
+            worker.review_moves,
+            board.move_string,
+            board.width,
+            board.height,
+            board.connect,
+            ply_time,
+            limits.review_time,
+        )
+        return result
 
     @app.get("/api/record", responses=_ERRORS, tags=["api"])
     async def record(

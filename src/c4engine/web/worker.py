@@ -47,9 +47,10 @@ from c4engine.search.analysis import shared_analyst
 from c4engine.search.engine import SearchProgress
 from c4engine.search.limit import Limit
 from c4engine.search.results import ColumnAnalysis, PositionAnalysis
+from c4engine.search.review import ReviewProgress
 from c4engine.search.solver import SolveProgress
 
-__all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "warm_up"]
+__all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "review_moves", "warm_up"]
 
 Stop = Callable[[], bool]
 """Asked during a search; True ends it (the client went away)."""
@@ -61,6 +62,8 @@ _POLL = 0.02  # seconds between checks of ``stop``: a cancelled search ends this
 # An estimate of this size (the service's ``areas`` evaluator) reads as "slightly better":
 # on random positions of 6-20 stones half the estimates are within 10 of 0, 90 % within 20.
 _LEAN_SCALE = 15.0
+# The part of a review's time cap shared among the plies of a board the solver cannot hold.
+_REVIEW_SHARE = 0.5
 
 
 def _never() -> bool:
@@ -125,6 +128,46 @@ def analyze_position(
     started = monotonic()
     result = analyze(Board.from_moves(moves, width, height, connect), time_cap, stop)
     result["elapsed"] = round(monotonic() - started, 4)
+    return result
+
+
+def review_moves(
+    moves: str,
+    width: int,
+    height: int,
+    connect: int,
+    ply_time: float,
+    total_time: float,
+    stop: Stop = _never,
+) -> dict[str, Any]:
+    """The analysis service's review of the game ``moves`` (:meth:`Analyst.review`), as its JSON.
+
+    Each ply gets ``ply_time`` seconds.  On boards the solver holds, most
+    plies are proven in milliseconds (the table is warm from the game's end),
+    so the time goes to the few hard ones; on boards it cannot hold every ply
+    spends its whole time on an estimate, so there each gets at most its
+    share of half ``total_time`` (the other half for what a ply costs beyond
+    its limit).  Either way the review stops once it has run
+    ``total_time`` seconds: ``complete`` is then false and ``plies`` holds
+    the plies reviewed, the game's last ones.  ``stop`` ends it at once.
+    Adds ``elapsed`` and ``ply_time`` (the seconds each ply was given).
+    """
+    board = Board.from_moves(moves, width, height, connect)
+    analyst = shared_analyst()
+    share = _REVIEW_SHARE * total_time / max(1, board.move_count)
+    per_ply = ply_time if analyst.can_solve(board) else min(ply_time, share)
+    started = monotonic()
+
+    def poll(_progress: SolveProgress | SearchProgress) -> bool:
+        return stop()
+
+    def over_time(_progress: ReviewProgress) -> bool:
+        return stop() or monotonic() - started > total_time
+
+    review = analyst.review(board, Limit(time=per_ply), progress=over_time, poll=poll)
+    result = review.to_json()
+    result["elapsed"] = round(monotonic() - started, 4)
+    result["ply_time"] = round(per_ply, 4)
     return result
 
 

@@ -295,6 +295,7 @@ function renderStatus() {
   $("thinking").hidden = !state.thinking;
   $("retry").hidden = true;
   if (!position) return;
+  $("review-open").hidden = !position.over;
   let text;
   if (position.over) {
     status.dataset.state = "over";
@@ -815,6 +816,7 @@ async function startGame(settings, notices = []) {
     }
   }
   if (notices.length) setMessage(`The address was not usable: ${notices.join("; ")}. Playing with the defaults instead.`, "info");
+  if (reviewFromAddress()) return; // ?review=1: the game is looked at, not played on
   await computerMoves();
 }
 
@@ -968,6 +970,7 @@ $("copy-moves").addEventListener("click", copyMoves);
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (reviewKey(event)) return;
   if ($("new-dialog").open || typing(event.target)) return;
   const key = event.key.toLowerCase();
   if (/^[0-9]$/.test(key)) {
