@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.conftest import PONS
-from tests.web_server import c4_serve, server_in_thread
+from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
 from c4engine.web.app import Limits, position_payload
@@ -46,16 +46,6 @@ def base() -> Iterator[str]:
 def client(base: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=base, timeout=30) as session:
         yield session
-
-
-def error_of(response: httpx.Response, status: int) -> str:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/json")
-    body = response.json()
-    assert set(body) == {"error"}
-    message: str = body["error"]
-    assert message and "Traceback" not in message
-    return message
 
 
 # ------------------------------------------------------------- good input

@@ -106,3 +106,14 @@ def _address_told(lines: queue.Queue[str | None], timeout: float) -> str:
         found = re.search(r"open (http://\S+?)/ in a browser", line)
         if found:
             return found.group(1)
+
+
+def error_of(response: httpx.Response, status: int) -> str:
+    """The message of a JSON error answer with ``status``: one ``error`` field, never a traceback."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert set(body) == {"error"}
+    message: str = body["error"]
+    assert message and "Traceback" not in message
+    return message

@@ -25,11 +25,11 @@ from c4engine.cli.options import (
     Subparsers,
     add_board_options,
     add_progress_option,
+    add_table_option,
     add_worker_options,
     check_depth,
     check_input_file,
     check_output_path,
-    table_mb,
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError, C4Error
@@ -119,13 +119,7 @@ def add_book_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 def _work_options(parser: argparse.ArgumentParser) -> None:
     add_worker_options(parser, "the solver")
-    parser.add_argument(
-        "--table-mb",
-        type=table_mb,
-        default=DEFAULT_WORKER_TABLE_MB,
-        metavar="MB",
-        help=f"each worker's transposition table (default {DEFAULT_WORKER_TABLE_MB})",
-    )
+    add_table_option(parser, DEFAULT_WORKER_TABLE_MB, "each worker's transposition table")
     add_progress_option(parser)
 
 

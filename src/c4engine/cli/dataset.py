@@ -22,10 +22,10 @@ from c4engine.cli.options import (
     Subparsers,
     add_board_options,
     add_progress_option,
+    add_table_option,
     add_worker_options,
     check_output_path,
     number,
-    table_mb,
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import DatasetError, echo, echo_path
@@ -39,7 +39,6 @@ from c4engine.experiments.dataset import (
     write_dataset,
 )
 from c4engine.notation import parse_size
-from c4engine.search.results import DEFAULT_TABLE_MB
 
 __all__ = ["MAX_POSITIONS", "SUFFIXES", "add_dataset_parser", "parse_plies", "run_dataset"]
 
@@ -127,9 +126,7 @@ def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help=f"prefer central columns in the random play (0 = uniform, up to {MAX_BIAS:g})",
     )
     add_worker_options(parser, "the solver", default=0)
-    parser.add_argument(
-        "--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB", help="solver table"
-    )
+    add_table_option(parser, what="solver table")
     add_progress_option(parser)
     parser.set_defaults(func=run_dataset)
     return parser

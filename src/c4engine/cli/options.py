@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 from c4engine.board import MAX_SIZE
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import parse_size
-from c4engine.search.results import check_table_mb
+from c4engine.search.results import DEFAULT_TABLE_MB, check_table_mb
 
 __all__ = [
     "MAX_SECONDS",
@@ -86,6 +86,17 @@ def table_mb(text: str) -> float:
     except (ValueError, C4Error) as error:
         message = str(error) if isinstance(error, C4Error) else f"{echo(text)} is not a number of MB"
         raise argparse.ArgumentTypeError(message) from None
+
+
+def add_table_option(
+    parser: argparse.ArgumentParser,
+    default: float = DEFAULT_TABLE_MB,
+    what: str = "transposition table memory",
+) -> None:
+    """``--table-mb``: the solver's transposition table, in MB (checked by :func:`table_mb`)."""
+    parser.add_argument(
+        "--table-mb", type=table_mb, default=default, metavar="MB", help=f"{what} (default {default:g})"
+    )
 
 
 def number(low: float, high: float, *, above: bool = False, unit: str = "") -> Callable[[str], float]:

@@ -32,17 +32,16 @@ from c4engine.cli.options import (
     Subparsers,
     add_board_options,
     add_progress_option,
+    add_table_option,
     check_input_file,
     check_output_path,
     number,
-    table_mb,
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo_path
 from c4engine.notation import parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.results import DEFAULT_TABLE_MB
 from c4engine.search.review import DEFAULT_PLY_LIMIT, PlyReview, Review, ReviewProgress
 
 __all__ = ["add_review_parser", "render_review", "run_review"]
@@ -74,13 +73,7 @@ def add_review_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON (docs/review.md)")
     parser.add_argument("--svg", metavar="FILE", help="write the evaluation graph to FILE")
-    parser.add_argument(
-        "--table-mb",
-        type=table_mb,
-        default=DEFAULT_TABLE_MB,
-        metavar="MB",
-        help=f"transposition table memory (default {DEFAULT_TABLE_MB})",
-    )
+    add_table_option(parser)
     parser.add_argument("--no-book", action="store_true", help="search even where the opening book knows")
     color = parser.add_mutually_exclusive_group()
     color.add_argument("--color", dest="color", action="store_true", default=None, help="force colour")

@@ -36,17 +36,17 @@ from c4engine.cli.options import (
     MAX_SECONDS,
     Subparsers,
     add_progress_option,
+    add_table_option,
     board_size,
     check_input_file,
     number,
-    table_mb,
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.results import DEFAULT_TABLE_MB, ColumnAnalysis, PositionAnalysis, Verdict
+from c4engine.search.results import ColumnAnalysis, PositionAnalysis, Verdict
 
 __all__ = [
     "add_analyze_parser",
@@ -76,13 +76,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
     )
     parser.add_argument("-w", "--weak", action="store_true", help="only win / draw / loss")
-    parser.add_argument(
-        "--table-mb",
-        type=table_mb,
-        default=DEFAULT_TABLE_MB,
-        metavar="MB",
-        help=f"transposition table memory (default {DEFAULT_TABLE_MB})",
-    )
+    add_table_option(parser)
     parser.add_argument(
         "--time",
         type=number(0, MAX_SECONDS, above=True, unit=" seconds"),
@@ -139,7 +133,7 @@ def add_bench_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--limit", type=int, default=None, metavar="N", help="first N positions of each set")
     parser.add_argument("--data", default=None, metavar="DIR", help="directory of the default sets")
     parser.add_argument("-w", "--weak", action="store_true", help="weak solve (checks the sign)")
-    parser.add_argument("--table-mb", type=table_mb, default=DEFAULT_TABLE_MB, metavar="MB")
+    add_table_option(parser)
     add_progress_option(parser)
     parser.set_defaults(func=run_bench)
     return parser

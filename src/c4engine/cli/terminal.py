@@ -184,13 +184,8 @@ class TerminalGame:
     def _after_game(self) -> bool:
         """Offer a review of the game and a new one: True for a new game, False to quit."""
         while True:
-            try:
-                line = self.read_line("r review, n new game, q quit: ")
-            except EOFError:
-                self.say()
-                return False
-            command = line.strip().lower()
-            if command in {"q", "quit", "exit"}:
+            command = self._read_command("r review, n new game, q quit: ")
+            if command is None:
                 return False
             if command in {"n", "new"}:
                 return True
@@ -212,6 +207,16 @@ class TerminalGame:
             )
         self.say(render_review(review, color=self.color))
 
+    def _read_command(self, prompt: str) -> str | None:
+        """The person's next command, trimmed and in lower case; None when they quit or input ends."""
+        try:
+            line = self.read_line(prompt)
+        except EOFError:
+            self.say()
+            return None
+        command = line.strip().lower()
+        return None if command in {"q", "quit", "exit"} else command
+
     def _prompt(self) -> str:
         board = self.game.board
         return f"{self._label(board.turn)} -- column 1-{board.width}, u undo, h hint, q quit: "
@@ -219,13 +224,8 @@ class TerminalGame:
     def _human_turn(self) -> bool:
         """Read commands until a move is made; False when the user quits."""
         while True:
-            try:
-                line = self.read_line(self._prompt())
-            except EOFError:
-                self.say()
-                return False
-            command = line.strip().lower()
-            if command in {"q", "quit", "exit"}:
+            command = self._read_command(self._prompt())
+            if command is None:
                 return False
             if command in {"u", "undo"}:
                 self._undo()
