@@ -26,7 +26,7 @@ from c4engine.board import Board, Geometry, fits_64_bits
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
-from c4engine.search.limit import Limit
+from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import DEFAULT_TABLE_MB
 
 __all__ = ["DEFAULT_TIME_LIMIT", "MoveChoice", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
@@ -173,7 +173,7 @@ class PerfectPlayer:
         floor = None if target is not None else self._floor(board)
         if floor is not None:
             # our last move kept ``floor``: unless the reply was a mistake, that is the score
-            better = solver.is_at_least(board, floor + 1, time_limit=self._left(start))
+            better = solver.is_at_least(board, floor + 1, self._left(start))
             if better is None:
                 return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
             if better:
@@ -183,9 +183,9 @@ class PerfectPlayer:
         if target is None:
             result = solver.solve(
                 board,
+                self._left(start),
                 weak=False,
                 best_move=False,
-                time_limit=self._left(start),
                 at_least=floor,
                 poll=self.poll,
             )
@@ -195,17 +195,16 @@ class PerfectPlayer:
                 lower = result.lower if result.best_proved else None
                 return MoveChoice(fallback, lower, False, "solver", time.perf_counter() - start)
             target = result.score
-        left = self._left(start)
-        column = self.analyst.move_reaching(board, target, Limit() if left is None else Limit(time=left))
+        column = self.analyst.move_reaching(board, target, self._left(start))
         if column is None:
             return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
         return MoveChoice(column, target, True, "solver", time.perf_counter() - start)
 
-    def _left(self, start: float) -> float | None:
-        """Seconds left of this move's budget (None: no limit); a spent budget leaves a sliver."""
+    def _left(self, start: float) -> Limit:
+        """What is left of this move's budget (unlimited without one); a spent budget leaves a sliver."""
         if self.time_limit is None:
-            return None
-        return max(1e-3, self.time_limit - (time.perf_counter() - start))
+            return UNLIMITED
+        return Limit(time=max(1e-3, self.time_limit - (time.perf_counter() - start)))
 
     def _floor(self, board: Board) -> int | None:
         """A score proved for ``board``: the one our last move kept, if ``board`` is one reply later."""

@@ -301,10 +301,9 @@ class Analyst:
             with self._cancel_after(solver_limit.time):
                 solved = self.solver.analyze(
                     board,
+                    solver_limit,
                     weak=weak,
                     pv=False,
-                    time_limit=solver_limit.time,
-                    node_limit=solver_limit.nodes,
                     poll=poll,
                     poll_interval=_poll_interval(solver_limit),
                 )
@@ -501,9 +500,8 @@ class Analyst:
             with self._cancel_after(solver_limit.time) as timed_out:
                 result = self.solver.solve(
                     board,
+                    solver_limit,
                     weak=weak,
-                    time_limit=solver_limit.time,
-                    node_limit=solver_limit.nodes,
                     poll=poll,
                     poll_interval=_poll_interval(solver_limit),
                     best_move=best_move,
@@ -569,7 +567,7 @@ class Analyst:
         self.require_solver(board)
         _check_playable(board)
         with self._cancel_after(limit.time):
-            return self.solver.is_at_least(board, score, time_limit=limit.time, node_limit=limit.nodes)
+            return self.solver.is_at_least(board, score, limit)
 
     def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
         """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
@@ -643,7 +641,7 @@ class Analyst:
                 reaches: bool | None = target == 0
             else:
                 left = None if limit.time is None else max(1e-3, limit.time - (time.perf_counter() - start))
-                beaten = self.solver.is_at_least(child, 1 - target, time_limit=left, node_limit=limit.nodes)
+                beaten = self.solver.is_at_least(child, 1 - target, Limit(time=left, nodes=limit.nodes))
                 reaches = None if beaten is None else not beaten
             child.undo()
             if reaches is None:
