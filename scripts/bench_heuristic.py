@@ -19,6 +19,7 @@ from c4engine.board import Board
 from c4engine.play.levels import LEVELS
 from c4engine.search.engine import Engine
 from c4engine.search.evaluators import evaluator_by_name
+from c4engine.search.limit import Limit
 
 
 def compile_time() -> float:
@@ -26,7 +27,8 @@ def compile_time() -> float:
     code = (
         "import time; t = time.perf_counter()\n"
         "from c4engine.board import Board; from c4engine.search.engine import Engine\n"
-        "Engine(depth=3).search(Board.from_moves('4453'))\n"
+        "from c4engine.search.limit import Limit\n"
+        "Engine(limit=Limit(depth=3)).search(Board.from_moves('4453'))\n"
         "print(time.perf_counter() - t)\n"
     )
     with tempfile.TemporaryDirectory() as cache:
@@ -66,7 +68,7 @@ def nodes_per_second() -> None:
     for depth in (5, 6, 7):
         rows = {}
         for use_kernel in (False, True):
-            engine = Engine(depth=depth, use_kernel=use_kernel, center_first_move=False)
+            engine = Engine(limit=Limit(depth=depth), use_kernel=use_kernel, center_first_move=False)
             nodes = 0
             cpu = 0.0
             for board in boards:
@@ -97,7 +99,7 @@ def levels(games: int = 3) -> None:
             for _ in range(2):  # two random opening moves, for variety
                 board.play(rng.choice(board.legal_moves()))
             # one engine a game, as EnginePlayer keeps it
-            engine = Engine(evaluator_by_name(entry.evaluator), depth=entry.depth)
+            engine = Engine(evaluator_by_name(entry.evaluator), Limit(depth=entry.depth))
             while not board.is_over:
                 result = engine.search(board)
                 worst = max(worst, result.cpu_time)
@@ -115,7 +117,7 @@ def levels(games: int = 3) -> None:
 if __name__ == "__main__":
     start = time.perf_counter()
     compile_time()
-    Engine(depth=3).search(Board.from_moves("4453"))
+    Engine(limit=Limit(depth=3)).search(Board.from_moves("4453"))
     nodes_per_second()
     levels()
     print(f"({time.perf_counter() - start:.0f} s)")

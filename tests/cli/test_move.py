@@ -10,11 +10,12 @@ from c4engine.cli.move import choose_player
 from c4engine.errors import PlayerSpecError
 from c4engine.search.engine import Engine
 from c4engine.search.evaluators import windows
+from c4engine.search.limit import Limit
 
 
 def test_a_fixed_depth_move_is_the_engines_move() -> None:
     for position in ("4453", "4444", "1234567"):
-        expected = Engine(windows, depth=5).best_move(Board.from_moves(position)) + 1
+        expected = Engine(windows, Limit(depth=5)).best_move(Board.from_moves(position)) + 1
         result = run_c4("move", position, "--depth", "5")
         assert result.returncode == 0, result.stderr
         assert result.stdout == f"{expected}\n"

@@ -52,7 +52,7 @@ def test_every_level_carries_a_time_budget() -> None:
 
     for entry in LEVELS:
         player = EnginePlayer(level=entry.number)
-        assert (player.engine.depth, player.engine.time_limit) == (entry.depth, entry.time_limit)
+        assert (player.engine.limit.depth, player.engine.limit.time) == (entry.depth, entry.time_limit)
         assert player.exact == entry.exact
 
 

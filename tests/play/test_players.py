@@ -8,6 +8,7 @@ from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.play import levels
 from c4engine.play.players import Agent, EnginePlayer, HumanPlayer, RandomPlayer, parse_agent
+from c4engine.search.limit import Limit
 from c4engine.search.results import WIN_SCORE
 
 
@@ -74,13 +75,13 @@ def test_weights_files_as_players(tmp_path) -> None:  # type: ignore[no-untyped-
     for spec in (f"weights:{path}", str(path), f"  weights:{path} "):
         player = parse_agent(spec)
         assert isinstance(player, EnginePlayer)
-        assert player.engine.depth == 3 and player.name == "tuned.json, depth 3"
+        assert player.engine.limit.depth == 3 and player.name == "tuned.json, depth 3"
         assert isinstance(player.engine.evaluator, WindowsEvaluator)
         assert player.engine.evaluator.weights == weights
-    assert parse_agent(f"weights:{path}@6").engine.depth == 6  # type: ignore[attr-defined]
-    assert parse_agent(f"{path}@2").engine.depth == 2  # type: ignore[attr-defined]
+    assert parse_agent(f"weights:{path}@6").engine.limit.depth == 6  # type: ignore[attr-defined]
+    assert parse_agent(f"{path}@2").engine.limit.depth == 2  # type: ignore[attr-defined]
     weights.save(path)  # no depth recorded
-    assert weights_player(str(path)).engine.depth == FALLBACK_WEIGHTS_DEPTH
+    assert weights_player(str(path)).engine.limit.depth == FALLBACK_WEIGHTS_DEPTH
     with pytest.raises(WeightsError, match="no such file"):
         parse_agent("weights:nowhere.json")
     with pytest.raises(PlayerSpecError, match="names no weights file"):
@@ -156,9 +157,10 @@ def test_bad_external_players_are_spec_errors(external: str, name: str, message:
 def test_engine_settings_as_a_spec() -> None:
     player = parse_agent("depth=4,evaluator=areas,noise=0.25", seed=1)
     assert isinstance(player, EnginePlayer)
-    assert (player.engine.depth, player.noise, player.name) == (4, 0.25, "depth=4,evaluator=areas,noise=0.25")
+    assert (player.engine.limit.depth, player.noise) == (4, 0.25)
+    assert player.name == "depth=4,evaluator=areas,noise=0.25"
     based = parse_agent("level=6,noise=0.1")
-    assert isinstance(based, EnginePlayer) and based.engine.depth == levels.level(6).depth
+    assert isinstance(based, EnginePlayer) and based.engine.limit.depth == levels.level(6).depth
     assert based.noise == 0.1
     for spec, message in [
         ("depth=x", "invalid literal"),
@@ -223,7 +225,7 @@ def test_an_exact_player_cancels_the_solver_at_its_share(monkeypatch: pytest.Mon
 def test_exact_and_time_settings() -> None:
     player = parse_agent("depth=13,evaluator=areas,noise=0,time=2.5,exact=1")
     assert isinstance(player, EnginePlayer) and player.exact
-    assert (player.engine.depth, player.engine.time_limit) == (13, 2.5)
+    assert (player.engine.limit.depth, player.engine.limit.time) == (13, 2.5)
     no = parse_agent("level=7,exact=no")
     assert isinstance(no, EnginePlayer) and not no.exact
     for spec, message in [
@@ -236,9 +238,9 @@ def test_exact_and_time_settings() -> None:
 
 def test_a_depth_keeps_the_level_budget_and_a_time_limit_replaces_it() -> None:
     capped = EnginePlayer(level=6, depth=3)
-    assert (capped.engine.depth, capped.engine.time_limit) == (3, levels.level(6).time_limit)
+    assert (capped.engine.limit.depth, capped.engine.limit.time) == (3, levels.level(6).time_limit)
     timed = EnginePlayer(level=6, time_limit=0.5)
-    assert (timed.engine.depth, timed.engine.time_limit) == (None, 0.5)
+    assert (timed.engine.limit.depth, timed.engine.limit.time) == (None, 0.5)
 
 
 def test_level_7_prefers_a_move_the_solver_proved_at_least_a_draw_to_an_estimate(
@@ -253,7 +255,7 @@ def test_level_7_prefers_a_move_the_solver_proved_at_least_a_draw_to_an_estimate
         self.last = MoveChoice(1, 0, False, "solver", 0.0)  # column 2 proved at least a draw
         return 1
 
-    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> SearchResult:
+    def estimate(self: Engine, board: Board, limit: Limit | None = None) -> SearchResult:
         return SearchResult(3, 25.0, 6, 100, 0.01, True, (3,))
 
     monkeypatch.setattr(PerfectPlayer, "choose_move", unfinished_proof)
@@ -264,7 +266,7 @@ def test_level_7_prefers_a_move_the_solver_proved_at_least_a_draw_to_an_estimate
     monkeypatch.setattr(
         Engine,
         "search",
-        lambda self, board, time_limit=None: SearchResult(3, WIN_SCORE - 5, 6, 9, 0.0, False),
+        lambda self, board, limit=None: SearchResult(3, WIN_SCORE - 5, 6, 9, 0.0, False),
     )
     assert EnginePlayer(level=7).choose_move(board) == 3
     monkeypatch.setattr(Engine, "search", estimate)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from c4engine.search.engine import DEFAULT_DEPTH, Engine
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.solver import Solver
 
@@ -22,3 +23,12 @@ def test_the_solver_takes_one_limit(method: Callable[..., Any]) -> None:
 
 def test_share_keeps_the_depth_and_splits_time_and_nodes() -> None:
     assert Limit(time=2.0, nodes=10, depth=5).share(0.5) == Limit(time=1.0, nodes=5, depth=5)
+
+
+def test_the_engine_takes_one_limit() -> None:
+    search = inspect.signature(Engine.search).parameters
+    assert search["limit"].default is None  # None: the engine's own limit
+    made = inspect.signature(Engine.__init__).parameters
+    assert made["limit"].default == Limit(depth=DEFAULT_DEPTH)
+    for parameters in (search, made):
+        assert not {"time_limit", "node_limit", "depth"} & set(parameters)

@@ -22,6 +22,7 @@ import random
 import threading
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from time import monotonic
 from typing import Protocol, runtime_checkable
@@ -174,10 +175,10 @@ class EnginePlayer:
         self.noise = noise if noise is not None else (recipe.noise if recipe else 0.0)
         self._random = random.Random(seed)
         budget = time_limit if time_limit is not None else (recipe.time_limit if recipe else None)
+        recipe_depth = recipe.depth if recipe else None
         self.engine = Engine(
             chosen_evaluator,
-            depth if depth is not None or time_limit is not None else (recipe.depth if recipe else None),
-            time_limit=budget,
+            Limit(time=budget, depth=depth if depth is not None or time_limit is not None else recipe_depth),
             poll=poll,
             poll_interval=poll_interval,
         )
@@ -213,7 +214,7 @@ class EnginePlayer:
         if self.noise and self._random.random() < self.noise and not self._forced(board):
             return self._random.choice(moves)
         started = monotonic()
-        budget = self.engine.time_limit
+        budget = self.engine.limit.time
         if self._perfect is not None:
             self._perfect.last = None  # a proof of this move only
         if budget is not None and self._perfect is not None and Analyst.can_solve(board):
@@ -221,7 +222,7 @@ class EnginePlayer:
             if column is not None:
                 return column
         left = None if budget is None else max(budget - (monotonic() - started), _ENGINE_SHARE_MIN * budget)
-        self.last_search = self.engine.search(board, time_limit=left)
+        self.last_search = self.engine.search(board, replace(self.engine.limit, time=left))
         if self.last_search.move is None:  # pragma: no cover - search raises GameOverError first
             raise GameOverError("the game is over: there is no move to choose")
         return self._by_dominance(self.last_search)
@@ -532,7 +533,7 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     >>> parse_agent("perfect").name
     'perfect'
     >>> player = parse_agent("depth=3,evaluator=areas,noise=0.1")
-    >>> player.engine.depth, player.noise
+    >>> player.engine.limit.depth, player.noise
     (3, 0.1)
     """
     if _is_weights(spec):
