@@ -89,7 +89,8 @@ def levels(games: int = 3) -> None:
     print("| level | depth | moves | worst move s | mean move s | nodes/s |")
     print("|---|---|---|---|---|---|")
     for entry in LEVELS:
-        if entry.depth < 6:  # shallow levels take well under a millisecond a move
+        depth = entry.limit.depth
+        if depth is None or depth < 6:  # shallow levels take well under a millisecond a move
             continue
         worst = total = 0.0
         moves = nodes = 0
@@ -99,7 +100,7 @@ def levels(games: int = 3) -> None:
             for _ in range(2):  # two random opening moves, for variety
                 board.play(rng.choice(board.legal_moves()))
             # one engine a game, as EnginePlayer keeps it
-            engine = Engine(evaluator_by_name(entry.evaluator), Limit(depth=entry.depth))
+            engine = Engine(evaluator_by_name(entry.evaluator), Limit(depth=depth))
             while not board.is_over:
                 result = engine.search(board)
                 worst = max(worst, result.cpu_time)
@@ -109,7 +110,7 @@ def levels(games: int = 3) -> None:
                 assert result.move is not None
                 board.play(result.move)
         print(
-            f"| {entry.number} | {entry.depth} | {moves} | {worst:.3f} | {total / moves:.4f} "
+            f"| {entry.number} | {depth} | {moves} | {worst:.3f} | {total / moves:.4f} "
             f"| {nodes / total:,.0f} |"
         )
 
