@@ -18,7 +18,11 @@ from dataclasses import dataclass
 
 from c4engine.errors import LimitError
 
-__all__ = ["UNLIMITED", "Limit"]
+__all__ = ["MAX_NODES", "UNLIMITED", "Limit"]
+
+MAX_NODES = 10**12
+"""The most nodes a front-end lets one question ask for (``--nodes``, the web's ``nodes``): more
+than any search finishes in a day."""
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ from c4engine.notation import parse_size
 from c4engine.play import levels
 from c4engine.play.perfect import check_perfect_board
 from c4engine.play.record import GameRecord
-from c4engine.search.limit import Limit
+from c4engine.search.limit import MAX_NODES, Limit
 from c4engine.web import worker
 from c4engine.web.pool import Client, ClientBusyError, Function, Lane, PoolBusyError
 
@@ -179,9 +179,6 @@ class AnalysisOut(BaseModel):
 
 
 LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
-
-MAX_NODES = 10**12
-"""The most positions an analysis may be asked to search: more than any time cap allows."""
 
 
 class MoveIn(BaseModel):
