@@ -10,11 +10,11 @@ from tests.conftest import PONS
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError
+from c4engine.experiments.book_builder import build_book
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import EnginePlayer, RandomPlayer, parse_agent
 from c4engine.search.analysis import best_column
 from c4engine.search.book import OpeningBook
-from c4engine.search.book_builder import build_book
 from c4engine.search.solver import Solver
 
 
