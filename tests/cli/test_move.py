@@ -74,7 +74,7 @@ def test_choose_player_refuses_people() -> None:
 
 
 def _edge_loving_weights(tmp_path, depth: int | None = 1):  # type: ignore[no-untyped-def]
-    from c4engine.search.evaluators import WindowWeights
+    from c4engine.search.weight_files import WindowWeights
 
     weights = WindowWeights(own=(1, 10, 100), opponent=(-1, -10, -120), center=-50)
     path = tmp_path / "edges.json"

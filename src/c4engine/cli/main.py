@@ -140,7 +140,8 @@ def _computer(level: int | str, seed: int | None, weights: str | None = None) ->
     noise searching with the windows weights of that file, and named after it."""
     from c4engine.play.levels import level as recipe
     from c4engine.play.players import PERFECT, EnginePlayer, PerfectPlayer
-    from c4engine.search.evaluators import WindowsEvaluator, load_weights
+    from c4engine.search.evaluators import WindowsEvaluator
+    from c4engine.search.weight_files import load_weights
 
     if level == PERFECT:
         if weights is not None:

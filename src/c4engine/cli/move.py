@@ -29,7 +29,8 @@ from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, parse_agent, weights_player
-from c4engine.search.evaluators import WindowsEvaluator, load_weights
+from c4engine.search.evaluators import WindowsEvaluator
+from c4engine.search.weight_files import load_weights
 
 __all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
 
@@ -76,7 +77,7 @@ def choose_player(
 ) -> Agent:
     """The computer player ``c4 move`` asks: by level spec, fixed depth or time budget.
 
-    ``weights`` is a weights file (:func:`c4engine.search.evaluators.load_weights`):
+    ``weights`` is a weights file (:func:`c4engine.search.weight_files.load_weights`):
     the ``windows`` evaluator with those weights, at the depth the file
     records unless ``depth``, ``time`` or a level number is given.
 

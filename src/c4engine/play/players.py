@@ -33,9 +33,10 @@ from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.search.analysis import Analyst, Poll, shared_analyst
 from c4engine.search.engine import Engine, PollHook, SearchResult
-from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
+from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name
 from c4engine.search.limit import Limit
 from c4engine.search.results import WIN_THRESHOLD, Verdict
+from c4engine.search.weight_files import load_weights
 
 __all__ = [
     "COMPUTER_FORMS",
