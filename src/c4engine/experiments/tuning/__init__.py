@@ -2,7 +2,8 @@
 
 The sub-package in layers: :mod:`~c4engine.experiments.tuning.parameters` (what is
 tuned), :mod:`~c4engine.experiments.tuning.optimizers` (how the next candidates are
-chosen), :mod:`~c4engine.experiments.tuning.store` (the checkpoint) and
+chosen), :mod:`~c4engine.experiments.tuning.config` (a run's configuration),
+:mod:`~c4engine.experiments.tuning.store` (the checkpoint) and
 :mod:`~c4engine.experiments.tuning.run` (games, rounds, the budget: :func:`tune`).
 Every public name is importable from here.
 
@@ -42,9 +43,10 @@ with the same parameters asks for nothing new, replays only the games it
 lost, and ends exactly where an uninterrupted run ends.
 """
 
+from c4engine.experiments.tuning.config import METHODS, TuneConfig
 from c4engine.experiments.tuning.optimizers import Annealing, CmaEs, Optimizer
 from c4engine.experiments.tuning.parameters import Parameter, ParameterSpace, reference_weights, window_space
-from c4engine.experiments.tuning.run import METHODS, PairJob, TuneConfig, TuneResult, play_pair, tune
+from c4engine.experiments.tuning.run import PairJob, TuneResult, play_pair, tune
 from c4engine.experiments.tuning.store import CandidateResult, TuneStore
 
 __all__ = [

@@ -12,15 +12,13 @@ import json
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from c4engine.errors import TuneError
+from c4engine.experiments.tuning.config import TuneConfig
 from c4engine.experiments.tuning.optimizers import Optimizer
 from c4engine.experiments.tuning.parameters import ParameterSpace
 from c4engine.store import SQLiteStore, utc_now
-
-if TYPE_CHECKING:
-    from c4engine.experiments.tuning.run import TuneConfig
 
 __all__ = ["CandidateResult", "TuneStore"]
 
