@@ -8,6 +8,8 @@ from tests.conftest import run_c4
 from c4engine.board import Board
 from c4engine.cli.move import choose_player
 from c4engine.errors import PlayerSpecError
+from c4engine.play.levels import level
+from c4engine.play.players import EnginePlayer
 from c4engine.search.engine import Engine
 from c4engine.search.evaluators import windows
 
@@ -124,7 +126,10 @@ def test_weights_need_a_level_number(tmp_path) -> None:  # type: ignore[no-untyp
     _weights, path = _edge_loving_weights(tmp_path)
     with pytest.raises(PlayerSpecError, match="needs a level number"):
         choose_player("random", weights=str(path))
-    assert choose_player("5", weights=str(path)).name == "computer, level 5 strong"
+    # level 5's search with the file's weights, named after the file (as c4 play names it)
+    player = choose_player("5", weights=str(path))
+    assert isinstance(player, EnginePlayer) and player.level == level(5)
+    assert player.name == f"computer, edges.json weights, depth {level(5).depth}, noise {level(5).noise:.0%}"
 
 
 def test_perfect_is_refused_on_a_board_the_solver_cannot_hold_before_any_search(

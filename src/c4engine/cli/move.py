@@ -28,9 +28,7 @@ from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
-from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, parse_agent, weights_player
-from c4engine.search.evaluators import WindowsEvaluator
-from c4engine.search.weight_files import load_weights
+from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, engine_with_weights, parse_agent
 
 __all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
 
@@ -77,7 +75,7 @@ def choose_player(
 ) -> Agent:
     """The computer player ``c4 move`` asks: by level spec, fixed depth or time budget.
 
-    ``weights`` is a weights file (:func:`c4engine.search.weight_files.load_weights`):
+    ``weights`` is a weights file (:func:`c4engine.play.players.engine_with_weights`):
     the ``windows`` evaluator with those weights, at the depth the file
     records unless ``depth``, ``time`` or a level number is given.
 
@@ -93,7 +91,10 @@ def choose_player(
     if time is not None and not time > 0:
         raise PlayerSpecError(f"--time must be more than 0 seconds, not {time}")
     if weights is not None:
-        return _weighted_player(weights, level, depth, time, seed)
+        if level is not None and not level.strip().isdigit():
+            raise PlayerSpecError(f"--weights needs a level number, not {level!r}")
+        number = None if level is None else int(level)
+        return engine_with_weights(weights, level=number, depth=depth, time_limit=time, seed=seed)
     if depth is not None:
         return EnginePlayer(depth=depth, seed=seed)
     if time is not None:
@@ -105,19 +106,6 @@ def choose_player(
     if player.is_human:
         raise PlayerSpecError(f"{level!r} is not a computer player")
     return player
-
-
-def _weighted_player(
-    path: str, level: str | None, depth: int | None, time: float | None, seed: int | None
-) -> EnginePlayer:
-    evaluator = WindowsEvaluator(load_weights(path)[0])
-    if depth is not None or time is not None:
-        return EnginePlayer(depth=depth, time_limit=time, evaluator=evaluator, seed=seed)
-    if level is not None:
-        if not level.strip().isdigit():
-            raise PlayerSpecError(f"--weights needs a level number, not {level!r}")
-        return EnginePlayer(level=int(level), evaluator=evaluator, seed=seed)
-    return weights_player(path, seed=seed)
 
 
 def _move(player: Agent, position: str, width: int, height: int, connect: int) -> int:

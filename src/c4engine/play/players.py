@@ -49,6 +49,7 @@ __all__ = [
     "PerfectPlayer",
     "RandomPlayer",
     "describe_error",
+    "engine_with_weights",
     "is_external",
     "load_external_agent",
     "parse_agent",
@@ -464,13 +465,49 @@ def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
             raise PlayerSpecError(f"player {echo(spec)}: the depth must be at least 1")
     if not path:
         raise PlayerSpecError(f"player {echo(spec)} names no weights file: use 'weights:FILE.json'")
+    return engine_with_weights(path, depth=depth, seed=seed)
+
+
+def engine_with_weights(
+    path: str,
+    *,
+    level: int | None = None,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    seed: int | None = None,
+) -> EnginePlayer:
+    """The engine searching with the ``windows`` weights of the JSON file ``path``.
+
+    With ``level``: that level's search (depth, noise, time budget, the book
+    and solver first) and these weights, named ``computer, FILE weights,
+    depth D[, noise N%]``.  With ``depth`` or ``time_limit``: that search.
+    With neither: the depth the file records (``c4 tune`` writes the depth
+    it tuned at), else :data:`FALLBACK_WEIGHTS_DEPTH`.  Without a level the
+    player is named ``FILE, depth D``.  An unreadable or malformed file is a
+    :class:`~c4engine.errors.WeightsError`.
+
+    >>> engine_with_weights("no/such.json", level=3)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.WeightsError: cannot read weights file no/such.json: no such file
+    """
     weights, metadata = load_weights(path)
-    if depth is None:
+    evaluator = WindowsEvaluator(weights)
+    file = Path(path).name
+    if level is not None and depth is None and time_limit is None:
+        recipe = levels.level(level)
+        noise = f", noise {recipe.noise:.0%}" if recipe.noise else ""
+        name = f"computer, {file} weights, depth {recipe.depth}{noise}"
+        return EnginePlayer(level=recipe.number, evaluator=evaluator, seed=seed, name=name)
+    if depth is None and time_limit is None:
         recorded = metadata.get("depth")
         valid = isinstance(recorded, int) and not isinstance(recorded, bool) and recorded >= 1
         depth = recorded if valid else FALLBACK_WEIGHTS_DEPTH
+    parts = [f"depth {depth}"] if depth is not None else []
+    if time_limit is not None:
+        parts.append(f"{time_limit:g} s")
     return EnginePlayer(
-        depth=depth, evaluator=WindowsEvaluator(weights), seed=seed, name=f"{Path(path).name}, depth {depth}"
+        depth=depth, time_limit=time_limit, evaluator=evaluator, seed=seed, name=", ".join([file, *parts])
     )
 
 
