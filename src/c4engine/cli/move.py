@@ -21,7 +21,7 @@ import sys
 from typing import TextIO
 
 from c4engine.board import Board
-from c4engine.cli.batch import answer_lines
+from c4engine.cli.batch import add_position_command, answer_lines
 from c4engine.cli.options import MAX_SECONDS, Subparsers, add_board_options, check_depth, number
 from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, PlayerSpecError
@@ -37,14 +37,14 @@ DEFAULT_MOVE_LEVEL = str(LEVELS[-1].number)
 
 
 def add_move_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser = add_position_command(
+        subparsers,
         "move",
-        help="the computer's move in a position",
+        summary="the computer's move in a position",
         description="Print the column (1-based) the computer plays in POSITION (e.g. 4453); "
         "without POSITION, write 'POSITION COLUMN' for each line of stdin.",
         epilog=f"Default player: level {DEFAULT_MOVE_LEVEL}.",
     )
-    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--level", metavar="L", help="a level number, 'random' or 'perfect'")
     how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
