@@ -76,3 +76,12 @@ def test_tuning_modules_import_down_their_order() -> None:
         >= TUNING_ORDER.index(importer.removeprefix(prefix))
     ]
     assert upward == []
+
+
+def test_front_ends_never_reach_into_the_kernels() -> None:
+    reaching = [
+        f"{importer} imports {imported}"
+        for importer, imported in _imports()
+        if _rank(importer)[1] in FRONT_ENDS and _rank(imported)[1] == "kernels"
+    ]
+    assert reaching == []  # they ask the search layer, whose answers say what is proven
