@@ -231,10 +231,10 @@ def test_a_capped_solve_plays_a_move_proven_at_least_a_draw_over_an_estimate(
     from c4engine.search.engine import Engine, SearchResult
     from c4engine.search.results import SolveResult
 
-    def unfinished(self: Solver, board: Board, **options: object) -> SolveResult:
+    def unfinished(self: Solver, board: Board, limit: Limit, **options: object) -> SolveResult:
         return SolveResult(None, False, 0, 5, 1, 1000, 0.1, False, 42, 5, "time limit", best_proved=True)
 
-    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> SearchResult:
+    def estimate(self: Engine, board: Board, limit: Limit | None = None) -> SearchResult:
         return SearchResult(3, 25.0, 6, 100, 0.01, True, (3,))
 
     monkeypatch.setattr(Solver, "solve", unfinished)

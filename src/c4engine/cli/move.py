@@ -29,6 +29,7 @@ from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, engine_with_weights, parse_agent
+from c4engine.search.limit import Limit
 
 __all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
 
@@ -94,11 +95,12 @@ def choose_player(
         if level is not None and not level.strip().isdigit():
             raise PlayerSpecError(f"--weights needs a level number, not {level!r}")
         number = None if level is None else int(level)
-        return engine_with_weights(weights, level=number, depth=depth, time_limit=time, seed=seed)
+        limit = None if depth is None and time is None else Limit(depth=depth, time=time)
+        return engine_with_weights(weights, level=number, limit=limit, seed=seed)
     if depth is not None:
-        return EnginePlayer(depth=depth, seed=seed)
+        return EnginePlayer(limit=Limit(depth=depth), seed=seed)
     if time is not None:
-        return AnalystPlayer(time)
+        return AnalystPlayer(Limit(time=time))
     try:
         player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
     except PlayerSpecError as error:
