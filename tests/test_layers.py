@@ -85,3 +85,16 @@ def test_front_ends_never_reach_into_the_kernels() -> None:
         if _rank(importer)[1] in FRONT_ENDS and _rank(imported)[1] == "kernels"
     ]
     assert reaching == []  # they ask the search layer, whose answers say what is proven
+
+
+OFFLINE = {"c4engine.jobs", "c4engine.store"}
+"""Parallel jobs and SQLite checkpoints: the machinery of offline work (experiments/), not of a search."""
+
+
+def test_the_online_layers_run_no_parallel_jobs_and_keep_no_checkpoints() -> None:
+    offline = [
+        f"{importer} imports {imported}"
+        for importer, imported in _imports()
+        if _rank(importer)[1] in {"kernels", "search", "play"} and imported in OFFLINE
+    ]
+    assert offline == []  # e.g. the book builder lives in experiments/, beside matches and tuning
