@@ -17,7 +17,7 @@ import statistics
 import time
 
 from c4engine.board import Board
-from c4engine.search.book_builder import enumerate_positions
+from c4engine.experiments.book_builder import enumerate_positions
 from c4engine.search.solver import Solver
 
 # Positions per ply that the enumeration would take too long to count here

@@ -59,3 +59,42 @@ def test_front_ends_use_each_other_only_to_start_the_web_server() -> None:
     pairs = {(_rank(importer)[1], _rank(imported)[1]) for importer, imported in _imports()}
     crossing = {(user, used) for user, used in pairs if user != used and {user, used} <= FRONT_ENDS}
     assert crossing <= {("cli", "web")}  # c4 serve
+
+
+TUNING_ORDER = ("parameters", "optimizers", "config", "store", "run")
+"""The tuning sub-package's modules, each using only those before it (README, Layout)."""
+
+
+def test_tuning_modules_import_down_their_order() -> None:
+    prefix = "c4engine.experiments.tuning."
+    upward = [
+        f"{importer} imports {imported}"
+        for importer, imported in _imports()
+        if importer.startswith(prefix)
+        and imported.startswith(prefix)
+        and TUNING_ORDER.index(imported.removeprefix(prefix))
+        >= TUNING_ORDER.index(importer.removeprefix(prefix))
+    ]
+    assert upward == []
+
+
+def test_front_ends_never_reach_into_the_kernels() -> None:
+    reaching = [
+        f"{importer} imports {imported}"
+        for importer, imported in _imports()
+        if _rank(importer)[1] in FRONT_ENDS and _rank(imported)[1] == "kernels"
+    ]
+    assert reaching == []  # they ask the search layer, whose answers say what is proven
+
+
+OFFLINE = {"c4engine.jobs", "c4engine.store"}
+"""Parallel jobs and SQLite checkpoints: the machinery of offline work (experiments/), not of a search."""
+
+
+def test_the_online_layers_run_no_parallel_jobs_and_keep_no_checkpoints() -> None:
+    offline = [
+        f"{importer} imports {imported}"
+        for importer, imported in _imports()
+        if _rank(importer)[1] in {"kernels", "search", "play"} and imported in OFFLINE
+    ]
+    assert offline == []  # e.g. the book builder lives in experiments/, beside matches and tuning

@@ -33,9 +33,9 @@ from contextlib import ExitStack, contextmanager, suppress
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
 from multiprocessing.context import SpawnContext
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
+from c4engine.closing import Closing
 from c4engine.errors import SchedulerError
 from c4engine.processes import die_with_parent, sigint_ignored, starts_pdeathsig
 
@@ -257,7 +257,7 @@ class _LocalPool:
         self._workers.clear()
 
 
-class JobRunner:
+class JobRunner(Closing):
     """Runs batches of jobs on workers that stay up between the batches (see the module's conventions).
 
     The pool (or the Dask client) starts with the first batch that has a
@@ -347,14 +347,6 @@ class JobRunner:
         self._stack.close()
         self._pool = None
         self._local = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 def run_jobs(

@@ -29,15 +29,15 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from types import TracebackType
-from typing import ClassVar, Self
+from typing import ClassVar
 
+from c4engine.closing import Closing
 from c4engine.errors import C4Error
 
-__all__ = ["SQLiteStore", "utc_now"]
+__all__ = ["SQLiteStore", "identity_table", "utc_now"]
 
 
-class SQLiteStore:
+class SQLiteStore(Closing):
     """A store on one SQLite connection (``self._db``), closed on leaving a ``with`` block.
 
     ``tables`` is the SQL script creating the store's tables if they are
@@ -75,8 +75,9 @@ class SQLiteStore:
     def identify(self, table: str, parameters: Mapping[str, object], **columns: object) -> bool:
         """Record the run's ``parameters`` in ``table``, or check them against the ones there.
 
-        ``table`` holds one row: ``id`` 1, the :attr:`schema_version`, the
-        parameters as JSON, any further ``columns`` given, and the time.
+        ``table`` (made by :func:`identity_table`) holds one row: ``id`` 1, the
+        :attr:`schema_version`, the parameters as JSON, any further ``columns``
+        given, and the time.
         Returns whether the run is new (its row written now); a file of
         another schema or another run is refused with :attr:`error`.
         """
@@ -113,14 +114,6 @@ class SQLiteStore:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
-
 
 SHOWN_DIFFERENCES = 3
 """How many differing parameters a refusal names (and how many more there are), to stay one short line."""
@@ -138,6 +131,26 @@ def _difference(key: str, stored: object, wanted: object) -> str:
     if max(len(repr(stored)), len(repr(wanted))) > SHORT_VALUE:
         return f"{key} differs"
     return f"{key} {stored!r} (asked {wanted!r})"
+
+
+def identity_table(name: str, *columns: str) -> str:
+    """The SQL creating the one-row table in which :meth:`SQLiteStore.identify` keeps a run's identity.
+
+    ``columns`` are further column definitions, kept between the parameters
+    and the time the row was written.
+
+    >>> identity_table("match", "games INTEGER NOT NULL")  # doctest: +NORMALIZE_WHITESPACE
+    'CREATE TABLE IF NOT EXISTS match (id INTEGER PRIMARY KEY CHECK (id = 1), schema INTEGER NOT NULL,
+     parameters TEXT NOT NULL, games INTEGER NOT NULL, created TEXT NOT NULL);'
+    """
+    fields = (
+        "id INTEGER PRIMARY KEY CHECK (id = 1)",
+        "schema INTEGER NOT NULL",
+        "parameters TEXT NOT NULL",
+        *columns,
+        "created TEXT NOT NULL",
+    )
+    return f"CREATE TABLE IF NOT EXISTS {name} ({', '.join(fields)});"
 
 
 def utc_now() -> str:

@@ -8,6 +8,8 @@ from tests.conftest import run_c4
 from c4engine.board import Board
 from c4engine.cli.move import choose_player
 from c4engine.errors import PlayerSpecError
+from c4engine.play.levels import level
+from c4engine.play.players import EnginePlayer
 from c4engine.search.engine import Engine
 from c4engine.search.evaluators import windows
 from c4engine.search.limit import Limit
@@ -75,7 +77,7 @@ def test_choose_player_refuses_people() -> None:
 
 
 def _edge_loving_weights(tmp_path, depth: int | None = 1):  # type: ignore[no-untyped-def]
-    from c4engine.search.evaluators import WindowWeights
+    from c4engine.search.weight_files import WindowWeights
 
     weights = WindowWeights(own=(1, 10, 100), opponent=(-1, -10, -120), center=-50)
     path = tmp_path / "edges.json"
@@ -125,7 +127,11 @@ def test_weights_need_a_level_number(tmp_path) -> None:  # type: ignore[no-untyp
     _weights, path = _edge_loving_weights(tmp_path)
     with pytest.raises(PlayerSpecError, match="needs a level number"):
         choose_player("random", weights=str(path))
-    assert choose_player("5", weights=str(path)).name == "computer, level 5 strong"
+    # level 5's search with the file's weights, named after the file (as c4 play names it)
+    player = choose_player("5", weights=str(path))
+    assert isinstance(player, EnginePlayer) and player.level == level(5)
+    five = level(5)
+    assert player.name == f"computer, edges.json weights, depth {five.limit.depth}, noise {five.noise:.0%}"
 
 
 def test_perfect_is_refused_on_a_board_the_solver_cannot_hold_before_any_search(

@@ -32,7 +32,7 @@ heavy = (
     "c4engine.kernels.solve",
     "c4engine.search.solver",
     "c4engine.search.engine",
-    "c4engine.search.book_builder",
+    "c4engine.experiments.book_builder",
 )
 print(json.dumps({"status": status, "out": out.getvalue(), "loaded": [m for m in heavy if m in sys.modules]}))
 """

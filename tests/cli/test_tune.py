@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from tests.conftest import kill_mid_run, run_c4, stored_games
 
-from c4engine.search.evaluators import DEFAULT_WEIGHTS, load_weights
+from c4engine.search.evaluators import DEFAULT_WEIGHTS
+from c4engine.search.weight_files import load_weights
 
 # 5x4 connect 3 at depth 1: a game takes about a millisecond
 TINY = [

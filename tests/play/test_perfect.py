@@ -10,11 +10,11 @@ from tests.conftest import PONS
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError
+from c4engine.experiments.book_builder import build_book
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import EnginePlayer, RandomPlayer, parse_agent
 from c4engine.search.analysis import best_column
 from c4engine.search.book import OpeningBook
-from c4engine.search.book_builder import build_book
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.solver import Solver
 
@@ -208,12 +208,13 @@ def test_perfect_is_a_player_name() -> None:
 
 
 def test_play_accepts_level_perfect() -> None:
-    from c4engine.cli.main import _computer, build_parser
+    from c4engine.cli.main import build_parser
+    from c4engine.cli.play import computer_player
 
     args = build_parser().parse_args(["play", "--level", "perfect", "--watch", "--level2", "7"])
     assert args.level == "perfect" and args.level2 == 7
-    assert isinstance(_computer(args.level, 1), PerfectPlayer)
-    assert isinstance(_computer(args.level2, 1), EnginePlayer)
+    assert isinstance(computer_player(args.level, 1), PerfectPlayer)
+    assert isinstance(computer_player(args.level2, 1), EnginePlayer)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--level", "best"])
 

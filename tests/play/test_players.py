@@ -68,7 +68,8 @@ def test_explicit_depth_overrides_level() -> None:
 def test_weights_files_as_players(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from c4engine.errors import WeightsError
     from c4engine.play.players import FALLBACK_WEIGHTS_DEPTH, weights_player
-    from c4engine.search.evaluators import WindowsEvaluator, WindowWeights
+    from c4engine.search.evaluators import WindowsEvaluator
+    from c4engine.search.weight_files import WindowWeights
 
     weights = WindowWeights(own=(2, 20, 200), opponent=(-2, -20, -250), center=5)
     path = tmp_path / "tuned.json"

@@ -11,9 +11,9 @@ import pytest
 
 from c4engine.board import Board
 from c4engine.errors import BookError, C4Error
+from c4engine.experiments.book_builder import build_book
 from c4engine.search import book as book_module
 from c4engine.search.book import HEADER_SIZE, OpeningBook, board_from_key, default_book_path, write_book
-from c4engine.search.book_builder import build_book
 from c4engine.search.solver import Solver
 
 SIZE = (5, 4, 4)

@@ -13,8 +13,9 @@ from c4engine.board import Board
 from c4engine.errors import BoardBusyError, WeightsError
 from c4engine.search import compiled_engine
 from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
-from c4engine.search.evaluators import WindowsEvaluator, WindowWeights, areas, threat_distance, windows
+from c4engine.search.evaluators import WindowsEvaluator, areas, threat_distance, windows
 from c4engine.search.limit import Limit
+from c4engine.search.weight_files import WindowWeights
 
 SIZES = [(7, 6, 4), (6, 5, 4), (5, 4, 3), (8, 7, 5), (9, 6, 4), (4, 4, 2), (6, 7, 4)]
 

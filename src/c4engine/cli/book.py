@@ -33,15 +33,15 @@ from c4engine.cli.options import (
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import BookError, C4Error
-from c4engine.notation import parse_size
-from c4engine.search.book import OpeningBook, board_from_key, default_book_path
-from c4engine.search.book_builder import (
+from c4engine.experiments.book_builder import (
     DEFAULT_WORKER_TABLE_MB,
     PolicySpan,
     build_book,
     default_checkpoint_path,
     solve_positions,
 )
+from c4engine.notation import parse_size
+from c4engine.search.book import OpeningBook, board_from_key, default_book_path
 
 __all__ = ["add_book_parser", "run_book"]
 

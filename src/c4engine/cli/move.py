@@ -21,15 +21,14 @@ import sys
 from typing import TextIO
 
 from c4engine.board import Board
-from c4engine.cli.batch import answer_lines
+from c4engine.cli.batch import add_position_command, answer_lines
 from c4engine.cli.options import MAX_SECONDS, Subparsers, add_board_options, check_depth, number
 from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
-from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
+from c4engine.play.levels import LEVELS
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
-from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, parse_agent, weights_player
-from c4engine.search.evaluators import WindowsEvaluator, load_weights
+from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, engine_with_weights, parse_agent
 from c4engine.search.limit import Limit
 
 __all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
@@ -39,14 +38,14 @@ DEFAULT_MOVE_LEVEL = str(LEVELS[-1].number)
 
 
 def add_move_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser = add_position_command(
+        subparsers,
         "move",
-        help="the computer's move in a position",
+        summary="the computer's move in a position",
         description="Print the column (1-based) the computer plays in POSITION (e.g. 4453); "
         "without POSITION, write 'POSITION COLUMN' for each line of stdin.",
         epilog=f"Default player: level {DEFAULT_MOVE_LEVEL}.",
     )
-    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--level", metavar="L", help="a level number, 'random' or 'perfect'")
     how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
@@ -77,7 +76,7 @@ def choose_player(
 ) -> Agent:
     """The computer player ``c4 move`` asks: by level spec, fixed depth or time budget.
 
-    ``weights`` is a weights file (:func:`c4engine.search.evaluators.load_weights`):
+    ``weights`` is a weights file (:func:`c4engine.play.players.engine_with_weights`):
     the ``windows`` evaluator with those weights, at the depth the file
     records unless ``depth``, ``time`` or a level number is given.
 
@@ -93,7 +92,11 @@ def choose_player(
     if time is not None and not time > 0:
         raise PlayerSpecError(f"--time must be more than 0 seconds, not {time}")
     if weights is not None:
-        return _weighted_player(weights, level, depth, time, seed)
+        if level is not None and not level.strip().isdigit():
+            raise PlayerSpecError(f"--weights needs a level number, not {level!r}")
+        number = None if level is None else int(level)
+        limit = None if depth is None and time is None else Limit(depth=depth, time=time)
+        return engine_with_weights(weights, level=number, limit=limit, seed=seed)
     if depth is not None:
         return EnginePlayer(limit=Limit(depth=depth), seed=seed)
     if time is not None:
@@ -105,21 +108,6 @@ def choose_player(
     if player.is_human:
         raise PlayerSpecError(f"{level!r} is not a computer player")
     return player
-
-
-def _weighted_player(
-    path: str, level: str | None, depth: int | None, time: float | None, seed: int | None
-) -> EnginePlayer:
-    evaluator = WindowsEvaluator(load_weights(path)[0])
-    if depth is not None or time is not None:
-        # a time alone keeps the default level's noise, as a time setting of an engine player does
-        recipe = DEFAULT_LEVEL if depth is None else None
-        return EnginePlayer(recipe, limit=Limit(depth=depth, time=time), evaluator=evaluator, seed=seed)
-    if level is not None:
-        if not level.strip().isdigit():
-            raise PlayerSpecError(f"--weights needs a level number, not {level!r}")
-        return EnginePlayer(level=int(level), evaluator=evaluator, seed=seed)
-    return weights_player(path, seed=seed)
 
 
 def _move(player: Agent, position: str, width: int, height: int, connect: int) -> int:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from c4engine.board import Board
-from c4engine.cli.batch import answer_json_lines, answer_lines
+from c4engine.cli.batch import add_position_command, answer_json_lines, answer_lines
 from c4engine.cli.options import (
     Subparsers,
     add_limit_options,
@@ -89,13 +89,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def add_solve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser = add_position_command(
+        subparsers,
         "solve",
-        help="exact score of a position",
+        summary="exact score of a position",
         description="Exact score of POSITION (1-based columns, e.g. 4453); without POSITION, "
         "score each line of stdin as 'POSITION SCORE'.",
     )
-    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
     parser.add_argument("-a", "--analyze", action="store_true", help="batch: score every column")
     _common(parser)
     parser.set_defaults(func=run_solve)
@@ -103,13 +103,13 @@ def add_solve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 
 def add_analyze_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser = add_position_command(
+        subparsers,
         "analyze",
-        help="score of every move of a position",
+        summary="score of every move of a position",
         description="Score every column of POSITION and show a principal variation; without "
         "POSITION, write 'POSITION s1 ... sW' for each line of stdin.",
     )
-    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
     _common(parser)
     parser.set_defaults(func=run_analyze, analyze=True)
     return parser

@@ -44,7 +44,7 @@ from c4engine.experiments.tuning import (
     window_space,
 )
 from c4engine.notation import parse_size
-from c4engine.search.evaluators import WindowWeights, load_weights
+from c4engine.search.weight_files import WindowWeights, load_weights
 
 __all__ = ["add_tune_parser", "curve_svg", "run_tune", "weights_argument"]
 

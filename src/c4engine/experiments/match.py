@@ -54,7 +54,7 @@ from c4engine.notation import format_moves, parse_moves
 from c4engine.play.hosted import DEFAULT_MOVE_TIMEOUT, HostedPlayer, stop_hosts
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, is_external, parse_agent
-from c4engine.store import SQLiteStore, utc_now
+from c4engine.store import SQLiteStore, identity_table, utc_now
 
 __all__ = [
     "ON_TIME",
@@ -322,14 +322,8 @@ class MatchStore(SQLiteStore):
     def __init__(self, path: str | Path) -> None:
         super().__init__(
             path,
-            """
-            CREATE TABLE IF NOT EXISTS match (
-                id INTEGER PRIMARY KEY CHECK (id = 1),
-                schema INTEGER NOT NULL,
-                parameters TEXT NOT NULL,
-                games INTEGER NOT NULL,
-                created TEXT NOT NULL
-            );
+            identity_table("match", "games INTEGER NOT NULL")
+            + """
             CREATE TABLE IF NOT EXISTS games (
                 game INTEGER PRIMARY KEY,
                 a_first INTEGER NOT NULL,

@@ -156,7 +156,7 @@ class PerfectPlayer:
         null-window search when our previous move kept a score the opponent's
         reply can only have raised (a best reply leaves it as it was).  The
         move is the book's when the book holds a child that keeps the score
-        (a policy book holds ours, :mod:`c4engine.search.book_builder`), else
+        (a policy book holds ours, :mod:`c4engine.experiments.book_builder`), else
         the first move, centre-first, that one null-window search shows keeps
         it (:meth:`~c4engine.search.analysis.Analyst.move_reaching`).
         """

@@ -31,9 +31,10 @@ from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.search.analysis import Analyst, Poll, shared_analyst
 from c4engine.search.engine import Engine, PollHook, SearchProgress, SearchResult
-from c4engine.search.evaluators import Evaluator, WindowsEvaluator, areas, evaluator_by_name, load_weights
+from c4engine.search.evaluators import Evaluator, WindowsEvaluator, areas, evaluator_by_name
 from c4engine.search.limit import Limit
 from c4engine.search.results import Verdict
+from c4engine.search.weight_files import load_weights
 
 if TYPE_CHECKING:  # the solver (numba) is imported on the first search that needs it
     from c4engine.search.solver import SolveProgress
@@ -49,6 +50,7 @@ __all__ = [
     "PerfectPlayer",
     "RandomPlayer",
     "describe_error",
+    "engine_with_weights",
     "is_external",
     "load_external_agent",
     "parse_agent",
@@ -449,16 +451,43 @@ def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
             raise PlayerSpecError(f"player {echo(spec)}: the depth must be at least 1")
     if not path:
         raise PlayerSpecError(f"player {echo(spec)} names no weights file: use 'weights:FILE.json'")
+    return engine_with_weights(path, limit=None if depth is None else Limit(depth=depth), seed=seed)
+
+
+def engine_with_weights(
+    path: str, *, level: int | None = None, limit: Limit | None = None, seed: int | None = None
+) -> EnginePlayer:
+    """The engine searching with the ``windows`` weights of the JSON file ``path``.
+
+    With ``level`` (and no ``limit``): that level's recipe (limit, noise, the
+    book and solver first) with these weights, named ``computer, FILE
+    weights, depth D[, noise N%]``.  With ``limit``: that search, named
+    ``FILE, <limit>`` (a limit without a depth keeps the default level's
+    noise, as an engine player's time setting does).  With neither: the depth
+    the file records (``c4 tune`` writes the depth it tuned at), else
+    :data:`FALLBACK_WEIGHTS_DEPTH`.  An unreadable or malformed file is a
+    :class:`~c4engine.errors.WeightsError`.
+
+    >>> engine_with_weights("no/such.json", level=3)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.WeightsError: cannot read weights file no/such.json: no such file
+    """
     weights, metadata = load_weights(path)
-    if depth is None:
+    evaluator = WindowsEvaluator(weights)
+    file = Path(path).name
+    if limit is None and level is not None:
+        recipe = levels.level(level)
+        noise = f", noise {recipe.noise:.0%}" if recipe.noise else ""
+        name = f"computer, {file} weights, depth {recipe.limit.depth}{noise}"
+        return EnginePlayer(recipe.number, evaluator=evaluator, seed=seed, name=name)
+    if limit is None:
         recorded = metadata.get("depth")
         valid = isinstance(recorded, int) and not isinstance(recorded, bool) and recorded >= 1
-        depth = recorded if valid else FALLBACK_WEIGHTS_DEPTH
+        limit = Limit(depth=recorded if valid else FALLBACK_WEIGHTS_DEPTH)
+    recipe_number = DEFAULT_LEVEL if limit.depth is None else None
     return EnginePlayer(
-        limit=Limit(depth=depth),
-        evaluator=WindowsEvaluator(weights),
-        seed=seed,
-        name=f"{Path(path).name}, depth {depth}",
+        recipe_number, limit=limit, evaluator=evaluator, seed=seed, name=f"{file}, {_describe(limit)}"
     )
 
 

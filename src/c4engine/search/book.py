@@ -46,10 +46,10 @@ import struct
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Final
 
 from c4engine.board import Board, Geometry, fits_64_bits, has_line
+from c4engine.closing import Closing
 from c4engine.errors import BookError
 
 if TYPE_CHECKING:  # numpy is imported only to write books and by keys_array / scores_array
@@ -188,7 +188,7 @@ def write_book(
     os.replace(temporary, target)
 
 
-class OpeningBook:
+class OpeningBook(Closing):
     """A book file opened for lookups (memory-mapped; :meth:`close` or ``with`` releases it).
 
     ``score(board)`` is the exact score of a position (None when the book
@@ -354,14 +354,6 @@ class OpeningBook:
     def close(self) -> None:
         """Release the memory map."""
         self._keys.mapped.close()  # the scores share it
-
-    def __enter__(self) -> OpeningBook:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 class _MappedColumn:

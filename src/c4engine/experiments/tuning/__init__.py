@@ -2,14 +2,15 @@
 
 The sub-package in layers: :mod:`~c4engine.experiments.tuning.parameters` (what is
 tuned), :mod:`~c4engine.experiments.tuning.optimizers` (how the next candidates are
-chosen), :mod:`~c4engine.experiments.tuning.store` (the checkpoint) and
+chosen), :mod:`~c4engine.experiments.tuning.config` (a run's configuration),
+:mod:`~c4engine.experiments.tuning.store` (the checkpoint) and
 :mod:`~c4engine.experiments.tuning.run` (games, rounds, the budget: :func:`tune`).
 Every public name is importable from here.
 
 What is tuned is a :class:`ParameterSpace`: named numeric parameters with
 bounds (linear or logarithmic) and a function that turns a vector of values
 into an evaluator.  :func:`window_space` is the shipped case, the weights of
-the ``windows`` evaluator (:class:`~c4engine.search.evaluators.WindowWeights`:
+the ``windows`` evaluator (:class:`~c4engine.search.weight_files.WindowWeights`:
 ``own1..own{N-1}``, ``opponent1..``, ``center``); the engine runs them in its
 compiled search, weights passed as arrays, so nothing is recompiled.
 
@@ -42,9 +43,10 @@ with the same parameters asks for nothing new, replays only the games it
 lost, and ends exactly where an uninterrupted run ends.
 """
 
+from c4engine.experiments.tuning.config import METHODS, TuneConfig
 from c4engine.experiments.tuning.optimizers import Annealing, CmaEs, Optimizer
 from c4engine.experiments.tuning.parameters import Parameter, ParameterSpace, reference_weights, window_space
-from c4engine.experiments.tuning.run import METHODS, PairJob, TuneConfig, TuneResult, play_pair, tune
+from c4engine.experiments.tuning.run import PairJob, TuneResult, play_pair, tune
 from c4engine.experiments.tuning.store import CandidateResult, TuneStore
 
 __all__ = [

@@ -12,15 +12,13 @@ import json
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from c4engine.errors import TuneError
+from c4engine.experiments.tuning.config import TuneConfig
 from c4engine.experiments.tuning.optimizers import Optimizer
 from c4engine.experiments.tuning.parameters import ParameterSpace
-from c4engine.store import SQLiteStore, utc_now
-
-if TYPE_CHECKING:
-    from c4engine.experiments.tuning.run import TuneConfig
+from c4engine.store import SQLiteStore, identity_table, utc_now
 
 __all__ = ["CandidateResult", "TuneStore"]
 
@@ -55,13 +53,8 @@ class TuneStore(SQLiteStore):
     def __init__(self, path: str | Path) -> None:
         super().__init__(
             path,
-            """
-            CREATE TABLE IF NOT EXISTS run (
-                id INTEGER PRIMARY KEY CHECK (id = 1),
-                schema INTEGER NOT NULL,
-                parameters TEXT NOT NULL,
-                created TEXT NOT NULL
-            );
+            identity_table("run")
+            + """
             CREATE TABLE IF NOT EXISTS games (
                 round INTEGER NOT NULL,
                 candidate INTEGER NOT NULL,

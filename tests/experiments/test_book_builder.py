@@ -18,9 +18,15 @@ import pytest
 
 from c4engine.board import Board
 from c4engine.errors import BookError
+from c4engine.experiments.book_builder import (
+    BuildStats,
+    Checkpoint,
+    PolicySpan,
+    build_book,
+    enumerate_positions,
+)
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.search.book import OpeningBook
-from c4engine.search.book_builder import BuildStats, Checkpoint, PolicySpan, build_book, enumerate_positions
 from c4engine.search.limit import UNLIMITED
 from c4engine.search.solver import Solver
 

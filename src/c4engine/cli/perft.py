@@ -1,0 +1,39 @@
+"""``c4 perft``: the number of distinct positions reachable at each ply, the check of a move generator."""
+
+from __future__ import annotations
+
+import argparse
+
+from c4engine.board import Board
+from c4engine.cli.options import Subparsers, add_board_options, check_depth
+from c4engine.cli.progress import Progress
+from c4engine.notation import parse_size
+
+__all__ = ["add_perft_parser", "run_perft"]
+
+
+def add_perft_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "perft",
+        help="count the positions reachable at each ply",
+        description="Print, for each ply 0..DEPTH, the number of distinct positions reachable "
+        "(finished games included): the standard check of a move generator.",
+    )
+    add_board_options(parser)
+    parser.add_argument("--depth", type=int, required=True, help="last ply to count")
+    parser.set_defaults(func=run_perft)
+    return parser
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    """Handler of ``c4 perft``: prints ``PLY COUNT`` lines; bad options raise :class:`C4Error`."""
+    from c4engine.search.perft import perft
+
+    width, height = parse_size(args.size)
+    Board(width, height, args.connect)  # a bad size or connect-N is named before the depth
+    check_depth(args.depth, "--depth", width, height, least=0)
+    with Progress("perft", args.depth + 1, unit=" plies") as bar:
+        counts = perft(args.depth, width, height, args.connect, progress=lambda ply, count: bar.advance())
+    for ply, count in enumerate(counts):
+        print(ply, count)
+    return 0
