@@ -23,11 +23,11 @@ from tests.conftest import PONS
 from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
-from c4engine.web.app import Limits, position_payload
+from c4engine.web.app import ServerCaps, position_payload
 from c4engine.web.pool import Client, ClientBusyError, Lane, PoolBusyError
 from c4engine.web.worker import analyze, analyze_position, engine_move
 
-LIMITS = Limits(
+LIMITS = ServerCaps(
     workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=2, review_time=2
 )
 
@@ -140,18 +140,19 @@ def test_move(client: httpx.Client) -> None:
     body = client.post("/api/move", json={"pos": "121212", "level": 1}).json()
     assert body["column"] == 1 and body["pos"] == "1212121"  # every level takes a win in one
     assert body["position"]["winner"] == "X"
+    assert body["exact"] and body["complete"]  # a win on the spot: proven best
     for level in (3, 5):
         body = client.post(
             "/api/move", json={"pos": "4453", "size": "7x6", "connect": 4, "level": level}
         ).json()
         assert body["pos"] == "4453" + str(body["column"]) and body["level"] == level
-        assert isinstance(body["exact"], bool)
+        assert isinstance(body["exact"], bool) and isinstance(body["complete"], bool)
 
 
 def test_perfect_level(client: httpx.Client) -> None:
     """``perfect`` asks the analysis service: from the book after 44, the only winning column."""
     body = client.post("/api/move", json={"pos": "44", "level": "perfect"}).json()
-    assert body["column"] == 4 and body["exact"] and body["level"] == "perfect"
+    assert body["column"] == 4 and body["exact"] and body["complete"] and body["level"] == "perfect"
 
 
 def test_record(client: httpx.Client) -> None:
@@ -369,7 +370,7 @@ def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
 
 # ------------------------------------------------------------ fair sharing
 
-FAIR = Limits(
+FAIR = ServerCaps(
     workers=1, max_pending=16, per_client=2, move_time=0.5, analyze_time=0.5, max_time=30, read_timeout=1
 )
 LONG = {"pos": "", "size": "9x7", "time_cap": 30}  # too big for the solver: the engine uses all the time
@@ -625,7 +626,17 @@ def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.Mon
         "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"
     ]  # fmt: skip
     move = worker.engine_move("44", 7, 6, 4, "perfect", 1.0)
-    assert move["column"] == 4 and move["exact"]
+    assert move["column"] == 4 and move["exact"] and move["complete"]
+
+
+def test_a_move_is_exact_only_when_proven_and_complete_only_within_the_cap() -> None:
+    """``exact`` says the move is proven best; ``complete`` that the search ended within the cap."""
+    # a board the solver cannot hold, a level searching deeper than 0.05 s allows: stopped, unproven
+    capped = engine_move("5564", 9, 7, 5, 6, 0.05, seed=0)
+    assert not capped["complete"] and not capped["exact"]
+    # a win on the spot: proven, whatever the level
+    won = engine_move("11223344", 9, 7, 5, 6, 3.0, seed=0)  # X's four in the bottom row
+    assert won["column"] == 5 and won["exact"] and won["complete"]
 
 
 SERVER_WITH_A_WORKER = """

@@ -8,7 +8,7 @@ from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.play import levels
 from c4engine.play.players import Agent, EnginePlayer, HumanPlayer, RandomPlayer, parse_agent
-from c4engine.search.results import WIN_SCORE
+from c4engine.search.results import WIN_SCORE, PlayResult, Score
 
 
 def test_random_player_is_seeded_and_legal() -> None:
@@ -172,21 +172,24 @@ def test_engine_settings_as_a_spec() -> None:
 
 
 def test_an_exact_player_plays_proved_moves_and_searches_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
-    from c4engine.play.perfect import MoveChoice, PerfectPlayer
+    from c4engine.play.perfect import PerfectPlayer
 
     player = EnginePlayer(level=7)
     # the book: columns 3, 6 and 7 are equally good, the one nearest the centre is played
-    assert player.choose_move(Board.from_moves("4453")) == 2 and player.last_search is None
+    assert player.choose_move(Board.from_moves("4453")) == 2
+    assert player.last is not None and player.last.source == "book" and player.last.proven
     big = Board.from_moves("5564", 9, 7, 5)  # no solver for boards over 64 bits: always searched
-    assert player.choose_move(big) in big.legal_moves() and player.last_search is not None
+    assert player.choose_move(big) in big.legal_moves()
+    assert player.last is not None and player.last.source == "engine" and player.last.depth is not None
 
     def unproven(self: PerfectPlayer, board: Board) -> int:
-        self.last = MoveChoice(0, None, False, "solver", 1.0)
+        self.last = PlayResult(column=0, score=None, source="solver", proven=False, time=1.0)
         return 0
 
     monkeypatch.setattr(PerfectPlayer, "choose_move", unproven)
     column = player.choose_move(Board.from_moves("445536"))
-    assert player.last_search is not None and player.last_search.move == column  # the guess was not played
+    assert player.last is not None and player.last.source == "engine"  # the guess was not played
+    assert player.last.column == column
 
 
 def test_an_exact_player_cancels_the_solver_at_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,7 +215,8 @@ def test_an_exact_player_cancels_the_solver_at_its_share(monkeypatch: pytest.Mon
     monkeypatch.setattr(threading, "Timer", Timer)
     player = EnginePlayer(level=7)
     board = Board.from_moves("3111551243532617333255")  # 22 stones: the solver proves a move at once
-    assert player.choose_move(board) in board.legal_moves() and player.last_search is None
+    assert player.choose_move(board) in board.legal_moves()
+    assert player.last is not None and player.last.source == "solver" and player.last.proven
     # the player's own timer (the analysis service arms its own for its shares, inside the move)
     share = players.EXACT_SHARE * levels.level(7).time_limit
     [(function, events)] = [(function, events) for seconds, function, events in timers if seconds == share]
@@ -246,15 +250,21 @@ def test_level_7_prefers_a_move_the_solver_proved_at_least_a_draw_to_an_estimate
 ) -> None:
     """When the solver runs out of time having proved one move at least a draw, and the engine
     prefers another without seeing a win, the proven move is played (dominance)."""
-    from c4engine.play.perfect import MoveChoice, PerfectPlayer
-    from c4engine.search.engine import Engine, SearchResult
+    from c4engine.play.perfect import PerfectPlayer
+    from c4engine.search.engine import Engine
 
     def unfinished_proof(self: PerfectPlayer, board: Board) -> int:
-        self.last = MoveChoice(1, 0, False, "solver", 0.0)  # column 2 proved at least a draw
+        # column 2 proved at least a draw
+        self.last = PlayResult(column=1, score=None, source="solver", proven=False, lower=0)
         return 1
 
-    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> SearchResult:
-        return SearchResult(3, 25.0, 6, 100, 0.01, True, (3,))
+    def engine_answer(value: float, stopped: str | None) -> PlayResult:
+        score = Score.from_engine(value, cells=42, stones=4)
+        proven = score.is_exact
+        return PlayResult(column=3, score=score, source="engine", proven=proven, line=(3,), stopped=stopped)
+
+    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> PlayResult:
+        return engine_answer(25.0, "time limit")
 
     monkeypatch.setattr(PerfectPlayer, "choose_move", unfinished_proof)
     monkeypatch.setattr(Engine, "search", estimate)
@@ -264,13 +274,13 @@ def test_level_7_prefers_a_move_the_solver_proved_at_least_a_draw_to_an_estimate
     monkeypatch.setattr(
         Engine,
         "search",
-        lambda self, board, time_limit=None: SearchResult(3, WIN_SCORE - 5, 6, 9, 0.0, False),
+        lambda self, board, time_limit=None: engine_answer(WIN_SCORE - 5, None),
     )
     assert EnginePlayer(level=7).choose_move(board) == 3
     monkeypatch.setattr(Engine, "search", estimate)
 
     def losing_proof(self: PerfectPlayer, board: Board) -> int:
-        self.last = MoveChoice(1, -3, False, "solver", 0.0)
+        self.last = PlayResult(column=1, score=None, source="solver", proven=False, lower=-3)
         return 1
 
     monkeypatch.setattr(PerfectPlayer, "choose_move", losing_proof)

@@ -32,10 +32,10 @@ from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.search.analysis import Analyst, Poll, shared_analyst
-from c4engine.search.engine import Engine, PollHook, SearchResult
+from c4engine.search.engine import Engine, PollHook
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
 from c4engine.search.limit import Limit
-from c4engine.search.results import WIN_THRESHOLD, Verdict
+from c4engine.search.results import WIN_THRESHOLD, PlayResult
 
 __all__ = [
     "COMPUTER_FORMS",
@@ -144,8 +144,9 @@ class EnginePlayer:
     solver (a :class:`~c4engine.play.perfect.PerfectPlayer`, on boards
     that fit 64 bits) proves a best move within :data:`EXACT_SHARE` of the
     time limit, that move is played; otherwise the engine searches for the
-    rest of the budget.  :attr:`last_search` is the engine's search of the
-    last move (``None`` when the move was random or proved).
+    rest of the budget.  :attr:`last` is how the last move was chosen
+    (a :class:`~c4engine.search.results.PlayResult`: the engine's search, or
+    the book's or solver's proof; ``None`` when the move was random).
     """
 
     is_human = False
@@ -188,7 +189,7 @@ class EnginePlayer:
                 raise ValueError("an exact player needs a time limit: an unbounded solve may take minutes")
             # the process's analyst: one solver whose table stays warm from move to move and game to game
             self._perfect = PerfectPlayer(time_limit=EXACT_SHARE * budget, analyst=shared_analyst())
-        self.last_search: SearchResult | None = None
+        self.last: PlayResult | None = None
         self.name = name or self._default_name(recipe, depth, time_limit)
 
     @staticmethod
@@ -209,7 +210,7 @@ class EnginePlayer:
         moves = board.legal_moves()
         if not moves:
             raise GameOverError("the game is over: there is no move to choose")
-        self.last_search = None
+        self.last = None
         if self.noise and self._random.random() < self.noise and not self._forced(board):
             return self._random.choice(moves)
         started = monotonic()
@@ -219,31 +220,31 @@ class EnginePlayer:
         if budget is not None and self._perfect is not None and Analyst.can_solve(board):
             column = self._proved_move(board, self._perfect, EXACT_SHARE * budget)
             if column is not None:
+                self.last = self._perfect.last
                 return column
         left = None if budget is None else max(budget - (monotonic() - started), _ENGINE_SHARE_MIN * budget)
-        self.last_search = self.engine.search(board, time_limit=left)
-        if self.last_search.move is None:  # pragma: no cover - search raises GameOverError first
-            raise GameOverError("the game is over: there is no move to choose")
-        return self._by_dominance(self.last_search)
+        self.last = self._by_dominance(self.engine.search(board, time_limit=left))
+        column = self.last.column
+        assert column is not None  # the engine always chooses a column
+        return column
 
-    def _by_dominance(self, search: SearchResult) -> int:
+    def _by_dominance(self, search: PlayResult) -> PlayResult:
         """The engine's move, unless the solver proved another move at least a draw and the engine
         saw no win: a column proven at least a draw ranks above one only estimated (the dominance
         rule of :func:`c4engine.search.analysis.best_by_bounds`)."""
         proof = None if self._perfect is None else self._perfect.last
-        move = search.move
-        assert move is not None
-        engine_wins = search.score >= WIN_THRESHOLD
+        assert search.score is not None  # the engine always scores its move
+        engine_wins = search.score.engine_value() >= WIN_THRESHOLD
         if (
             proof is not None
             and not proof.proven
-            and proof.score is not None
-            and proof.score >= 0
-            and proof.column != move
+            and proof.lower is not None
+            and proof.lower >= 0
+            and proof.column != search.column
             and not engine_wins
         ):
-            return proof.column
-        return move
+            return proof
+        return search
 
     @staticmethod
     def _proved_move(board: Board, perfect: PerfectPlayer, seconds: float) -> int | None:
@@ -277,7 +278,7 @@ class AnalystPlayer:
     Exact where the opening book or the solver proves it in time (the
     quickest win, else a draw, else the slowest loss), else the heuristic
     engine's choice in the time left (:meth:`c4engine.search.analysis.Analyst.solve`).
-    :attr:`last` is the last move's :class:`~c4engine.search.results.Verdict`.
+    :attr:`last` is the last move's :class:`~c4engine.search.results.PlayResult`.
 
     >>> from c4engine.board import Board
     >>> player = AnalystPlayer(1.0)
@@ -291,15 +292,15 @@ class AnalystPlayer:
         self.limit = Limit(time=time_limit)
         self.name = name or f"computer, {time_limit:g} s a move"
         self.analyst = analyst or shared_analyst()
-        self.last: Verdict | None = None
+        self.last: PlayResult | None = None
         self.poll: Poll | None = None
         """Told the search's progress while a move is chosen (a front-end's live line)."""
 
     def choose_move(self, board: Board) -> int:
-        verdict = self.analyst.solve(board, self.limit, poll=self.poll)
-        assert verdict.best_move is not None  # solve raises GameOverError on a finished game
-        self.last = verdict
-        return verdict.best_move
+        result = self.analyst.solve(board, self.limit, poll=self.poll)
+        assert result.column is not None  # solve raises GameOverError on a finished game
+        self.last = result
+        return result.column
 
     def __repr__(self) -> str:
         return f"AnalystPlayer({self.limit.time!r})"
