@@ -34,7 +34,8 @@ from c4engine.play.levels import LEVELS, Level
 def recipe_spec(entry: Level) -> str:
     """A level's recipe as a player spec (the match files are named after it, so a retuned level
     starts a new match instead of resuming the old one)."""
-    spec = f"depth={entry.depth},evaluator={entry.evaluator},noise={entry.noise:g},time={entry.time_limit:g}"
+    limit = entry.limit
+    spec = f"depth={limit.depth},evaluator={entry.evaluator},noise={entry.noise:g},time={limit.time:g}"
     return spec + (",exact=1" if entry.exact else "")
 
 

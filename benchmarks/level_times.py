@@ -30,6 +30,7 @@ from c4engine.board import Board, Player
 from c4engine.cli.terminal import HINT_SECONDS
 from c4engine.play.levels import LEVELS
 from c4engine.play.players import AnalystPlayer, EnginePlayer, parse_agent
+from c4engine.search.limit import Limit
 
 BOARDS = ((7, 6, 4), (8, 7, 4), (9, 7, 5))
 
@@ -52,7 +53,7 @@ HINT = "hint"
 def make_player(name: str, seed: int) -> EnginePlayer | AnalystPlayer:
     """Level ``name`` (a number) or the terminal's hint (:data:`HINT`)."""
     if name == HINT:
-        return AnalystPlayer(HINT_SECONDS)
+        return AnalystPlayer(Limit(time=HINT_SECONDS))
     return EnginePlayer(level=int(name), seed=seed)
 
 

@@ -49,6 +49,7 @@ from c4engine.cli.progress import Progress
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import Agent, EnginePlayer, RandomPlayer
 from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.limit import Limit
 from c4engine.search.solver import Solver
 
 SLOW_MOVE_S = 1.0  # the p99 goal: moves slower than this are counted by ply, to show where they are
@@ -227,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     book_path = Path(args.book) if args.book else default_book_path()
     book = OpeningBook.open(book_path) if book_path else None
-    perfect = PerfectPlayer(book=book, time_limit=args.time_limit, table_size_mb=args.table_mb)
+    perfect = PerfectPlayer(book=book, limit=Limit(time=args.time_limit), table_size_mb=args.table_mb)
     judge = Judge(book, args.table_mb)
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent

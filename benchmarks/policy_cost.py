@@ -23,6 +23,7 @@ from collections import defaultdict
 
 from c4engine.board import Board
 from c4engine.play.perfect import PerfectPlayer
+from c4engine.search.limit import UNLIMITED
 
 
 def main() -> None:
@@ -37,7 +38,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     times: dict[int, list[float]] = defaultdict(list)
     for game in range(2 * args.games):
-        player = PerfectPlayer(time_limit=None, table_size_mb=args.table_mb)
+        player = PerfectPlayer(limit=UNLIMITED, table_size_mb=args.table_mb)
         board = Board()
         opening = 2 if game % 2 == 0 else 1  # first player from a 2-ply opening; second player
         for _ in range(opening):

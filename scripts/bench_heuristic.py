@@ -19,6 +19,7 @@ from c4engine.board import Board
 from c4engine.play.levels import LEVELS
 from c4engine.search.engine import Engine
 from c4engine.search.evaluators import evaluator_by_name
+from c4engine.search.limit import Limit
 
 
 def compile_time() -> float:
@@ -26,7 +27,8 @@ def compile_time() -> float:
     code = (
         "import time; t = time.perf_counter()\n"
         "from c4engine.board import Board; from c4engine.search.engine import Engine\n"
-        "Engine(depth=3).search(Board.from_moves('4453'))\n"
+        "from c4engine.search.limit import Limit\n"
+        "Engine(limit=Limit(depth=3)).search(Board.from_moves('4453'))\n"
         "print(time.perf_counter() - t)\n"
     )
     with tempfile.TemporaryDirectory() as cache:
@@ -66,7 +68,7 @@ def nodes_per_second() -> None:
     for depth in (5, 6, 7):
         rows = {}
         for use_kernel in (False, True):
-            engine = Engine(depth=depth, use_kernel=use_kernel, center_first_move=False)
+            engine = Engine(limit=Limit(depth=depth), use_kernel=use_kernel, center_first_move=False)
             nodes = 0
             cpu = 0.0
             for board in boards:
@@ -87,7 +89,8 @@ def levels(games: int = 3) -> None:
     print("| level | depth | moves | worst move s | mean move s | nodes/s |")
     print("|---|---|---|---|---|---|")
     for entry in LEVELS:
-        if entry.depth < 6:  # shallow levels take well under a millisecond a move
+        depth = entry.limit.depth
+        if depth is None or depth < 6:  # shallow levels take well under a millisecond a move
             continue
         worst = total = 0.0
         moves = nodes = 0
@@ -97,7 +100,7 @@ def levels(games: int = 3) -> None:
             for _ in range(2):  # two random opening moves, for variety
                 board.play(rng.choice(board.legal_moves()))
             # one engine a game, as EnginePlayer keeps it
-            engine = Engine(evaluator_by_name(entry.evaluator), depth=entry.depth)
+            engine = Engine(evaluator_by_name(entry.evaluator), Limit(depth=depth))
             while not board.is_over:
                 result = engine.search(board)
                 worst = max(worst, result.cpu_time)
@@ -107,7 +110,7 @@ def levels(games: int = 3) -> None:
                 assert result.move is not None
                 board.play(result.move)
         print(
-            f"| {entry.number} | {entry.depth} | {moves} | {worst:.3f} | {total / moves:.4f} "
+            f"| {entry.number} | {depth} | {moves} | {worst:.3f} | {total / moves:.4f} "
             f"| {nodes / total:,.0f} |"
         )
 
@@ -115,7 +118,7 @@ def levels(games: int = 3) -> None:
 if __name__ == "__main__":
     start = time.perf_counter()
     compile_time()
-    Engine(depth=3).search(Board.from_moves("4453"))
+    Engine(limit=Limit(depth=3)).search(Board.from_moves("4453"))
     nodes_per_second()
     levels()
     print(f"({time.perf_counter() - start:.0f} s)")

@@ -18,6 +18,7 @@ from c4engine.cli.progress import AgentProgress, Progress
 from c4engine.cli.terminal import TerminalGame
 from c4engine.play.game import Game
 from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, HumanPlayer, PerfectPlayer
+from c4engine.search.limit import Limit
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # An 80-column terminal (pexpect's size; a COLUMNS left by the test runner would override it).
@@ -73,7 +74,7 @@ def test_the_terminal_game_shows_the_computer_thinking(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(progress, "SHOW_AFTER", 0.0)  # at once: the line's last state is drawn as it ends
-    thinker = EnginePlayer(depth=8)
+    thinker = EnginePlayer(limit=Limit(depth=8))
     game = Game(HumanPlayer(), thinker, board=Board.from_moves("5", 9, 7, 5))  # O to think
     answers = iter(["q"])
     TerminalGame(game, out=io.StringIO(), read_line=lambda prompt: next(answers), live=True).run()
@@ -104,7 +105,8 @@ def test_progress_counts_and_clears_and_a_late_total() -> None:
 
 
 @pytest.mark.parametrize(
-    "make", [lambda: EnginePlayer(level=3), lambda: PerfectPlayer(book=None), lambda: AnalystPlayer(1.0)]
+    "make",
+    [lambda: EnginePlayer(level=3), lambda: PerfectPlayer(book=None), lambda: AnalystPlayer(Limit(time=1.0))],
 )
 def test_a_player_lends_its_poll_hook_to_the_line_and_gets_it_back(make: Callable[[], Agent]) -> None:
     player = make()

@@ -10,11 +10,12 @@ from c4engine.cli.move import choose_player
 from c4engine.errors import PlayerSpecError
 from c4engine.search.engine import Engine
 from c4engine.search.evaluators import windows
+from c4engine.search.limit import Limit
 
 
 def test_a_fixed_depth_move_is_the_engines_move() -> None:
     for position in ("4453", "4444", "1234567"):
-        expected = Engine(windows, depth=5).best_move(Board.from_moves(position)) + 1
+        expected = Engine(windows, Limit(depth=5)).best_move(Board.from_moves(position)) + 1
         result = run_c4("move", position, "--depth", "5")
         assert result.returncode == 0, result.stderr
         assert result.stdout == f"{expected}\n"
@@ -89,16 +90,16 @@ def test_move_with_a_weights_file_uses_those_weights(tmp_path) -> None:  # type:
     weights, path = _edge_loving_weights(tmp_path)
     for position in ("11", "2"):
         board = Board.from_moves(position)
-        expected = EnginePlayer(depth=1, evaluator=WindowsEvaluator(weights)).choose_move(board) + 1
-        default = EnginePlayer(depth=1).choose_move(board) + 1
+        tuned = EnginePlayer(limit=Limit(depth=1), evaluator=WindowsEvaluator(weights))
+        expected = tuned.choose_move(board) + 1
+        default = EnginePlayer(limit=Limit(depth=1)).choose_move(board) + 1
         assert expected != default  # the file must make a difference for this test to mean something
         result = run_c4("move", position, "--weights", str(path))  # depth 1 from the file
         assert result.returncode == 0, result.stderr
         assert result.stdout == f"{expected}\n"
-    deeper = (
-        EnginePlayer(depth=3, evaluator=WindowsEvaluator(weights)).choose_move(Board.from_moves("4453")) + 1
-    )
-    assert deeper != EnginePlayer(depth=3).choose_move(Board.from_moves("4453")) + 1
+    tuned = EnginePlayer(limit=Limit(depth=3), evaluator=WindowsEvaluator(weights))
+    deeper = tuned.choose_move(Board.from_moves("4453")) + 1
+    assert deeper != EnginePlayer(limit=Limit(depth=3)).choose_move(Board.from_moves("4453")) + 1
     result = run_c4("move", "4453", "--weights", str(path), "--depth", "3")
     assert result.stdout == f"{deeper}\n"
 

@@ -8,6 +8,7 @@ from c4engine.board import Board, Player
 from c4engine.errors import BoardBusyError, ColumnFullError, GameOverError, IllegalMoveError
 from c4engine.play.game import Game, GameOverEvent, MoveEvent, ThinkingEvent
 from c4engine.play.players import EnginePlayer, HumanPlayer, RandomPlayer
+from c4engine.search.limit import Limit
 
 
 def test_two_humans_alternate_and_win_event() -> None:
@@ -70,7 +71,7 @@ def test_undo_stops_at_the_starting_position() -> None:
 
 
 def test_step_plays_the_computer_and_reports_thinking() -> None:
-    game = Game(HumanPlayer(), EnginePlayer(depth=2))
+    game = Game(HumanPlayer(), EnginePlayer(limit=Limit(depth=2)))
     thinking: list[ThinkingEvent] = []
     game.on_thinking.append(thinking.append)
     with pytest.raises(IllegalMoveError, match="human"):

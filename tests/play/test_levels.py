@@ -11,7 +11,7 @@ from c4engine.search.evaluators import EVALUATORS
 
 def test_table_is_ordered_and_names_real_evaluators() -> None:
     assert [entry.number for entry in LEVELS] == list(range(1, len(LEVELS) + 1))
-    depths = [entry.depth for entry in LEVELS]
+    depths = [entry.limit.depth for entry in LEVELS]
     noises = [entry.noise for entry in LEVELS]
     assert depths == sorted(depths) and noises == sorted(noises, reverse=True)
     assert all(entry.evaluator in EVALUATORS for entry in LEVELS)
@@ -45,14 +45,14 @@ def test_a_strong_level_beats_the_beginner() -> None:
 
 def test_every_level_carries_a_time_budget() -> None:
     """Budgets are positive and never shrink up the ladder; only the top level asks the book and solver."""
-    budgets = [entry.time_limit for entry in LEVELS]
+    budgets = [entry.limit.time for entry in LEVELS]
     assert all(budget > 0 for budget in budgets) and budgets == sorted(budgets)
     assert [entry.exact for entry in LEVELS] == [False] * (len(LEVELS) - 1) + [True]
     from c4engine.play.players import EnginePlayer
 
     for entry in LEVELS:
         player = EnginePlayer(level=entry.number)
-        assert (player.engine.depth, player.engine.time_limit) == (entry.depth, entry.time_limit)
+        assert player.limit == entry.limit
         assert player.exact == entry.exact
 
 
@@ -70,10 +70,11 @@ def test_a_level_on_a_big_board_stops_at_its_budget(monkeypatch: pytest.MonkeyPa
 
     ticks = itertools.count()
     monkeypatch.setattr(engine, "monotonic", lambda: next(ticks) * 0.25)
-    top = LEVELS[-1]
+    top = LEVELS[-2]  # the strongest level the engine alone plays (level 7 asks the analysis service)
     player = EnginePlayer(level=top.number, seed=0)
     board = Board.from_moves("5564", 9, 7, 5)
     column = player.choose_move(board)
     search = player.last
     assert search is not None and search.stopped and search.column == column and board.can_play(column)
-    assert search.depth is not None and search.depth < top.depth and search.time >= top.time_limit
+    assert top.limit.depth is not None and top.limit.time is not None
+    assert search.depth is not None and search.depth < top.limit.depth and search.time >= top.limit.time

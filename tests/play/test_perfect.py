@@ -15,6 +15,7 @@ from c4engine.play.players import EnginePlayer, RandomPlayer, parse_agent
 from c4engine.search.analysis import best_column
 from c4engine.search.book import OpeningBook
 from c4engine.search.book_builder import build_book
+from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.solver import Solver
 
 
@@ -48,7 +49,7 @@ def _score_of_move(board: Board, column: int, judge: Solver) -> int:
 @pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 200), ("Test_L2_R1", 100)])
 def test_moves_on_held_positions_reach_the_published_score(name: str, count: int, judge: Solver) -> None:
     """The published score is the position's value: a best move keeps it, any other loses some."""
-    player = PerfectPlayer(book=None, table_size_mb=16, time_limit=None)
+    player = PerfectPlayer(book=None, table_size_mb=16, limit=UNLIMITED)
     for moves, published in _held(name, count):
         board = Board.from_moves(moves)
         column = player.choose_move(board)
@@ -97,7 +98,7 @@ def test_an_immediate_win_needs_no_search() -> None:
 
 
 def test_a_limit_still_moves_and_marks_the_move_unproven() -> None:
-    player = PerfectPlayer(book=None, table_size_mb=8, time_limit=0.001)
+    player = PerfectPlayer(book=None, table_size_mb=8, limit=Limit(time=0.001))
     board = Board.from_moves("44")
     column = player.choose_move(board)
     assert board.can_play(column)
@@ -138,7 +139,7 @@ def test_a_position_at_the_books_depth_takes_its_score_from_the_book(
     build_book(path, 3, width=5, height=4, connect=4, workers=0)
     book = OpeningBook.open(path)
     judge = Solver(table_size_mb=8)
-    player = PerfectPlayer(book=book, table_size_mb=8, time_limit=None)
+    player = PerfectPlayer(book=book, table_size_mb=8, limit=UNLIMITED)
 
     def no_root_solve(*args: object, **kwargs: object) -> None:
         raise AssertionError("the root was solved although the book knows its score")
@@ -159,7 +160,7 @@ def _reply_after_perfect_move(moves: str, pick: str, judge: Solver) -> tuple[Per
     """A player that has just moved from ``moves``, the board after the opponent's best or worst reply,
     and the score the player's move kept."""
     board = Board.from_moves(moves)
-    player = PerfectPlayer(book=None, table_size_mb=16, time_limit=None)
+    player = PerfectPlayer(book=None, table_size_mb=16, limit=UNLIMITED)
     board.play(player.choose_move(board.copy()))
     assert player.last is not None and player.last.lower is not None
     scores = judge.analyze(board, pv=False).scores
@@ -204,8 +205,6 @@ def test_perfect_is_a_player_name() -> None:
     assert isinstance(player, PerfectPlayer) and not player.is_human
     with pytest.raises(GameOverError):
         PerfectPlayer(book=None, table_size_mb=8).choose_move(Board.from_moves("1212121"))
-    with pytest.raises(ValueError, match="positive"):
-        PerfectPlayer(time_limit=0)
 
 
 def test_play_accepts_level_perfect() -> None:

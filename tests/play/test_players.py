@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.play import levels
 from c4engine.play.players import Agent, EnginePlayer, HumanPlayer, RandomPlayer, parse_agent
-from c4engine.search.results import WIN_SCORE, PlayResult, Score
+from c4engine.search.limit import UNLIMITED, Limit
 
 
 def test_random_player_is_seeded_and_legal() -> None:
@@ -58,7 +60,7 @@ def test_parse_agent() -> None:
 
 
 def test_explicit_depth_overrides_level() -> None:
-    player = EnginePlayer(depth=3, evaluator="areas")
+    player = EnginePlayer(limit=Limit(depth=3), evaluator="areas")
     assert player.level is None and player.noise == 0.0
     assert player.name == "computer, depth 3"
 
@@ -74,13 +76,13 @@ def test_weights_files_as_players(tmp_path) -> None:  # type: ignore[no-untyped-
     for spec in (f"weights:{path}", str(path), f"  weights:{path} "):
         player = parse_agent(spec)
         assert isinstance(player, EnginePlayer)
-        assert player.engine.depth == 3 and player.name == "tuned.json, depth 3"
+        assert player.engine.limit.depth == 3 and player.name == "tuned.json, depth 3"
         assert isinstance(player.engine.evaluator, WindowsEvaluator)
         assert player.engine.evaluator.weights == weights
-    assert parse_agent(f"weights:{path}@6").engine.depth == 6  # type: ignore[attr-defined]
-    assert parse_agent(f"{path}@2").engine.depth == 2  # type: ignore[attr-defined]
+    assert parse_agent(f"weights:{path}@6").engine.limit.depth == 6  # type: ignore[attr-defined]
+    assert parse_agent(f"{path}@2").engine.limit.depth == 2  # type: ignore[attr-defined]
     weights.save(path)  # no depth recorded
-    assert weights_player(str(path)).engine.depth == FALLBACK_WEIGHTS_DEPTH
+    assert weights_player(str(path)).engine.limit.depth == FALLBACK_WEIGHTS_DEPTH
     with pytest.raises(WeightsError, match="no such file"):
         parse_agent("weights:nowhere.json")
     with pytest.raises(PlayerSpecError, match="names no weights file"):
@@ -156,9 +158,10 @@ def test_bad_external_players_are_spec_errors(external: str, name: str, message:
 def test_engine_settings_as_a_spec() -> None:
     player = parse_agent("depth=4,evaluator=areas,noise=0.25", seed=1)
     assert isinstance(player, EnginePlayer)
-    assert (player.engine.depth, player.noise, player.name) == (4, 0.25, "depth=4,evaluator=areas,noise=0.25")
+    assert (player.engine.limit.depth, player.noise) == (4, 0.25)
+    assert player.name == "depth=4,evaluator=areas,noise=0.25"
     based = parse_agent("level=6,noise=0.1")
-    assert isinstance(based, EnginePlayer) and based.engine.depth == levels.level(6).depth
+    assert isinstance(based, EnginePlayer) and based.engine.limit.depth == levels.level(6).limit.depth
     assert based.noise == 0.1
     for spec, message in [
         ("depth=x", "invalid literal"),
@@ -171,63 +174,58 @@ def test_engine_settings_as_a_spec() -> None:
             parse_agent(spec)
 
 
-def test_an_exact_player_plays_proved_moves_and_searches_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
-    from c4engine.play.perfect import PerfectPlayer
-
+def test_an_exact_player_plays_the_analysts_move() -> None:
     player = EnginePlayer(level=7)
     # the book: columns 3, 6 and 7 are equally good, the one nearest the centre is played
     assert player.choose_move(Board.from_moves("4453")) == 2
     assert player.last is not None and player.last.source == "book" and player.last.proven
-    big = Board.from_moves("5564", 9, 7, 5)  # no solver for boards over 64 bits: always searched
+    big = Board.from_moves("5564", 9, 7, 5)  # no solver for boards over 64 bits: the engine's estimate
     assert player.choose_move(big) in big.legal_moves()
-    assert player.last is not None and player.last.source == "engine" and player.last.depth is not None
-
-    def unproven(self: PerfectPlayer, board: Board) -> int:
-        self.last = PlayResult(column=0, score=None, source="solver", proven=False, time=1.0)
-        return 0
-
-    monkeypatch.setattr(PerfectPlayer, "choose_move", unproven)
-    column = player.choose_move(Board.from_moves("445536"))
-    assert player.last is not None and player.last.source == "engine"  # the guess was not played
-    assert player.last.column == column
+    assert player.last is not None and player.last.source == "engine" and not player.last.proven
 
 
-def test_an_exact_player_cancels_the_solver_at_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A timer armed for the exact share of the budget cancels the solver, and is disarmed after the move."""
-    import threading
+def test_level_7_asks_the_analyst_once_with_its_whole_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis service is the one place that splits a budget: the player hands it the level's
+    limit, whole, once a move, and searches nothing itself."""
+    from c4engine.search.analysis import Analyst
+    from c4engine.search.engine import Engine
+    from c4engine.search.results import PlayResult
 
-    from c4engine.play import players
-    from c4engine.search.analysis import shared_analyst
+    asked: list[Limit] = []
+    real_solve = Analyst.solve
 
-    timers: list[tuple[float, object, list[str]]] = []
+    def spy(self: Analyst, board: Board, limit: Limit = UNLIMITED, **options: Any) -> PlayResult:
+        asked.append(limit)
+        return real_solve(self, board, limit, **options)
 
-    class Timer:
-        def __init__(self, seconds: float, function: object) -> None:
-            self.events: list[str] = []
-            timers.append((seconds, function, self.events))
+    searches: list[Engine] = []
+    real_search = Engine.search
 
-        def start(self) -> None:
-            self.events.append("start")
+    def searched(self: Engine, board: Board, limit: Limit | None = None) -> PlayResult:
+        searches.append(self)
+        return real_search(self, board, limit)
 
-        def cancel(self) -> None:
-            self.events.append("cancel")
-
-    monkeypatch.setattr(threading, "Timer", Timer)
+    monkeypatch.setattr(Analyst, "solve", spy)
+    monkeypatch.setattr(Engine, "search", searched)
     player = EnginePlayer(level=7)
     board = Board.from_moves("3111551243532617333255")  # 22 stones: the solver proves a move at once
     assert player.choose_move(board) in board.legal_moves()
-    assert player.last is not None and player.last.source == "solver" and player.last.proven
-    # the player's own timer (the analysis service arms its own for its shares, inside the move)
-    share = players.EXACT_SHARE * levels.level(7).time_limit
-    [(function, events)] = [(function, events) for seconds, function, events in timers if seconds == share]
-    assert function == shared_analyst().solver.cancel and events == ["start", "cancel"]
-    assert all(events == ["start", "cancel"] for _, _, events in timers)  # every timer disarmed
+    assert asked == [levels.level(7).limit] and player.last is not None and player.last.source == "solver"
+    assert player.engine not in searches
+
+
+def test_an_exact_player_with_its_own_evaluator_shares_the_solver() -> None:
+    from c4engine.search.analysis import shared_analyst
+
+    assert EnginePlayer(level=7).analyst is shared_analyst()
+    own = EnginePlayer(level=7, evaluator="windows").analyst
+    assert own is not shared_analyst() and own.solver is shared_analyst().solver
 
 
 def test_exact_and_time_settings() -> None:
     player = parse_agent("depth=13,evaluator=areas,noise=0,time=2.5,exact=1")
     assert isinstance(player, EnginePlayer) and player.exact
-    assert (player.engine.depth, player.engine.time_limit) == (13, 2.5)
+    assert (player.engine.limit.depth, player.engine.limit.time) == (13, 2.5)
     no = parse_agent("level=7,exact=no")
     assert isinstance(no, EnginePlayer) and not no.exact
     for spec, message in [
@@ -238,50 +236,11 @@ def test_exact_and_time_settings() -> None:
             parse_agent(spec)
 
 
-def test_a_depth_keeps_the_level_budget_and_a_time_limit_replaces_it() -> None:
-    capped = EnginePlayer(level=6, depth=3)
-    assert (capped.engine.depth, capped.engine.time_limit) == (3, levels.level(6).time_limit)
-    timed = EnginePlayer(level=6, time_limit=0.5)
-    assert (timed.engine.depth, timed.engine.time_limit) == (None, 0.5)
-
-
-def test_level_7_prefers_a_move_the_solver_proved_at_least_a_draw_to_an_estimate(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """When the solver runs out of time having proved one move at least a draw, and the engine
-    prefers another without seeing a win, the proven move is played (dominance)."""
-    from c4engine.play.perfect import PerfectPlayer
-    from c4engine.search.engine import Engine
-
-    def unfinished_proof(self: PerfectPlayer, board: Board) -> int:
-        # column 2 proved at least a draw
-        self.last = PlayResult(column=1, score=None, source="solver", proven=False, lower=0)
-        return 1
-
-    def engine_answer(value: float, stopped: str | None) -> PlayResult:
-        score = Score.from_engine(value, cells=42, stones=4)
-        proven = score.is_exact
-        return PlayResult(column=3, score=score, source="engine", proven=proven, line=(3,), stopped=stopped)
-
-    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> PlayResult:
-        return engine_answer(25.0, "time limit")
-
-    monkeypatch.setattr(PerfectPlayer, "choose_move", unfinished_proof)
-    monkeypatch.setattr(Engine, "search", estimate)
-    board = Board.from_moves("4453")
-    assert EnginePlayer(level=7).choose_move(board) == 1
-    # a win the engine saw beats a draw; a proof of a loss does not outrank the estimate
-    monkeypatch.setattr(
-        Engine,
-        "search",
-        lambda self, board, time_limit=None: engine_answer(WIN_SCORE - 5, None),
-    )
-    assert EnginePlayer(level=7).choose_move(board) == 3
-    monkeypatch.setattr(Engine, "search", estimate)
-
-    def losing_proof(self: PerfectPlayer, board: Board) -> int:
-        self.last = PlayResult(column=1, score=None, source="solver", proven=False, lower=-3)
-        return 1
-
-    monkeypatch.setattr(PerfectPlayer, "choose_move", losing_proof)
-    assert EnginePlayer(level=7).choose_move(board) == 3
+def test_a_depth_setting_keeps_the_level_budget_and_a_time_setting_replaces_it() -> None:
+    capped = parse_agent("level=6,depth=3")
+    assert isinstance(capped, EnginePlayer)
+    assert capped.limit == Limit(depth=3, time=levels.level(6).limit.time)
+    timed = parse_agent("level=6,time=0.5")
+    assert isinstance(timed, EnginePlayer) and timed.limit == Limit(time=0.5)
+    # a limit given to the player replaces the level's whole
+    assert EnginePlayer(level=6, limit=Limit(depth=3)).limit == Limit(depth=3)

@@ -231,10 +231,10 @@ def test_a_capped_solve_plays_a_move_proven_at_least_a_draw_over_an_estimate(
     from c4engine.search.engine import Engine
     from c4engine.search.results import PlayResult, SolveResult
 
-    def unfinished(self: Solver, board: Board, **options: object) -> SolveResult:
+    def unfinished(self: Solver, board: Board, limit: Limit, **options: object) -> SolveResult:
         return SolveResult(None, False, 0, 5, 1, 1000, 0.1, False, 42, 5, "time limit", best_proved=True)
 
-    def estimate(self: Engine, board: Board, *, time_limit: float | None = None) -> PlayResult:
+    def estimate(self: Engine, board: Board, limit: Limit | None = None) -> PlayResult:
         score = Score.estimate(25.0, cells=42, stones=5)
         stopped = "time limit"
         return PlayResult(column=3, score=score, source="engine", proven=False, line=(3,), stopped=stopped)

@@ -21,6 +21,7 @@ from c4engine.errors import BookError
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.search.book import OpeningBook
 from c4engine.search.book_builder import BuildStats, Checkpoint, PolicySpan, build_book, enumerate_positions
+from c4engine.search.limit import UNLIMITED
 from c4engine.search.solver import Solver
 
 W, H, C = 5, 4, 4
@@ -237,8 +238,8 @@ def test_with_the_policy_the_player_moves_from_the_book_within_the_spans(policy_
     rng = random.Random(7)
     judge = Solver(table_size_mb=8)
     with OpeningBook.open(policy_book) as book:
-        player = PerfectPlayer(book=book, time_limit=None, table_size_mb=8)
-        bare = PerfectPlayer(book=None, time_limit=None, table_size_mb=8)
+        player = PerfectPlayer(book=book, limit=UNLIMITED, table_size_mb=8)
+        bare = PerfectPlayer(book=None, limit=UNLIMITED, table_size_mb=8)
         for game in range(80):
             span = POLICY[game % 2]
             board = Board(W, H, C)

@@ -14,6 +14,7 @@ from c4engine.errors import BoardBusyError, WeightsError
 from c4engine.search import compiled_engine
 from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
 from c4engine.search.evaluators import WindowsEvaluator, WindowWeights, areas, threat_distance, windows
+from c4engine.search.limit import Limit
 
 SIZES = [(7, 6, 4), (6, 5, 4), (5, 4, 3), (8, 7, 5), (9, 6, 4), (4, 4, 2), (6, 7, 4)]
 
@@ -53,8 +54,8 @@ def check_pv(board: Board, score: float, pv: tuple[int, ...], depth: int, evalua
 def test_kernel_agrees_with_python_search(size: tuple[int, int, int]) -> None:
     for index, board in enumerate(random_positions(40, seed=hash(size) & 0xFFFF, size=size)):
         depth = index % 5 + 1
-        kernel = Engine(windows, depth, center_first_move=False)
-        python = Engine(windows, depth, center_first_move=False, use_kernel=False)
+        kernel = Engine(windows, Limit(depth=depth), center_first_move=False)
+        python = Engine(windows, Limit(depth=depth), center_first_move=False, use_kernel=False)
         assert kernel.uses_kernel(board) and not python.uses_kernel(board)
         fast = kernel.search(board)
         slow = python.search(board)
@@ -74,16 +75,16 @@ def test_kernel_agrees_with_minimax_with_tuned_weights_and_areas() -> None:
         )
         evaluate = WindowsEvaluator(weights) if index % 2 else areas
         depth = index % 4 + 1
-        fast = Engine(evaluate, depth).search(board)
-        slow = Engine(evaluate, depth, pruning=False).search(board)
+        fast = Engine(evaluate, Limit(depth=depth)).search(board)
+        slow = Engine(evaluate, Limit(depth=depth), pruning=False).search(board)
         assert (fast.column, fast.score) == (slow.column, slow.score), board.move_string
         assert Engine(evaluate).uses_kernel(board)
 
 
 def test_one_engine_many_searches_same_answers() -> None:
     """The table lives on between searches (and depths): it may reorder moves, never change values."""
-    kernel = Engine(windows, 5)
-    python = Engine(windows, 5, use_kernel=False)
+    kernel = Engine(windows, Limit(depth=5))
+    python = Engine(windows, Limit(depth=5), use_kernel=False)
     for board in random_positions(30, seed=3, size=(7, 6, 4)) * 2:
         fast, slow = kernel.search(board), python.search(board)
         assert (fast.column, fast.score) == (slow.column, slow.score)
@@ -91,7 +92,7 @@ def test_one_engine_many_searches_same_answers() -> None:
 
 def test_deep_compiled_search_finds_tactics() -> None:
     board = Board.from_moves("4455")  # an open three: X wins in 2 moves
-    engine = Engine(depth=10)
+    engine = Engine(limit=Limit(depth=10))
     assert engine.uses_kernel(board)  # how fast it is: benchmarks/, not here
     result = engine.search(board)
     assert result.describe() == "win in 2 moves" and result.column in (2, 5)
@@ -99,21 +100,21 @@ def test_deep_compiled_search_finds_tactics() -> None:
 
 
 def test_terminal_handling() -> None:
-    engine = Engine(depth=6)
+    engine = Engine(limit=Limit(depth=6))
     assert engine.search(Board.from_moves("112233")).column == 3  # win at once
     assert engine.search(Board.from_moves("12121")).column == 0  # block
     lost = engine.search(Board.from_moves("27374"))  # O: X threatens columns 1 and 5
     assert lost.score is not None and lost.score.outcome == "loss" and lost.score.moves == 1  # at ply 2
     nearly_full = random_positions(20, seed=9, size=(5, 4, 3))
     for board in nearly_full:
-        fast = Engine(depth=20).search(board)  # capped by the empty cells
-        slow = Engine(depth=20, use_kernel=False).search(board)
+        fast = Engine(limit=Limit(depth=20)).search(board)  # capped by the empty cells
+        slow = Engine(limit=Limit(depth=20), use_kernel=False).search(board)
         assert (fast.column, fast.score, fast.depth) == (slow.column, slow.score, slow.depth)
 
 
 def test_time_limit_on_the_kernel_path() -> None:
     board = Board.from_moves("4453")
-    engine = Engine(time_limit=0.3)
+    engine = Engine(limit=Limit(time=0.3))
     assert engine.uses_kernel(board)
     result = engine.search(board)
     assert result.stopped and result.depth >= 4 and result.time < 3  # generous: loaded machines
@@ -130,7 +131,7 @@ def test_poll_hook_on_the_kernel_path() -> None:
             board.play(0)
         return len(seen) >= 6
 
-    engine = Engine(depth=40, poll=hook, poll_interval=0.02)
+    engine = Engine(limit=Limit(depth=40), poll=hook, poll_interval=0.02)
     result = engine.search(board)
     assert result.stopped and len(seen) == 6
     times = [progress.cpu_time for progress in seen]
@@ -150,14 +151,14 @@ def test_fixed_depth_stopped_early_answers_the_last_completed_depth() -> None:
         calls += 1
         return progress.depth >= 9
 
-    result = Engine(depth=30, poll=hook, poll_interval=0.001).search(board)
+    result = Engine(limit=Limit(depth=30), poll=hook, poll_interval=0.001).search(board)
     assert result.stopped and 1 <= result.depth < 30 and result.column is not None
 
 
 def test_fallbacks() -> None:
     big = Board(9, 7)  # 9 * 8 bits: too big for one uint64
     assert not Engine().uses_kernel(big)
-    assert Engine(depth=2).search(big).column == 4
+    assert Engine(limit=Limit(depth=2)).search(big).column == 4
     assert not Engine(threat_distance).uses_kernel(Board())
     assert not Engine(pruning=False).uses_kernel(Board())
     assert not Engine(use_kernel=False).uses_kernel(Board())
@@ -176,7 +177,7 @@ def test_fallbacks() -> None:
     five = WindowsEvaluator(WindowWeights.for_connect(5))
     assert not Engine(five).uses_kernel(Board())  # weights for connect 5 on a connect-4 board
     with pytest.raises(WeightsError):
-        Engine(five, depth=2).search(Board.from_moves("4"))
+        Engine(five, Limit(depth=2)).search(Board.from_moves("4"))
 
 
 def test_the_engines_first_compile_is_announced_and_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,7 +203,7 @@ def test_the_engines_first_compile_is_announced_and_not_timed(monkeypatch: pytes
     compiled_engine.load_kernel.cache_clear()
     try:
         began = time.monotonic()
-        result = Engine(depth=2).search(Board.from_moves("4453"))
+        result = Engine(limit=Limit(depth=2)).search(Board.from_moves("4453"))
         spent = time.monotonic() - began
     finally:
         compiled_engine.load_kernel.cache_clear()  # loaded for real by the next search

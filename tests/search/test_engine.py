@@ -14,6 +14,7 @@ from c4engine.board import Board
 from c4engine.errors import BoardBusyError, GameOverError
 from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
 from c4engine.search.evaluators import EVALUATORS, areas, threat_distance, windows
+from c4engine.search.limit import Limit
 from c4engine.search.results import PlayResult, Score
 
 
@@ -144,7 +145,7 @@ def outcome(result: PlayResult) -> str:
 def check_against_solver(board: Board, *, pruning: bool = True) -> PlayResult:
     solver = brute_force(board.width, board.height, board.connect)
     empty = board.width * board.height - board.move_count
-    result = Engine(windows, depth=empty, pruning=pruning, center_first_move=False).search(board)
+    result = Engine(windows, Limit(depth=empty), pruning=pruning, center_first_move=False).search(board)
     values = solver.move_values(board.moves)
     best = max(values.values())
     assert engine_value(value_of(result)) == best, (board.move_string, result, values)
@@ -158,9 +159,9 @@ def check_against_solver(board: Board, *, pruning: bool = True) -> PlayResult:
 
 def test_alphabeta_agrees_with_minimax_on_200_positions() -> None:
     positions = random_positions(200, seed=2024)
-    minimax = Engine(windows, depth=4, pruning=False, center_first_move=False)
+    minimax = Engine(windows, Limit(depth=4), pruning=False, center_first_move=False)
     # The Python alpha-beta: the compiled one (tests/test_heuristic_kernel.py) may pick another PV on ties.
-    alphabeta = Engine(windows, depth=4, pruning=True, center_first_move=False, use_kernel=False)
+    alphabeta = Engine(windows, Limit(depth=4), pruning=True, center_first_move=False, use_kernel=False)
     nodes_minimax = nodes_alphabeta = searched = 0
     for board in positions:
         plain = minimax.search(board)
@@ -180,8 +181,8 @@ def test_alphabeta_agrees_with_minimax_on_200_positions() -> None:
 @pytest.mark.parametrize("evaluate", [areas, threat_distance])
 def test_alphabeta_agrees_with_minimax_other_evaluators(evaluate: Callable[[Board], float]) -> None:
     for board in random_positions(25, seed=7, size=(6, 5, 4)):
-        plain = Engine(evaluate, depth=3, pruning=False).search(board)
-        pruned = Engine(evaluate, depth=3).search(board)
+        plain = Engine(evaluate, Limit(depth=3), pruning=False).search(board)
+        pruned = Engine(evaluate, Limit(depth=3)).search(board)
         assert (pruned.column, pruned.score) == (plain.column, plain.score)
         assert pruned.nodes <= plain.nodes
 
@@ -260,7 +261,7 @@ def test_takes_an_immediate_win(depth: int) -> None:
     for moves, win in [("112233", 4), ("121213", 1), ("23274776435221", 3), ("445566", 3), ("121314", 1)]:
         board = Board.from_moves(moves)
         assert board.is_winning_move(win - 1), moves
-        result = Engine(areas, depth=depth).search(board)
+        result = Engine(areas, Limit(depth=depth)).search(board)
         assert result.column == win - 1
         assert value_of(result) == WIN_SCORE - 1
         assert outcome(result) == "win" and plies_to_end(result) == 1 and result.proven
@@ -298,7 +299,7 @@ def test_blocks_an_immediate_loss(depth: int, evaluate: Callable[[Board], float]
         board = Board.from_moves(moves)
         assert threats(board) == [block - 1], moves
         assert not any(board.is_winning_move(column) for column in board.legal_moves())
-        result = Engine(evaluate, depth=depth).search(board)
+        result = Engine(evaluate, Limit(depth=depth)).search(board)
         assert result.column == block - 1, (moves, result)
 
 
@@ -306,7 +307,7 @@ def test_win_beats_block() -> None:
     board = Board.from_moves("121314")  # X to move: X wins in column 1, O threatens column 5
     assert threats(board) == [4]
     for depth in (1, 2, 4):
-        result = Engine(depth=depth).search(board)
+        result = Engine(limit=Limit(depth=depth)).search(board)
         assert result.column == 0 and outcome(result) == "win"
 
 
@@ -316,7 +317,7 @@ def test_block_even_when_it_loses(moves: str, block: int) -> None:
     board = Board.from_moves(moves)
     assert threats(board) == [block - 1]
     for depth in (1, 2, 5):
-        result = Engine(depth=depth).search(board)
+        result = Engine(limit=Limit(depth=depth)).search(board)
         assert result.column == block - 1
         if depth >= 2:
             assert outcome(result) == "loss" and plies_to_end(result) == 2
@@ -324,7 +325,7 @@ def test_block_even_when_it_loses(moves: str, block: int) -> None:
 
 def test_sees_a_double_threat_coming() -> None:
     board = Board.from_moves("4455")  # X to move: column 3 or 6 makes an open three
-    result = Engine(windows, depth=3).search(board)
+    result = Engine(windows, Limit(depth=3)).search(board)
     assert result.column in (2, 5)
     assert outcome(result) == "win" and plies_to_end(result) == 3
     assert result.describe() == "win in 2 moves"
@@ -345,7 +346,7 @@ def test_poll_hook_fires_on_schedule() -> None:
             stopped_at.append(time.process_time())
         return progress.cpu_time >= 1.0
 
-    engine = Engine(windows, time_limit=60, poll=record_until_one_second, poll_interval=0.05)
+    engine = Engine(windows, Limit(time=60), poll=record_until_one_second, poll_interval=0.05)
     board = Board.from_moves("4")
     result = engine.search(board)
     after_the_stop = time.process_time() - stopped_at[-1]
@@ -369,7 +370,7 @@ def test_poll_hook_fires_with_a_slow_evaluator() -> None:
         return windows(board)
 
     calls: list[SearchProgress] = []
-    engine = Engine(slow, depth=4, poll=calls.append, poll_interval=0.05)
+    engine = Engine(slow, Limit(depth=4), poll=calls.append, poll_interval=0.05)
     began = time.process_time()
     engine.search(Board.from_moves("44"))
     count = max(1, int((time.process_time() - began) / 0.05))
@@ -384,8 +385,8 @@ def test_poll_hook_stops_the_search() -> None:
         return len(calls) >= 3
 
     board = Board.from_moves("4453")
-    Engine(windows, depth=2).search(board)  # load the compiled search first: its loading is not timed
-    engine = Engine(windows, depth=24, poll=stop_soon, poll_interval=0.02)  # far longer than 3 polls
+    Engine(windows, Limit(depth=2)).search(board)  # load the compiled search first: its loading is not timed
+    engine = Engine(windows, Limit(depth=24), poll=stop_soon, poll_interval=0.02)  # far longer than 3 polls
     began = time.process_time()
     result = engine.search(board)
     spent = time.process_time() - began
@@ -398,13 +399,13 @@ def test_poll_hook_stops_the_search() -> None:
     assert result.line and result.line[0] == result.column and result.stopped == "stopped by poll"
     # the same with iterative deepening: the last completed depth's move
     calls.clear()
-    engine = Engine(windows, time_limit=30, poll=stop_soon, poll_interval=0.02)
+    engine = Engine(windows, Limit(time=30), poll=stop_soon, poll_interval=0.02)
     began = time.process_time()
     result = engine.search(board)
     spent = time.process_time() - began
     assert result.stopped and result.column in board.legal_moves()
     assert result.depth >= 1 and spent < 0.5
-    assert result.score == Engine(windows, depth=result.depth).search(board).score
+    assert result.score == Engine(windows, Limit(depth=result.depth)).search(board).score
 
 
 def test_poll_hook_cannot_change_the_board() -> None:
@@ -420,7 +421,7 @@ def test_poll_hook_cannot_change_the_board() -> None:
                 errors.append(error)
         return progress.cpu_time >= 0.3
 
-    result = Engine(windows, depth=30, poll=meddle, poll_interval=0.05).search(board)
+    result = Engine(windows, Limit(depth=30), poll=meddle, poll_interval=0.05).search(board)
     assert len(errors) >= 6 and all(isinstance(error, BoardBusyError) for error in errors)
     assert snapshot(board) == before
     assert result.column in board.legal_moves()
@@ -440,7 +441,7 @@ def test_poll_hook_exception_propagates_and_releases_the_board(use_kernel: bool)
     # The hook runs only once a poll interval of CPU has passed: a search must last longer for
     # it to run at all.  Depth 30 takes minutes of CPU on either path (depth 12 took about the
     # 10 ms interval once the compiled search was loaded -- a coin toss); the hook ends it at once.
-    engine = Engine(windows, depth=30, poll=fail, poll_interval=0.01, use_kernel=use_kernel)
+    engine = Engine(windows, Limit(depth=30), poll=fail, poll_interval=0.01, use_kernel=use_kernel)
     assert engine.uses_kernel(board) is use_kernel
     with pytest.raises(KeyError):
         engine.search(board)
@@ -452,7 +453,7 @@ def test_poll_hook_exception_propagates_and_releases_the_board(use_kernel: bool)
 def test_search_leaves_the_board_alone() -> None:
     for board in random_positions(20, seed=5):
         before = snapshot(board)
-        Engine(windows, depth=3).search(board)
+        Engine(windows, Limit(depth=3)).search(board)
         assert snapshot(board) == before
 
 
@@ -462,28 +463,28 @@ def test_search_leaves_the_board_alone() -> None:
 def test_time_limit_returns_last_completed_depth() -> None:
     depths: list[int] = []
     board = Board.from_moves("4453")
-    engine = Engine(windows, time_limit=0.3, poll=lambda p: depths.append(p.depth), poll_interval=0.001)
+    engine = Engine(windows, Limit(time=0.3), poll=lambda p: depths.append(p.depth), poll_interval=0.001)
     # the poll interval is CPU time: short, so a loaded machine still polls within 0.3 s of wall time
     result = engine.search(board)
     assert result.stopped == "time limit" and result.depth >= 2
     assert 0.3 <= result.time < 3  # wall clock: generous, the machine may be loaded
     # the score is that of a full search to the last completed depth
-    assert result.score == Engine(windows, depth=result.depth).search(board).score
+    assert result.score == Engine(windows, Limit(depth=result.depth)).search(board).score
     assert depths and max(depths) in (result.depth, result.depth + 1)
 
 
 def test_time_limit_solves_small_games_and_stops_early() -> None:
     board = Board(4, 4, 3)
-    result = Engine(windows, time_limit=20, center_first_move=False).search(board)
+    result = Engine(windows, Limit(time=20), center_first_move=False).search(board)
     assert not result.stopped  # it ended because the game was solved (half a millisecond), not by the clock
     assert outcome(result) == "win" and plies_to_end(result) == 9
     # a forced win found: no need to go on deepening
-    result = Engine(windows, time_limit=20).search(Board.from_moves("4455"))
+    result = Engine(windows, Limit(time=20)).search(Board.from_moves("4455"))
     assert not result.stopped and outcome(result) == "win" and result.depth == 3
 
 
-def test_a_search_can_be_given_its_own_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``search(board, time_limit=...)`` replaces the engine's limit for that search only.
+def test_a_search_can_be_given_its_own_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search(board, limit)`` replaces the engine's limit for that search only.
 
     The engine's wall clock jumps a quarter of a second at every reading: the one-second
     limit runs out after a few readings, the engine's own thousand seconds would not.
@@ -492,12 +493,12 @@ def test_a_search_can_be_given_its_own_time_limit(monkeypatch: pytest.MonkeyPatc
 
     ticks = itertools.count()
     monkeypatch.setattr(engine_module, "monotonic", lambda: next(ticks) * 0.25)
-    engine = Engine(windows, depth=20, time_limit=1000, use_kernel=False)
+    engine = Engine(windows, Limit(depth=20, time=1000), use_kernel=False)
     board = Board.from_moves("4453")
-    result = engine.search(board, time_limit=1.0)
-    assert result.stopped and result.depth < 20 and engine.time_limit == 1000
-    with pytest.raises(ValueError, match="time_limit"):
-        engine.search(board, time_limit=0)
+    result = engine.search(board, Limit(depth=20, time=1.0))
+    assert result.stopped and result.depth < 20 and engine.limit == Limit(depth=20, time=1000)
+    with pytest.raises(TypeError, match="limit must be a Limit"):
+        engine.search(board, 1.0)  # type: ignore[arg-type]
 
 
 def test_partial_first_iteration() -> None:
@@ -516,13 +517,13 @@ def test_partial_first_iteration() -> None:
 
     board = Board(12, 6, 4)
     board.play(0)
-    result = Engine(slow, time_limit=10, poll=stop_now, poll_interval=0.03).search(board)
+    result = Engine(slow, Limit(time=10), poll=stop_now, poll_interval=0.03).search(board)
     assert calls and result.stopped
     assert result.column in board.legal_moves()
     assert result.depth == 0
     assert value_of(result) == -2  # the evaluation after the move: 2 stones
     # stopped inside the very first root move: its static score, from the root position
-    result = Engine(slow, depth=3, poll=stop_now, poll_interval=0.03).search(board)
+    result = Engine(slow, Limit(depth=3), poll=stop_now, poll_interval=0.03).search(board)
     assert result.stopped and result.depth == 0 and result.line == (result.column,)
     assert result.column == board.geometry.center_order[0]
     assert value_of(result) == -2
@@ -532,10 +533,10 @@ def test_partial_first_iteration() -> None:
 
 
 def test_centre_first_move() -> None:
-    result = Engine(windows, depth=6).search(Board())
+    result = Engine(windows, Limit(depth=6)).search(Board())
     assert result.column == 3 and result.depth == 0 and not result.stopped
-    assert Engine(windows, depth=2).best_move(Board(8, 7, 4)) == 3  # left of the two centre columns
-    searched = Engine(windows, depth=2, center_first_move=False).search(Board())
+    assert Engine(windows, Limit(depth=2)).best_move(Board(8, 7, 4)) == 3  # left of the two centre columns
+    searched = Engine(windows, Limit(depth=2), center_first_move=False).search(Board())
     assert searched.depth == 2 and searched.nodes > 7
 
 
@@ -551,16 +552,16 @@ def test_game_over_raises() -> None:
 def test_single_legal_move_and_shallow_boards() -> None:
     board = Board.from_moves("2332132", 3, 3, 3)
     assert board.legal_moves() == [0]
-    result = Engine(depth=6).search(board)
+    result = Engine(limit=Limit(depth=6)).search(board)
     assert result.column == 0 and result.depth == 2 and value_of(result) == 0
     assert result.describe() == "estimate +0.0 (not proven)" and not result.proven
-    result = Engine(depth=6, time_limit=5).search(board)
+    result = Engine(limit=Limit(depth=6, time=5)).search(board)
     assert result.column == 0 and result.depth == 1 and not result.stopped
 
 
 def test_depth_is_capped_by_the_empty_cells() -> None:
     board = Board.from_moves("11132", 3, 3, 3)
-    result = Engine(depth=10).search(board)
+    result = Engine(limit=Limit(depth=10)).search(board)
     assert result.depth == 4
 
 
@@ -568,17 +569,17 @@ def test_depth_is_capped_by_the_empty_cells() -> None:
 @pytest.mark.parametrize("name", sorted(EVALUATORS))
 def test_other_board_sizes(size: tuple[int, int, int], name: str) -> None:
     for board in random_positions(3, seed=size[0], size=size, stones=(1, 12)):
-        result = Engine(EVALUATORS[name], depth=3).search(board)
+        result = Engine(EVALUATORS[name], Limit(depth=3)).search(board)
         assert result.column in board.legal_moves()
         assert result.nodes > 0 and result.depth >= 1
 
 
 def test_nodes_counted() -> None:
     board = Board.from_moves("44")
-    deeper = [Engine(windows, depth=depth).search(board).nodes for depth in (1, 2, 3, 4)]
+    deeper = [Engine(windows, Limit(depth=depth)).search(board).nodes for depth in (1, 2, 3, 4)]
     assert deeper[0] == 1 + 7
     assert deeper == sorted(deeper) and deeper[0] < deeper[-1]
-    assert Engine(windows, depth=2, pruning=False).search(board).nodes == 1 + 7 + 49
+    assert Engine(windows, Limit(depth=2), pruning=False).search(board).nodes == 1 + 7 + 49
 
 
 def test_result_descriptions() -> None:
@@ -599,19 +600,14 @@ def test_result_descriptions() -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"depth": 0},
-        {"depth": -1},
-        {"depth": 2.5},
-        {"depth": True},
-        {"time_limit": 0},
-        {"time_limit": -1.0},
-        {"time_limit": "1"},
+        {"limit": 6},
+        {"limit": None},
         {"poll_interval": 0},
         {"poll_interval": float("nan")},
     ],
 )
 def test_bad_settings(kwargs: dict[str, object]) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises((ValueError, TypeError)):
         Engine(**kwargs)  # type: ignore[arg-type]
 
 
@@ -634,16 +630,38 @@ def test_hook_cannot_reenter_the_engine() -> None:
             errors.append(error)
         return True
 
-    engine = Engine(windows, depth=30, poll=reenter, poll_interval=0.01)  # minutes: the hook surely runs
+    # minutes: the hook surely runs
+    engine = Engine(windows, Limit(depth=30), poll=reenter, poll_interval=0.01)
     assert engine.search(board).stopped
     assert errors and "already searching" in str(errors[0])
     # a different engine may search the frozen board from the hook (it only reads it)
-    other = Engine(windows, depth=2)
+    other = Engine(windows, Limit(depth=2))
     hints: list[int] = []
 
     def hint(progress: SearchProgress) -> bool:
         hints.append(other.best_move(board))
         return True
 
-    Engine(windows, depth=30, poll=hint, poll_interval=0.01).search(board)
+    Engine(windows, Limit(depth=30), poll=hint, poll_interval=0.01).search(board)
     assert hints and hints[0] in board.legal_moves()
+
+
+# ---------------------------------------------------------------- node limit
+
+
+@pytest.mark.parametrize("use_kernel", [None, False])
+def test_a_node_limit_stops_the_search_at_the_last_completed_depth(use_kernel: bool | None) -> None:
+    """Bounded to 20 000 nodes, a search that deepens toward 12 plies (far more nodes) stops a few
+    nodes past the bound, with the score of the last depth it completed."""
+    board = Board.from_moves("4453")
+    engine = Engine(windows, Limit(depth=12), use_kernel=use_kernel, center_first_move=False)
+    result = engine.search(board, Limit(depth=12, nodes=20_000))
+    assert result.stopped and 1 <= result.depth < 12
+    assert 20_000 <= result.nodes <= 20_000 + board.width
+    completed = Engine(windows, Limit(depth=result.depth), use_kernel=use_kernel).search(board)
+    assert result.score == completed.score
+
+
+def test_a_node_limit_the_search_stays_within_ends_it_unstopped() -> None:
+    result = Engine(windows).search(Board.from_moves("4455"), Limit(nodes=1_000_000))
+    assert not result.stopped and outcome(result) == "win" and result.nodes < 1_000_000

@@ -19,6 +19,7 @@ from c4engine.cli.solve import (
 )
 from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
 from c4engine.kernels import layout
+from c4engine.search.limit import Limit
 from c4engine.search.solver import SolveProgress, Solver, moves_to_end, score_words
 
 # (set, every k-th line, how many); chosen to keep the whole file near a minute on one core.
@@ -261,7 +262,7 @@ HARD = "4453"  # millions of nodes: long enough to be stopped
 
 def test_node_limit() -> None:
     solver = Solver(table_size_mb=8)
-    result = solver.solve(Board.from_moves(HARD), node_limit=20_000)
+    result = solver.solve(Board.from_moves(HARD), Limit(nodes=20_000))
     assert not result.exact and result.score is None and result.stopped == "node limit"
     assert result.nodes <= 20_000
     assert result.lower <= -2 <= result.upper
@@ -271,12 +272,12 @@ def test_node_limit() -> None:
 
 def test_is_at_least_stopped_by_a_limit_says_none() -> None:
     solver = Solver(table_size_mb=8)
-    assert solver.is_at_least(Board.from_moves(HARD), -2, node_limit=20_000) is None
+    assert solver.is_at_least(Board.from_moves(HARD), -2, Limit(nodes=20_000)) is None
 
 
 def test_time_limit() -> None:
     solver = Solver(table_size_mb=8)
-    result = solver.solve(Board.from_moves(HARD), time_limit=0.3)
+    result = solver.solve(Board.from_moves(HARD), Limit(time=0.3))
     # HARD takes ~8 s of CPU to solve: unsolved, stopped by the limit, and within seconds of it
     # (the clock is read between slices of CPU time, which a loaded machine stretches: generous)
     assert not result.exact and result.stopped == "time limit"
@@ -425,3 +426,11 @@ def test_parsers_register_handlers() -> None:
     assert args.position == "4453" and args.weak and args.table_mb == 8 and callable(args.func)
     args = parser.parse_args(["bench", "--limit", "3"])
     assert args.limit == 3 and args.files == []
+
+
+def test_a_limit_depth_means_nothing_to_the_exact_solver() -> None:
+    solver = Solver(table_size_mb=8)
+    board = Board.from_moves("2252576253462244111563365343671351441")
+    assert solver.solve(board, Limit(depth=1)).score == -1
+    assert solver.analyze(board, Limit(depth=1), pv=False).exact
+    assert solver.is_at_least(board, -1, Limit(depth=1)) is True

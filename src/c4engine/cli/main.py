@@ -154,7 +154,7 @@ def _computer(level: int | str, seed: int | None, weights: str | None = None) ->
         level=chosen.number,
         seed=seed,
         evaluator=WindowsEvaluator(load_weights(weights)[0]),
-        name=f"computer, {Path(weights).name} weights, depth {chosen.depth}{noise}",
+        name=f"computer, {Path(weights).name} weights, depth {chosen.limit.depth}{noise}",
     )
 
 

@@ -26,10 +26,11 @@ from c4engine.cli.options import MAX_SECONDS, Subparsers, add_board_options, che
 from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
-from c4engine.play.levels import LEVELS
+from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, parse_agent, weights_player
 from c4engine.search.evaluators import WindowsEvaluator, load_weights
+from c4engine.search.limit import Limit
 
 __all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
 
@@ -94,9 +95,9 @@ def choose_player(
     if weights is not None:
         return _weighted_player(weights, level, depth, time, seed)
     if depth is not None:
-        return EnginePlayer(depth=depth, seed=seed)
+        return EnginePlayer(limit=Limit(depth=depth), seed=seed)
     if time is not None:
-        return AnalystPlayer(time)
+        return AnalystPlayer(Limit(time=time))
     try:
         player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
     except PlayerSpecError as error:
@@ -111,7 +112,9 @@ def _weighted_player(
 ) -> EnginePlayer:
     evaluator = WindowsEvaluator(load_weights(path)[0])
     if depth is not None or time is not None:
-        return EnginePlayer(depth=depth, time_limit=time, evaluator=evaluator, seed=seed)
+        # a time alone keeps the default level's noise, as a time setting of an engine player does
+        recipe = DEFAULT_LEVEL if depth is None else None
+        return EnginePlayer(recipe, limit=Limit(depth=depth, time=time), evaluator=evaluator, seed=seed)
     if level is not None:
         if not level.strip().isdigit():
             raise PlayerSpecError(f"--weights needs a level number, not {level!r}")

@@ -345,7 +345,7 @@ def run_bench(args: argparse.Namespace) -> int:
     sets = [(path, _read_bench(path, limit)) for path, limit in files]
     solver = Solver(table_size_mb=args.table_mb)
     # load the compiled kernel before any clock starts (each set then starts from an empty table)
-    solver.solve(Board.from_moves("4455"), node_limit=1000, best_move=False)
+    solver.solve(Board.from_moves("4455"), Limit(nodes=1000), best_move=False)
     header = ("set", "positions", "correct", "mean time", "mean nodes", "knodes/s")
     print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
     all_right = True

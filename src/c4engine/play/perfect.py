@@ -3,9 +3,9 @@
 :class:`PerfectPlayer` asks the analysis service
 (:class:`c4engine.search.analysis.Analyst`) and plays a game-theoretically best move: the quickest
 win, else a draw, else the slowest loss; equal moves are broken centre-first
-(or at random with ``random_ties``).  With a ``time_limit`` it still moves
-when the limit stops the solver, with the best move known, and records the
-move as unproven (:attr:`PerfectPlayer.last`, a
+(or at random with ``random_ties``).  With a time or node ``limit`` it still
+moves when the limit stops the solver, with the best move known, and records
+the move as unproven (:attr:`PerfectPlayer.last`, a
 :class:`~c4engine.search.results.PlayResult`; :attr:`PerfectPlayer.unproven`).
 
 >>> from c4engine.board import Board, Geometry
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Final
 
 from c4engine.board import Board, Geometry, fits_64_bits
@@ -29,10 +30,10 @@ from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, be
 from c4engine.search.limit import Limit
 from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, Score, Source
 
-__all__ = ["DEFAULT_TIME_LIMIT", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
+__all__ = ["DEFAULT_PERFECT_LIMIT", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
 
-DEFAULT_TIME_LIMIT: Final = 60.0
-"""Seconds the perfect player may think about one move before it plays its best known move."""
+DEFAULT_PERFECT_LIMIT: Final = Limit(time=60.0)
+"""What the perfect player may spend on one move before it plays its best known move."""
 
 
 def perfect_boards() -> str:
@@ -73,7 +74,8 @@ width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16
 
 
 class PerfectPlayer:
-    """Plays perfectly: book, then the solver within ``time_limit`` seconds per move (None: no limit).
+    """Plays perfectly: book, then the solver within ``limit`` per move (its time and nodes;
+    :data:`~c4engine.search.limit.UNLIMITED`: always to the end).
 
     ``random_ties`` picks among equally good moves at random (repeatable
     with ``seed``) instead of the one nearest the centre.
@@ -91,17 +93,15 @@ class PerfectPlayer:
         self,
         *,
         book: BookChoice = DEFAULT_BOOK,
-        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        limit: Limit = DEFAULT_PERFECT_LIMIT,
         random_ties: bool = False,
         seed: int | None = None,
         table_size_mb: float = DEFAULT_TABLE_MB,
         name: str = "perfect",
         analyst: Analyst | None = None,
     ) -> None:
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be positive, not {time_limit}")
         self.name = name
-        self.time_limit = time_limit
+        self.limit = limit
         self.random_ties = random_ties
         self._random = random.Random(seed) if random_ties else None
         self.analyst = analyst or Analyst(book, table_size_mb=table_size_mb)
@@ -124,8 +124,7 @@ class PerfectPlayer:
             return self._record(board, _choice(board, column, score, True, "rules", start))
         if self._random is None and self.analyst.book_scores(board) is None and self.analyst.can_solve(board):
             return self._record(board, self._solve_centre_first(board, start))
-        limit = Limit() if self.time_limit is None else Limit(time=self.time_limit)
-        analysis = self.analyst.analyze(board, limit, pv=False, poll=self.poll)
+        analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)
         values = analysis.exact_values()
         if analysis.exact:
             column = best_column(board, values, self._random)
@@ -160,7 +159,7 @@ class PerfectPlayer:
         floor = None if target is not None else self._floor(board)
         if floor is not None:
             # our last move kept ``floor``: unless the reply was a mistake, that is the score
-            better = solver.is_at_least(board, floor + 1, time_limit=self._left(start))
+            better = solver.is_at_least(board, floor + 1, self._left(start))
             if better is None:
                 return _choice(board, fallback, None, False, "solver", start)
             if better:
@@ -170,9 +169,9 @@ class PerfectPlayer:
         if target is None:
             result = solver.solve(
                 board,
+                self._left(start),
                 weak=False,
                 best_move=False,
-                time_limit=self._left(start),
                 at_least=floor,
                 poll=self.poll,
             )
@@ -182,17 +181,17 @@ class PerfectPlayer:
                 lower = result.lower if result.best_proved else None
                 return _choice(board, fallback, lower, False, "solver", start)
             target = result.score
-        left = self._left(start)
-        column = self.analyst.move_reaching(board, target, Limit() if left is None else Limit(time=left))
+        column = self.analyst.move_reaching(board, target, self._left(start))
         if column is None:
             return _choice(board, fallback, None, False, "solver", start)
         return _choice(board, column, target, True, "solver", start)
 
-    def _left(self, start: float) -> float | None:
-        """Seconds left of this move's budget (None: no limit); a spent budget leaves a sliver."""
-        if self.time_limit is None:
-            return None
-        return max(1e-3, self.time_limit - (time.perf_counter() - start))
+    def _left(self, start: float) -> Limit:
+        """What is left of this move's time since ``start`` (a spent one leaves a sliver), and its nodes
+        for each search."""
+        if self.limit.time is None:
+            return self.limit
+        return replace(self.limit, time=max(1e-3, self.limit.time - (time.perf_counter() - start)))
 
     def _floor(self, board: Board) -> int | None:
         """A score proved for ``board``: the one our last move kept, if ``board`` is one reply later."""
@@ -215,7 +214,7 @@ class PerfectPlayer:
         return column
 
     def __repr__(self) -> str:
-        return f"PerfectPlayer(time_limit={self.time_limit!r}, random_ties={self.random_ties})"
+        return f"PerfectPlayer({self.limit!r}, random_ties={self.random_ties})"
 
 
 def _choice(

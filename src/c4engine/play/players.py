@@ -19,12 +19,10 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
-import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from time import monotonic
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError, echo
@@ -32,10 +30,13 @@ from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.search.analysis import Analyst, Poll, shared_analyst
-from c4engine.search.engine import Engine, PollHook
-from c4engine.search.evaluators import Evaluator, WindowsEvaluator, evaluator_by_name, load_weights
+from c4engine.search.engine import Engine, PollHook, SearchProgress
+from c4engine.search.evaluators import Evaluator, WindowsEvaluator, areas, evaluator_by_name, load_weights
 from c4engine.search.limit import Limit
-from c4engine.search.results import WIN_THRESHOLD, PlayResult
+from c4engine.search.results import PlayResult
+
+if TYPE_CHECKING:  # the solver (numba) is imported on the first search that needs it
+    from c4engine.search.solver import SolveProgress
 
 __all__ = [
     "COMPUTER_FORMS",
@@ -120,33 +121,27 @@ class RandomPlayer:
         return f"RandomPlayer(seed={self.seed!r})"
 
 
-EXACT_SHARE = 0.4
-"""The part of an ``exact`` player's time budget the book and solver may use before the engine searches."""
-
-_ENGINE_SHARE_MIN = 0.1
-"""The part of the budget the engine always gets, even after the solver overran its share."""
-
-
 class EnginePlayer:
-    """The computer: a skill level, or an explicit depth, evaluator and time limit.
+    """The computer: a skill level, or its own limit and evaluator.
 
-    ``level`` picks depth, evaluator, noise, time budget and ``exact`` from
-    :mod:`c4engine.play.levels`; ``depth``, ``evaluator``, ``time_limit``,
-    ``noise`` and ``exact`` override them.  A time limit without a depth
-    searches as deep as the time allows; a depth without a time limit keeps
-    the level's budget, so a level never thinks longer than its recipe.  The
-    search deepens up to the depth until the time limit (seconds of
-    wall-clock time a move).  With noise, the player sometimes plays a random
+    ``level`` picks the limit (depth and time budget), evaluator, noise and
+    ``exact`` from :mod:`c4engine.play.levels`; ``limit`` (a
+    :class:`~c4engine.search.limit.Limit`), ``evaluator``, ``noise`` and
+    ``exact`` replace them.  Given a ``limit`` and no ``level``, the player
+    has no recipe: no noise, the ``windows`` evaluator.  The search deepens
+    up to the limit's depth until its time (seconds of wall-clock time a
+    move) or nodes run out.  With noise, the player sometimes plays a random
     move instead -- but never when it can win at once or must block (weak
     players still see those).
 
-    ``exact`` (it needs a time limit): where the opening book or the exact
-    solver (a :class:`~c4engine.play.perfect.PerfectPlayer`, on boards
-    that fit 64 bits) proves a best move within :data:`EXACT_SHARE` of the
-    time limit, that move is played; otherwise the engine searches for the
-    rest of the budget.  :attr:`last` is how the last move was chosen
-    (a :class:`~c4engine.search.results.PlayResult`: the engine's search, or
-    the book's or solver's proof; ``None`` when the move was random).
+    ``exact`` (it needs a time limit): the player asks the analysis service
+    (:meth:`c4engine.search.analysis.Analyst.solve`) with its whole limit,
+    and the service splits it: the opening book's or the exact solver's
+    move where one is proven in time (on boards that fit 64 bits), else the
+    engine's with this player's evaluator in the time left.
+    :attr:`last` is how the last move was chosen (a
+    :class:`~c4engine.search.results.PlayResult`: the engine's search, or
+    the service's answer when ``exact``; ``None`` when the move was random).
     """
 
     is_human = False
@@ -155,9 +150,8 @@ class EnginePlayer:
         self,
         level: int | None = None,
         *,
-        depth: int | None = None,
+        limit: Limit | None = None,
         evaluator: Evaluator | str | None = None,
-        time_limit: float | None = None,
         noise: float | None = None,
         exact: bool | None = None,
         seed: int | None = None,
@@ -166,7 +160,7 @@ class EnginePlayer:
         name: str | None = None,
     ) -> None:
         recipe: Level | None = None
-        if level is not None or depth is None:
+        if level is not None or limit is None:
             recipe = levels.level(DEFAULT_LEVEL if level is None else level)
         self.level = recipe
         chosen_evaluator = evaluator if evaluator is not None else (recipe.evaluator if recipe else "windows")
@@ -174,37 +168,42 @@ class EnginePlayer:
             chosen_evaluator = evaluator_by_name(chosen_evaluator)
         self.noise = noise if noise is not None else (recipe.noise if recipe else 0.0)
         self._random = random.Random(seed)
-        budget = time_limit if time_limit is not None else (recipe.time_limit if recipe else None)
-        self.engine = Engine(
-            chosen_evaluator,
-            depth if depth is not None or time_limit is not None else (recipe.depth if recipe else None),
-            time_limit=budget,
-            poll=poll,
-            poll_interval=poll_interval,
-        )
-        self._perfect: PerfectPlayer | None = None
+        if limit is None:
+            assert recipe is not None  # made above when no limit is given
+            limit = recipe.limit
+        self.engine = Engine(chosen_evaluator, limit, poll=poll, poll_interval=poll_interval)
         wants_exact = exact if exact is not None else (recipe is not None and recipe.exact)
-        if wants_exact:
-            if budget is None:
-                raise ValueError("an exact player needs a time limit: an unbounded solve may take minutes")
-            # the process's analyst: one solver whose table stays warm from move to move and game to game
-            self._perfect = PerfectPlayer(time_limit=EXACT_SHARE * budget, analyst=shared_analyst())
+        if wants_exact and limit.time is None:
+            raise ValueError("an exact player needs a time limit: an unbounded solve may take minutes")
+        self._exact = wants_exact
+        self._analyst: Analyst | None = None
         self.last: PlayResult | None = None
-        self.name = name or self._default_name(recipe, depth, time_limit)
+        if recipe is not None and limit == recipe.limit:
+            self.name = name or f"computer, level {recipe.number} {recipe.name}"
+        else:
+            self.name = name or f"computer, {_describe(limit)}"
 
-    @staticmethod
-    def _default_name(recipe: Level | None, depth: int | None, time_limit: float | None) -> str:
-        if recipe is not None and depth is None and time_limit is None:
-            return f"computer, level {recipe.number} {recipe.name}"
-        parts = [f"depth {depth}"] if depth is not None else []
-        if time_limit is not None:
-            parts.append(f"{time_limit:g} s")
-        return ", ".join(["computer", *parts])
+    @property
+    def limit(self) -> Limit:
+        """What one move may cost: the engine's limit."""
+        return self.engine.limit
 
     @property
     def exact(self) -> bool:
-        """Whether the book and the solver choose the move where they prove one in time."""
-        return self._perfect is not None
+        """Whether the analysis service (book and solver first) chooses the move."""
+        return self._exact
+
+    @property
+    def analyst(self) -> Analyst:
+        """The analysis service an ``exact`` player asks, made on first use: the process's one
+        solver (its table warm from move to move and game to game), the engine with this
+        player's evaluator."""
+        if self._analyst is None:
+            shared = shared_analyst()
+            evaluator = self.engine.evaluator
+            own = evaluator is not areas  # the service's engine evaluates with areas
+            self._analyst = Analyst(solver=shared.solver, evaluator=evaluator) if own else shared
+        return self._analyst
 
     def choose_move(self, board: Board) -> int:
         moves = board.legal_moves()
@@ -213,55 +212,25 @@ class EnginePlayer:
         self.last = None
         if self.noise and self._random.random() < self.noise and not self._forced(board):
             return self._random.choice(moves)
-        started = monotonic()
-        budget = self.engine.time_limit
-        if self._perfect is not None:
-            self._perfect.last = None  # a proof of this move only
-        if budget is not None and self._perfect is not None and Analyst.can_solve(board):
-            column = self._proved_move(board, self._perfect, EXACT_SHARE * budget)
-            if column is not None:
-                self.last = self._perfect.last
-                return column
-        left = None if budget is None else max(budget - (monotonic() - started), _ENGINE_SHARE_MIN * budget)
-        self.last = self._by_dominance(self.engine.search(board, time_limit=left))
+        if self._exact:
+            return self._ask_analyst(board)
+        self.last = self.engine.search(board)
         column = self.last.column
         assert column is not None  # the engine always chooses a column
         return column
 
-    def _by_dominance(self, search: PlayResult) -> PlayResult:
-        """The engine's move, unless the solver proved another move at least a draw and the engine
-        saw no win: a column proven at least a draw ranks above one only estimated (the dominance
-        rule of :func:`c4engine.search.analysis.best_by_bounds`)."""
-        proof = None if self._perfect is None else self._perfect.last
-        assert search.score is not None  # the engine always scores its move
-        engine_wins = search.score.engine_value() >= WIN_THRESHOLD
-        if (
-            proof is not None
-            and not proof.proven
-            and proof.lower is not None
-            and proof.lower >= 0
-            and proof.column != search.column
-            and not engine_wins
-        ):
-            return proof
-        return search
+    def _ask_analyst(self, board: Board) -> int:
+        """The analysis service's move within this player's whole limit (it splits the limit)."""
+        hook = self.engine.poll
 
-    @staticmethod
-    def _proved_move(board: Board, perfect: PerfectPlayer, seconds: float) -> int | None:
-        """The book's or the solver's proved best move, or None when none is proved within ``seconds``.
+        def poll(progress: SolveProgress | SearchProgress) -> bool | None:
+            # the player's hook follows the engine's search, as when the engine alone searches
+            return hook(progress) if hook is not None and isinstance(progress, SearchProgress) else None
 
-        The solver sizes its work between clock checks by its CPU speed, so on a loaded
-        machine its own time limit can be overrun several times over in wall-clock time;
-        a timer cancels it at the limit.
-        """
-        watchdog = threading.Timer(seconds, perfect.analyst.solver.cancel)
-        watchdog.daemon = True
-        watchdog.start()
-        try:
-            column = perfect.choose_move(board)
-        finally:
-            watchdog.cancel()  # a late firing is harmless: every solve clears the flag when it starts
-        return column if perfect.last is not None and perfect.last.proven else None
+        result = self.analyst.solve(board, self.limit, poll=poll)
+        assert result.column is not None  # solve raises GameOverError on a finished game
+        self.last = result
+        return result.column
 
     @staticmethod
     def _forced(board: Board) -> bool:
@@ -273,7 +242,7 @@ class EnginePlayer:
 
 
 class AnalystPlayer:
-    """The analysis service's best move within ``time_limit`` seconds a move.
+    """The analysis service's best move within ``limit`` a move.
 
     Exact where the opening book or the solver proves it in time (the
     quickest win, else a draw, else the slowest loss), else the heuristic
@@ -281,16 +250,16 @@ class AnalystPlayer:
     :attr:`last` is the last move's :class:`~c4engine.search.results.PlayResult`.
 
     >>> from c4engine.board import Board
-    >>> player = AnalystPlayer(1.0)
+    >>> player = AnalystPlayer(Limit(time=1.0))
     >>> player.choose_move(Board()), player.last.source
     (3, 'book')
     """
 
     is_human = False
 
-    def __init__(self, time_limit: float, *, name: str | None = None, analyst: Analyst | None = None) -> None:
-        self.limit = Limit(time=time_limit)
-        self.name = name or f"computer, {time_limit:g} s a move"
+    def __init__(self, limit: Limit, *, name: str | None = None, analyst: Analyst | None = None) -> None:
+        self.limit = limit
+        self.name = name or f"computer, {_describe(limit)} a move"
         self.analyst = analyst or shared_analyst()
         self.last: PlayResult | None = None
         self.poll: Poll | None = None
@@ -303,7 +272,21 @@ class AnalystPlayer:
         return result.column
 
     def __repr__(self) -> str:
-        return f"AnalystPlayer({self.limit.time!r})"
+        return f"AnalystPlayer({self.limit!r})"
+
+
+def _describe(limit: Limit) -> str:
+    """A limit in words, for a player's name.
+
+    >>> _describe(Limit(time=1.5)), _describe(Limit(time=2, nodes=10_000))
+    ('1.5 s', '2 s, 10000 nodes')
+    """
+    parts = [f"depth {limit.depth}"] if limit.depth is not None else []
+    if limit.time is not None:
+        parts.append(f"{limit.time:g} s")
+    if limit.nodes is not None:
+        parts.append(f"{limit.nodes} nodes")
+    return ", ".join(parts) or "no limit"
 
 
 class CallableAgent:
@@ -439,7 +422,7 @@ def load_external_agent(spec: str, *, seed: int | None = None) -> Agent:
 
 
 WEIGHTS_PREFIX = "weights:"
-FALLBACK_WEIGHTS_DEPTH = levels.level(5).depth
+FALLBACK_WEIGHTS_DEPTH = levels.level(5).limit.depth
 """The search depth of a weights file that records none (level 5's)."""
 
 
@@ -470,7 +453,10 @@ def weights_player(spec: str, *, seed: int | None = None) -> EnginePlayer:
         valid = isinstance(recorded, int) and not isinstance(recorded, bool) and recorded >= 1
         depth = recorded if valid else FALLBACK_WEIGHTS_DEPTH
     return EnginePlayer(
-        depth=depth, evaluator=WindowsEvaluator(weights), seed=seed, name=f"{Path(path).name}, depth {depth}"
+        limit=Limit(depth=depth),
+        evaluator=WindowsEvaluator(weights),
+        seed=seed,
+        name=f"{Path(path).name}, depth {depth}",
     )
 
 
@@ -492,7 +478,7 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
         level = int(settings["level"]) if "level" in settings else None
         depth = int(settings["depth"]) if "depth" in settings else None
         noise = float(settings["noise"]) if "noise" in settings else None
-        time_limit = float(settings["time"]) if "time" in settings else None
+        seconds = float(settings["time"]) if "time" in settings else None
     except ValueError as error:
         raise PlayerSpecError(f"player {echo(spec)}: {error}") from None
     exact = _YES_NO.get(settings["exact"]) if "exact" in settings else None
@@ -500,12 +486,18 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
         raise PlayerSpecError(f"player {echo(spec)}: exact is 1 or 0 (yes or no)")
     if noise is not None and not 0.0 <= noise <= 1.0:
         raise PlayerSpecError(f"player {echo(spec)}: noise is a probability 0..1, not {noise}")
+    # the recipe: the level named, else the default one unless a depth is given (an engine alone)
+    recipe = level if level is not None or depth is not None else DEFAULT_LEVEL
     try:
+        limit: Limit | None = None
+        if depth is not None or seconds is not None:
+            # a depth keeps the recipe's time budget, a time replaces it (as deep as it allows)
+            budget = levels.level(recipe).limit.time if recipe is not None else None
+            limit = Limit(depth=depth, time=seconds if seconds is not None else budget)
         return EnginePlayer(
-            level,
-            depth=depth,
+            recipe,
+            limit=limit,
             evaluator=settings.get("evaluator"),
-            time_limit=time_limit,
             noise=noise,
             exact=exact,
             seed=seed,
@@ -533,7 +525,7 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     >>> parse_agent("perfect").name
     'perfect'
     >>> player = parse_agent("depth=3,evaluator=areas,noise=0.1")
-    >>> player.engine.depth, player.noise
+    >>> player.engine.limit.depth, player.noise
     (3, 0.1)
     """
     if _is_weights(spec):

@@ -129,9 +129,11 @@ class Analyst:
     :data:`DEFAULT_BOOK` (the shipped book for the board's size, opened on
     first use).  The solver (with a ``table_size_mb`` table) and the engine
     (scoring with ``evaluator``, default ``areas``) are made on first need
-    and kept, so their tables stay warm between questions.  Under a time
-    limit the solver gets ``solver_share`` of it when the engine may have to
-    estimate what the solver leaves open (0: never solve).
+    and kept, so their tables stay warm between questions.  Under a time or
+    node limit the solver gets ``solver_share`` of it when the engine may have
+    to estimate what the solver leaves open (0: never solve); the engine gets
+    what is left, to the limit's depth.  This is the one place a question's
+    budget is split: the players and levels hand their whole limit here.
     """
 
     def __init__(
@@ -301,10 +303,9 @@ class Analyst:
             with self._cancel_after(solver_limit.time):
                 solved = self.solver.analyze(
                     board,
+                    solver_limit,
                     weak=weak,
                     pv=False,
-                    time_limit=solver_limit.time,
-                    node_limit=solver_limit.nodes,
                     poll=poll,
                     poll_interval=_poll_interval(solver_limit),
                 )
@@ -319,7 +320,7 @@ class Analyst:
         if open_columns:
             start += self._load_engine(board)
         estimates, searched = (
-            self._estimate(board, open_columns, limit, start, poll) if open_columns else ({}, 0)
+            self._estimate(board, open_columns, limit, start, nodes, poll) if open_columns else ({}, 0)
         )
         nodes += searched
         for column, (value, line) in estimates.items():
@@ -374,12 +375,14 @@ class Analyst:
         columns: list[int],
         limit: Limit,
         start: float,
+        spent: int,
         poll: Poll | None,
     ) -> tuple[dict[int, tuple[float, tuple[int, ...]]], int]:
         """The engine's values of the unproven ``columns`` (for the side to move, with the line
-        from the column on), and the nodes searched.
+        from the column on), and the nodes searched, within what is left of ``limit`` since
+        ``start`` with ``spent`` of its nodes already spent.
 
-        Under a time limit the columns are searched depth by depth, all of
+        Under a time or node limit the columns are searched depth by depth, all of
         them to one depth before any goes deeper, and each keeps its value at
         the last depth completed for all: values of different depths (an odd
         depth ends on the mover's stone, an even one on the reply's) do not
@@ -387,7 +390,7 @@ class Analyst:
         """
         nodes = 0
         settled: dict[int, tuple[float, tuple[int, ...]]] = {}
-        if limit.time is None:
+        if limit.time is None and limit.nodes is None:
             engine = self._engine(limit, poll)
             for column in columns:
                 found = engine.search(_after(board, column))
@@ -404,7 +407,8 @@ class Analyst:
                 if known is not None and abs(known[0]) >= WIN_THRESHOLD:
                     this_round[column] = known  # seen to the end of the game already
                     continue
-                engine = self._engine(Limit(time=_time_left(limit, start), depth=depth), poll)
+                left = _remaining(limit, start, spent + nodes)
+                engine = self._engine(Limit(time=left.time, nodes=left.nodes, depth=depth), poll)
                 found = engine.search(_after(board, column))
                 nodes += found.nodes
                 if found.stopped and settled:
@@ -480,11 +484,7 @@ class Analyst:
                     chosen = self.move_reaching(board, known, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     start += self._load_engine(board)
-                    guess = (
-                        self._engine(Limit(time=_time_left(limit, start), depth=limit.depth))
-                        .search(board)
-                        .column
-                    )
+                    guess = self._engine(_remaining(limit, start, 0)).search(board).column
                     guessed = self._exact_result(board, known, guess, "book", 0, start, weak)
                     ran_out = "time limit" if limit.time is not None else "node limit"
                     return replace(guessed, proven=False, stopped=ran_out if self.can_solve(board) else None)
@@ -504,9 +504,8 @@ class Analyst:
             with self._cancel_after(solver_limit.time) as timed_out:
                 result = self.solver.solve(
                     board,
+                    solver_limit,
                     weak=weak,
-                    time_limit=solver_limit.time,
-                    node_limit=solver_limit.nodes,
                     poll=poll,
                     poll_interval=_poll_interval(solver_limit),
                     best_move=best_move,
@@ -524,9 +523,7 @@ class Analyst:
             lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
             drawing = None
         start += self._load_engine(board)
-        left = _time_left(limit, start)
-        engine = self._engine(Limit(time=left, depth=limit.depth) if left is not None else limit, poll)
-        found = engine.search(board)
+        found = self._engine(_remaining(limit, start, nodes), poll).search(board)
         assert found.score is not None  # the engine always scores its move
         proven = found.score.is_exact  # the engine saw the end of the game: its move keeps that score
         if drawing is not None and found.column != drawing and _engine_value(found) < WIN_THRESHOLD:
@@ -571,7 +568,7 @@ class Analyst:
         self.require_solver(board)
         _check_playable(board)
         with self._cancel_after(limit.time):
-            return self.solver.is_at_least(board, score, time_limit=limit.time, node_limit=limit.nodes)
+            return self.solver.is_at_least(board, score, limit)
 
     def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
         """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
@@ -645,7 +642,7 @@ class Analyst:
                 reaches: bool | None = target == 0
             else:
                 left = None if limit.time is None else max(1e-3, limit.time - (time.perf_counter() - start))
-                beaten = self.solver.is_at_least(child, 1 - target, time_limit=left, node_limit=limit.nodes)
+                beaten = self.solver.is_at_least(child, 1 - target, Limit(time=left, nodes=limit.nodes))
                 reaches = None if beaten is None else not beaten
             child.undo()
             if reaches is None:
@@ -728,7 +725,10 @@ class Analyst:
         )
 
     def _solver_limit(self, limit: Limit) -> Limit:
-        return limit.share(self.solver_share) if limit.time is not None else limit
+        """The solver's part of a question's ``limit`` (the one place a budget is split): its share of
+        the time and nodes when the engine may have to estimate what it leaves open."""
+        bounded = limit.time is not None or limit.nodes is not None
+        return limit.share(self.solver_share) if bounded else limit
 
     def _engine(self, limit: Limit, poll: Poll | None = None) -> Engine:
         """The heuristic engine within ``limit``; ``poll`` can stop it as it stops the solver."""
@@ -737,8 +737,7 @@ class Analyst:
 
         return Engine(
             self._evaluator or areas,
-            depth=limit.depth,
-            time_limit=limit.time,
+            limit,
             center_first_move=False,
             poll=poll,
             poll_interval=_ENGINE_POLL_INTERVAL,
@@ -794,6 +793,19 @@ def _engine_value(found: PlayResult) -> float:
 def _time_left(limit: Limit, start: float) -> float | None:
     """What is left of ``limit``'s time since ``start`` (a sliver when spent); None without a time limit."""
     return None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
+
+
+def _remaining(limit: Limit, start: float, spent: int) -> Limit:
+    """What is left of ``limit`` since ``start`` with ``spent`` of its nodes spent (a sliver of each
+    when spent), at its depth.
+
+    >>> _remaining(Limit(nodes=100, depth=4), time.perf_counter(), 30)
+    Limit(nodes=70, depth=4)
+    >>> _remaining(Limit(nodes=100), time.perf_counter(), 300)
+    Limit(nodes=1)
+    """
+    nodes = None if limit.nodes is None else max(1, limit.nodes - spent)
+    return Limit(time=_time_left(limit, start), nodes=nodes, depth=limit.depth)
 
 
 def _column_range(cells: int, stones: int, weak: bool) -> tuple[int, int]:

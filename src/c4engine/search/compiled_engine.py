@@ -153,13 +153,16 @@ class KernelSearch:
         depth: int,
         candidates: list[int],
         on_slice: SliceHook,
+        max_nodes: int = 1 << 62,
     ) -> tuple[Answer, int]:
         """Search ``candidates`` of ``board`` to ``depth`` plies: ((move, score, pv), nodes).
 
         Same answer as the Python engine's root search: the first best move
         in ``candidates`` order and its exact score.  After each slice that
         does not finish, ``on_slice(nodes of the slice, best root move so
-        far or None)`` is called; it may raise to abandon the iteration.
+        far or None)`` is called; it may raise to abandon the iteration.  No
+        slice goes past ``max_nodes`` nodes of the iteration in all: a caller
+        bounding the nodes stops in ``on_slice`` once they are spent.
         """
         self._prepare(board)
         self._grow(self._last_nodes)
@@ -178,7 +181,7 @@ class KernelSearch:
                 self._masks, own, opponent, center, self._center, float(EVAL_LIMIT - 1),
                 self._keys, self._lower, self._upper, self._gen, self._move, self._bits,
                 self._generation, ustack, fstack, istack, mstack, pv, pvlen,
-                state, fret, done + self._slice_nodes,
+                state, fret, min(done + self._slice_nodes, max_nodes),
             )  # fmt: skip
             spent = process_time() - started
             nodes = int(state[_kernel.S_NODES])

@@ -17,9 +17,10 @@ What the search does, in order:
 * it takes a win in one whenever there is one, and when the opponent threatens
   to win in one it considers only the blocking move(s) -- even at depth 1;
 * otherwise it searches the legal moves centre first (``Geometry.center_order``),
-  to the fixed ``depth``, or -- with a ``time_limit`` -- deepening one ply at a
-  time (previous best move first) until the limit, returning the best move of
-  the last depth it completed.
+  within one :class:`~c4engine.search.limit.Limit`: to its fixed ``depth``, or
+  -- when it bounds the ``time`` or the ``nodes`` -- deepening one ply at a
+  time (previous best move first) until a bound is reached, returning the
+  best move of the last depth it completed.
 
 ``pruning=False`` turns the alpha-beta search into plain minimax: the same
 value and the same move (the first best one in move order), many more nodes.
@@ -39,7 +40,7 @@ slices of a few milliseconds of CPU.  ``use_kernel=False`` forces the Python
 search; ``pruning=False`` and any other evaluator always take it.
 
 >>> from c4engine.board import Board
->>> engine = Engine(depth=4)
+>>> engine = Engine(limit=Limit(depth=4))
 >>> result = engine.search(Board.from_moves("4455"))   # X to move
 >>> result.column, result.describe()   # column 3 (0-based 2): an open three, two threats
 (2, 'win in 2 moves')
@@ -47,7 +48,7 @@ search; ``pruning=False`` and any other evaluator always take it.
 (2, 3, 1)
 >>> result.proven, result.source, result.depth
 (True, 'engine', 4)
->>> Engine(depth=4, pruning=False).search(Board.from_moves("4455")).column
+>>> Engine(pruning=False).search(Board.from_moves("4455"), Limit(depth=4)).column
 2
 """
 
@@ -62,6 +63,7 @@ from typing import TYPE_CHECKING
 from c4engine.board import Board, has_line
 from c4engine.errors import GameOverError
 from c4engine.search.evaluators import Evaluator, windows
+from c4engine.search.limit import Limit
 from c4engine.search.results import WIN_SCORE, PlayResult, Score
 
 if TYPE_CHECKING:
@@ -69,16 +71,20 @@ if TYPE_CHECKING:
     # it is made, so that importing this module -- c4 --help does -- costs nothing.
     from c4engine.search import compiled_engine
 
-__all__ = ["DEFAULT_DEPTH", "WIN_SCORE", "Engine", "PollHook", "SearchProgress"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_LIMIT", "WIN_SCORE", "Engine", "PollHook", "SearchProgress"]
 
 DEFAULT_DEPTH = 6
-"""Plies searched when neither a depth nor a time limit is given."""
+"""Plies searched when the limit bounds neither the depth, nor the time, nor the nodes."""
+
+DEFAULT_LIMIT = Limit(depth=DEFAULT_DEPTH)
+"""An engine's own limit unless it is given one."""
 
 _MAX_PLIES = 32 * 32  # the most plies any board can last (MAX_SIZE squared)
 _WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES
 
 _INF = math.inf
 _LOST = -math.inf  # the leaf cache's mark for "the side to move here has already lost"
+_NO_NODE_STOP = 1 << 62  # a node count no search reaches: no node bound
 
 
 @dataclass(frozen=True)
@@ -107,8 +113,15 @@ def _is_positive(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int | float) and value > 0
 
 
+def _check_limit(limit: object) -> Limit:
+    if not isinstance(limit, Limit):
+        raise TypeError(f"limit must be a Limit, not {limit!r}")
+    return limit
+
+
 class _Stop(Exception):
-    """Unwinds the search when the time is up or the poll hook asks to stop; ``reason`` says which."""
+    """Unwinds the search when the time or the nodes are spent or the poll hook asks to stop;
+    ``reason`` says which."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -121,11 +134,17 @@ class Engine:
     ``evaluator`` scores the positions at the horizon (side to move); it must
     depend on the stones only: within one search the engine evaluates each
     leaf position once (a cache of at most :attr:`EVAL_CACHE_SIZE` entries).
-    ``depth`` is the number of plies searched (default
-    :data:`DEFAULT_DEPTH`).  With ``time_limit`` (seconds of wall-clock time)
-    the search deepens 1, 2, 3, ... plies until the limit, ``depth`` if one
-    is given, or the end of the game, and answers with the best move of the
-    last depth it completed.  ``poll`` is called at least
+    ``limit`` is the engine's own :class:`~c4engine.search.limit.Limit`
+    (default :data:`DEFAULT_LIMIT`), which :meth:`search` may replace for
+    one search.  Its ``depth`` is the number of plies searched (without one,
+    :data:`DEFAULT_DEPTH`).  When it bounds the ``time`` (seconds of
+    wall-clock time) or the ``nodes`` (positions visited), the search
+    deepens 1, 2, 3, ... plies until a bound is reached, the ``depth`` if
+    one is given, or the end of the game, and answers with the best move of
+    the last depth it completed.  The time and node counts are checked
+    every millisecond or so of CPU, and before the node bound is passed: a
+    node-bounded search visits at most about a board's width of nodes more.
+    ``poll`` is called at least
     every ``poll_interval`` CPU seconds with a :class:`SearchProgress`; if it
     returns ``True`` the search stops and answers with the best move found so
     far.  A search that ends within one interval never calls it.  The clocks
@@ -143,9 +162,9 @@ class Engine:
     never take the compiled path (boards too big still fall back).
 
     >>> from c4engine.board import Board
-    >>> Engine(depth=2).best_move(Board.from_moves("112233"))   # X wins in column 4
+    >>> Engine(limit=Limit(depth=2)).best_move(Board.from_moves("112233"))   # X wins in column 4
     3
-    >>> Engine(depth=1).best_move(Board.from_moves("12121"))    # O blocks in column 1
+    >>> Engine(limit=Limit(depth=1)).best_move(Board.from_moves("12121"))    # O blocks in column 1
     0
     """
 
@@ -155,10 +174,9 @@ class Engine:
     def __init__(
         self,
         evaluator: Evaluator = windows,
-        depth: int | None = None,
+        limit: Limit = DEFAULT_LIMIT,
         *,
         pruning: bool = True,
-        time_limit: float | None = None,
         poll: PollHook | None = None,
         poll_interval: float = 0.05,
         center_first_move: bool = True,
@@ -166,10 +184,7 @@ class Engine:
     ) -> None:
         if not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {evaluator!r}")
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-            raise ValueError(f"depth must be a whole number of at least 1, not {depth!r}")
-        if time_limit is not None and not _is_positive(time_limit):
-            raise ValueError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+        _check_limit(limit)
         if not _is_positive(poll_interval):
             raise ValueError(f"poll_interval must be a positive number of seconds, not {poll_interval!r}")
         if poll is not None and not callable(poll):
@@ -186,9 +201,8 @@ class Engine:
             if use_kernel and not compiled_engine.has_kernel(evaluator):
                 raise ValueError(f"use_kernel=True needs the windows or areas evaluator, not {evaluator!r}")
         self.evaluator = evaluator
-        self.depth = depth
+        self.limit = limit
         self.pruning = pruning
-        self.time_limit = time_limit
         self.poll = poll
         self.poll_interval = float(poll_interval)
         self.center_first_move = center_first_move
@@ -206,6 +220,7 @@ class Engine:
         self._start = 0.0
         self._wall_start = 0.0
         self._deadline = _INF
+        self._node_stop = _NO_NODE_STOP
         self._next_poll = _INF
         self._next_check = 0
         self._stride = 1
@@ -216,8 +231,7 @@ class Engine:
 
     def __repr__(self) -> str:
         name = getattr(self.evaluator, "__name__", None) or repr(self.evaluator)
-        limit = f", time_limit={self.time_limit!r}" if self.time_limit is not None else ""
-        return f"Engine({name}, depth={self.depth}, pruning={self.pruning}{limit})"
+        return f"Engine({name}, {self.limit!r}, pruning={self.pruning})"
 
     # ------------------------------------------------------------ public
 
@@ -258,27 +272,28 @@ class Engine:
         assert move is not None  # the engine always chooses a column (search raises GameOverError first)
         return move
 
-    def search(self, board: Board, *, time_limit: float | None = None) -> PlayResult:
+    def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
         """Search ``board`` for the side to move; :class:`GameOverError` if the game is over.
+
+        ``limit`` replaces the engine's own (:attr:`limit`) for this search
+        only; ``None`` keeps the engine's.
 
         The answer's ``score`` is the engine's value (:meth:`Score.from_engine`: exact when the
         search saw the end of the game, else an estimate), ``depth`` the last depth searched
         completely (0 for the centre-first opening move), ``line`` the expected play from the
-        root, ``stopped`` ``"time limit"`` or ``"stopped by poll"`` when either cut it short;
-        ``proven`` when the score is exact and comes from a depth searched completely.
-
-        ``time_limit`` replaces the engine's own for this search only (``None``
-        keeps the engine's): a player that has spent part of its budget on
-        something else gives the search what is left.
+        root, ``stopped`` ``"time limit"``, ``"node limit"`` or ``"stopped by poll"`` when one
+        cut it short; ``proven`` when the score is exact and comes from a depth searched completely.
 
         >>> from c4engine.board import Board
-        >>> Engine(depth=3).search(Board.from_moves("1212121"))
+        >>> found = Engine().search(Board.from_moves("4453"), Limit(nodes=500))
+        >>> found.stopped, found.nodes - 500 <= 7   # the last depth completed, a few nodes past the bound
+        ('node limit', True)
+        >>> Engine().search(Board.from_moves("1212121"), Limit(depth=3))
         Traceback (most recent call last):
         ...
         c4engine.errors.GameOverError: cannot search a finished game: X has won
         """
-        if time_limit is not None and not _is_positive(time_limit):
-            raise ValueError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+        limit = self.limit if limit is None else _check_limit(limit)
         if board.winner is not None:
             raise GameOverError(f"cannot search a finished game: {board.winner.symbol} has won")
         if board.is_full:
@@ -288,14 +303,14 @@ class Engine:
         self._searching = True
         try:
             with board.frozen():
-                return self._search(board.copy(), self.time_limit if time_limit is None else time_limit)
+                return self._search(board.copy(), limit)
         finally:
             self._searching = False
             self._cache = {}
 
     # ------------------------------------------------------------ driver
 
-    def _search(self, board: Board, time_limit: float | None) -> PlayResult:
+    def _search(self, board: Board, limit: Limit) -> PlayResult:
         geometry = board.geometry
         self._board = board
         self._full = geometry.full
@@ -305,7 +320,7 @@ class Engine:
         self._cache = {}
         self._weights = self._kernel_weights(board)
         self._nodes = 1
-        self._start_clocks(time_limit)
+        self._start_clocks(limit)
         self._current_depth = 1
         self._answer = None
         self._partial = None
@@ -336,15 +351,15 @@ class Engine:
             # Loading the compiled search (once a process; compiling it, the first time on a
             # machine) is no search time, nor may it eat a time limit: the clocks start again.
             self.load(board)
-            self._start_clocks(time_limit)
+            self._start_clocks(limit)
 
         self._pv = [() for _ in range(empty_cells + 2)]
         root_stones = board.move_count
         completed = 0
         stopped: str | None = None
         try:
-            if time_limit is None:
-                depth = min(DEFAULT_DEPTH if self.depth is None else self.depth, empty_cells)
+            if limit.time is None and limit.nodes is None:
+                depth = min(DEFAULT_DEPTH if limit.depth is None else limit.depth, empty_cells)
                 if self._weights is not None:
                     # The kernel deepens 1, 2, ... depth - 1 first: its transposition table then
                     # orders the moves of the last iteration.  The root keeps the centre-first
@@ -359,7 +374,7 @@ class Engine:
                 self._answer = self._search_root(depth, candidates)
                 completed = depth
             else:
-                deepest = empty_cells if self.depth is None else min(self.depth, empty_cells)
+                deepest = empty_cells if limit.depth is None else min(limit.depth, empty_cells)
                 for depth in range(1, deepest + 1):
                     self._current_depth = depth
                     if self._answer is not None:
@@ -428,16 +443,17 @@ class Engine:
 
     # ------------------------------------------------------- the clock
 
-    def _start_clocks(self, time_limit: float | None) -> None:
+    def _start_clocks(self, limit: Limit) -> None:
         self._start = self._last_tick = process_time()
         self._wall_start = monotonic()
-        self._deadline = self._wall_start + time_limit if time_limit is not None else _INF
+        self._deadline = self._wall_start + limit.time if limit.time is not None else _INF
+        self._node_stop = limit.nodes if limit.nodes is not None else _NO_NODE_STOP
         self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
         self._stride = 1
-        self._next_check = self._nodes + 1
+        self._next_check = min(self._nodes + 1, self._node_stop)
 
     def _tick(self) -> None:
-        """Check the clock (the time limit, the poll hook); adapt how often that happens."""
+        """Check the clock and the nodes (the limit, the poll hook); adapt how often that happens."""
         now = process_time()
         gap = now - self._last_tick
         self._last_tick = now
@@ -446,7 +462,9 @@ class Engine:
             self._stride = min(self._stride * 2, 1 << 14)
         elif gap > 0.004 and self._stride > 1:
             self._stride //= 2
-        self._next_check = self._nodes + self._stride
+        self._next_check = min(self._nodes + self._stride, self._node_stop)
+        if self._nodes >= self._node_stop:
+            raise _Stop("node limit")
         if self._deadline < _INF and monotonic() >= self._deadline:
             raise _Stop("time limit")
         if self.poll is not None and now >= self._next_poll:
@@ -515,7 +533,9 @@ class Engine:
             self._partial = partial
             self._tick()
 
-        answer, nodes = self._kernel.iterate(self._board, weights, depth, candidates, between_slices)
+        answer, nodes = self._kernel.iterate(
+            self._board, weights, depth, candidates, between_slices, self._node_stop - self._nodes
+        )
         self._nodes += nodes
         self._partial = answer
         return answer

@@ -42,6 +42,7 @@ from c4engine.board import Board, fits_64_bits
 from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
+from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
     Analysis,
@@ -105,6 +106,13 @@ class _Budget:
     nodes: int = 0
     stopped: str | None = None
     rate: float = _RATE_GUESS
+
+    @classmethod
+    def of(
+        cls, limit: Limit, poll: PollHook | None = None, poll_interval: float = DEFAULT_POLL_INTERVAL
+    ) -> _Budget:
+        """The budget of a search bounded by ``limit`` (its depth means nothing here), starting now."""
+        return cls(time.perf_counter(), limit.time, limit.nodes, poll, poll_interval)
 
     def remaining_nodes(self) -> int | None:
         if self.node_limit is None:
@@ -199,10 +207,9 @@ class Solver:
     def solve(
         self,
         board: Board,
+        limit: Limit = UNLIMITED,
         *,
         weak: bool | None = None,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
         poll: PollHook | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         best_move: bool = True,
@@ -215,8 +222,9 @@ class Solver:
         one (usually cheap with the table warm) unless ``best_move`` is False,
         when it may then be None (batch scoring and benchmarks need only the score).
 
-        ``time_limit`` (seconds, wall clock) and ``node_limit`` bound the
-        search; ``poll`` is called with a :class:`SolveProgress` about every
+        ``limit`` bounds the search by its ``time`` (seconds, wall clock) and
+        ``nodes``; its ``depth`` means nothing to the exact solver, which always
+        searches to the end, and is ignored.  ``poll`` is called with a :class:`SolveProgress` about every
         ``poll_interval`` CPU seconds and stops the search by returning True.
         A stopped search returns ``exact=False`` with the bounds proved so far.
 
@@ -233,7 +241,7 @@ class Solver:
         weak = self.weak if weak is None else weak
         with self._lock:
             self._prepare(board)
-            budget = _Budget(time.perf_counter(), time_limit, node_limit, poll, poll_interval)
+            budget = _Budget.of(limit, poll, poll_interval)
             with board.frozen():
                 return self._solve(
                     board.current_bits, board.mask_bits, board, weak, budget, best_move, at_least
@@ -286,15 +294,14 @@ class Solver:
         self,
         board: Board,
         score: int,
-        *,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
+        limit: Limit = UNLIMITED,
     ) -> bool | None:
         """Whether ``board`` scores ``score`` or more for the side to move (strong scores).
 
         One null-window search: much cheaper than :meth:`solve` when only a
         threshold matters (is this move as good as the best one?).  None when
-        a limit stopped the search before the answer.
+        ``limit`` (its time and nodes; its depth is ignored) stopped the search
+        before the answer.
 
         >>> from c4engine import Board
         >>> solver = Solver(table_size_mb=8)
@@ -310,7 +317,7 @@ class Solver:
                 return True
             if score > highest:
                 return False
-            budget = _Budget(time.perf_counter(), time_limit, node_limit, None, DEFAULT_POLL_INTERVAL)
+            budget = _Budget.of(limit)
             state = _layout.new_state(score - 1, score)
             with board.frozen():
                 status = self._run(board.current_bits, board.mask_bits, stones, board, state, budget)
@@ -321,22 +328,22 @@ class Solver:
     def analyze(
         self,
         board: Board,
+        limit: Limit = UNLIMITED,
         *,
         weak: bool | None = None,
         pv: bool = True,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
         poll: PollHook | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
     ) -> Analysis:
         """The score of every move of ``board`` (None for a full column) and a principal variation.
 
-        The limits apply to the whole analysis.
+        ``limit`` (its time and nodes; its depth means nothing to the exact
+        solver and is ignored) applies to the whole analysis.
         """
         weak = self.weak if weak is None else weak
         with self._lock:
             self._prepare(board)
-            budget = _Budget(time.perf_counter(), time_limit, node_limit, poll, poll_interval)
+            budget = _Budget.of(limit, poll, poll_interval)
             with board.frozen():
                 return self._analyze(board, weak, budget, pv)
 

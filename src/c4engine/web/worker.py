@@ -37,6 +37,7 @@ import math
 import os
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from time import monotonic
 from typing import Any, Literal
 
@@ -79,8 +80,9 @@ def warm_up() -> int:
     with contextlib.suppress(OSError):  # not allowed on some systems
         os.nice(5)
     board = Board.from_moves("4453")
-    for number in range(1, len(levels.LEVELS) + 1):
-        EnginePlayer(level=number, depth=min(3, levels.level(number).depth), seed=0).choose_move(board)
+    for entry in levels.LEVELS:
+        shallow = replace(entry.limit, depth=min(3, entry.limit.depth or 3))
+        EnginePlayer(entry.number, limit=shallow, seed=0).choose_move(board)
     analyze(Board.from_moves("44535"), time_cap=0.05)  # past the book: the solver compiles and runs
     return os.getpid()
 

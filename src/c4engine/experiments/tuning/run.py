@@ -26,6 +26,7 @@ from c4engine.experiments.tuning.parameters import ParameterSpace
 from c4engine.experiments.tuning.store import CandidateResult, TuneStore
 from c4engine.jobs import JobRunner
 from c4engine.play.players import EnginePlayer
+from c4engine.search.limit import Limit
 
 __all__ = ["METHODS", "PairJob", "TuneConfig", "TuneResult", "play_pair", "tune"]
 
@@ -53,8 +54,8 @@ def play_pair(job: PairJob) -> tuple[tuple[float, str], tuple[float, str]]:
     """
     results = []
     for candidate_first in (True, False):
-        candidate = EnginePlayer(depth=job.depth, evaluator=job.space.evaluator(job.candidate))
-        reference = EnginePlayer(depth=job.depth, evaluator=job.space.evaluator(job.reference))
+        candidate = EnginePlayer(limit=Limit(depth=job.depth), evaluator=job.space.evaluator(job.candidate))
+        reference = EnginePlayer(limit=Limit(depth=job.depth), evaluator=job.space.evaluator(job.reference))
         first, second = (candidate, reference) if candidate_first else (reference, candidate)
         board = Board.from_moves(job.opening, job.width, job.height, job.connect)
         while not board.is_over:
