@@ -68,6 +68,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
 from c4engine.board import Board  # noqa: E402
+from c4engine.search.limit import Limit  # noqa: E402
 from c4engine.web.app import ServerCaps  # noqa: E402
 
 HEALTH_LIMIT_P99 = 0.050
@@ -524,11 +525,11 @@ def review_cpu(games: list[str]) -> list[float]:
     from c4engine.web import worker
 
     caps = ServerCaps()
-    worker.analyze(Board.from_moves("44535"), time_cap=0.05)  # as the server's warm-up: compiled, no nice
+    worker.analyze(Board.from_moves("44535"), Limit(time=0.05))  # as the server's warm-up: compiled, no nice
     seconds = []
     for game in games:
         started = time.process_time()
-        worker.review_moves(game, 7, 6, 4, caps.review_ply_time, caps.review_time)
+        worker.review_moves(game, 7, 6, 4, Limit(time=caps.review_ply_time), caps.review_time)
         seconds.append(time.process_time() - started)
     return seconds
 

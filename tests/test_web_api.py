@@ -23,11 +23,12 @@ from tests.conftest import PONS
 from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
+from c4engine.search.limit import Limit
 from c4engine.web.app import ServerCaps, position_payload
 from c4engine.web.pool import Client, ClientBusyError, Lane, PoolBusyError
 from c4engine.web.worker import analyze, analyze_position, engine_move
 
-LIMITS = ServerCaps(
+CAPS = ServerCaps(
     workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=2, review_time=2
 )
 
@@ -38,7 +39,7 @@ MIXED = "4256454453332235547477771116615"  # X to move: a loss, wins with the la
 
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
-    with server_in_thread(LIMITS) as url:
+    with server_in_thread(CAPS) as url:
         yield url
 
 
@@ -88,7 +89,7 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
         "loss in 1", None, None, None, None, "loss in 3", "loss in 3"
     ]  # fmt: skip
     assert body["best"] == [6, 7]
-    mixed = analyze(Board.from_moves(MIXED), time_cap=5)
+    mixed = analyze(Board.from_moves(MIXED), Limit(time=5))
     assert [c and c["label"] for c in mixed["columns"]] == [
         "loss in 5", "win in 6", "draw", None, None, "win in 6", "win in 6"
     ]  # fmt: skip
@@ -98,7 +99,7 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
 def test_analyze_from_the_book(client: httpx.Client) -> None:
     """The scores come from the book at once; the line past the book needs the solver, so the cap is
     the largest one (a loaded machine stretches the kernels' loading)."""
-    body = client.get("/api/analyze", params={"pos": "44", "time_cap": LIMITS.max_time}).json()
+    body = client.get("/api/analyze", params={"pos": "44", "time_cap": CAPS.max_time}).json()
     assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4] and body["pv_proven"]
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
@@ -111,7 +112,7 @@ def test_analyze_gives_the_best_line_to_the_winning_stone(client: httpx.Client) 
     served = client.get("/api/analyze", params={"pos": "133524", "time_cap": 2}).json()
     assert served["best"] == [6] and served["best_proven"] and served["move"] == 6
     assert served["pv"][0] == 6 and served["to_move"] == "X"
-    body = analyze(Board.from_moves("133524"), time_cap=120)
+    body = analyze(Board.from_moves("133524"), Limit(time=120))
     assert body["best"] == [6] and body["best_proven"] and body["pv_proven"] and body["move"] == 6
     board = Board.from_moves("133524")
     for column in body["pv"]:
@@ -119,6 +120,25 @@ def test_analyze_gives_the_best_line_to_the_winning_stone(client: httpx.Client) 
         board.play(column - 1)
     assert board.winner is not None and board.winner.symbol == served["to_move"]
     assert len(body["pv"]) == 2 * 17 - 1  # win in 17: the mover's 17th stone
+
+
+@pytest.mark.parametrize("bound", [{"depth": 1}, {"depth": 2}, {"nodes": 300}, {"nodes": 300, "depth": 1}])
+def test_analyze_takes_a_depth_and_nodes(client: httpx.Client, bound: dict[str, int]) -> None:
+    """On 9x7 the solver cannot help: every column is the engine's estimate, searched within the
+    query's bounds (the time cap too), the same as the worker's answer within the same Limit."""
+    served = client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time_cap": 2} | bound).json()
+    expected = analyze(Board.from_moves("55", 9, 7), Limit(time=2, **bound))
+    assert not served["exact"]
+    assert [c["estimate"] for c in served["columns"]] == [c["estimate"] for c in expected["columns"]]
+
+
+def test_a_deeper_analysis_estimates_differently(client: httpx.Client) -> None:
+    """The depth is not ignored: one ply and two plies give different estimates."""
+    shallow, deeper = (
+        client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time_cap": 2, "depth": depth}).json()
+        for depth in (1, 2)
+    )
+    assert [c["estimate"] for c in shallow["columns"]] != [c["estimate"] for c in deeper["columns"]]
 
 
 def test_analyze_time_capped_is_not_exact(client: httpx.Client) -> None:
@@ -209,6 +229,14 @@ BAD_GETS: list[tuple[str, dict[str, Any], int, str]] = [
     ("/api/analyze", {"time_cap": "nan"}, 422, "time_cap"),
     ("/api/analyze", {"time_cap": "2.5"}, 422, "at most 2 seconds"),
     ("/api/analyze", {"pos": "4" * 5000}, 422, "pos"),
+    ("/api/analyze", {"nodes": "0"}, 422, "nodes"),
+    ("/api/analyze", {"nodes": "1.5"}, 422, "nodes"),
+    ("/api/analyze", {"nodes": "many"}, 422, "nodes"),
+    ("/api/analyze", {"nodes": str(10**13)}, 422, "nodes"),
+    ("/api/analyze", {"depth": "0"}, 422, "depth"),
+    ("/api/analyze", {"depth": "-3"}, 422, "depth"),
+    ("/api/analyze", {"depth": "43"}, 422, "depth: at most 42, the cells of a 7x6 board"),
+    ("/api/analyze", {"depth": "2000"}, 422, "depth"),
     ("/api/nowhere", {}, 404, "Not Found"),
 ]
 
@@ -285,7 +313,7 @@ def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.
                 own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 1.0}).status_code
             )
 
-    threads = [threading.Thread(target=analyse) for _ in range(LIMITS.max_pending + 4)]
+    threads = [threading.Thread(target=analyse) for _ in range(CAPS.max_pending + 4)]
     for thread in threads:
         thread.start()
     # health never waits behind engine work: it answers while analyses are queued
@@ -305,7 +333,7 @@ def test_503_has_retry_after(base: str, client: httpx.Client) -> None:
             # a second each (as above): the ten requests overflow the queue of 8 even when slow to come
             busy.append(own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 1.0}))
 
-    threads = [threading.Thread(target=analyse) for _ in range(LIMITS.max_pending + 2)]
+    threads = [threading.Thread(target=analyse) for _ in range(CAPS.max_pending + 2)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -361,7 +389,7 @@ def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
     for line in lines:
         board = Board.from_moves(line.split()[0])
         expected = solver.analyze(board, pv=False).scores
-        got = analyze(board, time_cap=30)
+        got = analyze(board, Limit(time=30))
         assert got["exact"]
         assert [c and c["score"] for c in got["columns"]] == list(expected), line
         best = max(s for s in expected if s is not None)
@@ -490,7 +518,7 @@ def test_the_least_served_client_goes_first() -> None:
         await asyncio.get_running_loop().run_in_executor(None, lane.start)
         try:
             order: list[str] = []
-            args = ("4453", 7, 6, 4, 1, 0.5)
+            args = ("4453", 7, 6, 4, 1, Limit(time=0.5))
             jobs = [(name, lane.submit(Client(name), engine_move, *args)) for name in ("a", "a", "a", "b")]
             for name, job in jobs:
                 job.future.add_done_callback(lambda _future, name=name: order.append(name))
@@ -502,7 +530,7 @@ def test_the_least_served_client_goes_first() -> None:
     assert asyncio.run(run()) == ["a", "b", "a", "a"]
 
 
-QUICK_MOVE = ("4453", 7, 6, 4, 1, 0.5)  # engine_move's arguments: level 1, a few milliseconds
+QUICK_MOVE = ("4453", 7, 6, 4, 1, Limit(time=0.5))  # engine_move's arguments: level 1, a few milliseconds
 
 
 def test_a_client_spread_over_many_addresses_does_not_hold_up_a_newcomer() -> None:
@@ -592,7 +620,7 @@ def test_a_dead_worker_is_replaced() -> None:
         lane = Lane("analysis", workers=1, max_pending=8, per_client=4, per_address=8)
         await asyncio.get_running_loop().run_in_executor(None, lane.start)
         try:
-            job = lane.submit(Client("a"), analyze_position, "", 9, 7, 4, 10.0)
+            job = lane.submit(Client("a"), analyze_position, "", 9, 7, 4, Limit(time=10.0))
             deadline = time.monotonic() + 30  # generous: it is handed to the idle worker at once
             while job.worker is None and time.monotonic() < deadline:
                 await asyncio.sleep(0.01)
@@ -600,7 +628,7 @@ def test_a_dead_worker_is_replaced() -> None:
             os.kill(job.worker.process.pid, signal.SIGKILL)
             with pytest.raises(PoolBusyError) as failed:
                 await job.future
-            after = await lane.submit(Client("a"), analyze_position, "44", 7, 6, 4, 1.0).future
+            after = await lane.submit(Client("a"), analyze_position, "44", 7, 6, 4, Limit(time=1.0)).future
             return str(failed.value), after
         finally:
             lane.stop()
@@ -620,22 +648,22 @@ def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.Mon
 
     for name in ("solve", "analyze"):
         monkeypatch.setattr(Solver, name, fail)
-    empty = worker.analyze_position("", 7, 6, 4, 1.0)
+    empty = worker.analyze_position("", 7, 6, 4, Limit(time=1.0))
     assert empty["exact"] and empty["best"] == [4] and empty["source"] == "book"
     assert [c["label"] for c in empty["columns"]] == [
         "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"
     ]  # fmt: skip
-    move = worker.engine_move("44", 7, 6, 4, "perfect", 1.0)
+    move = worker.engine_move("44", 7, 6, 4, "perfect", Limit(time=1.0))
     assert move["column"] == 4 and move["exact"] and move["complete"]
 
 
 def test_a_move_is_exact_only_when_proven_and_complete_only_within_the_cap() -> None:
     """``exact`` says the move is proven best; ``complete`` that the search ended within the cap."""
     # a board the solver cannot hold, a level searching deeper than 0.05 s allows: stopped, unproven
-    capped = engine_move("5564", 9, 7, 5, 6, 0.05, seed=0)
+    capped = engine_move("5564", 9, 7, 5, 6, Limit(time=0.05), seed=0)
     assert not capped["complete"] and not capped["exact"]
     # a win on the spot: proven, whatever the level
-    won = engine_move("11223344", 9, 7, 5, 6, 3.0, seed=0)  # X's four in the bottom row
+    won = engine_move("11223344", 9, 7, 5, 6, Limit(time=3.0), seed=0)  # X's four in the bottom row
     assert won["column"] == 5 and won["exact"] and won["complete"]
 
 

@@ -252,3 +252,28 @@ def test_json_for_machines_one_object_a_line_in_batch() -> None:
     assert _ends_the_game("133524", "".join(map(str, six["pv"])), "win")
     assert bad["position"] == "4x" and "error" in bad
     assert empty["position"] == "" and empty["best"] == [4] and empty["source"] == "book"
+
+
+def test_analyze_takes_one_limit_of_time_nodes_and_depth() -> None:
+    """--nodes bounds the question as --time does: a thousand nodes cannot prove the block of this
+    position (its proof takes about 1.7 million), which stays an estimate; --depth sets the
+    estimates' depth."""
+    done = run_c4("analyze", "4435541", "--nodes", "1000", "--depth", "2", "--time", "60", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert not answer["exact"] and answer["columns"][1]["estimate"] is not None
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [
+        (["--nodes", "0"], "argument --nodes: a whole number 1..1000000000000, not '0'"),
+        (["--nodes", "2.5"], "argument --nodes: a whole number"),
+        (["--depth", "43"], "--depth must be 1..42 (a 7x6 board has 42 cells), not 43"),
+    ],
+)
+def test_a_bad_limit_is_one_error_line(option: list[str], words: str) -> None:
+    done = run_c4("analyze", "44", *option)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("c4 analyze: error: ") and words in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -662,6 +662,6 @@ def test_a_node_limit_stops_the_search_at_the_last_completed_depth(use_kernel: b
     assert result.score == completed.score
 
 
-def test_a_node_limit_the_search_stays_within_ends_it_unstopped() -> None:
+def test_a_search_within_its_node_limit_ends_unstopped() -> None:
     result = Engine(windows).search(Board.from_moves("4455"), Limit(nodes=1_000_000))
     assert not result.stopped and outcome(result) == "win" and result.nodes < 1_000_000

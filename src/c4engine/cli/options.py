@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 from c4engine.board import MAX_SIZE
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import parse_size
+from c4engine.search.limit import MAX_NODES, Limit
 from c4engine.search.results import DEFAULT_TABLE_MB, check_table_mb
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Subparsers",
     "WorkerCount",
     "add_board_options",
+    "add_limit_options",
     "add_progress_option",
     "add_worker_count",
     "add_worker_options",
@@ -28,10 +30,12 @@ __all__ = [
     "check_depth",
     "check_input_file",
     "check_output_path",
+    "limit_from_args",
     "number",
     "scheduler_address",
     "table_mb",
     "usable_cores",
+    "whole",
 ]
 
 MAX_SECONDS = 86_400.0
@@ -130,6 +134,67 @@ def number(low: float, high: float, *, above: bool = False, unit: str = "") -> C
 
     parse.__name__ = "number"
     return parse
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """The ``type`` of an option taking a whole number in ``low..high``.
+
+    >>> whole(1, 10**12)("5000")
+    5000
+    >>> whole(1, 10**12)("1.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a whole number 1..1000000000000, not '1.5'
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"a whole number {low}..{high}, not {echo(text)}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def add_limit_options(
+    parser: argparse.ArgumentParser, *, time_help: str, time_default: float | None = None
+) -> None:
+    """``--time``, ``--nodes`` and ``--depth``: what one question may cost, read into one
+    :class:`~c4engine.search.limit.Limit` by :func:`limit_from_args`."""
+    parser.add_argument(
+        "--time",
+        type=number(0, MAX_SECONDS, above=True, unit=" seconds"),
+        default=time_default,
+        metavar="SECONDS",
+        help=time_help,
+    )
+    parser.add_argument(
+        "--nodes",
+        type=whole(1, MAX_NODES),
+        metavar="N",
+        help="search at most N positions (with --time: whichever runs out first)",
+    )
+    parser.add_argument(
+        "--depth",
+        type=int,
+        metavar="D",
+        help="the engine's estimates search at most D plies (the exact solver always searches to the end)",
+    )
+
+
+def limit_from_args(args: argparse.Namespace) -> Limit:
+    """The one :class:`~c4engine.search.limit.Limit` of the options :func:`add_limit_options` added,
+    made where the command line is read and handed down unchanged (check ``--depth`` against the
+    board with :func:`check_depth` first).
+
+    >>> limit_from_args(argparse.Namespace(time=2.0, nodes=None, depth=8))
+    Limit(time=2.0, depth=8)
+    """
+    return Limit(time=args.time, nodes=args.nodes, depth=args.depth)
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"

@@ -28,14 +28,15 @@ from typing import TextIO
 from c4engine.board import Board
 from c4engine.cli.batch import position_of
 from c4engine.cli.options import (
-    MAX_SECONDS,
     Subparsers,
     add_board_options,
+    add_limit_options,
     add_progress_option,
     add_table_option,
+    check_depth,
     check_input_file,
     check_output_path,
-    number,
+    limit_from_args,
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo_path
@@ -64,12 +65,11 @@ def add_review_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--db", metavar="FILE", help="a c4 match database: review one of its games")
     parser.add_argument("--game", dest="game_number", type=int, metavar="N", help="with --db: game number N")
     add_board_options(parser)
-    parser.add_argument(
-        "--time",
-        type=number(0, MAX_SECONDS, above=True, unit=" seconds"),
-        default=DEFAULT_PLY_LIMIT.time,
-        metavar="SECONDS",
-        help=f"analysis time per ply (default {DEFAULT_PLY_LIMIT.time:g}); what it leaves open is not proven",
+    add_limit_options(
+        parser,
+        time_help=f"analysis time per ply (default {DEFAULT_PLY_LIMIT.time:g}); "
+        "what it leaves open is not proven",
+        time_default=DEFAULT_PLY_LIMIT.time,
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON (docs/review.md)")
     parser.add_argument("--svg", metavar="FILE", help="write the evaluation graph to FILE")
@@ -88,6 +88,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
     out = out if out is not None else sys.stdout
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N fails before any work
+    check_depth(args.depth, "--depth", width, height)
     if args.game_number is not None and args.db is None:
         raise C4Error("--game needs --db (the match database it is a game of)")
     if args.db is not None and (args.game is not None or args.game_number is None):
@@ -95,7 +96,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
     if args.svg is not None:  # checked before the review's work
         check_output_path(args.svg, "--svg")
     analyst = Analyst(book=None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb)
-    limit = Limit(time=args.time)
+    limit = limit_from_args(args)
     if args.db is None and args.game is None:
         if args.svg is not None:
             raise C4Error("--svg needs one game (GAME or --db), not a batch")

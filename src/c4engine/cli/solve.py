@@ -33,13 +33,14 @@ from typing import Any, TextIO
 from c4engine.board import Board
 from c4engine.cli.batch import answer_json_lines, answer_lines
 from c4engine.cli.options import (
-    MAX_SECONDS,
     Subparsers,
+    add_limit_options,
     add_progress_option,
     add_table_option,
     board_size,
+    check_depth,
     check_input_file,
-    number,
+    limit_from_args,
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo, echo_path
@@ -77,13 +78,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-w", "--weak", action="store_true", help="only win / draw / loss")
     add_table_option(parser)
-    parser.add_argument(
-        "--time",
-        type=number(0, MAX_SECONDS, above=True, unit=" seconds"),
-        default=None,
-        metavar="SECONDS",
-        help="time limit per position",
-    )
+    add_limit_options(parser, time_help="time limit per position")
     parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
     parser.add_argument(
         "--json",
@@ -155,10 +150,6 @@ def _analyst(args: argparse.Namespace) -> Analyst:
     return Analyst(None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb)
 
 
-def _limit(args: argparse.Namespace) -> Limit:
-    return Limit(time=args.time)
-
-
 def _columns(columns: Sequence[int]) -> str:
     return " ".join(str(column + 1) for column in columns)
 
@@ -204,7 +195,7 @@ def _analysis_json(board: Board, analysis: PositionAnalysis) -> dict[str, Any]:
 
 def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) -> int:
     analyst = _analyst(args)
-    limit = _limit(args)
+    limit = limit_from_args(args)
 
     if args.json:
 
@@ -222,11 +213,11 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
             if analyze:
                 analysis = analyst.analyze(board, limit, weak=args.weak, pv=False, poll=live.poll)
                 if not analysis.exact:
-                    raise C4Error("time limit reached before every column was proven")
+                    raise C4Error("the limit ran out before every column was proven")
                 return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.exact_values())
             result = analyst.solve(board, limit, weak=args.weak, best_move=False, poll=live.poll)
         if result.score is None or not result.score.is_exact:
-            raise C4Error(f"time limit reached (score between {result.lower} and {result.upper})")
+            raise C4Error(f"the limit ran out (score between {result.lower} and {result.upper})")
         return str(result.score.value)
 
     return answer_lines(answer, stdin, out)
@@ -239,16 +230,19 @@ def _live(analyze: bool) -> Progress:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Handler of ``c4 solve``; bad input raises :class:`C4Error` (``c4`` prints it as one line)."""
+    width, height = args.size
+    check_depth(args.depth, "--depth", width, height)  # before any work
     if args.position is None:
         return _batch(args, args.analyze, sys.stdin, sys.stdout)
     board = _board(args.position, args)
     analyst = _analyst(args)
     analyze = args.analyze or args.json
+    limit = limit_from_args(args)
     with _live(analyze) as live:
         if analyze:
-            analysis = analyst.analyze(board, _limit(args), weak=args.weak, poll=live.poll)
+            analysis = analyst.analyze(board, limit, weak=args.weak, poll=live.poll)
         else:
-            result = analyst.solve(board, _limit(args), weak=args.weak, poll=live.poll, line=True)
+            result = analyst.solve(board, limit, weak=args.weak, poll=live.poll, line=True)
     if args.json:
         print(json.dumps(_analysis_json(board, analysis), ensure_ascii=False))
     elif analyze:

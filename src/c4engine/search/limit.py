@@ -1,7 +1,12 @@
 """How much work a question about a position may cost: :class:`Limit`.
 
-One type for every search -- the analysis service, the exact solver and the
-heuristic engine -- so a front-end says once what it can afford.
+One type for every search -- the analysis service, the exact solver
+(``Solver.solve(board, limit)``), the heuristic engine (``Engine.search(board,
+limit)``), the players and levels (a level is a limit plus an evaluator and
+noise) -- so a front-end says once what it can afford, where the request
+comes in (``--time``/``--nodes``/``--depth``, the web API's query), and
+hands it down unchanged.  The analysis service is the one place that splits
+one between its parts (:meth:`Limit.share`).
 
 >>> Limit(time=0.5)
 Limit(time=0.5)
@@ -18,7 +23,11 @@ from dataclasses import dataclass
 
 from c4engine.errors import LimitError
 
-__all__ = ["UNLIMITED", "Limit"]
+__all__ = ["MAX_NODES", "UNLIMITED", "Limit"]
+
+MAX_NODES = 10**12
+"""The most nodes a front-end lets one question ask for (``--nodes``, the web's ``nodes``): more
+than any search finishes in a day."""
 
 
 @dataclass(frozen=True)
@@ -26,8 +35,10 @@ class Limit:
     """Bounds on a search; ``None`` leaves that dimension unbounded.
 
     ``time`` is wall-clock seconds for the whole question, ``nodes`` the
-    positions the exact solver may visit, ``depth`` the plies the heuristic
-    engine may look ahead (the exact solver always searches to the end).
+    positions the search may visit, ``depth`` the plies the heuristic
+    engine may look ahead (the exact solver always searches to the end and
+    ignores it; an engine bounded by neither time nor nodes searches to its
+    depth, :data:`~c4engine.search.engine.DEFAULT_DEPTH` without one).
     """
 
     time: float | None = None

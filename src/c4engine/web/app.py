@@ -59,6 +59,7 @@ from c4engine.notation import parse_size
 from c4engine.play import levels
 from c4engine.play.perfect import check_perfect_board
 from c4engine.play.record import GameRecord
+from c4engine.search.limit import MAX_NODES, Limit
 from c4engine.web import worker
 from c4engine.web.pool import Client, ClientBusyError, Function, Lane, PoolBusyError
 
@@ -624,12 +625,29 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
         time_cap: Annotated[
             float | None, Query(gt=0, allow_inf_nan=False, description="Seconds, at most the server's limit")
         ] = None,
+        nodes: Annotated[
+            int | None,
+            Query(ge=1, le=MAX_NODES, description="At most this many positions searched (within the time)"),
+        ] = None,
+        depth: Annotated[
+            int | None,
+            Query(
+                ge=1,
+                le=MAX_SIZE * MAX_SIZE,
+                description="The engine's estimates at most this many plies deep",
+            ),
+        ] = None,
     ) -> dict[str, Any]:
         """Every column's proven bounds, exact score or estimate, and line; the best column(s) by
-        dominance and whether they are proven best (docs/analysis.md)."""
+        dominance and whether they are proven best (docs/analysis.md).  ``time_cap``, ``nodes`` and
+        ``depth`` bound the analysis together (one :class:`~c4engine.search.limit.Limit`); the
+        server's time cap always applies."""
         board = _board(pos, size, connect)
         _check_playing(board)
-        seconds = cap(time_cap, caps.analyze_time)
+        cells = board.width * board.height
+        if depth is not None and depth > cells:
+            raise StarletteHTTPException(422, f"depth: at most {cells}, the cells of a {board.size} board")
+        limit = Limit(time=cap(time_cap, caps.analyze_time), nodes=nodes, depth=depth)
         result = await _run_in_lane(
             request,
             analyses,
@@ -638,7 +656,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
             board.width,
             board.height,
             board.connect,
-            seconds,
+            limit,
         )
         return result | {"to_move": _symbol(board.turn)}
 
@@ -652,7 +670,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
         if body.level == worker.PERFECT:
             check_perfect_board(board.width, board.height, "level perfect")
         _check_playing(board)
-        seconds = cap(body.time_cap, caps.move_time)
+        limit = Limit(time=cap(body.time_cap, caps.move_time))
         result = await _run_in_lane(
             request,
             moves,
@@ -662,7 +680,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
             board.height,
             board.connect,
             body.level,
-            seconds,
+            limit,
         )
         board.play(result["column"] - 1)
         return {
@@ -693,7 +711,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
         board = _board(body.moves, body.size, body.connect)
         if not board.moves:
             raise StarletteHTTPException(400, "moves: the game has no moves to review")
-        ply_time = cap(body.time_per_ply, caps.review_ply_time, "time_per_ply")
+        ply = Limit(time=cap(body.time_per_ply, caps.review_ply_time, "time_per_ply"))
         result = await _run_in_lane(
             request,
             analyses,
@@ -702,7 +720,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
             board.width,
             board.height,
             board.connect,
-            ply_time,
+            ply,
             caps.review_time,
         )
         return result

@@ -9,7 +9,8 @@ poll.
 
 Analyses and the ``perfect`` level ask the analysis service
 (:func:`c4engine.search.analysis.shared_analyst`: rules, opening book, exact
-solver, then the heuristic engine for what is left, within the time cap);
+solver, then the heuristic engine for what is left, within the request's
+:class:`~c4engine.search.limit.Limit`, made by the app from its query);
 levels 1-7 are the ladder's players (level 7 asks the same analyst, so a
 worker keeps one solver table).
 
@@ -23,7 +24,7 @@ and ``best_proven``.  For the page, each column also has ``outcome``
 winner's moves to the end) and ``lean``, the estimate on a human scale from
 -1 (clearly worse) to +1 (clearly better).
 
->>> result = analyze(Board.from_moves("4455"), time_cap=2.0)   # from the opening book
+>>> result = analyze(Board.from_moves("4455"), Limit(time=2.0))   # from the opening book
 >>> [column["label"] for column in result["columns"][2:6:3]]   # an open three: two ways to win
 ['win in 2', 'win in 2']
 >>> result["best"], result["best_proven"], len(result["columns"][2]["pv"])   # X, O, X's winning stone
@@ -83,17 +84,17 @@ def warm_up() -> int:
     for entry in levels.LEVELS:
         shallow = replace(entry.limit, depth=min(3, entry.limit.depth or 3))
         EnginePlayer(entry.number, limit=shallow, seed=0).choose_move(board)
-    analyze(Board.from_moves("44535"), time_cap=0.05)  # past the book: the solver compiles and runs
+    analyze(Board.from_moves("44535"), Limit(time=0.05))  # past the book: the solver compiles and runs
     return os.getpid()
 
 
-def _analysis(board: Board, seconds: float, stop: Stop) -> PositionAnalysis:
-    """The analysis service's answer within ``seconds``, stopped early when ``stop`` says so."""
+def _analysis(board: Board, limit: Limit, stop: Stop) -> PositionAnalysis:
+    """The analysis service's answer within ``limit``, stopped early when ``stop`` says so."""
 
     def poll(_progress: SolveProgress | SearchProgress) -> bool:
         return stop()
 
-    return shared_analyst().analyze(board, Limit(time=seconds), poll=poll)
+    return shared_analyst().analyze(board, limit, poll=poll)
 
 
 def _for_the_page(entry: dict[str, Any], column: ColumnAnalysis) -> dict[str, Any]:
@@ -107,13 +108,13 @@ def _for_the_page(entry: dict[str, Any], column: ColumnAnalysis) -> dict[str, An
     }
 
 
-def analyze(board: Board, time_cap: float, stop: Stop = _never) -> dict[str, Any]:
-    """Every column of ``board`` for the side to move, within ``time_cap`` seconds, as JSON.
+def analyze(board: Board, limit: Limit, stop: Stop = _never) -> dict[str, Any]:
+    """Every column of ``board`` for the side to move, within ``limit``, as JSON.
 
     :meth:`~c4engine.search.results.PositionAnalysis.to_json`'s fields, each
     column's with ``outcome``, ``moves`` and ``lean`` added (see above).
     """
-    analysis = _analysis(board, time_cap, stop)
+    analysis = _analysis(board, limit, stop)
     result = analysis.to_json(board.move_string, board.size, board.connect)
     columns = analysis.columns
     result["columns"] = [
@@ -124,11 +125,11 @@ def analyze(board: Board, time_cap: float, stop: Stop = _never) -> dict[str, Any
 
 
 def analyze_position(
-    moves: str, width: int, height: int, connect: int, time_cap: float, stop: Stop = _never
+    moves: str, width: int, height: int, connect: int, limit: Limit, stop: Stop = _never
 ) -> dict[str, Any]:
     """:func:`analyze` on the position given as a move string (what the pool is sent)."""
     started = monotonic()
-    result = analyze(Board.from_moves(moves, width, height, connect), time_cap, stop)
+    result = analyze(Board.from_moves(moves, width, height, connect), limit, stop)
     result["elapsed"] = round(monotonic() - started, 4)
     return result
 
@@ -138,13 +139,13 @@ def review_moves(
     width: int,
     height: int,
     connect: int,
-    ply_time: float,
+    ply: Limit,
     total_time: float,
     stop: Stop = _never,
 ) -> dict[str, Any]:
     """The analysis service's review of the game ``moves`` (:meth:`Analyst.review`), as its JSON.
 
-    Each ply gets ``ply_time`` seconds.  On boards the solver holds, most
+    Each ply gets ``ply`` (its time: the server's cap).  On boards the solver holds, most
     plies are proven in milliseconds (the table is warm from the game's end),
     so the time goes to the few hard ones; on boards it cannot hold every ply
     spends its whole time on an estimate, so there each gets at most its
@@ -157,7 +158,8 @@ def review_moves(
     board = Board.from_moves(moves, width, height, connect)
     analyst = shared_analyst()
     share = _REVIEW_SHARE * total_time / max(1, board.move_count)
-    per_ply = ply_time if analyst.can_solve(board) else min(ply_time, share)
+    shared = ply.time is not None and not analyst.can_solve(board)
+    per_ply = replace(ply, time=min(ply.time, share)) if ply.time is not None and shared else ply
     started = monotonic()
 
     def poll(_progress: SolveProgress | SearchProgress) -> bool:
@@ -166,10 +168,10 @@ def review_moves(
     def over_time(_progress: ReviewProgress) -> bool:
         return stop() or monotonic() - started > total_time
 
-    review = analyst.review(board, Limit(time=per_ply), progress=over_time, poll=poll)
+    review = analyst.review(board, per_ply, progress=over_time, poll=poll)
     result = review.to_json()
     result["elapsed"] = round(monotonic() - started, 4)
-    result["ply_time"] = round(per_ply, 4)
+    result["ply_time"] = None if per_ply.time is None else round(per_ply.time, 4)
     return result
 
 
@@ -179,16 +181,16 @@ def engine_move(
     height: int,
     connect: int,
     level: int | Literal["perfect"],
-    time_cap: float,
+    limit: Limit,
     stop: Stop = _never,
     seed: int | None = None,
 ) -> dict[str, Any]:
-    """The move the computer of ``level`` chooses, stopped after ``time_cap`` seconds.
+    """The move the computer of ``level`` chooses, stopped after ``limit``'s time (the server's cap).
 
-    ``perfect`` asks the analysis service for the best move it can prove in
-    the time.  Returns ``{"column": 1-based, "exact": whether the move is
-    proven best (the book's, the solver's, or the engine saw the end of the
-    game), "complete": whether the search finished within ``time_cap`` (the
+    ``perfect`` asks the analysis service for the best move it can prove
+    within ``limit``.  Returns ``{"column": 1-based, "exact": whether the move
+    is proven best (the book's, the solver's, or the engine saw the end of the
+    game), "complete": whether the search finished within the limit's time (the
     level's full search; for ``perfect``, the analysis service's), "elapsed":
     seconds}``.
     """
@@ -199,11 +201,12 @@ def engine_move(
         def stop_poll(_progress: SolveProgress | SearchProgress) -> bool:
             return stop()
 
-        result = shared_analyst().solve(board, Limit(time=time_cap), poll=stop_poll)
+        result = shared_analyst().solve(board, limit, poll=stop_poll)
         assert result.column is not None  # the app refuses finished games
         column, proven, complete = result.column, result.proven, result.stopped is None
     else:
         capped = False
+        time_cap = math.inf if limit.time is None else limit.time
 
         def poll(progress: SearchProgress) -> bool:
             nonlocal capped
