@@ -76,15 +76,16 @@ def play(name: str, size: tuple[int, int, int], games: int, opponent: str, plies
             column = player.choose_move(board.copy())
             row.wall.append(time.perf_counter() - wall)
             row.cpu.append(time.process_time() - cpu)
+            last = player.last
             if isinstance(player, AnalystPlayer):
-                if player.last is not None and player.last.exact:
+                if last is not None and last.proven:
                     row.proved += 1
-                elif player.last is not None and player.last.stopped is not None:
+                elif last is not None and last.stopped is not None:
                     row.stopped += 1
-            elif player.last_search is not None:
-                row.stopped += player.last_search.stopped
-                row.depths.append(player.last_search.depth)
-            elif player.exact and not player.noise:  # without noise, a move not searched was proved
+            elif last is not None and last.source == "engine":
+                row.stopped += last.stopped is not None
+                row.depths.append(last.depth or 0)
+            elif last is not None and last.proven:  # the book's or the solver's proof
                 row.proved += 1
             board.play(column)
         if board.winner is None:

@@ -69,20 +69,20 @@ sys.path.insert(0, str(REPO / "src"))
 
 from c4engine.board import Board  # noqa: E402
 from c4engine.search.limit import Limit  # noqa: E402
-from c4engine.web.app import Limits  # noqa: E402
+from c4engine.web.app import ServerCaps  # noqa: E402
 
 HEALTH_LIMIT_P99 = 0.050
 MOVE_GOAL_P50, MOVE_GOAL_P99 = 0.5, 2.0
 SLOW_GOAL = 0.100
 REVIEW_GOAL = 3.0  # seconds for a 40-ply game through /api/review
 
-# The server in its own process, with the given Limits fields (JSON) on the given port.
+# The server in its own process, with the given ServerCaps fields (JSON) on the given port.
 SERVER = """
 import json, sys, uvicorn
-from c4engine.web.app import Limits
+from c4engine.web.app import ServerCaps
 from c4engine.web.server import uvicorn_config
-limits = Limits(**json.loads(sys.argv[2]))
-uvicorn.Server(uvicorn_config("127.0.0.1", int(sys.argv[1]), limits=limits, log_level="warning")).run()
+caps = ServerCaps(**json.loads(sys.argv[2]))
+uvicorn.Server(uvicorn_config("127.0.0.1", int(sys.argv[1]), caps=caps, log_level="warning")).run()
 """
 
 
@@ -162,7 +162,7 @@ def summary(values: list[float]) -> str:
 
 @contextmanager
 def running_server(limits: dict[str, Any]) -> Iterator[str]:
-    """The app on uvicorn in its own process with these Limits fields; yields its base URL."""
+    """The app on uvicorn in its own process with these ServerCaps fields; yields its base URL."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
@@ -458,7 +458,7 @@ async def timed_gets(base: str, count: int, path: str, body: dict[str, Any] | No
 
 
 def slow(args: argparse.Namespace) -> tuple[str, bool]:
-    timeout = Limits.read_timeout
+    timeout, max_connections = ServerCaps.read_timeout, ServerCaps.max_connections
     with running_server({}) as base:
         host, port = base.removeprefix("http://").split(":")
 
@@ -482,7 +482,7 @@ def slow(args: argparse.Namespace) -> tuple[str, bool]:
     section = f"""## Web slow clients
 
 `python benchmarks/web_load.py --scenario slow` -- the server as `c4 serve` runs it (read
-timeout {timeout:g} s, at most {Limits.max_connections} connections), on loopback.  {args.slow} connections
+timeout {timeout:g} s, at most {max_connections} connections), on loopback.  {args.slow} connections
 each send a request head with `Content-Length: 100` and 8 bytes of body, then nothing.  From 1 s later one
 client asks `/healthz` 60 times and another plays 30 level-1 moves (each 50 ms after the last, on
 a connection each opened beforehand).
@@ -524,12 +524,12 @@ def review_cpu(games: list[str]) -> list[float]:
     """The CPU seconds of each game's review by the server's own function, in this process."""
     from c4engine.web import worker
 
-    limits = Limits()
+    caps = ServerCaps()
     worker.analyze(Board.from_moves("44535"), Limit(time=0.05))  # as the server's warm-up: compiled, no nice
     seconds = []
     for game in games:
         started = time.process_time()
-        worker.review_moves(game, 7, 6, 4, Limit(time=limits.review_ply_time), limits.review_time)
+        worker.review_moves(game, 7, 6, 4, Limit(time=caps.review_ply_time), caps.review_time)
         seconds.append(time.process_time() - started)
     return seconds
 

@@ -24,11 +24,11 @@ from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
 from c4engine.search.limit import Limit
-from c4engine.web.app import Limits, position_payload
+from c4engine.web.app import ServerCaps, position_payload
 from c4engine.web.pool import Client, ClientBusyError, Lane, PoolBusyError
 from c4engine.web.worker import analyze, analyze_position, engine_move
 
-LIMITS = Limits(
+CAPS = ServerCaps(
     workers=1, max_pending=8, per_client=100, move_time=0.5, analyze_time=0.5, max_time=2, review_time=2
 )
 
@@ -39,7 +39,7 @@ MIXED = "4256454453332235547477771116615"  # X to move: a loss, wins with the la
 
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
-    with server_in_thread(LIMITS) as url:
+    with server_in_thread(CAPS) as url:
         yield url
 
 
@@ -99,7 +99,7 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
 def test_analyze_from_the_book(client: httpx.Client) -> None:
     """The scores come from the book at once; the line past the book needs the solver, so the cap is
     the largest one (a loaded machine stretches the kernels' loading)."""
-    body = client.get("/api/analyze", params={"pos": "44", "time_cap": LIMITS.max_time}).json()
+    body = client.get("/api/analyze", params={"pos": "44", "time_cap": CAPS.max_time}).json()
     assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4] and body["pv_proven"]
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
@@ -160,18 +160,19 @@ def test_move(client: httpx.Client) -> None:
     body = client.post("/api/move", json={"pos": "121212", "level": 1}).json()
     assert body["column"] == 1 and body["pos"] == "1212121"  # every level takes a win in one
     assert body["position"]["winner"] == "X"
+    assert body["exact"] and body["complete"]  # a win on the spot: proven best
     for level in (3, 5):
         body = client.post(
             "/api/move", json={"pos": "4453", "size": "7x6", "connect": 4, "level": level}
         ).json()
         assert body["pos"] == "4453" + str(body["column"]) and body["level"] == level
-        assert isinstance(body["exact"], bool)
+        assert isinstance(body["exact"], bool) and isinstance(body["complete"], bool)
 
 
 def test_perfect_level(client: httpx.Client) -> None:
     """``perfect`` asks the analysis service: from the book after 44, the only winning column."""
     body = client.post("/api/move", json={"pos": "44", "level": "perfect"}).json()
-    assert body["column"] == 4 and body["exact"] and body["level"] == "perfect"
+    assert body["column"] == 4 and body["exact"] and body["complete"] and body["level"] == "perfect"
 
 
 def test_record(client: httpx.Client) -> None:
@@ -312,7 +313,7 @@ def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.
                 own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 1.0}).status_code
             )
 
-    threads = [threading.Thread(target=analyse) for _ in range(LIMITS.max_pending + 4)]
+    threads = [threading.Thread(target=analyse) for _ in range(CAPS.max_pending + 4)]
     for thread in threads:
         thread.start()
     # health never waits behind engine work: it answers while analyses are queued
@@ -332,7 +333,7 @@ def test_503_has_retry_after(base: str, client: httpx.Client) -> None:
             # a second each (as above): the ten requests overflow the queue of 8 even when slow to come
             busy.append(own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 1.0}))
 
-    threads = [threading.Thread(target=analyse) for _ in range(LIMITS.max_pending + 2)]
+    threads = [threading.Thread(target=analyse) for _ in range(CAPS.max_pending + 2)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -397,7 +398,7 @@ def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
 
 # ------------------------------------------------------------ fair sharing
 
-FAIR = Limits(
+FAIR = ServerCaps(
     workers=1, max_pending=16, per_client=2, move_time=0.5, analyze_time=0.5, max_time=30, read_timeout=1
 )
 LONG = {"pos": "", "size": "9x7", "time_cap": 30}  # too big for the solver: the engine uses all the time
@@ -653,7 +654,17 @@ def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.Mon
         "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"
     ]  # fmt: skip
     move = worker.engine_move("44", 7, 6, 4, "perfect", Limit(time=1.0))
-    assert move["column"] == 4 and move["exact"]
+    assert move["column"] == 4 and move["exact"] and move["complete"]
+
+
+def test_a_move_is_exact_only_when_proven_and_complete_only_within_the_cap() -> None:
+    """``exact`` says the move is proven best; ``complete`` that the search ended within the cap."""
+    # a board the solver cannot hold, a level searching deeper than 0.05 s allows: stopped, unproven
+    capped = engine_move("5564", 9, 7, 5, 6, Limit(time=0.05), seed=0)
+    assert not capped["complete"] and not capped["exact"]
+    # a win on the spot: proven, whatever the level
+    won = engine_move("11223344", 9, 7, 5, 6, Limit(time=3.0), seed=0)  # X's four in the bottom row
+    assert won["column"] == 5 and won["exact"] and won["complete"]
 
 
 SERVER_WITH_A_WORKER = """

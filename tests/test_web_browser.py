@@ -21,7 +21,7 @@ import pytest
 from tests.conftest import REPO
 from tests.web_server import c4_serve, server_in_thread
 
-from c4engine.web.app import Limits
+from c4engine.web.app import ServerCaps
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (test extra)")
 
@@ -628,7 +628,7 @@ def test_chip_words_fit_every_board_width(
 def test_two_pages_at_one_address_each_have_their_own_quota(browser: Any) -> None:
     """A server allowing one analysis per client: page one keeps the only worker busy (an
     unprovable board), page two at the same address still has its own share: never a 429."""
-    with server_in_thread(Limits(workers=1, per_client=1)) as url:
+    with server_in_thread(ServerCaps(workers=1, per_client=1)) as url:
         tabs = [browser.new_page(), browser.new_page()]
         tokens: list[set[str]] = [set(), set()]
         statuses: list[int] = []

@@ -25,20 +25,20 @@ from tests.web_server import c4_serve, error_of, server_in_thread
 from c4engine.board import Board
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
-from c4engine.web.app import Limits
+from c4engine.web.app import ServerCaps
 
 # Level 2 against level 5 (38 plies, 0-1): twelve mistakes, the result changing back and forth.
 GAME = "55555444444513336133113116266622622277"
 BLUNDERS = "44556"  # plies 3 and 4 throw a win away to a loss
 FINISHED = "4455667"  # the same, played out: X wins
-LIMITS = Limits(workers=1, max_pending=8, per_client=100, max_time=2, review_time=45)
+CAPS = ServerCaps(workers=1, max_pending=8, per_client=100, max_time=2, review_time=45)
 # Too big for the solver (9 x 7 does not fit 64-bit bitboards): nothing is proven but by the rules.
 BIG = {"moves": "5" * 6 + "4" * 6 + "6" * 6, "size": "9x7", "connect": 5}
 
 
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
-    with server_in_thread(LIMITS) as url:
+    with server_in_thread(CAPS) as url:
         yield url
 
 
@@ -120,7 +120,7 @@ def test_review_marks_blunders(client: httpx.Client) -> None:
 
 def test_a_long_review_comes_back_whole_within_the_cap() -> None:
     """Each ply gets the cap's share: every ply is there, the unproven ones marked 'not proven'."""
-    with server_in_thread(Limits(workers=1, max_time=2, review_time=10)) as url:
+    with server_in_thread(ServerCaps(workers=1, max_time=2, review_time=10)) as url:
         got = httpx.post(f"{url}/api/review", json=BIG | {"time_per_ply": 2}, timeout=120).json()
     plies = len(BIG["moves"])
     assert got["complete"] and got["ply_time"] == pytest.approx(10 / 2 / plies, abs=1e-3)
@@ -136,7 +136,7 @@ def test_a_long_review_comes_back_whole_within_the_cap() -> None:
 
 
 def test_a_review_past_the_cap_stops_with_the_last_plies() -> None:
-    with server_in_thread(Limits(workers=1, review_time=0.001)) as url:
+    with server_in_thread(ServerCaps(workers=1, review_time=0.001)) as url:
         got = httpx.post(f"{url}/api/review", json={"moves": GAME}, timeout=120).json()
     assert not got["complete"] and not got["exact"]
     reviewed = [ply["ply"] for ply in got["plies"]]
@@ -178,8 +178,8 @@ def test_review_is_in_the_openapi_document(client: httpx.Client) -> None:
 
 def test_a_gone_client_s_review_is_cancelled() -> None:
     """A review of a minute whose client hangs up frees the worker long before it would end."""
-    limits = Limits(workers=1, max_time=3, review_time=120)
-    with server_in_thread(limits) as url:
+    caps = ServerCaps(workers=1, max_time=3, review_time=120)
+    with server_in_thread(caps) as url:
         with pytest.raises(httpx.ReadTimeout):
             httpx.post(f"{url}/api/review", json=BIG | {"time_per_ply": 3}, timeout=1)
         deadline = time.monotonic() + 30  # the review itself would take 18 plies x 3 s

@@ -1,4 +1,4 @@
-"""Running the web server for the tests: in a thread (with chosen limits) or as ``c4 serve``."""
+"""Running the web server for the tests: in a thread (with chosen caps) or as ``c4 serve``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import httpx
 
-from c4engine.web.app import Limits
+from c4engine.web.app import ServerCaps
 from c4engine.web.server import listen, uvicorn_config
 
 
@@ -32,13 +32,13 @@ def wait_healthy(base: str, timeout: float = 60) -> None:
 
 
 @contextmanager
-def server_in_thread(limits: Limits) -> Iterator[str]:
+def server_in_thread(caps: ServerCaps) -> Iterator[str]:
     """The app on uvicorn in a background thread; yields its base URL."""
     import uvicorn
 
     sock = listen("127.0.0.1", 0)  # bound here, on a port the system chooses: none to race for
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn_config("127.0.0.1", port, limits=limits, log_level="warning"))
+    server = uvicorn.Server(uvicorn_config("127.0.0.1", port, caps=caps, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"

@@ -255,9 +255,9 @@ def test_with_the_policy_the_player_moves_from_the_book_within_the_spans(policy_
             while not board.is_over:
                 if board.turn is ours:
                     column = player.choose_move(board.copy())
-                    assert player.last is not None and player.last.score is not None
+                    assert player.last is not None and player.last.lower is not None
                     if board.move_count <= span.end:
-                        assert player.last.source in ("book", "immediate"), board.move_string
+                        assert player.last.source in ("book", "rules"), board.move_string
                     assert _move_score(board, column, judge) == judge.solve(board, best_move=False).score
                     assert bare.choose_move(board.copy()) == column  # the move it searches for without a book
                 else:

@@ -74,7 +74,7 @@ def test_a_level_on_a_big_board_stops_at_its_budget(monkeypatch: pytest.MonkeyPa
     player = EnginePlayer(level=top.number, seed=0)
     board = Board.from_moves("5564", 9, 7, 5)
     column = player.choose_move(board)
-    search = player.last_search
-    assert search is not None and search.stopped and search.move == column and board.can_play(column)
+    search = player.last
+    assert search is not None and search.stopped and search.column == column and board.can_play(column)
     assert top.limit.depth is not None and top.limit.time is not None
-    assert search.depth < top.limit.depth and search.elapsed >= top.limit.time
+    assert search.depth is not None and search.depth < top.limit.depth and search.time >= top.limit.time

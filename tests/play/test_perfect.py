@@ -54,7 +54,7 @@ def test_moves_on_held_positions_reach_the_published_score(name: str, count: int
         board = Board.from_moves(moves)
         column = player.choose_move(board)
         assert player.last is not None and player.last.proven
-        assert player.last.score == published, moves
+        assert player.last.lower == published, moves
         assert _score_of_move(board, column, judge) == published, moves
     assert player.unproven == 0
 
@@ -94,7 +94,7 @@ def test_never_loses_a_won_position_against_random_and_levels() -> None:
 def test_an_immediate_win_needs_no_search() -> None:
     player = PerfectPlayer(book=None, table_size_mb=8)
     assert player.choose_move(Board.from_moves("112233")) == 3
-    assert player.last is not None and player.last.source == "immediate" and player.last.score == 18
+    assert player.last is not None and player.last.source == "rules" and player.last.lower == 18
 
 
 def test_a_limit_still_moves_and_marks_the_move_unproven() -> None:
@@ -149,7 +149,7 @@ def test_a_position_at_the_books_depth_takes_its_score_from_the_book(
         board = Board.from_moves(moves, 5, 4, 4)
         column = player.choose_move(board)
         assert player.last is not None and player.last.proven and player.last.source == "solver"
-        assert player.last.score == book.score(board)
+        assert player.last.lower == book.score(board)
         assert _score_of_move(board, column, judge) == book.score(board), moves
         best = judge.analyze(board, pv=False).scores
         ties = [c for c in board.geometry.center_order if best[c] == book.score(board)]
@@ -162,12 +162,12 @@ def _reply_after_perfect_move(moves: str, pick: str, judge: Solver) -> tuple[Per
     board = Board.from_moves(moves)
     player = PerfectPlayer(book=None, table_size_mb=16, limit=UNLIMITED)
     board.play(player.choose_move(board.copy()))
-    assert player.last is not None and player.last.score is not None
+    assert player.last is not None and player.last.lower is not None
     scores = judge.analyze(board, pv=False).scores
     replies = {c: score for c in board.geometry.center_order if (score := scores[c]) is not None}
     reply = (max if pick == "best" else min)(replies, key=replies.__getitem__)
     board.play(reply)
-    return player, board, player.last.score
+    return player, board, player.last.lower
 
 
 @pytest.mark.parametrize("moves", [moves for moves, _ in _held("Test_L2_R1", 5)])
@@ -184,7 +184,7 @@ def test_after_a_best_reply_the_kept_score_is_confirmed_without_a_solve(
 
     monkeypatch.setattr(player.analyst.solver, "solve", no_solve)
     column = player.choose_move(board.copy())
-    assert player.last is not None and player.last.proven and player.last.score == kept
+    assert player.last is not None and player.last.proven and player.last.lower == kept
     assert _score_of_move(board, column, judge) == kept
 
 
@@ -196,7 +196,7 @@ def test_after_a_mistaken_reply_the_player_finds_the_higher_score(moves: str, ju
     exact = judge.solve(board, best_move=False).score
     assert exact is not None and exact >= kept
     column = player.choose_move(board.copy())
-    assert player.last is not None and player.last.proven and player.last.score == exact
+    assert player.last is not None and player.last.proven and player.last.lower == exact
     assert _score_of_move(board, column, judge) == exact
 
 

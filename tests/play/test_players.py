@@ -179,30 +179,30 @@ def test_an_exact_player_plays_the_analysts_move() -> None:
     player = EnginePlayer(level=7)
     # the book: columns 3, 6 and 7 are equally good, the one nearest the centre is played
     assert player.choose_move(Board.from_moves("4453")) == 2
-    assert player.last is not None and player.last.source == "book" and player.last_search is None
+    assert player.last is not None and player.last.source == "book" and player.last.proven
     big = Board.from_moves("5564", 9, 7, 5)  # no solver for boards over 64 bits: the engine's estimate
     assert player.choose_move(big) in big.legal_moves()
-    assert player.last is not None and player.last.source == "engine" and not player.last.exact
+    assert player.last is not None and player.last.source == "engine" and not player.last.proven
 
 
 def test_level_7_asks_the_analyst_once_with_its_whole_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The analysis service is the one place that splits a budget: the player hands it the level's
     limit, whole, once a move, and searches nothing itself."""
     from c4engine.search.analysis import Analyst
-    from c4engine.search.engine import Engine, SearchResult
-    from c4engine.search.results import Verdict
+    from c4engine.search.engine import Engine
+    from c4engine.search.results import PlayResult
 
     asked: list[Limit] = []
     real_solve = Analyst.solve
 
-    def spy(self: Analyst, board: Board, limit: Limit = UNLIMITED, **options: Any) -> Verdict:
+    def spy(self: Analyst, board: Board, limit: Limit = UNLIMITED, **options: Any) -> PlayResult:
         asked.append(limit)
         return real_solve(self, board, limit, **options)
 
     searches: list[Engine] = []
     real_search = Engine.search
 
-    def searched(self: Engine, board: Board, limit: Limit | None = None) -> SearchResult:
+    def searched(self: Engine, board: Board, limit: Limit | None = None) -> PlayResult:
         searches.append(self)
         return real_search(self, board, limit)
 
@@ -212,7 +212,7 @@ def test_level_7_asks_the_analyst_once_with_its_whole_limit(monkeypatch: pytest.
     board = Board.from_moves("3111551243532617333255")  # 22 stones: the solver proves a move at once
     assert player.choose_move(board) in board.legal_moves()
     assert asked == [levels.level(7).limit] and player.last is not None and player.last.source == "solver"
-    assert player.engine not in searches and player.last_search is None
+    assert player.engine not in searches
 
 
 def test_an_exact_player_with_its_own_evaluator_shares_the_solver() -> None:

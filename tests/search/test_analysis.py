@@ -55,25 +55,25 @@ def test_a_time_limit_leaves_estimates_marked_as_estimates() -> None:
 
 def test_boards_beyond_64_bits_get_the_engines_answer() -> None:
     board = Board.from_moves("5565", 9, 7, 5)
-    verdict = Analyst().solve(board, Limit(time=0.5, depth=4))
-    assert verdict.source == "engine" and verdict.best_move is not None
-    assert verdict.lower == -((63 - 4) // 2) and verdict.upper == (64 - 4) // 2
+    result = Analyst().solve(board, Limit(time=0.5, depth=4))
+    assert result.source == "engine" and result.column is not None
+    assert result.lower == -((63 - 4) // 2) and result.upper == (64 - 4) // 2
 
 
 def test_solve_on_the_books_last_ply_finds_a_move_keeping_the_score(judge: Solver) -> None:
     analyst = Analyst()
     board = Board.from_moves("45345")
-    verdict = analyst.solve(board)
-    assert verdict.source == "book" and verdict.exact
-    assert verdict.best_move is not None
+    result = analyst.solve(board)
+    assert result.source == "book" and result.proven
+    assert result.column is not None
     child = board.copy()
-    child.play(verdict.best_move)
-    assert judge.is_at_least(child, 1 - int(verdict.score.value)) is False
+    child.play(result.column)
+    assert judge.is_at_least(child, 1 - int(result.score.value)) is False
 
 
 def test_weak_answers_come_from_the_strong_book() -> None:
-    verdict = Analyst().solve(Board.from_moves("4"), weak=True, best_move=False)
-    assert verdict.source == "book" and verdict.score == Score.exact(-1, cells=42, stones=1, weak=True)
+    result = Analyst().solve(Board.from_moves("4"), weak=True, best_move=False)
+    assert result.source == "book" and result.score == Score.exact(-1, cells=42, stones=1, weak=True)
 
 
 def test_best_by_bounds_takes_a_proof_only_when_it_is_at_least_as_good_as_what_is_open() -> None:
@@ -125,9 +125,9 @@ def test_a_book_score_with_no_time_to_prove_a_move_still_gives_one() -> None:
     """On the book's last full ply (7 stones, its children not in the book) the score is known;
     when the limit ends before a move is proven to keep it, the engine's move is given, marked
     unproven (the terminal hint relies on a move)."""
-    verdict = Analyst().solve(Board.from_moves("3522645"), Limit(time=0.01))
-    assert verdict.exact and verdict.source == "book"
-    assert verdict.best_move is not None and not verdict.move_proven
+    result = Analyst().solve(Board.from_moves("3522645"), Limit(time=0.01))
+    assert result.score is not None and result.score.is_exact and result.source == "book"
+    assert result.column is not None and not result.proven and result.stopped == "time limit"
 
 
 def test_solve_plays_the_policy_books_move_without_searching(
@@ -151,13 +151,13 @@ def test_solve_plays_the_policy_books_move_without_searching(
 
     for name in ("solve", "is_at_least", "analyze"):
         monkeypatch.setattr(Solver, name, fail)
-    verdict = analyst.solve(board)
-    assert verdict.source == "book" and verdict.exact and verdict.move_proven
+    result = analyst.solve(board)
+    assert result.source == "book" and result.proven
     monkeypatch.undo()
-    assert verdict.best_move is not None
+    assert result.column is not None
     child = board.copy()
-    child.play(verdict.best_move)
-    assert judge.is_at_least(child, 1 - int(verdict.score.value)) is False
+    child.play(result.column)
+    assert judge.is_at_least(child, 1 - int(result.score.value)) is False
 
 
 # 37 stones, the side to move loses in 2 moves: a handful of nodes.  And the first line of the
@@ -181,8 +181,8 @@ def test_small_searches_run_in_python_until_the_compiled_solver_is_made(
 
     monkeypatch.setattr(analysis, "solve_quick", spy)
     analyst = Analyst(book=None, table_size_mb=8)
-    verdict = analyst.solve(Board.from_moves(SMALL))
-    assert (verdict.source, verdict.score.value, verdict.best_move) == ("solver", -1, 5)
+    result = analyst.solve(Board.from_moves(SMALL))
+    assert (result.source, result.score.value, result.column) == ("solver", -1, 5)
     assert limits == [expected]
     assert analyst.solve(Board.from_moves(BIG)).score.value == 11  # too big: compiled
     assert analyst.solve(Board.from_moves(SMALL)).source == "solver"
@@ -228,19 +228,22 @@ def test_a_capped_solve_plays_a_move_proven_at_least_a_draw_over_an_estimate(
 ) -> None:
     """The solver stopped having proved column 2 at least a draw; the engine, seeing no win, prefers
     column 4: the proven move is played (dominance), and not called proven best."""
-    from c4engine.search.engine import Engine, SearchResult
-    from c4engine.search.results import SolveResult
+    from c4engine.search.engine import Engine
+    from c4engine.search.results import PlayResult, SolveResult
 
     def unfinished(self: Solver, board: Board, limit: Limit, **options: object) -> SolveResult:
         return SolveResult(None, False, 0, 5, 1, 1000, 0.1, False, 42, 5, "time limit", best_proved=True)
 
-    def estimate(self: Engine, board: Board, limit: Limit | None = None) -> SearchResult:
-        return SearchResult(3, 25.0, 6, 100, 0.01, True, (3,))
+    def estimate(self: Engine, board: Board, limit: Limit | None = None) -> PlayResult:
+        score = Score.estimate(25.0, cells=42, stones=5)
+        stopped = "time limit"
+        return PlayResult(column=3, score=score, source="engine", proven=False, line=(3,), stopped=stopped)
 
     monkeypatch.setattr(Solver, "solve", unfinished)
     monkeypatch.setattr(Engine, "search", estimate)
-    verdict = Analyst(book=None, table_size_mb=8).solve(Board.from_moves("44535"), Limit(time=0.5))
-    assert verdict.best_move == 1 and not verdict.exact and (verdict.lower, verdict.upper) == (0, 5)
+    result = Analyst(book=None, table_size_mb=8).solve(Board.from_moves("44535"), Limit(time=0.5))
+    assert result.column == 1 and not result.proven and (result.lower, result.upper) == (0, 5)
+    assert result.score is not None and not result.score.is_exact
 
 
 def test_loading_the_solver_is_neither_search_time_nor_spent_from_the_limit(
@@ -267,11 +270,12 @@ def test_loading_the_solver_is_neither_search_time_nor_spent_from_the_limit(
     monkeypatch.setattr(solver_module, "_LOADED", set())  # as in a fresh process: nothing loaded yet
     board = Board.from_moves("2252576253462244111563365343671351441")  # five cells left: microseconds
     began = time.perf_counter()
-    verdict = Analyst(book=None, table_size_mb=8).solve(board, Limit(time=2))
+    result = Analyst(book=None, table_size_mb=8).solve(board, Limit(time=2))
     wall = time.perf_counter() - began
     assert loading  # the kernel was loaded during the question
-    assert verdict.source == "solver" and verdict.exact and verdict.score.value == -1
-    assert verdict.elapsed <= wall - sum(loading)
+    assert result.source == "solver" and result.proven
+    assert result.score is not None and result.score.value == -1
+    assert result.time <= wall - sum(loading)
     # the same for every column's score, on another geometry (its kernel loaded in the question)
     began = time.perf_counter()
     small = Board.from_moves("1113266335251562464653", 6, 5, 4)  # eight cells left

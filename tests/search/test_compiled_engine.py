@@ -61,9 +61,9 @@ def test_kernel_agrees_with_python_search(size: tuple[int, int, int]) -> None:
         fast = kernel.search(board)
         slow = python.search(board)
         where = f"{board.move_string} depth {depth}"
-        assert (fast.move, fast.score, fast.depth) == (slow.move, slow.score, slow.depth), where
-        assert fast.pv[0] == fast.move and not fast.stopped
-        check_pv(board, fast.score, fast.pv, fast.depth, WindowsEvaluator())
+        assert (fast.column, fast.score, fast.depth) == (slow.column, slow.score, slow.depth), where
+        assert fast.line[0] == fast.column and not fast.stopped
+        check_pv(board, fast.score.engine_value(), fast.line, fast.depth, WindowsEvaluator())
 
 
 def test_kernel_agrees_with_minimax_with_tuned_weights_and_areas() -> None:
@@ -78,7 +78,7 @@ def test_kernel_agrees_with_minimax_with_tuned_weights_and_areas() -> None:
         depth = index % 4 + 1
         fast = Engine(evaluate, Limit(depth=depth)).search(board)
         slow = Engine(evaluate, Limit(depth=depth), pruning=False).search(board)
-        assert (fast.move, fast.score) == (slow.move, slow.score), board.move_string
+        assert (fast.column, fast.score) == (slow.column, slow.score), board.move_string
         assert Engine(evaluate).uses_kernel(board)
 
 
@@ -88,7 +88,7 @@ def test_one_engine_many_searches_same_answers() -> None:
     python = Engine(windows, Limit(depth=5), use_kernel=False)
     for board in random_positions(30, seed=3, size=(7, 6, 4)) * 2:
         fast, slow = kernel.search(board), python.search(board)
-        assert (fast.move, fast.score) == (slow.move, slow.score)
+        assert (fast.column, fast.score) == (slow.column, slow.score)
 
 
 def test_deep_compiled_search_finds_tactics() -> None:
@@ -96,21 +96,21 @@ def test_deep_compiled_search_finds_tactics() -> None:
     engine = Engine(limit=Limit(depth=10))
     assert engine.uses_kernel(board)  # how fast it is: benchmarks/, not here
     result = engine.search(board)
-    assert result.describe() == "win in 2 moves" and result.move in (2, 5)
+    assert result.describe() == "win in 2 moves" and result.column in (2, 5)
     assert result.depth == 10
 
 
 def test_terminal_handling() -> None:
     engine = Engine(limit=Limit(depth=6))
-    assert engine.search(Board.from_moves("112233")).move == 3  # win at once
-    assert engine.search(Board.from_moves("12121")).move == 0  # block
+    assert engine.search(Board.from_moves("112233")).column == 3  # win at once
+    assert engine.search(Board.from_moves("12121")).column == 0  # block
     lost = engine.search(Board.from_moves("27374"))  # O: X threatens columns 1 and 5
-    assert lost.is_loss and lost.moves_to_end == 2
+    assert lost.score is not None and lost.score.outcome == "loss" and lost.score.moves == 1  # at ply 2
     nearly_full = random_positions(20, seed=9, size=(5, 4, 3))
     for board in nearly_full:
         fast = Engine(limit=Limit(depth=20)).search(board)  # capped by the empty cells
         slow = Engine(limit=Limit(depth=20), use_kernel=False).search(board)
-        assert (fast.move, fast.score, fast.depth) == (slow.move, slow.score, slow.depth)
+        assert (fast.column, fast.score, fast.depth) == (slow.column, slow.score, slow.depth)
 
 
 def test_time_limit_on_the_kernel_path() -> None:
@@ -118,8 +118,8 @@ def test_time_limit_on_the_kernel_path() -> None:
     engine = Engine(limit=Limit(time=0.3))
     assert engine.uses_kernel(board)
     result = engine.search(board)
-    assert result.stopped and result.depth >= 4 and result.elapsed < 3  # generous: loaded machines
-    assert result.pv[0] == result.move and board.can_play(result.move)
+    assert result.stopped and result.depth >= 4 and result.time < 3  # generous: loaded machines
+    assert result.line[0] == result.column and board.can_play(result.column)
 
 
 def test_poll_hook_on_the_kernel_path() -> None:
@@ -138,7 +138,7 @@ def test_poll_hook_on_the_kernel_path() -> None:
     times = [progress.cpu_time for progress in seen]
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     assert all(0.02 <= gap < 0.02 + 0.05 for gap in gaps), gaps  # slices are a few ms of CPU
-    assert seen[-1].best_move is not None and result.move is not None
+    assert seen[-1].best_move is not None and result.column is not None
     assert [progress.nodes for progress in seen] == sorted(progress.nodes for progress in seen)
     board.play(0)  # released
 
@@ -153,13 +153,13 @@ def test_fixed_depth_stopped_early_answers_the_last_completed_depth() -> None:
         return progress.depth >= 9
 
     result = Engine(limit=Limit(depth=30), poll=hook, poll_interval=0.001).search(board)
-    assert result.stopped and 1 <= result.depth < 30 and result.move is not None
+    assert result.stopped and 1 <= result.depth < 30 and result.column is not None
 
 
 def test_fallbacks() -> None:
     big = Board(9, 7)  # 9 * 8 bits: too big for one uint64
     assert not Engine().uses_kernel(big)
-    assert Engine(limit=Limit(depth=2)).search(big).move == 4
+    assert Engine(limit=Limit(depth=2)).search(big).column == 4
     assert not Engine(threat_distance).uses_kernel(Board())
     assert not Engine(pruning=False).uses_kernel(Board())
     assert not Engine(use_kernel=False).uses_kernel(Board())
@@ -194,19 +194,19 @@ def test_the_engines_first_compile_is_announced_and_not_timed(monkeypatch: pytes
 
     def slow_first_iteration(self: compiled_engine.KernelSearch, *args: Any) -> Any:
         if not loading:  # the loading run: made to take as long as a compile might
-            began = time.process_time()
+            began, wall = time.process_time(), time.monotonic()
             while time.process_time() - began < 0.5:
                 pass
-            loading.append(time.process_time() - began)
+            loading.append(time.monotonic() - wall)
         return real_iterate(self, *args)
 
     monkeypatch.setattr(compiled_engine.KernelSearch, "iterate", slow_first_iteration)
     compiled_engine.load_kernel.cache_clear()
     try:
-        began = time.process_time()
+        began = time.monotonic()
         result = Engine(limit=Limit(depth=2)).search(Board.from_moves("4453"))
-        spent = time.process_time() - began
+        spent = time.monotonic() - began
     finally:
         compiled_engine.load_kernel.cache_clear()  # loaded for real by the next search
     assert heard == ["compiling the engine, once, about 5 s"]
-    assert loading and result.cpu_time <= spent - loading[0]
+    assert loading and result.time <= spent - loading[0]  # wall seconds, one after the other

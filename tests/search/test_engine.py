@@ -12,9 +12,10 @@ from tests.positions import random_positions
 
 from c4engine.board import Board
 from c4engine.errors import BoardBusyError, GameOverError
-from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress, SearchResult
+from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
 from c4engine.search.evaluators import EVALUATORS, areas, threat_distance, windows
 from c4engine.search.limit import Limit
+from c4engine.search.results import PlayResult, Score
 
 
 def snapshot(board: Board) -> tuple[object, ...]:
@@ -124,14 +125,31 @@ def engine_value(score: float) -> int:
     return 0
 
 
-def check_against_solver(board: Board, *, pruning: bool = True) -> SearchResult:
+def value_of(result: PlayResult) -> float:
+    """The engine's answer on its own scale (a win at ply ``p``: ``WIN_SCORE - p``)."""
+    assert result.score is not None
+    return result.score.engine_value()
+
+
+def plies_to_end(result: PlayResult) -> int | None:
+    """Plies from the root to the end of the game the engine saw (the winning stone included)."""
+    assert result.score is not None
+    return int(WIN_SCORE - abs(value_of(result))) if result.score.is_exact else None
+
+
+def outcome(result: PlayResult) -> str:
+    assert result.score is not None
+    return result.score.outcome
+
+
+def check_against_solver(board: Board, *, pruning: bool = True) -> PlayResult:
     solver = brute_force(board.width, board.height, board.connect)
     empty = board.width * board.height - board.move_count
     result = Engine(windows, Limit(depth=empty), pruning=pruning, center_first_move=False).search(board)
     values = solver.move_values(board.moves)
     best = max(values.values())
-    assert engine_value(result.score) == best, (board.move_string, result, values)
-    assert result.move is not None and values[result.move] == best, (board.move_string, result, values)
+    assert engine_value(value_of(result)) == best, (board.move_string, result, values)
+    assert result.column is not None and values[result.column] == best, (board.move_string, result, values)
     assert not result.stopped
     return result
 
@@ -148,8 +166,8 @@ def test_alphabeta_agrees_with_minimax_on_200_positions() -> None:
     for board in positions:
         plain = minimax.search(board)
         pruned = alphabeta.search(board)
-        assert (pruned.move, pruned.score) == (plain.move, plain.score), board.move_string
-        assert pruned.pv == plain.pv, board.move_string
+        assert (pruned.column, pruned.score) == (plain.column, plain.score), board.move_string
+        assert pruned.line == plain.line, board.move_string
         assert pruned.depth == plain.depth
         searched += plain.depth == 4
         nodes_minimax += plain.nodes
@@ -165,7 +183,7 @@ def test_alphabeta_agrees_with_minimax_other_evaluators(evaluate: Callable[[Boar
     for board in random_positions(25, seed=7, size=(6, 5, 4)):
         plain = Engine(evaluate, Limit(depth=3), pruning=False).search(board)
         pruned = Engine(evaluate, Limit(depth=3)).search(board)
-        assert (pruned.move, pruned.score) == (plain.move, plain.score)
+        assert (pruned.column, pruned.score) == (plain.column, plain.score)
         assert pruned.nodes <= plain.nodes
 
 
@@ -185,7 +203,7 @@ def test_empty_tiny_boards_solved(size: tuple[int, int, int], expected: int) -> 
     board = Board(*size)
     assert brute_force(*size).position_value(()) == expected
     result = check_against_solver(board)
-    assert engine_value(result.score) == expected
+    assert engine_value(value_of(result)) == expected
     assert result.depth == size[0] * size[1]
 
 
@@ -209,7 +227,7 @@ def test_random_tiny_positions_solved(
     outcomes = set()
     for board in random_positions(count, seed=sum(size), size=size, stones=stones):
         result = check_against_solver(board)
-        outcomes.add("win" if result.is_win else "loss" if result.is_loss else "draw")
+        outcomes.add(outcome(result))  # a draw: "unknown", the engine proves no draw
     assert len(outcomes) >= 2  # the sample is not all one kind
 
 
@@ -229,8 +247,8 @@ def test_quickest_win_and_slowest_loss_preferred() -> None:
         else:
             continue
         result = check_against_solver(board)
-        assert values[result.move] == max(values.values())  # type: ignore[index]
-        assert result.moves_to_end == BIG - abs(max(values.values()))
+        assert values[result.column] == max(values.values())  # type: ignore[index]
+        assert plies_to_end(result) == BIG - abs(max(values.values()))
     assert seen_wins >= 10 and seen_losses >= 3
 
 
@@ -244,9 +262,9 @@ def test_takes_an_immediate_win(depth: int) -> None:
         board = Board.from_moves(moves)
         assert board.is_winning_move(win - 1), moves
         result = Engine(areas, Limit(depth=depth)).search(board)
-        assert result.move == win - 1
-        assert result.score == WIN_SCORE - 1
-        assert result.is_win and result.moves_to_end == 1
+        assert result.column == win - 1
+        assert value_of(result) == WIN_SCORE - 1
+        assert outcome(result) == "win" and plies_to_end(result) == 1 and result.proven
         assert result.describe() == "win in 1 move"
 
 
@@ -282,7 +300,7 @@ def test_blocks_an_immediate_loss(depth: int, evaluate: Callable[[Board], float]
         assert threats(board) == [block - 1], moves
         assert not any(board.is_winning_move(column) for column in board.legal_moves())
         result = Engine(evaluate, Limit(depth=depth)).search(board)
-        assert result.move == block - 1, (moves, result)
+        assert result.column == block - 1, (moves, result)
 
 
 def test_win_beats_block() -> None:
@@ -290,7 +308,7 @@ def test_win_beats_block() -> None:
     assert threats(board) == [4]
     for depth in (1, 2, 4):
         result = Engine(limit=Limit(depth=depth)).search(board)
-        assert result.move == 0 and result.is_win
+        assert result.column == 0 and outcome(result) == "win"
 
 
 @pytest.mark.parametrize(("moves", "block"), [("14216754364714", 5), ("2642247511171", 3)])
@@ -300,16 +318,16 @@ def test_block_even_when_it_loses(moves: str, block: int) -> None:
     assert threats(board) == [block - 1]
     for depth in (1, 2, 5):
         result = Engine(limit=Limit(depth=depth)).search(board)
-        assert result.move == block - 1
+        assert result.column == block - 1
         if depth >= 2:
-            assert result.is_loss and result.moves_to_end == 2
+            assert outcome(result) == "loss" and plies_to_end(result) == 2
 
 
 def test_sees_a_double_threat_coming() -> None:
     board = Board.from_moves("4455")  # X to move: column 3 or 6 makes an open three
     result = Engine(windows, Limit(depth=3)).search(board)
-    assert result.move in (2, 5)
-    assert result.is_win and result.moves_to_end == 3
+    assert result.column in (2, 5)
+    assert outcome(result) == "win" and plies_to_end(result) == 3
     assert result.describe() == "win in 2 moves"
 
 
@@ -320,18 +338,23 @@ def test_poll_hook_fires_on_schedule() -> None:
     """A 50 ms (CPU) interval during a 1 s (CPU) search fires 10-30 times, whatever the machine's load."""
     calls: list[SearchProgress] = []
 
+    stopped_at: list[float] = []
+
     def record_until_one_second(progress: SearchProgress) -> bool:
         calls.append(progress)
+        if progress.cpu_time >= 1.0:
+            stopped_at.append(time.process_time())
         return progress.cpu_time >= 1.0
 
     engine = Engine(windows, Limit(time=60), poll=record_until_one_second, poll_interval=0.05)
     board = Board.from_moves("4")
     result = engine.search(board)
+    after_the_stop = time.process_time() - stopped_at[-1]
     assert 10 <= len(calls) <= 30, len(calls)
     assert result.stopped
-    assert result.move in board.legal_moves()
+    assert result.column in board.legal_moves()
     assert result.depth >= 3
-    assert 1.0 <= result.cpu_time <= 1.2
+    assert after_the_stop <= 0.2  # CPU seconds: the search ended as soon as the hook said so
     cpu = [progress.cpu_time for progress in calls]
     assert all(later - earlier >= 0.0499 for earlier, later in itertools.pairwise(cpu))
     assert cpu[0] <= 0.06
@@ -348,8 +371,9 @@ def test_poll_hook_fires_with_a_slow_evaluator() -> None:
 
     calls: list[SearchProgress] = []
     engine = Engine(slow, Limit(depth=4), poll=calls.append, poll_interval=0.05)
-    result = engine.search(Board.from_moves("44"))
-    count = max(1, int(result.cpu_time / 0.05))
+    began = time.process_time()
+    engine.search(Board.from_moves("44"))
+    count = max(1, int((time.process_time() - began) / 0.05))
     assert count - 3 <= len(calls) <= count + 1
 
 
@@ -363,20 +387,24 @@ def test_poll_hook_stops_the_search() -> None:
     board = Board.from_moves("4453")
     Engine(windows, Limit(depth=2)).search(board)  # load the compiled search first: its loading is not timed
     engine = Engine(windows, Limit(depth=24), poll=stop_soon, poll_interval=0.02)  # far longer than 3 polls
+    began = time.process_time()
     result = engine.search(board)
+    spent = time.process_time() - began
     assert len(calls) == 3
     assert result.stopped
-    assert result.move in board.legal_moves()
+    assert result.column in board.legal_moves()
     # stopped after three 20 ms polls of CPU time, not at depth 24 (minutes of CPU);
     # CPU time, not wall time, so a loaded machine does not make this fail
-    assert result.cpu_time < 0.5
-    assert result.pv and result.pv[0] == result.move
+    assert spent < 0.5
+    assert result.line and result.line[0] == result.column and result.stopped == "stopped by poll"
     # the same with iterative deepening: the last completed depth's move
     calls.clear()
     engine = Engine(windows, Limit(time=30), poll=stop_soon, poll_interval=0.02)
+    began = time.process_time()
     result = engine.search(board)
-    assert result.stopped and result.move in board.legal_moves()
-    assert result.depth >= 1 and result.cpu_time < 0.5
+    spent = time.process_time() - began
+    assert result.stopped and result.column in board.legal_moves()
+    assert result.depth >= 1 and spent < 0.5
     assert result.score == Engine(windows, Limit(depth=result.depth)).search(board).score
 
 
@@ -396,8 +424,8 @@ def test_poll_hook_cannot_change_the_board() -> None:
     result = Engine(windows, Limit(depth=30), poll=meddle, poll_interval=0.05).search(board)
     assert len(errors) >= 6 and all(isinstance(error, BoardBusyError) for error in errors)
     assert snapshot(board) == before
-    assert result.move in board.legal_moves()
-    board.play(result.move)  # usable again after the search
+    assert result.column in board.legal_moves()
+    board.play(result.column)  # usable again after the search
     assert board.move_count == 5
 
 
@@ -438,8 +466,8 @@ def test_time_limit_returns_last_completed_depth() -> None:
     engine = Engine(windows, Limit(time=0.3), poll=lambda p: depths.append(p.depth), poll_interval=0.001)
     # the poll interval is CPU time: short, so a loaded machine still polls within 0.3 s of wall time
     result = engine.search(board)
-    assert result.stopped and result.depth >= 2
-    assert 0.3 <= result.elapsed < 3  # wall clock: generous, the machine may be loaded
+    assert result.stopped == "time limit" and result.depth >= 2
+    assert 0.3 <= result.time < 3  # wall clock: generous, the machine may be loaded
     # the score is that of a full search to the last completed depth
     assert result.score == Engine(windows, Limit(depth=result.depth)).search(board).score
     assert depths and max(depths) in (result.depth, result.depth + 1)
@@ -449,10 +477,10 @@ def test_time_limit_solves_small_games_and_stops_early() -> None:
     board = Board(4, 4, 3)
     result = Engine(windows, Limit(time=20), center_first_move=False).search(board)
     assert not result.stopped  # it ended because the game was solved (half a millisecond), not by the clock
-    assert result.is_win and result.moves_to_end == 9
+    assert outcome(result) == "win" and plies_to_end(result) == 9
     # a forced win found: no need to go on deepening
     result = Engine(windows, Limit(time=20)).search(Board.from_moves("4455"))
-    assert not result.stopped and result.is_win and result.depth == 3
+    assert not result.stopped and outcome(result) == "win" and result.depth == 3
 
 
 def test_a_search_can_be_given_its_own_limit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -491,14 +519,14 @@ def test_partial_first_iteration() -> None:
     board.play(0)
     result = Engine(slow, Limit(time=10), poll=stop_now, poll_interval=0.03).search(board)
     assert calls and result.stopped
-    assert result.move in board.legal_moves()
+    assert result.column in board.legal_moves()
     assert result.depth == 0
-    assert result.score == -2  # the evaluation after the move: 2 stones
+    assert value_of(result) == -2  # the evaluation after the move: 2 stones
     # stopped inside the very first root move: its static score, from the root position
     result = Engine(slow, Limit(depth=3), poll=stop_now, poll_interval=0.03).search(board)
-    assert result.stopped and result.depth == 0 and result.pv == (result.move,)
-    assert result.move == board.geometry.center_order[0]
-    assert result.score == -2
+    assert result.stopped and result.depth == 0 and result.line == (result.column,)
+    assert result.column == board.geometry.center_order[0]
+    assert value_of(result) == -2
 
 
 # --------------------------------------------------------------- misc
@@ -506,7 +534,7 @@ def test_partial_first_iteration() -> None:
 
 def test_centre_first_move() -> None:
     result = Engine(windows, Limit(depth=6)).search(Board())
-    assert result.move == 3 and result.depth == 0 and not result.stopped
+    assert result.column == 3 and result.depth == 0 and not result.stopped
     assert Engine(windows, Limit(depth=2)).best_move(Board(8, 7, 4)) == 3  # left of the two centre columns
     searched = Engine(windows, Limit(depth=2), center_first_move=False).search(Board())
     assert searched.depth == 2 and searched.nodes > 7
@@ -525,10 +553,10 @@ def test_single_legal_move_and_shallow_boards() -> None:
     board = Board.from_moves("2332132", 3, 3, 3)
     assert board.legal_moves() == [0]
     result = Engine(limit=Limit(depth=6)).search(board)
-    assert result.move == 0 and result.depth == 2 and result.score == 0
-    assert result.describe() == "score +0"
+    assert result.column == 0 and result.depth == 2 and value_of(result) == 0
+    assert result.describe() == "estimate +0.0 (not proven)" and not result.proven
     result = Engine(limit=Limit(depth=6, time=5)).search(board)
-    assert result.move == 0 and result.depth == 1 and not result.stopped
+    assert result.column == 0 and result.depth == 1 and not result.stopped
 
 
 def test_depth_is_capped_by_the_empty_cells() -> None:
@@ -542,7 +570,7 @@ def test_depth_is_capped_by_the_empty_cells() -> None:
 def test_other_board_sizes(size: tuple[int, int, int], name: str) -> None:
     for board in random_positions(3, seed=size[0], size=size, stones=(1, 12)):
         result = Engine(EVALUATORS[name], Limit(depth=3)).search(board)
-        assert result.move in board.legal_moves()
+        assert result.column in board.legal_moves()
         assert result.nodes > 0 and result.depth >= 1
 
 
@@ -555,16 +583,18 @@ def test_nodes_counted() -> None:
 
 
 def test_result_descriptions() -> None:
-    assert SearchResult(3, WIN_SCORE - 1, 1, 2, 0.0, False, (3,)).describe() == "win in 1 move"
-    assert SearchResult(3, WIN_SCORE - 5, 5, 2, 0.0, False, ()).describe() == "win in 3 moves"
-    assert SearchResult(3, -(WIN_SCORE - 2), 4, 2, 0.0, False, ()).describe() == "loss in 1 move"
-    loss = SearchResult(3, -(WIN_SCORE - 8), 8, 2, 0.0, False, ())
-    assert loss.is_loss and not loss.is_win and loss.moves_to_end == 8
-    assert loss.describe() == "loss in 4 moves"
-    plain = SearchResult(3, 12.5, 6, 2, 0.0, False, ())
-    assert not plain.is_win and not plain.is_loss and plain.moves_to_end is None
-    assert plain.describe() == "score +12.5"
-    assert SearchResult(3, -7.0, 6, 2, 0.0, False, ()).describe() == "score -7"
+    """The engine's values in words, the winner's moves counted: its answers are Scores."""
+
+    def words(value: float, stones: int = 0) -> str:
+        score = Score.from_engine(value, cells=42, stones=stones)
+        return PlayResult(column=3, score=score, source="engine", proven=score.is_exact).describe()
+
+    assert words(WIN_SCORE - 1) == "win in 1 move"
+    assert words(WIN_SCORE - 5) == "win in 3 moves"
+    assert words(-(WIN_SCORE - 2), stones=1) == "loss in 1 move"
+    assert words(-(WIN_SCORE - 8), stones=1) == "loss in 4 moves"
+    assert words(12.5) == "estimate +12.5 (not proven)"
+    assert words(-7.0) == "estimate -7.0 (not proven)"
 
 
 @pytest.mark.parametrize(
@@ -634,4 +664,4 @@ def test_a_node_limit_stops_the_search_at_the_last_completed_depth(use_kernel: b
 
 def test_a_search_within_its_node_limit_ends_unstopped() -> None:
     result = Engine(windows).search(Board.from_moves("4455"), Limit(nodes=1_000_000))
-    assert not result.stopped and result.is_win and result.nodes < 1_000_000
+    assert not result.stopped and outcome(result) == "win" and result.nodes < 1_000_000

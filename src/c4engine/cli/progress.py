@@ -148,15 +148,27 @@ def describe_search(progress: SearchProgress) -> str:
     >>> describe_search(SearchProgress(9, 1_234_567, 3, 12.5, 2.0, 1.9))
     'depth 9, 1,234,567 nodes, best 4 (score +12.5)'
     """
-    from c4engine.search.engine import SearchResult
-
     text = f"depth {progress.depth}, {progress.nodes:,} nodes"
     if progress.best_move is not None:
         text += f", best {progress.best_move + 1}"
         if progress.score is not None:
-            value = SearchResult(progress.best_move, progress.score, progress.depth, 0, 0.0, False)
-            text += f" ({value.describe()})"
+            text += f" ({_engine_words(progress.score)})"
     return text
+
+
+def _engine_words(value: float) -> str:
+    """An engine value in words: ``"win in 3 moves"`` (the winner's moves) or ``"score +12.5"``.
+
+    >>> from c4engine.search.results import WIN_SCORE
+    >>> _engine_words(WIN_SCORE - 5), _engine_words(-(WIN_SCORE - 8)), _engine_words(-7.0)
+    ('win in 3 moves', 'loss in 4 moves', 'score -7')
+    """
+    from c4engine.search.results import WIN_SCORE, WIN_THRESHOLD
+
+    if abs(value) < WIN_THRESHOLD:
+        return f"score {value:+g}"
+    moves = (int(WIN_SCORE - abs(value)) + 1) // 2  # plies from now, the winning stone included
+    return f"{'win' if value > 0 else 'loss'} in {moves} move{'' if moves == 1 else 's'}"
 
 
 def describe_solve(progress: SolveProgress) -> str:

@@ -47,7 +47,7 @@ from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.results import ColumnAnalysis, PositionAnalysis, Verdict
+from c4engine.search.results import ColumnAnalysis, PlayResult, PositionAnalysis
 
 __all__ = [
     "add_analyze_parser",
@@ -154,16 +154,17 @@ def _columns(columns: Sequence[int]) -> str:
     return " ".join(str(column + 1) for column in columns)
 
 
-def _print_verdict(position: str, verdict: Verdict, width: int, out: TextIO) -> None:
-    best = "-" if verdict.best_move is None else str(verdict.best_move + 1)
-    score = verdict.score.value if verdict.exact else f"[{verdict.lower}, {verdict.upper}]"
+def _print_result(position: str, result: PlayResult, width: int, out: TextIO) -> None:
+    best = "-" if result.column is None else str(result.column + 1)
+    exact = result.score is not None and result.score.is_exact
+    score = result.score.value if result.score is not None and exact else f"[{result.lower}, {result.upper}]"
     print(f"position: {position or '(empty)'}", file=out)
-    print(f"score: {score} ({verdict.describe()})", file=out)
+    print(f"score: {score} ({result.describe()})", file=out)
     print(f"best move: {best}", file=out)
-    if verdict.pv_complete:
-        print(f"pv: {format_moves(verdict.pv, width)}", file=out)
-    print(f"source: {verdict.source}", file=out)
-    print(f"nodes: {verdict.nodes}  time: {verdict.elapsed:.3f} s", file=out)
+    if result.line_complete:
+        print(f"pv: {format_moves(result.line, width)}", file=out)
+    print(f"source: {result.source}", file=out)
+    print(f"nodes: {result.nodes}  time: {result.time:.3f} s", file=out)
 
 
 def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: TextIO) -> None:
@@ -214,10 +215,10 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
                 if not analysis.exact:
                     raise C4Error("the limit ran out before every column was proven")
                 return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.exact_values())
-            verdict = analyst.solve(board, limit, weak=args.weak, best_move=False, poll=live.poll)
-        if not verdict.exact:
-            raise C4Error(f"the limit ran out (score between {verdict.lower} and {verdict.upper})")
-        return str(verdict.score.value)
+            result = analyst.solve(board, limit, weak=args.weak, best_move=False, poll=live.poll)
+        if result.score is None or not result.score.is_exact:
+            raise C4Error(f"the limit ran out (score between {result.lower} and {result.upper})")
+        return str(result.score.value)
 
     return answer_lines(answer, stdin, out)
 
@@ -241,13 +242,13 @@ def run_solve(args: argparse.Namespace) -> int:
         if analyze:
             analysis = analyst.analyze(board, limit, weak=args.weak, poll=live.poll)
         else:
-            verdict = analyst.solve(board, limit, weak=args.weak, poll=live.poll, line=True)
+            result = analyst.solve(board, limit, weak=args.weak, poll=live.poll, line=True)
     if args.json:
         print(json.dumps(_analysis_json(board, analysis), ensure_ascii=False))
     elif analyze:
         _print_analysis(args.position, analysis, board.width, sys.stdout)
     else:
-        _print_verdict(args.position, verdict, board.width, sys.stdout)
+        _print_result(args.position, result, board.width, sys.stdout)
     return 0
 
 

@@ -269,10 +269,10 @@ class TerminalGame:
 
     def _hint(self) -> None:
         with Progress("looking for a hint", enabled=self.live) as line:
-            verdict = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS), poll=line.poll)
-        assert verdict.best_move is not None  # the game is not over while the prompt is up
-        why = verdict.score.describe() if verdict.exact and verdict.move_proven else "not proven"
-        self.say(f"Hint: column {verdict.best_move + 1} ({why}).")
+            hint = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS), poll=line.poll)
+        assert hint.column is not None  # the game is not over while the prompt is up
+        why = hint.describe() if hint.proven else "not proven"
+        self.say(f"Hint: column {hint.column + 1} ({why}).")
 
     def _announce_result(self) -> None:
         winner = self.game.winner

@@ -41,31 +41,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from c4engine.board import MAX_SIZE, Board, center_order
 from c4engine.errors import C4Error
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
+from c4engine.search.results import PlayResult
 
-__all__ = ["WARM_UP_SECONDS", "ConnectXAgent", "MoveInfo", "agent", "board_from_observation"]
+__all__ = ["WARM_UP_SECONDS", "ConnectXAgent", "agent", "board_from_observation"]
 
 DEFAULT_ACT_TIMEOUT = 2.0
 """Seconds per move when the configuration gives none (Kaggle's default ``actTimeout``)."""
-
-
-@dataclass(frozen=True)
-class MoveInfo:
-    """How the last move was chosen: ``source`` is where the answer came from (``"book"``, ``"solver"``,
-    ``"rules"``: exact; ``"engine"``: heuristic; ``"rule"``: a board c4engine cannot take)."""
-
-    column: int
-    source: str
-    seconds: float
-    budget: float
-    depth: int | None = None
-    score: float | None = None
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -119,7 +107,10 @@ class ConnectXAgent:
         self.think_fraction = think_fraction
         self.max_think = max_think
         self.analyst = Analyst(table_size_mb=table_size_mb, solver_share=solver_share if use_solver else 0.0)
-        self.last: MoveInfo | None = None
+        self.last: PlayResult | None = None
+        """How the last move was chosen: the analysis service's answer, its ``time`` the agent's
+        whole move; on a board c4engine cannot take, the most central column (source ``"rules"``,
+        not proven)."""
 
     def budget(self, configuration: Any) -> float:
         """Seconds to think for one move under ``configuration``."""
@@ -140,17 +131,16 @@ class ConnectXAgent:
             # MAX_SIZE are beyond c4engine: the most central legal column.
             cells = list(_get(observation, "board"))
             column = next(c for c in center_order(columns) if cells[c] == 0)
-            self.last = MoveInfo(column, "rule", time.perf_counter() - start, budget)
+            self.last = PlayResult(
+                column=column, score=None, source="rules", proven=False, time=time.perf_counter() - start
+            )
             return column
         board = board_from_observation(observation, configuration)
         left = max(0.01, budget - (time.perf_counter() - start))
-        verdict = self.analyst.solve(board, Limit(time=left))
-        assert verdict.best_move is not None  # the game is not over: a ConnectX agent is asked only then
-        score = verdict.score.value if verdict.exact else verdict.score.engine_value()
-        self.last = MoveInfo(
-            verdict.best_move, verdict.source, time.perf_counter() - start, budget, score=score
-        )
-        return verdict.best_move
+        result = self.analyst.solve(board, Limit(time=left))
+        assert result.column is not None  # the game is not over: a ConnectX agent is asked only then
+        self.last = replace(result, time=time.perf_counter() - start)
+        return result.column
 
 
 def _warm_up() -> float:

@@ -5,21 +5,22 @@
 win, else a draw, else the slowest loss; equal moves are broken centre-first
 (or at random with ``random_ties``).  With a time or node ``limit`` it still
 moves when the limit stops the solver, with the best move known, and records
-the move as unproven (:attr:`PerfectPlayer.last`, :attr:`PerfectPlayer.unproven`).
+the move as unproven (:attr:`PerfectPlayer.last`, a
+:class:`~c4engine.search.results.PlayResult`; :attr:`PerfectPlayer.unproven`).
 
 >>> from c4engine.board import Board, Geometry
 >>> player = PerfectPlayer(book=None, table_size_mb=8)
 >>> player.choose_move(Board.from_moves("112233", 7, 6))   # take the win: column 4 (0-based 3)
 3
->>> player.last.proven, player.last.source
-(True, 'immediate')
+>>> player.last.proven, player.last.source, player.last.describe()
+(True, 'rules', 'win in 1 move')
 """
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Final
 
 from c4engine.board import Board, Geometry, fits_64_bits
@@ -27,9 +28,9 @@ from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
 from c4engine.search.limit import Limit
-from c4engine.search.results import DEFAULT_TABLE_MB
+from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, Score, Source
 
-__all__ = ["DEFAULT_PERFECT_LIMIT", "MoveChoice", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
+__all__ = ["DEFAULT_PERFECT_LIMIT", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
 
 DEFAULT_PERFECT_LIMIT: Final = Limit(time=60.0)
 """What the perfect player may spend on one move before it plays its best known move."""
@@ -72,28 +73,18 @@ width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16
         )
 
 
-@dataclass(frozen=True)
-class MoveChoice:
-    """How :class:`PerfectPlayer` chose its last move.
-
-    ``score`` is the move's exact score when ``proven``; otherwise the best
-    lower bound the search reached (None when nothing was proved).
-    ``source`` is ``"immediate"`` (a win on the spot), ``"book"`` or ``"solver"``.
-    """
-
-    column: int
-    score: int | None
-    proven: bool
-    source: str
-    elapsed: float
-
-
 class PerfectPlayer:
     """Plays perfectly: book, then the solver within ``limit`` per move (its time and nodes;
     :data:`~c4engine.search.limit.UNLIMITED`: always to the end).
 
     ``random_ties`` picks among equally good moves at random (repeatable
     with ``seed``) instead of the one nearest the centre.
+
+    :attr:`last` is how the last move was chosen: its exact score when
+    ``proven``; otherwise ``lower`` is a score the move is proved to reach
+    (None when nothing was proved) and ``score`` None, or an analysis's
+    estimate.  Its ``source`` is ``"rules"`` (a win on the spot), ``"book"``,
+    ``"solver"`` or, on boards the solver cannot hold, ``"engine"``.
     """
 
     is_human = False
@@ -114,7 +105,7 @@ class PerfectPlayer:
         self.random_ties = random_ties
         self._random = random.Random(seed) if random_ties else None
         self.analyst = analyst or Analyst(book, table_size_mb=table_size_mb)
-        self.last: MoveChoice | None = None
+        self.last: PlayResult | None = None
         self.moves = 0
         self.unproven = 0
         self.poll: Poll | None = None
@@ -130,25 +121,22 @@ class PerfectPlayer:
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
             score = (board.width * board.height + 1 - board.move_count) // 2
-            return self._record(
-                board, MoveChoice(column, score, True, "immediate", time.perf_counter() - start)
-            )
+            return self._record(board, _choice(board, column, score, True, "rules", start))
         if self._random is None and self.analyst.book_scores(board) is None and self.analyst.can_solve(board):
             return self._record(board, self._solve_centre_first(board, start))
         analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)
         values = analysis.exact_values()
         if analysis.exact:
             column = best_column(board, values, self._random)
-            choice = MoveChoice(column, values[column], True, analysis.source, time.perf_counter() - start)
-            return self._record(board, choice)
+            return self._record(board, _choice(board, column, values[column], True, analysis.source, start))
         # the analysis's best by dominance: never a column another one is proven better than
         best = analysis.best_columns
         column = best_column(board, [0 if c in best else None for c in range(board.width)], self._random)
         proven = analysis.best_proven and values[column] is not None
-        choice = MoveChoice(column, values[column], proven, analysis.source, time.perf_counter() - start)
+        choice = _choice(board, column, values[column], proven, analysis.source, start)
         return self._record(board, choice)
 
-    def _solve_centre_first(self, board: Board, start: float) -> MoveChoice:
+    def _solve_centre_first(self, board: Board, start: float) -> PlayResult:
         """Find the position's score, then the most central move that keeps it.
 
         The score comes from the book when the book holds the position (its
@@ -165,7 +153,7 @@ class PerfectPlayer:
             book = self.analyst.book_for(board)
             column = None if book is None else book.keeping_move(board, target)
             if column is not None:
-                return MoveChoice(column, target, True, "book", time.perf_counter() - start)
+                return _choice(board, column, target, True, "book", start)
         solver = self.analyst.solver
         fallback = next(column for column in board.geometry.center_order if board.can_play(column))
         floor = None if target is not None else self._floor(board)
@@ -173,7 +161,7 @@ class PerfectPlayer:
             # our last move kept ``floor``: unless the reply was a mistake, that is the score
             better = solver.is_at_least(board, floor + 1, self._left(start))
             if better is None:
-                return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
+                return _choice(board, fallback, None, False, "solver", start)
             if better:
                 floor += 1
             else:
@@ -191,12 +179,12 @@ class PerfectPlayer:
                 fallback = result.best_move
             if not result.exact or result.score is None:
                 lower = result.lower if result.best_proved else None
-                return MoveChoice(fallback, lower, False, "solver", time.perf_counter() - start)
+                return _choice(board, fallback, lower, False, "solver", start)
             target = result.score
         column = self.analyst.move_reaching(board, target, self._left(start))
         if column is None:
-            return MoveChoice(fallback, None, False, "solver", time.perf_counter() - start)
-        return MoveChoice(column, target, True, "solver", time.perf_counter() - start)
+            return _choice(board, fallback, None, False, "solver", start)
+        return _choice(board, column, target, True, "solver", start)
 
     def _left(self, start: float) -> Limit:
         """What is left of this move's time since ``start`` (a spent one leaves a sliver), and its nodes
@@ -213,15 +201,36 @@ class PerfectPlayer:
         # ``reached`` is never empty, so equal to all but the last move means exactly one move more
         return kept if board.geometry == geometry and board.moves[:-1] == reached else None
 
-    def _record(self, board: Board, choice: MoveChoice) -> int:
+    def _record(self, board: Board, choice: PlayResult) -> int:
         self._kept = None
-        if choice.proven and choice.score is not None and choice.source != "immediate":
-            self._kept = (board.geometry, (*board.moves, choice.column), choice.score)
+        column = choice.column
+        assert column is not None  # every choice has a column
+        if choice.proven and choice.lower is not None and choice.source != "rules":
+            self._kept = (board.geometry, (*board.moves, column), choice.lower)
         self.last = choice
         self.moves += 1
         if not choice.proven:
             self.unproven += 1
-        return choice.column
+        return column
 
     def __repr__(self) -> str:
         return f"PerfectPlayer({self.limit!r}, random_ties={self.random_ties})"
+
+
+def _choice(
+    board: Board, column: int, score: int | None, proven: bool, source: Source, start: float
+) -> PlayResult:
+    """The player's answer: ``column`` with its exact ``score`` when ``proven``, else ``score`` is a
+    score the move is proved to reach, or None when nothing was proved."""
+    cells, stones = board.width * board.height, board.move_count
+    exact = Score.exact(score, cells=cells, stones=stones) if proven and score is not None else None
+    return PlayResult(
+        column=column,
+        score=exact,
+        source=source,
+        proven=proven,
+        line=(column,),
+        time=time.perf_counter() - start,
+        lower=score,
+        upper=score if exact is not None else None,
+    )

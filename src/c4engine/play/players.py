@@ -30,10 +30,10 @@ from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.search.analysis import Analyst, Poll, shared_analyst
-from c4engine.search.engine import Engine, PollHook, SearchProgress, SearchResult
+from c4engine.search.engine import Engine, PollHook, SearchProgress
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, areas, evaluator_by_name
 from c4engine.search.limit import Limit
-from c4engine.search.results import Verdict
+from c4engine.search.results import PlayResult
 from c4engine.search.weight_files import load_weights
 
 if TYPE_CHECKING:  # the solver (numba) is imported on the first search that needs it
@@ -141,9 +141,9 @@ class EnginePlayer:
     and the service splits it: the opening book's or the exact solver's
     move where one is proven in time (on boards that fit 64 bits), else the
     engine's with this player's evaluator in the time left.
-    :attr:`last_search` is the engine's search of the last move (``None``
-    when the move was random or the service's), :attr:`last` the service's
-    answer (``None`` unless ``exact``).
+    :attr:`last` is how the last move was chosen (a
+    :class:`~c4engine.search.results.PlayResult`: the engine's search, or
+    the service's answer when ``exact``; ``None`` when the move was random).
     """
 
     is_human = False
@@ -179,8 +179,7 @@ class EnginePlayer:
             raise ValueError("an exact player needs a time limit: an unbounded solve may take minutes")
         self._exact = wants_exact
         self._analyst: Analyst | None = None
-        self.last_search: SearchResult | None = None
-        self.last: Verdict | None = None
+        self.last: PlayResult | None = None
         if recipe is not None and limit == recipe.limit:
             self.name = name or f"computer, level {recipe.number} {recipe.name}"
         else:
@@ -212,16 +211,15 @@ class EnginePlayer:
         moves = board.legal_moves()
         if not moves:
             raise GameOverError("the game is over: there is no move to choose")
-        self.last_search = None
         self.last = None
         if self.noise and self._random.random() < self.noise and not self._forced(board):
             return self._random.choice(moves)
         if self._exact:
             return self._ask_analyst(board)
-        self.last_search = self.engine.search(board)
-        if self.last_search.move is None:  # pragma: no cover - search raises GameOverError first
-            raise GameOverError("the game is over: there is no move to choose")
-        return self.last_search.move
+        self.last = self.engine.search(board)
+        column = self.last.column
+        assert column is not None  # the engine always chooses a column
+        return column
 
     def _ask_analyst(self, board: Board) -> int:
         """The analysis service's move within this player's whole limit (it splits the limit)."""
@@ -231,10 +229,10 @@ class EnginePlayer:
             # the player's hook follows the engine's search, as when the engine alone searches
             return hook(progress) if hook is not None and isinstance(progress, SearchProgress) else None
 
-        verdict = self.analyst.solve(board, self.limit, poll=poll)
-        assert verdict.best_move is not None  # solve raises GameOverError on a finished game
-        self.last = verdict
-        return verdict.best_move
+        result = self.analyst.solve(board, self.limit, poll=poll)
+        assert result.column is not None  # solve raises GameOverError on a finished game
+        self.last = result
+        return result.column
 
     @staticmethod
     def _forced(board: Board) -> bool:
@@ -251,7 +249,7 @@ class AnalystPlayer:
     Exact where the opening book or the solver proves it in time (the
     quickest win, else a draw, else the slowest loss), else the heuristic
     engine's choice in the time left (:meth:`c4engine.search.analysis.Analyst.solve`).
-    :attr:`last` is the last move's :class:`~c4engine.search.results.Verdict`.
+    :attr:`last` is the last move's :class:`~c4engine.search.results.PlayResult`.
 
     >>> from c4engine.board import Board
     >>> player = AnalystPlayer(Limit(time=1.0))
@@ -265,15 +263,15 @@ class AnalystPlayer:
         self.limit = limit
         self.name = name or f"computer, {_describe(limit)} a move"
         self.analyst = analyst or shared_analyst()
-        self.last: Verdict | None = None
+        self.last: PlayResult | None = None
         self.poll: Poll | None = None
         """Told the search's progress while a move is chosen (a front-end's live line)."""
 
     def choose_move(self, board: Board) -> int:
-        verdict = self.analyst.solve(board, self.limit, poll=self.poll)
-        assert verdict.best_move is not None  # solve raises GameOverError on a finished game
-        self.last = verdict
-        return verdict.best_move
+        result = self.analyst.solve(board, self.limit, poll=self.poll)
+        assert result.column is not None  # solve raises GameOverError on a finished game
+        self.last = result
+        return result.column
 
     def __repr__(self) -> str:
         return f"AnalystPlayer({self.limit!r})"

@@ -15,7 +15,7 @@ one :class:`~c4engine.search.limit.Limit`:
    is left unproven -- an estimate, marked as one.
 
 Every answer (:class:`~c4engine.search.results.PositionAnalysis`,
-:class:`~c4engine.search.results.Verdict`) says of each score whether it is
+:class:`~c4engine.search.results.PlayResult`) says of each score whether it is
 exact and where it came from.
 
 >>> from c4engine import Board
@@ -25,11 +25,11 @@ exact and where it came from.
 ['loss in 20', 'loss in 21', 'draw', 'win in 21', 'draw', 'loss in 21', 'loss in 20']
 >>> analysis.exact_values(), analysis.best_columns, analysis.source
 ((-2, -1, 0, 1, 0, -1, -2), (3,), 'book')
->>> verdict = analyst.solve(Board.from_moves("4455"), Limit(time=5))  # four stones: in the book
->>> verdict.best_move, verdict.score.describe(), verdict.source
-(2, 'win in 2 moves', 'book')
->>> verdict = analyst.solve(Board.from_moves("445566"), Limit(time=5))
->>> verdict.best_move, verdict.score.describe(), verdict.source
+>>> result = analyst.solve(Board.from_moves("4455"), Limit(time=5))  # four stones: in the book
+>>> result.column, result.describe(), result.source, result.proven
+(2, 'win in 2 moves', 'book', True)
+>>> result = analyst.solve(Board.from_moves("445566"), Limit(time=5))
+>>> result.column, result.describe(), result.source
 (2, 'win in 1 move', 'rules')
 >>> Analyst(book=None).solve(Board.from_moves("4455")).source
 'solver'
@@ -57,10 +57,10 @@ from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
     WIN_THRESHOLD,
+    PlayResult,
     PositionAnalysis,
     Score,
     Source,
-    Verdict,
 )
 from c4engine.search.review import DEFAULT_PLY_LIMIT, GameLike, ProgressHook, Review, review_game
 
@@ -395,7 +395,7 @@ class Analyst:
             for column in columns:
                 found = engine.search(_after(board, column))
                 nodes += found.nodes
-                settled[column] = (-found.score, (column, *found.pv))
+                settled[column] = (-_engine_value(found), (column, *found.line))
             return settled, nodes
         deepest = board.width * board.height - board.move_count - 1
         if limit.depth is not None:
@@ -413,7 +413,7 @@ class Analyst:
                 nodes += found.nodes
                 if found.stopped and settled:
                     return settled, nodes  # this depth did not finish: keep the last one that did
-                this_round[column] = (-found.score, (column, *found.pv))
+                this_round[column] = (-_engine_value(found), (column, *found.line))
             settled = this_round
             if all(abs(value) >= WIN_THRESHOLD for value, _ in settled.values()):
                 break
@@ -429,7 +429,7 @@ class Analyst:
         best_move: bool = True,
         poll: Poll | None = None,
         line: bool = False,
-    ) -> Verdict:
+    ) -> PlayResult:
         """The position's score for the side to move and a move keeping it (``best_move``).
 
         From the book when it holds the position (the best move is the book's
@@ -438,18 +438,20 @@ class Analyst:
         else from the solver within ``limit``; where the solver cannot
         answer, the engine's estimate.  ``line`` asks for best play to the end
         of the game (:meth:`line`) from an exact score's best move, within
-        what is left of ``limit``: the verdict's ``pv`` (``pv_complete``).
+        what is left of ``limit``: the result's ``line`` (``line_complete``).  The result is
+        ``proven`` when its score is exact and its column keeps it; with ``best_move=False`` the
+        column may be None.
         """
         start = time.perf_counter()
-        verdict = self._solve(board, limit, weak, use_book, best_move, poll, start)
-        column = verdict.best_move
-        if not line or weak or not verdict.exact or not verdict.move_proven or column is None:
-            return verdict
+        result = self._solve(board, limit, weak, use_book, best_move, poll, start)
+        column, score = result.column, result.score
+        if not line or weak or not result.proven or column is None or score is None:
+            return result
         left = _time_left(limit, start)
         found, complete = self.line(
-            board, column, int(verdict.score.value), Limit() if left is None else Limit(time=left)
+            board, column, int(score.value), Limit() if left is None else Limit(time=left)
         )
-        return replace(verdict, pv=found, pv_complete=complete, elapsed=time.perf_counter() - start)
+        return replace(result, line=found, line_complete=complete, time=time.perf_counter() - start)
 
     def _solve(
         self,
@@ -460,13 +462,13 @@ class Analyst:
         best_move: bool,
         poll: Poll | None,
         start: float,
-    ) -> Verdict:
+    ) -> PlayResult:
         _check_playable(board)
         cells, stones = board.width * board.height, board.move_count
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            return self._verdict(board, (cells + 1 - stones) // 2, column, "rules", 0, start, weak)
+            return self._exact_result(board, (cells + 1 - stones) // 2, column, "rules", 0, start, weak)
         known = self.book_score(board) if use_book else None
         if known is not None:
             chosen: int | None = None
@@ -482,10 +484,11 @@ class Analyst:
                     chosen = self.move_reaching(board, known, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     start += self._load_engine(board)
-                    guess = self._engine(_remaining(limit, start, 0)).search(board).move
-                    verdict = self._verdict(board, known, guess, "book", 0, start, weak)
-                    return replace(verdict, move_proven=False)
-            return self._verdict(board, known, chosen, "book", 0, start, weak)
+                    guess = self._engine(_remaining(limit, start, 0)).search(board).column
+                    guessed = self._exact_result(board, known, guess, "book", 0, start, weak)
+                    ran_out = "time limit" if limit.time is not None else "node limit"
+                    return replace(guessed, proven=False, stopped=ran_out if self.can_solve(board) else None)
+            return self._exact_result(board, known, chosen, "book", 0, start, weak)
         quick_nodes = self._quick_nodes(board, limit)
         quick = (
             solve_quick(board, weak=weak, best_move=best_move, node_limit=quick_nodes)
@@ -494,7 +497,7 @@ class Analyst:
         )
         if quick is not None:
             self._quick_nodes_left -= quick.nodes
-            return self._verdict(board, quick.score, quick.best_move, "solver", quick.nodes, start, weak)
+            return self._exact_result(board, quick.score, quick.best_move, "solver", quick.nodes, start, weak)
         if self._solves(board):
             start += self._load_solver(board)
             solver_limit = self._solver_limit(limit)
@@ -508,7 +511,7 @@ class Analyst:
                     best_move=best_move,
                 )
             if result.exact and result.score is not None:
-                return self._verdict(
+                return self._exact_result(
                     board, result.score, result.best_move, "solver", result.nodes, start, weak
                 )
             # the timer cancelling the solver is its time limit too, whichever noticed first
@@ -521,20 +524,19 @@ class Analyst:
             drawing = None
         start += self._load_engine(board)
         found = self._engine(_remaining(limit, start, nodes), poll).search(board)
-        move, line = found.move, found.pv
-        if drawing is not None and move != drawing and found.score < WIN_THRESHOLD:
+        assert found.score is not None  # the engine always scores its move
+        proven = found.score.is_exact  # the engine saw the end of the game: its move keeps that score
+        if drawing is not None and found.column != drawing and _engine_value(found) < WIN_THRESHOLD:
             # dominance: a move proven at least a draw ranks above one only estimated, bar a win seen
-            move, line = drawing, (drawing,)
-        return Verdict(
-            Score.from_engine(found.score, cells=cells, stones=stones),
-            move,
-            line,
-            "engine",
-            lower,
-            upper,
-            nodes + found.nodes,
-            time.perf_counter() - start,
-            stopped or ("time" if found.stopped else None),
+            found, proven = replace(found, column=drawing, line=(drawing,)), False
+        return replace(
+            found,
+            proven=proven,
+            lower=lower,
+            upper=upper,
+            nodes=nodes + found.nodes,
+            time=time.perf_counter() - start,
+            stopped=stopped or found.stopped,
         )
 
     def review(
@@ -741,7 +743,7 @@ class Analyst:
             poll_interval=_ENGINE_POLL_INTERVAL,
         )
 
-    def _verdict(
+    def _exact_result(
         self,
         board: Board,
         score: int,
@@ -750,19 +752,21 @@ class Analyst:
         nodes: int,
         start: float,
         weak: bool,
-    ) -> Verdict:
+    ) -> PlayResult:
+        """The answer of an exact ``score`` and ``column`` keeping it (None: not asked for)."""
         cells, stones = board.width * board.height, board.move_count
         if weak:
             score = (score > 0) - (score < 0)
-        return Verdict(
-            Score.exact(score, cells=cells, stones=stones, weak=weak),
-            column,
-            () if column is None else (column,),
-            source,
-            score,
-            score,
-            nodes,
-            time.perf_counter() - start,
+        return PlayResult(
+            column=column,
+            score=Score.exact(score, cells=cells, stones=stones, weak=weak),
+            source=source,
+            proven=column is not None,
+            line=() if column is None else (column,),
+            nodes=nodes,
+            time=time.perf_counter() - start,
+            lower=score,
+            upper=score,
         )
 
 
@@ -778,6 +782,12 @@ def shared_analyst(table_size_mb: float = DEFAULT_TABLE_MB) -> Analyst:
     if table_size_mb not in _ANALYSTS:
         _ANALYSTS[table_size_mb] = Analyst(table_size_mb=table_size_mb)
     return _ANALYSTS[table_size_mb]
+
+
+def _engine_value(found: PlayResult) -> float:
+    """The engine's answer's score on its own scale (a win at ply ``p``: ``WIN_SCORE - p``)."""
+    assert found.score is not None  # the engine always scores its move
+    return found.score.engine_value()
 
 
 def _time_left(limit: Limit, start: float) -> float | None:

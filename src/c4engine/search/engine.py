@@ -42,11 +42,13 @@ search; ``pruning=False`` and any other evaluator always take it.
 >>> from c4engine.board import Board
 >>> engine = Engine(limit=Limit(depth=4))
 >>> result = engine.search(Board.from_moves("4455"))   # X to move
->>> result.move, result.describe()     # column 3 (0-based 2): an open three, two threats
+>>> result.column, result.describe()   # column 3 (0-based 2): an open three, two threats
 (2, 'win in 2 moves')
->>> result.pv                          # O blocks one end, X completes the other
+>>> result.line                        # O blocks one end, X completes the other
 (2, 3, 1)
->>> Engine(pruning=False).search(Board.from_moves("4455"), Limit(depth=4)).move
+>>> result.proven, result.source, result.depth
+(True, 'engine', 4)
+>>> Engine(pruning=False).search(Board.from_moves("4455"), Limit(depth=4)).column
 2
 """
 
@@ -62,22 +64,14 @@ from c4engine.board import Board, has_line
 from c4engine.errors import GameOverError
 from c4engine.search.evaluators import Evaluator, windows
 from c4engine.search.limit import Limit
-from c4engine.search.results import WIN_SCORE
+from c4engine.search.results import WIN_SCORE, PlayResult, Score
 
 if TYPE_CHECKING:
     # numba (half a second to import): imported by an engine that may take the compiled path, when
     # it is made, so that importing this module -- c4 --help does -- costs nothing.
     from c4engine.search import compiled_engine
 
-__all__ = [
-    "DEFAULT_DEPTH",
-    "DEFAULT_LIMIT",
-    "WIN_SCORE",
-    "Engine",
-    "PollHook",
-    "SearchProgress",
-    "SearchResult",
-]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_LIMIT", "WIN_SCORE", "Engine", "PollHook", "SearchProgress"]
 
 DEFAULT_DEPTH = 6
 """Plies searched when the limit bounds neither the depth, nor the time, nor the nodes."""
@@ -115,66 +109,6 @@ PollHook = Callable[[SearchProgress], bool | None]
 """Called during a search at least every ``poll_interval`` CPU seconds; return ``True`` to stop it."""
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """The answer of :meth:`Engine.search`.
-
-    ``move`` is 0-based (``None`` only if there was no legal move), ``score``
-    for the side to move, ``depth`` the last depth searched completely (0
-    for the centre-first opening move), ``nodes`` the positions visited,
-    ``elapsed`` wall-clock seconds, ``stopped`` whether the limit's time or nodes or
-    the poll hook cut the search short, ``pv`` the expected line of play from the
-    root (starting with ``move``), ``cpu_time`` the CPU seconds used.
-
-    >>> SearchResult(move=3, score=WIN_SCORE - 5, depth=6, nodes=100, elapsed=0.1, stopped=False,
-    ...              pv=(3, 2, 3, 4, 3)).describe()
-    'win in 3 moves'
-    >>> SearchResult(3, -(WIN_SCORE - 8), 8, 100, 0.1, False, ()).describe()
-    'loss in 4 moves'
-    >>> SearchResult(3, 12.5, 6, 100, 0.1, False, (3,)).describe()
-    'score +12.5'
-    """
-
-    move: int | None
-    score: float
-    depth: int
-    nodes: int
-    elapsed: float
-    stopped: bool
-    pv: tuple[int, ...] = ()
-    cpu_time: float = 0.0
-
-    @property
-    def is_win(self) -> bool:
-        """Whether the side to move has a forced win (within the depth searched)."""
-        return self.score >= _WIN_THRESHOLD
-
-    @property
-    def is_loss(self) -> bool:
-        """Whether the side to move loses against best play (within the depth searched)."""
-        return self.score <= -_WIN_THRESHOLD
-
-    @property
-    def moves_to_end(self) -> int | None:
-        """Plies from the root to the forced end of the game (the winning move included), or ``None``."""
-        if self.is_win or self.is_loss:
-            return int(WIN_SCORE - abs(self.score))
-        return None
-
-    def describe(self) -> str:
-        """``"win in 3 moves"``, ``"loss in 4 moves"`` or ``"score +12.5"``.
-
-        Moves are counted for the winner: a win at ply 5 is the side to move's
-        third move, a loss at ply 8 the opponent's fourth.
-        """
-        plies = self.moves_to_end
-        if plies is None:
-            return f"score {self.score:+g}"
-        moves = (plies + 1) // 2
-        outcome = "win" if self.is_win else "loss"
-        return f"{outcome} in {moves} move{'' if moves == 1 else 's'}"
-
-
 def _is_positive(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int | float) and value > 0
 
@@ -186,7 +120,12 @@ def _check_limit(limit: object) -> Limit:
 
 
 class _Stop(Exception):
-    """Unwinds the search when the time or the nodes are spent or the poll hook asks to stop."""
+    """Unwinds the search when the time or the nodes are spent or the poll hook asks to stop;
+    ``reason`` says which."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Engine:
@@ -329,21 +268,26 @@ class Engine:
 
     def best_move(self, board: Board) -> int:
         """The column (0-based) :meth:`search` chooses."""
-        move = self.search(board).move
-        if move is None:  # pragma: no cover - search raises GameOverError first
-            raise GameOverError("the game is over: there is no move to choose")
+        move = self.search(board).column
+        assert move is not None  # the engine always chooses a column (search raises GameOverError first)
         return move
 
-    def search(self, board: Board, limit: Limit | None = None) -> SearchResult:
+    def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
         """Search ``board`` for the side to move; :class:`GameOverError` if the game is over.
 
         ``limit`` replaces the engine's own (:attr:`limit`) for this search
         only; ``None`` keeps the engine's.
 
+        The answer's ``score`` is the engine's value (:meth:`Score.from_engine`: exact when the
+        search saw the end of the game, else an estimate), ``depth`` the last depth searched
+        completely (0 for the centre-first opening move), ``line`` the expected play from the
+        root, ``stopped`` ``"time limit"``, ``"node limit"`` or ``"stopped by poll"`` when one
+        cut it short; ``proven`` when the score is exact and comes from a depth searched completely.
+
         >>> from c4engine.board import Board
         >>> found = Engine().search(Board.from_moves("4453"), Limit(nodes=500))
         >>> found.stopped, found.nodes - 500 <= 7   # the last depth completed, a few nodes past the bound
-        (True, True)
+        ('node limit', True)
         >>> Engine().search(Board.from_moves("1212121"), Limit(depth=3))
         Traceback (most recent call last):
         ...
@@ -366,7 +310,7 @@ class Engine:
 
     # ------------------------------------------------------------ driver
 
-    def _search(self, board: Board, limit: Limit) -> SearchResult:
+    def _search(self, board: Board, limit: Limit) -> PlayResult:
         geometry = board.geometry
         self._board = board
         self._full = geometry.full
@@ -387,11 +331,11 @@ class Engine:
 
         if self.center_first_move and mask == 0:
             column = geometry.center_order[0]
-            return self._result(column, self._static_score(column), 0, (column,), stopped=False)
+            return self._result(column, self._static_score(column), 0, (column,))
 
         for column in legal:
             if board.is_winning_move(column):
-                return self._result(column, WIN_SCORE - 1, 1, (column,), stopped=False)
+                return self._result(column, WIN_SCORE - 1, 1, (column,))
         opponent = board.current_bits ^ mask
         threats = [
             column
@@ -412,7 +356,7 @@ class Engine:
         self._pv = [() for _ in range(empty_cells + 2)]
         root_stones = board.move_count
         completed = 0
-        stopped = False
+        stopped: str | None = None
         try:
             if limit.time is None and limit.nodes is None:
                 depth = min(DEFAULT_DEPTH if limit.depth is None else limit.depth, empty_cells)
@@ -442,30 +386,45 @@ class Engine:
                     score = self._answer[1]
                     if abs(score) >= _WIN_THRESHOLD or len(candidates) == 1:
                         break
-        except _Stop:
-            stopped = True
+        except _Stop as stop:
+            stopped = stop.reason
             while board.move_count > root_stones:  # unwind the interrupted line
                 board.pop()
-            if self._answer is None:
-                self._answer = self._partial
-        if self._answer is None:
-            column = candidates[0]
-            return self._result(column, self._static_score(column), 0, (column,), stopped=stopped)
+        if self._answer is None:  # no depth completed: the unfinished one's best so far, if any
+            if self._partial is None:
+                column = candidates[0]
+                return self._result(column, self._static_score(column), 0, (column,), stopped=stopped)
+            column, score, pv = self._partial
+            return self._result(column, score, 0, pv, stopped=stopped, complete=False)
         column, score, pv = self._answer
         return self._result(column, score, completed, pv, stopped=stopped)
 
     def _result(
-        self, move: int, score: float, depth: int, pv: tuple[int, ...], *, stopped: bool
-    ) -> SearchResult:
-        return SearchResult(
-            move=move,
-            score=float(score) + 0.0,  # + 0.0: a draw is 0.0, never -0.0
-            depth=depth,
+        self,
+        column: int,
+        value: float,
+        depth: int,
+        line: tuple[int, ...],
+        *,
+        stopped: str | None = None,
+        complete: bool = True,
+    ) -> PlayResult:
+        """The answer; ``complete``: the move comes from a depth searched completely, so a win or
+        loss the search saw is proven (an unfinished depth may have missed a quicker win)."""
+        board = self._board
+        cells = board.width * board.height
+        # + 0.0: a draw is 0.0, never -0.0
+        score = Score.from_engine(float(value) + 0.0, cells=cells, stones=board.move_count)
+        return PlayResult(
+            column=column,
+            score=score,
+            source="engine",
+            proven=score.is_exact and complete,
+            line=line,
             nodes=self._nodes,
-            elapsed=monotonic() - self._wall_start,
+            time=monotonic() - self._wall_start,
+            depth=depth,
             stopped=stopped,
-            pv=pv,
-            cpu_time=process_time() - self._start,
         )
 
     def _static_score(self, column: int) -> float:
@@ -505,9 +464,9 @@ class Engine:
             self._stride //= 2
         self._next_check = min(self._nodes + self._stride, self._node_stop)
         if self._nodes >= self._node_stop:
-            raise _Stop
+            raise _Stop("node limit")
         if self._deadline < _INF and monotonic() >= self._deadline:
-            raise _Stop
+            raise _Stop("time limit")
         if self.poll is not None and now >= self._next_poll:
             self._next_poll = now + self.poll_interval
             best = self._answer or self._partial
@@ -520,7 +479,7 @@ class Engine:
                 cpu_time=now - self._start,
             )
             if self.poll(progress):
-                raise _Stop
+                raise _Stop("stopped by poll")
 
     # ------------------------------------------------------ the search
 

@@ -4,10 +4,11 @@
   the published solver benchmarks (see :mod:`c4engine.search.solver`), or
   the heuristic engine's estimate; it converts between the two scales and
   says itself in words ("win in 5 moves", "draw", "loss in 8 moves").
-* :class:`PositionAnalysis` and :class:`Verdict` -- what the analysis service
-  (:mod:`c4engine.search.analysis`) answers: every column's score, or the
-  position's score and best move, each saying whether it is exact and where
-  it came from (:data:`Source`).
+* :class:`PositionAnalysis` -- what the analysis service
+  (:mod:`c4engine.search.analysis`) answers of every column: its score,
+  saying whether it is exact and where it came from (:data:`Source`).
+* :class:`PlayResult` -- a chosen move, its score, source and proof, line and
+  cost: what the engine, the analysis service and every player answer.
 * :class:`SolveResult` and :class:`Analysis` -- the exact solver's own answers.
 
 These live apart from the searches so that code answering without one (from
@@ -38,11 +39,11 @@ __all__ = [
     "Analysis",
     "BatchResult",
     "ColumnAnalysis",
+    "PlayResult",
     "PositionAnalysis",
     "Score",
     "SolveResult",
     "Source",
-    "Verdict",
     "bound_words",
     "check_table_mb",
     "moves_to_end",
@@ -442,43 +443,80 @@ class PositionAnalysis:
         }
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """A position's score and best move, from :meth:`c4engine.search.analysis.Analyst.solve`.
+@dataclass(frozen=True, kw_only=True)
+class PlayResult:
+    """A chosen move and what is known of it: the one answer of every player and every search that
+    picks a move (:meth:`Engine.search <c4engine.search.engine.Engine.search>`,
+    :meth:`Analyst.solve <c4engine.search.analysis.Analyst.solve>`, the players' ``last``).
 
-    ``lower`` and ``upper`` bound the exact score (solver scale) as far as
-    it was proved; equal when :attr:`score` is exact.  ``best_move`` is
-    0-based: a move keeping the score when exact and ``move_proven``,
-    otherwise the best found (the score may be known -- from the book --
-    while the limit ran out before a move was proven to keep it).  ``pv``
-    starts with it: the engine's line, or with ``line`` asked of
-    :meth:`~c4engine.search.analysis.Analyst.solve`, best play to the end.
+    ``column`` is 0-based (None only when a question asked for the score alone and no move was
+    found on the way: ``Analyst.solve(best_move=False)``).  ``score`` is the position's value
+    for the side to move (:class:`Score`: exact or the engine's estimate; None when a limit
+    stopped the solver before it proved or estimated anything).  ``source`` says where the answer
+    came from and ``proven`` whether the move is proven best: it keeps the exact score.  ``line``
+    is the expected play from this move on, as far as known (``line_complete``: it is best play
+    to the end of the game).  ``lower`` and ``upper`` bound the position's exact score (solver
+    scale) as far as proved (None: nothing proved on that side; equal when exact).  ``nodes`` and
+    ``time`` (wall-clock seconds) are the search's cost, ``depth`` the engine's last depth
+    completed (None when the engine did not choose the move), ``stopped`` why the search ended
+    before it finished (``"time limit"``, ``"node limit"``, ``"stopped by poll"``,
+    ``"cancelled"``), None when it finished.
+
+    >>> won = PlayResult(column=2, score=Score.exact(18, cells=42, stones=6), source="rules",
+    ...                  proven=True, line=(2,), lower=18, upper=18, line_complete=True)
+    >>> won
+    PlayResult(column 3: win in 1 move, rules, proven, line 3, 0 nodes, 0.000 s)
+    >>> won.describe()
+    'win in 1 move'
+    >>> PlayResult(column=4, score=Score.estimate(12.5, cells=42, stones=9), source="engine",
+    ...            proven=False, lower=-3, upper=17, stopped="time limit").describe()
+    'unknown (time limit): between loss in 14 moves and win in 1 move; estimate +12.5 (not proven)'
     """
 
-    score: Score
-    best_move: int | None
-    pv: tuple[int, ...]
+    column: int | None
+    score: Score | None
     source: Source
-    lower: int
-    upper: int
-    nodes: int
-    elapsed: float
+    proven: bool
+    line: tuple[int, ...] = ()
+    nodes: int = 0
+    time: float = 0.0
+    depth: int | None = None
+    lower: int | None = None
+    upper: int | None = None
+    line_complete: bool = False
     stopped: str | None = None
-    move_proven: bool = True
-    pv_complete: bool = False
-    """Whether ``pv`` is best play to the end of the game (asked of :meth:`Analyst.solve` with ``line``)."""
-
-    @property
-    def exact(self) -> bool:
-        return self.score.is_exact
 
     def describe(self) -> str:
-        if self.exact or self.lower == self.upper:
-            return self.score.describe()
-        cells, stones, weak = self.score.cells, self.score.stones, self.score.weak
-        low = score_words(self.lower, cells, stones, weak)
-        high = score_words(self.upper, cells, stones, weak)
-        return f"unknown ({self.stopped or 'stopped'}): between {low} and {high}"
+        """The value in words: the exact score's, else what is proven, then the estimate.
+
+        ``"win in 5 moves"``, ``"unknown (time limit): between draw and win in 9 moves"``,
+        ``"estimate +12.5 (not proven)"``; without a score, the bounds on the solver's scale.
+        """
+        score, lower, upper = self.score, self.lower, self.upper
+        if score is not None and score.is_exact:
+            return score.describe()
+        unknown = f"unknown ({self.stopped or 'stopped'})"
+        if score is None:
+            bounds = [f"at least {lower}"] * (lower is not None) + [f"at most {upper}"] * (upper is not None)
+            return ": ".join([unknown, ", ".join(bounds)] if bounds else [unknown])
+        if lower is None or upper is None:
+            return score.describe()
+        if lower == upper:
+            return Score.exact(lower, cells=score.cells, stones=score.stones, weak=score.weak).describe()
+        low = score_words(lower, score.cells, score.stones, score.weak)
+        high = score_words(upper, score.cells, score.stones, score.weak)
+        return f"{unknown}: between {low} and {high}; {score.describe()}"
+
+    def __repr__(self) -> str:
+        column = "no column" if self.column is None else f"column {self.column + 1}"
+        proven = "proven" if self.proven else "not proven"
+        line = " ".join(str(move + 1) for move in self.line) or "-"
+        depth = "" if self.depth is None else f", depth {self.depth}"
+        stopped = "" if self.stopped is None else f", stopped: {self.stopped}"
+        return (
+            f"PlayResult({column}: {self.describe()}, {self.source}, {proven}, line {line}{depth}, "
+            f"{self.nodes} nodes, {self.time:.3f} s{stopped})"
+        )
 
 
 @dataclass(frozen=True)

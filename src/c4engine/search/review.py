@@ -49,7 +49,7 @@ from c4engine.board import Board, Player
 from c4engine.errors import NotationError
 from c4engine.notation import format_moves
 from c4engine.search.limit import Limit
-from c4engine.search.results import PositionAnalysis, Verdict, bound_words
+from c4engine.search.results import PlayResult, PositionAnalysis, bound_words
 
 if TYPE_CHECKING:
     from c4engine.search.analysis import Analyst, Poll
@@ -548,8 +548,8 @@ def _review_ply(
     if analyst.can_solve(board):
         # the value alone: the solver's own search for a best move solves children exactly, while
         # the best columns below cost one null-window search each
-        verdict = analyst.solve(board, fast_share, poll=poll, best_move=False)
-        before_lower, before_upper = _intersect((before_lower, before_upper), _value_bounds(verdict))
+        value = analyst.solve(board, fast_share, poll=poll, best_move=False)
+        before_lower, before_upper = _intersect((before_lower, before_upper), _value_bounds(value))
         if before_lower == before_upper:
             proven_best, best_complete = _columns_reaching(
                 analyst, board, before_lower, (played, lower, upper), fast_share, start
@@ -653,9 +653,10 @@ def _columns_reaching(
     return tuple(sorted(reaching)), complete
 
 
-def _value_bounds(verdict: Verdict) -> tuple[int, int]:
-    """What a :class:`Verdict` proves of the position's value: its bounds (never the engine's guess)."""
-    return verdict.lower, verdict.upper
+def _value_bounds(result: PlayResult) -> tuple[int, int]:
+    """What an analyst's answer proves of the position's value: its bounds (never the engine's guess)."""
+    assert result.lower is not None and result.upper is not None  # the analyst always bounds the score
+    return result.lower, result.upper
 
 
 def _intersect(first: tuple[int, int], second: tuple[int, int]) -> tuple[int, int]:
@@ -718,11 +719,11 @@ def _line_to_end(analyst: Analyst, board: Board, first: int, limit: Limit) -> tu
         left = None if limit.time is None else limit.time - (time.perf_counter() - start)
         if left is not None and left <= 0:
             return tuple(line), False
-        verdict = analyst.solve(walk, Limit(time=left, nodes=limit.nodes), best_move=True)
-        if not verdict.exact or not verdict.move_proven or verdict.best_move is None:
+        found = analyst.solve(walk, Limit(time=left, nodes=limit.nodes), best_move=True)
+        if not found.proven or found.column is None:
             return tuple(line), False
-        line.append(verdict.best_move)
-        walk.play(verdict.best_move)
+        line.append(found.column)
+        walk.play(found.column)
     return tuple(line), True
 
 

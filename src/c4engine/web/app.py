@@ -63,7 +63,7 @@ from c4engine.search.limit import MAX_NODES, Limit
 from c4engine.web import worker
 from c4engine.web.pool import Client, ClientBusyError, Function, Lane, PoolBusyError
 
-__all__ = ["Limits", "create_app"]
+__all__ = ["ServerCaps", "create_app"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -75,8 +75,8 @@ STATIC = resources.files("c4engine.web") / "static"
 
 
 @dataclass(frozen=True)
-class Limits:
-    """The server's bounds.
+class ServerCaps:
+    """The server's caps on its workers, queues, time, request sizes and connections (``c4 serve``).
 
     ``workers`` analyse, ``move_workers`` play moves (their own processes, so
     a move never waits behind analyses); ``max_pending`` jobs may wait per
@@ -202,7 +202,11 @@ class MoveOut(BaseModel):
     column: int = Field(description="The computer's column (1-based)")
     pos: str = Field(description="The position after it")
     level: int | Literal["perfect"]
-    exact: bool = Field(description="False when the time cap stopped the level's full search")
+    exact: bool = Field(
+        description="Whether the move is proven best: the opening book's or the solver's, or the engine "
+        "saw the end of the game"
+    )
+    complete: bool = Field(description="False when the time cap stopped the search before it finished")
     elapsed: float
     position: PositionOut
 
@@ -400,8 +404,9 @@ async def _disconnected(request: Request) -> None:
         pass
 
 
-async def _engine(request: Request, lane: Lane, function: Function, *args: Any) -> dict[str, Any]:
-    """Run ``function(*args)`` in ``lane`` for this request's client; cancel it if the client leaves."""
+async def _run_in_lane(request: Request, lane: Lane, function: Function, *args: Any) -> dict[str, Any]:
+    """Queue ``function(*args)`` in ``lane`` for this request's client and wait for its answer; cancel
+    the job if the client leaves first."""
     job = lane.submit(_client(request), function, *args)
     gone = asyncio.ensure_future(_disconnected(request))
     try:
@@ -414,7 +419,7 @@ async def _engine(request: Request, lane: Lane, function: Function, *args: Any) 
     return job.future.result()
 
 
-class _LimitsMiddleware:
+class _RequestCapsMiddleware:
     """Refuse long query strings (414), large bodies (413) and bodies sent too slowly (408).
 
     The body is read here, before the app sees it, within ``read_timeout``
@@ -530,11 +535,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
-    """The ASGI app; its engine workers start and stop with the app's lifespan."""
-    limits = limits or Limits()
-    analyses = Lane("analysis", limits.workers, limits.max_pending, limits.per_client, limits.per_address)
-    moves = Lane("move", limits.move_workers, limits.max_pending, limits.per_client, limits.per_address)
+def create_app(caps: ServerCaps | None = None) -> FastAPI:
+    """The ASGI app within ``caps``; its engine workers start and stop with the app's lifespan."""
+    caps = caps or ServerCaps()
+    analyses = Lane("analysis", caps.workers, caps.max_pending, caps.per_client, caps.per_address)
+    moves = Lane("move", caps.move_workers, caps.max_pending, caps.per_client, caps.per_address)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -554,7 +559,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         docs_url=None,  # served below from local files: no CDN
         redoc_url=None,
     )
-    app.state.limits = limits
+    app.state.caps = caps
 
     @app.exception_handler(C4Error)
     async def _c4_error(request: Request, error: C4Error) -> JSONResponse:
@@ -570,11 +575,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.exception_handler(PoolBusyError)
     async def _busy(request: Request, error: PoolBusyError) -> JSONResponse:
-        return _error(503, str(error), {"Retry-After": str(limits.retry_after)})
+        return _error(503, str(error), {"Retry-After": str(caps.retry_after)})
 
     @app.exception_handler(ClientBusyError)
     async def _client_busy(request: Request, error: ClientBusyError) -> JSONResponse:
-        return _error(429, str(error), {"Retry-After": str(limits.retry_after)})
+        return _error(429, str(error), {"Retry-After": str(caps.retry_after)})
 
     @app.exception_handler(_ClientGoneError)
     async def _gone(request: Request, error: _ClientGoneError) -> JSONResponse:
@@ -586,9 +591,9 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     def cap(requested: float | None, default: float, name: str = "time_cap") -> float:
         if requested is None:
-            return min(default, limits.max_time)
-        if requested > limits.max_time:
-            raise StarletteHTTPException(422, f"{name}: at most {limits.max_time:g} seconds")
+            return min(default, caps.max_time)
+        if requested > caps.max_time:
+            raise StarletteHTTPException(422, f"{name}: at most {caps.max_time:g} seconds")
         return requested
 
     @app.get("/healthz", response_model=HealthOut, tags=["service"])
@@ -601,7 +606,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             "move_workers": moves.size,
             "pending": analyses.pending,
             "pending_moves": moves.pending,
-            "max_pending": limits.max_pending,
+            "max_pending": caps.max_pending,
         }
 
     @app.get("/api/position", response_model=PositionOut, responses=_ERRORS, tags=["api"])
@@ -642,8 +647,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         cells = board.width * board.height
         if depth is not None and depth > cells:
             raise StarletteHTTPException(422, f"depth: at most {cells}, the cells of a {board.size} board")
-        limit = Limit(time=cap(time_cap, limits.analyze_time), nodes=nodes, depth=depth)
-        result = await _engine(
+        limit = Limit(time=cap(time_cap, caps.analyze_time), nodes=nodes, depth=depth)
+        result = await _run_in_lane(
             request,
             analyses,
             worker.analyze_position,
@@ -665,8 +670,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         if body.level == worker.PERFECT:
             check_perfect_board(board.width, board.height, "level perfect")
         _check_playing(board)
-        limit = Limit(time=cap(body.time_cap, limits.move_time))
-        result = await _engine(
+        limit = Limit(time=cap(body.time_cap, caps.move_time))
+        result = await _run_in_lane(
             request,
             moves,
             worker.engine_move,
@@ -683,6 +688,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             "pos": board.move_string,
             "level": body.level,
             "exact": result["exact"],
+            "complete": result["complete"],
             "elapsed": result["elapsed"],
             "position": position_payload(board),
         }
@@ -705,8 +711,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         board = _board(body.moves, body.size, body.connect)
         if not board.moves:
             raise StarletteHTTPException(400, "moves: the game has no moves to review")
-        ply = Limit(time=cap(body.time_per_ply, limits.review_ply_time, "time_per_ply"))
-        result = await _engine(
+        ply = Limit(time=cap(body.time_per_ply, caps.review_ply_time, "time_per_ply"))
+        result = await _run_in_lane(
             request,
             analyses,
             worker.review_moves,
@@ -715,7 +721,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             board.height,
             board.connect,
             ply,
-            limits.review_time,
+            caps.review_time,
         )
         return result
 
@@ -747,10 +753,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.mount("/docs-assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
     app.add_middleware(
-        _LimitsMiddleware,
-        max_body=limits.max_body,
-        max_query=limits.max_query,
-        read_timeout=limits.read_timeout,
+        _RequestCapsMiddleware,
+        max_body=caps.max_body,
+        max_query=caps.max_query,
+        read_timeout=caps.read_timeout,
     )
     app.add_middleware(_SecurityHeadersMiddleware)
     return app

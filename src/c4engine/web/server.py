@@ -11,7 +11,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from c4engine.errors import ServeError
-from c4engine.web.app import Limits, create_app
+from c4engine.web.app import ServerCaps, create_app
 
 __all__ = ["browser_address", "listen", "serve", "uvicorn_config"]
 
@@ -27,7 +27,7 @@ class _HeadTimeoutProtocol(H11Protocol):
     The body has its own deadline in the app (answered with a 408).
     """
 
-    read_timeout = Limits.read_timeout
+    read_timeout = ServerCaps.read_timeout
     _head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -65,12 +65,12 @@ class _HeadTimeoutProtocol(H11Protocol):
 
 
 def uvicorn_config(
-    host: str = "127.0.0.1", port: int = 8000, *, limits: Limits | None = None, log_level: str = "info"
+    host: str = "127.0.0.1", port: int = 8000, *, caps: ServerCaps | None = None, log_level: str = "info"
 ) -> uvicorn.Config:
     """The uvicorn settings ``c4 serve`` uses: h11 with a deadline for request heads, at most
-    ``limits.max_connections`` connections (503 beyond), and a large request-line limit so the
+    ``caps.max_connections`` connections (503 beyond), and a large request-line limit so the
     app's own 414 answers long query strings with JSON."""
-    chosen = limits or Limits()
+    chosen = caps or ServerCaps()
 
     class Protocol(_HeadTimeoutProtocol):
         read_timeout = chosen.read_timeout
@@ -138,15 +138,15 @@ def browser_address(host: str, port: int) -> tuple[str, str | None]:
 
 def serve(host: str, port: int, *, workers: int | None = None, max_pending: int = 64) -> int:
     """Serve until interrupted; returns the exit status.  ``workers``: analysis processes."""
-    limits = Limits(max_pending=max_pending)
+    caps = ServerCaps(max_pending=max_pending)
     if workers is not None:
-        limits = replace(limits, workers=workers)
+        caps = replace(caps, workers=workers)
     sock = listen(host, port)
     port = sock.getsockname()[1]  # the one the system chose for --port 0
     address, note = browser_address(host, port)
     print(f"c4 serve: open {address} in a browser (API docs at /docs); Ctrl-C stops", file=sys.stderr)
     if note:
         print(f"c4 serve: {note}", file=sys.stderr)
-    server = uvicorn.Server(uvicorn_config(host, port, limits=limits))
+    server = uvicorn.Server(uvicorn_config(host, port, caps=caps))
     server.run(sockets=[sock])
     return 0 if server.started else 1

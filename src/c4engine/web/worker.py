@@ -188,9 +188,11 @@ def engine_move(
     """The move the computer of ``level`` chooses, stopped after ``limit``'s time (the server's cap).
 
     ``perfect`` asks the analysis service for the best move it can prove
-    within ``limit``.  Returns ``{"column": 1-based, "exact": whether the level's
-    full search finished in time (for ``perfect``: whether the move is
-    proven best), "elapsed": seconds}``.
+    within ``limit``.  Returns ``{"column": 1-based, "exact": whether the move
+    is proven best (the book's, the solver's, or the engine saw the end of the
+    game), "complete": whether the search finished within the limit's time (the
+    level's full search; for ``perfect``, the analysis service's), "elapsed":
+    seconds}``.
     """
     board = Board.from_moves(moves, width, height, connect)
     started = monotonic()
@@ -199,9 +201,9 @@ def engine_move(
         def stop_poll(_progress: SolveProgress | SearchProgress) -> bool:
             return stop()
 
-        verdict = shared_analyst().solve(board, limit, poll=stop_poll)
-        assert verdict.best_move is not None  # the app refuses finished games
-        column, exact = verdict.best_move, verdict.exact
+        result = shared_analyst().solve(board, limit, poll=stop_poll)
+        assert result.column is not None  # the app refuses finished games
+        column, proven, complete = result.column, result.proven, result.stopped is None
     else:
         capped = False
         time_cap = math.inf if limit.time is None else limit.time
@@ -218,5 +220,11 @@ def engine_move(
             poll=poll,
             poll_interval=_POLL,
         )
-        column, exact = player.choose_move(board), not capped
-    return {"column": column + 1, "exact": exact, "elapsed": round(monotonic() - started, 4)}
+        column = player.choose_move(board)
+        proven, complete = player.last is not None and player.last.proven, not capped
+    return {
+        "column": column + 1,
+        "exact": proven,
+        "complete": complete,
+        "elapsed": round(monotonic() - started, 4),
+    }
