@@ -6,7 +6,8 @@ once with one line -- what is kept, and the command that resumes it -- and
 exit status 130; a second Ctrl-C while it stops is ignored, so the stop
 (killing busy workers, closing the database) is never cut short.  A
 command that keeps its work says so with ``defaults={"kept": F}`` in its
-:class:`~c4engine.cli.command.Command`: ``F(args)`` tells where (e.g. ``"the finished games are kept in m.sqlite"``).
+:class:`~c4engine.cli.command.Command`: ``F(args)`` tells where (e.g.
+``"the finished games are kept in m.sqlite"``).
 """
 
 from __future__ import annotations
