@@ -12,11 +12,7 @@ from tests.conftest import PONS
 
 from c4engine import Board, C4Error
 from c4engine.cli import main
-from c4engine.cli.solve import (
-    add_analyze_parser,
-    add_bench_parser,
-    add_solve_parser,
-)
+from c4engine.cli.solve import COMMANDS
 from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
 from c4engine.kernels import layout
 from c4engine.search.limit import Limit
@@ -418,9 +414,8 @@ def test_cli_bench(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_parsers_register_handlers() -> None:
     parser = argparse.ArgumentParser(prog="c4")
     subparsers = parser.add_subparsers(dest="command")
-    add_solve_parser(subparsers)
-    add_analyze_parser(subparsers)
-    add_bench_parser(subparsers)
+    for command in COMMANDS:
+        command.add_to(subparsers)
     argv = ["solve", "4453", "--size", "7x6", "--connect", "4", "--weak", "--table-mb", "8"]
     args = parser.parse_args(argv)
     assert args.position == "4453" and args.weak and args.table_mb == 8 and callable(args.func)

@@ -19,29 +19,15 @@ output, and the batch goes on.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from c4engine.cli.options import Subparsers
 from c4engine.errors import C4Error
 
-__all__ = ["add_position_command", "answer_json_lines", "answer_lines", "position_of"]
-
-
-def add_position_command(
-    subparsers: Subparsers, name: str, summary: str, description: str, epilog: str | None = None
-) -> argparse.ArgumentParser:
-    """A command that answers one ``position`` or, without one, every line of stdin (batch mode).
-
-    ``summary`` is its line in ``c4 --help``; ``description`` and ``epilog`` open and close its own help.
-    """
-    parser = subparsers.add_parser(name, help=summary, description=description, epilog=epilog)
-    parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
-    return parser
+__all__ = ["answer_json_lines", "answer_lines", "position_of"]
 
 
 def position_of(line: str) -> str:

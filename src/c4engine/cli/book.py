@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from c4engine.board import Board, Geometry
+from c4engine.cli.command import Command
 from c4engine.cli.options import (
-    Subparsers,
     add_board_options,
     add_progress_option,
     add_table_option,
@@ -43,25 +43,18 @@ from c4engine.experiments.book_builder import (
 from c4engine.notation import parse_size
 from c4engine.search.book import OpeningBook, board_from_key, default_book_path
 
-__all__ = ["add_book_parser", "run_book"]
+__all__ = ["BOOK", "COMMANDS", "run_book"]
 
 
-def add_book_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    """Register ``c4 book`` (with ``build``, ``verify``, ``info``); its handler is ``run_book``."""
-    parser = subparsers.add_parser(
-        "book",
-        help="build, verify and describe opening books",
-        description="Opening books: exact scores of every position up to a depth, for instant answers.",
-    )
+def _book_options(parser: argparse.ArgumentParser) -> None:
+    """``c4 book``'s actions (``build``, ``verify``, ``info``), each run by ``run_book`` as ``book_run``."""
     actions = parser.add_subparsers(dest="book_command", metavar="ACTION", parser_class=type(parser))
+    for action in _ACTIONS:
+        action.add_to(actions, handler="book_run")
+    parser.set_defaults(book_parser=parser)
 
-    build = actions.add_parser(
-        "build",
-        help="build a book (resumable)",
-        description="Enumerate every position up to DEPTH plies, solve the last ply in parallel, back "
-        "the scores up by negamax and write the book.  Solved positions are checkpointed: run the "
-        "same command again to resume, or with a greater --depth to extend.",
-    )
+
+def _build_options(build: argparse.ArgumentParser) -> None:
     build.add_argument("--depth", type=int, required=True, help="plies the book covers")
     build.add_argument(
         "-o", "--output", default=None, metavar="FILE", help="book file (default book-WxH-dD.c4b)"
@@ -84,14 +77,9 @@ def add_book_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         help="also store the perfect player's moves from every START-ply opening, as the side to move "
         "there, up to ply END, beyond DEPTH (repeatable: 2:8 first player, 1:9 second)",
     )
-    build.set_defaults(book_run=_run_build, kept=_build_kept)
 
-    verify = actions.add_parser(
-        "verify",
-        help="re-solve a random sample of a book",
-        description="Re-solve a random sample of the book's entries and report every mismatch "
-        "(exit status 1 if there is one).",
-    )
+
+def _verify_options(verify: argparse.ArgumentParser) -> None:
     verify.add_argument("file", nargs="?", help="book file (default: the shipped book for --size)")
     add_board_options(verify)
     verify.add_argument(
@@ -102,19 +90,11 @@ def add_book_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--min-ply", type=int, default=0, metavar="P", help="sample only entries with at least P stones"
     )
     _work_options(verify)
-    verify.set_defaults(book_run=_run_verify)
 
-    info = actions.add_parser(
-        "info",
-        help="header and counts of a book",
-        description="Print a book's header and its entries per ply.",
-    )
+
+def _info_options(info: argparse.ArgumentParser) -> None:
     info.add_argument("file", nargs="?", help="book file (default: the shipped book for --size)")
     add_board_options(info)
-    info.set_defaults(book_run=_run_info)
-
-    parser.set_defaults(func=run_book, book_parser=parser)
-    return parser
 
 
 def _work_options(parser: argparse.ArgumentParser) -> None:
@@ -292,3 +272,40 @@ def _run_verify(args: argparse.Namespace) -> int:
             f"in {time.perf_counter() - start:.1f} s"
         )
     return 1 if mismatches else 0
+
+
+_ACTIONS = (
+    Command(
+        "build",
+        summary="build a book (resumable)",
+        description="Enumerate every position up to DEPTH plies, solve the last ply in parallel, back "
+        "the scores up by negamax and write the book.  Solved positions are checkpointed: run the "
+        "same command again to resume, or with a greater --depth to extend.",
+        add_options=_build_options,
+        run=_run_build,
+        defaults={"kept": _build_kept},
+    ),
+    Command(
+        "verify",
+        summary="re-solve a random sample of a book",
+        description="Re-solve a random sample of the book's entries and report every mismatch "
+        "(exit status 1 if there is one).",
+        add_options=_verify_options,
+        run=_run_verify,
+    ),
+    Command(
+        "info",
+        summary="header and counts of a book",
+        description="Print a book's header and its entries per ply.",
+        add_options=_info_options,
+        run=_run_info,
+    ),
+)
+BOOK = Command(
+    "book",
+    summary="build, verify and describe opening books",
+    description="Opening books: exact scores of every position up to a depth, for instant answers.",
+    add_options=_book_options,
+    run=run_book,
+)
+COMMANDS = (BOOK,)

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from c4engine.board import Board, fits_64_bits
+from c4engine.cli.command import Command
 from c4engine.cli.options import (
-    Subparsers,
     add_board_options,
     add_progress_option,
     add_table_option,
@@ -40,7 +40,7 @@ from c4engine.experiments.dataset import (
 )
 from c4engine.notation import parse_size
 
-__all__ = ["MAX_POSITIONS", "SUFFIXES", "add_dataset_parser", "parse_plies", "run_dataset"]
+__all__ = ["COMMANDS", "DATASET", "MAX_POSITIONS", "SUFFIXES", "parse_plies", "run_dataset"]
 
 MAX_POSITIONS = 10_000_000
 """The most positions one ``c4 dataset`` may ask for."""
@@ -93,14 +93,7 @@ def _format(output: Path, chosen: str | None) -> str:
     return SUFFIXES[suffix]
 
 
-def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "dataset",
-        help="write positions labelled with exact scores (CSV/Parquet)",
-        description="Sample positions by seeded random play (distinct up to mirror image) and write "
-        "each with its exact score and every move's score from the solver: columns moves, ply, "
-        "score, score_1..score_W (empty for a full column), best_moves.  Columns count from 1.",
-    )
+def _dataset_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="file to write (.csv or .parquet)"
     )
@@ -128,8 +121,6 @@ def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     add_worker_options(parser, "the solver", default=0)
     add_table_option(parser, what="solver table")
     add_progress_option(parser)
-    parser.set_defaults(func=run_dataset)
-    return parser
 
 
 def run_dataset(args: argparse.Namespace) -> int:
@@ -192,3 +183,15 @@ def run_dataset(args: argparse.Namespace) -> int:
     span = f"{plies[0]}-{plies[-1]}"
     print(f"wrote {len(rows)} positions (plies {span}) to {output} ({file_format}), {elapsed:.1f} s")
     return 0
+
+
+DATASET = Command(
+    "dataset",
+    summary="write positions labelled with exact scores (CSV/Parquet)",
+    description="Sample positions by seeded random play (distinct up to mirror image) and write "
+    "each with its exact score and every move's score from the solver: columns moves, ply, "
+    "score, score_1..score_W (empty for a full column), best_moves.  Columns count from 1.",
+    add_options=_dataset_options,
+    run=run_dataset,
+)
+COMMANDS = (DATASET,)

@@ -5,8 +5,9 @@ non-zero exit status (2), never a traceback.  Ctrl-C stops any of them at
 once with one line -- what is kept, and the command that resumes it -- and
 exit status 130; a second Ctrl-C while it stops is ignored, so the stop
 (killing busy workers, closing the database) is never cut short.  A
-command that keeps its work says so with ``parser.set_defaults(kept=F)``:
-``F(args)`` tells where (e.g. ``"the finished games are kept in m.sqlite"``).
+command that keeps its work says so with ``defaults={"kept": F}`` in its
+:class:`~c4engine.cli.command.Command`: ``F(args)`` tells where (e.g.
+``"the finished games are kept in m.sqlite"``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
 from c4engine import __version__
+from c4engine.cli.command import Command
 from c4engine.cli.interrupts import EXIT_INTERRUPTED, first_ctrl_c_stops, interrupted_line
 from c4engine.cli.options import Subparsers
 from c4engine.cli.progress import tell_of_compile
@@ -61,8 +63,8 @@ def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     return parser
 
 
-# Every sub-command, in the order ``c4 --help`` lists them, and the module where
-# ``add_<command>_parser`` registers it with its handler as ``func``.  A module is
+# Every sub-command, in the order ``c4 --help`` lists them, and the module whose
+# ``COMMANDS`` declare it (:class:`~c4engine.cli.command.Command`).  A module is
 # imported only when one of its commands is registered, so ``c4 solve`` loads
 # nothing ``c4 tune`` needs.
 _COMMANDS: dict[str, str] = {
@@ -82,11 +84,9 @@ _COMMANDS: dict[str, str] = {
 
 
 def _add_command(commands: Subparsers, name: str) -> None:
-    add: Callable[[Subparsers], argparse.ArgumentParser] = getattr(
-        importlib.import_module(_COMMANDS[name]), f"add_{name}_parser"
-    )
-    parser = add(commands)
-    parser.set_defaults(run=parser.get_default("func"))
+    declared: Sequence[Command] = importlib.import_module(_COMMANDS[name]).COMMANDS
+    command = next(command for command in declared if command.name == name)
+    command.add_to(commands).set_defaults(run=command.run)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -15,7 +15,8 @@ import math
 import re
 from pathlib import Path
 
-from c4engine.cli.options import Subparsers, add_worker_options, board_size, check_output_path
+from c4engine.cli.command import Command
+from c4engine.cli.options import add_worker_options, board_size, check_output_path
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo
 from c4engine.experiments.match import (
@@ -30,22 +31,13 @@ from c4engine.notation import parse_size
 from c4engine.play.hosted import DEFAULT_MOVE_TIMEOUT
 from c4engine.play.players import COMPUTER_FORMS
 
-__all__ = ["MAX_GAMES", "add_match_parser", "default_db", "run_match"]
+__all__ = ["COMMANDS", "MATCH", "MAX_GAMES", "default_db", "run_match"]
 
 MAX_GAMES = 10**9
 """The most games a match may ask for (a game's number is stored as an SQLite integer)."""
 
 
-def add_match_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "match",
-        help="play a match between two players: W/D/L and Elo",
-        description="Play GAMES games between players A and B: colours alternate, each seeded random "
-        "opening is played twice with the colours swapped.  Prints wins, draws, losses, the Elo "
-        "difference A - B with a 95% interval and the CPU time per move.  Games are stored in SQLite: "
-        "run the same command again to resume a stopped match.",
-        epilog=f"Players: {COMPUTER_FORMS}.",
-    )
+def _match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("a", metavar="A", help="first player (e.g. 5, random, mymodule:agent)")
     parser.add_argument("b", metavar="B", help="second player")
     parser.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
@@ -74,8 +66,6 @@ def add_match_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
     )
-    parser.set_defaults(func=run_match, kept=_kept)
-    return parser
 
 
 def _seconds(text: str) -> float:
@@ -168,3 +158,18 @@ def run_match(args: argparse.Namespace) -> int:
         resumed = f" ({already} from an earlier run)" if already else ""
         print(f"games stored in {path}{resumed}")
     return 0
+
+
+MATCH = Command(
+    "match",
+    summary="play a match between two players: W/D/L and Elo",
+    description="Play GAMES games between players A and B: colours alternate, each seeded random "
+    "opening is played twice with the colours swapped.  Prints wins, draws, losses, the Elo "
+    "difference A - B with a 95% interval and the CPU time per move.  Games are stored in SQLite: "
+    "run the same command again to resume a stopped match.",
+    epilog=f"Players: {COMPUTER_FORMS}.",
+    add_options=_match_options,
+    run=run_match,
+    defaults={"kept": _kept},
+)
+COMMANDS = (MATCH,)

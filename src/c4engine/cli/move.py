@@ -21,8 +21,9 @@ import sys
 from typing import TextIO
 
 from c4engine.board import Board
-from c4engine.cli.batch import add_position_command, answer_lines
-from c4engine.cli.options import MAX_SECONDS, Subparsers, add_board_options, check_depth, number
+from c4engine.cli.batch import answer_lines
+from c4engine.cli.command import Command
+from c4engine.cli.options import MAX_SECONDS, add_board_options, check_depth, number
 from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.notation import parse_size
@@ -31,21 +32,13 @@ from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, engine_with_weights, parse_agent
 from c4engine.search.limit import Limit
 
-__all__ = ["DEFAULT_MOVE_LEVEL", "add_move_parser", "choose_player", "run_move"]
+__all__ = ["COMMANDS", "DEFAULT_MOVE_LEVEL", "MOVE", "choose_player", "run_move"]
 
 
 DEFAULT_MOVE_LEVEL = str(LEVELS[-1].number)
 
 
-def add_move_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = add_position_command(
-        subparsers,
-        "move",
-        summary="the computer's move in a position",
-        description="Print the column (1-based) the computer plays in POSITION (e.g. 4453); "
-        "without POSITION, write 'POSITION COLUMN' for each line of stdin.",
-        epilog=f"Default player: level {DEFAULT_MOVE_LEVEL}.",
-    )
+def _move_options(parser: argparse.ArgumentParser) -> None:
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--level", metavar="L", help="a level number, 'random' or 'perfect'")
     how.add_argument("--depth", type=int, metavar="D", help="search D plies (windows evaluator)")
@@ -63,8 +56,6 @@ def add_move_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, help="seed for random choices (noise, random player)")
     add_board_options(parser)
-    parser.set_defaults(func=run_move)
-    return parser
 
 
 def choose_player(
@@ -135,3 +126,16 @@ def run_move(args: argparse.Namespace) -> int:
         return _batch(player, width, height, args.connect, sys.stdin, sys.stdout)
     print(_move(player, args.position, width, height, args.connect))
     return 0
+
+
+MOVE = Command(
+    "move",
+    summary="the computer's move in a position",
+    description="Print the column (1-based) the computer plays in POSITION (e.g. 4453); "
+    "without POSITION, write 'POSITION COLUMN' for each line of stdin.",
+    epilog=f"Default player: level {DEFAULT_MOVE_LEVEL}.",
+    add_options=_move_options,
+    run=run_move,
+    takes_position=True,
+)
+COMMANDS = (MOVE,)

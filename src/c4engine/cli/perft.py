@@ -5,24 +5,17 @@ from __future__ import annotations
 import argparse
 
 from c4engine.board import Board
-from c4engine.cli.options import Subparsers, add_board_options, check_depth
+from c4engine.cli.command import Command
+from c4engine.cli.options import add_board_options, check_depth
 from c4engine.cli.progress import Progress
 from c4engine.notation import parse_size
 
-__all__ = ["add_perft_parser", "run_perft"]
+__all__ = ["COMMANDS", "PERFT", "run_perft"]
 
 
-def add_perft_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "perft",
-        help="count the positions reachable at each ply",
-        description="Print, for each ply 0..DEPTH, the number of distinct positions reachable "
-        "(finished games included): the standard check of a move generator.",
-    )
+def _perft_options(parser: argparse.ArgumentParser) -> None:
     add_board_options(parser)
     parser.add_argument("--depth", type=int, required=True, help="last ply to count")
-    parser.set_defaults(func=run_perft)
-    return parser
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -37,3 +30,14 @@ def run_perft(args: argparse.Namespace) -> int:
     for ply, count in enumerate(counts):
         print(ply, count)
     return 0
+
+
+PERFT = Command(
+    "perft",
+    summary="count the positions reachable at each ply",
+    description="Print, for each ply 0..DEPTH, the number of distinct positions reachable "
+    "(finished games included): the standard check of a move generator.",
+    add_options=_perft_options,
+    run=run_perft,
+)
+COMMANDS = (PERFT,)

@@ -13,7 +13,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from c4engine.board import Board
-from c4engine.cli.options import Subparsers, add_board_options
+from c4engine.cli.command import Command
+from c4engine.cli.options import add_board_options
 from c4engine.errors import C4Error, echo
 from c4engine.notation import parse_size
 from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
@@ -21,18 +22,10 @@ from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
 if TYPE_CHECKING:  # the game imports the heavy modules (numba) when it runs
     from c4engine.play.players import Agent
 
-__all__ = ["add_play_parser", "computer_player", "level_argument", "run_play"]
+__all__ = ["COMMANDS", "PLAY", "computer_player", "level_argument", "run_play"]
 
 
-def add_play_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    levels = ", ".join(f"{entry.number} {entry.name}" for entry in LEVELS)
-    parser = subparsers.add_parser(
-        "play",
-        help="play in the terminal",
-        description="Play Connect-N in the terminal: against the computer, two people, "
-        "or watch two computers.",
-        epilog=f"Levels: {levels}.",
-    )
+def _play_options(parser: argparse.ArgumentParser) -> None:
     add_board_options(parser)
     parser.add_argument(
         "--level",
@@ -56,8 +49,6 @@ def add_play_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     color = parser.add_mutually_exclusive_group()
     color.add_argument("--color", dest="color", action="store_true", default=None, help="force colour")
     color.add_argument("--no-color", dest="color", action="store_false", help="no colour")
-    parser.set_defaults(func=run_play)
-    return parser
 
 
 def level_argument(text: str) -> int | str:
@@ -138,3 +129,14 @@ def run_play(args: argparse.Namespace) -> int:
         computer = computer_player(args.level, args.seed, args.weights)
         players = (HumanPlayer("you"), computer) if args.first == "you" else (computer, HumanPlayer("you"))
     return TerminalGame(Game(players[0], players[1], board=board), color=color).run()
+
+
+PLAY = Command(
+    "play",
+    summary="play in the terminal",
+    description="Play Connect-N in the terminal: against the computer, two people, or watch two computers.",
+    epilog=f"Levels: {', '.join(f'{entry.number} {entry.name}' for entry in LEVELS)}.",
+    add_options=_play_options,
+    run=run_play,
+)
+COMMANDS = (PLAY,)

@@ -27,8 +27,8 @@ from typing import TextIO
 
 from c4engine.board import Board
 from c4engine.cli.batch import position_of
+from c4engine.cli.command import Command
 from c4engine.cli.options import (
-    Subparsers,
     add_board_options,
     add_limit_options,
     add_progress_option,
@@ -45,22 +45,14 @@ from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.review import DEFAULT_PLY_LIMIT, PlyReview, Review, ReviewProgress
 
-__all__ = ["add_review_parser", "render_review", "run_review"]
+__all__ = ["COMMANDS", "REVIEW", "render_review", "run_review"]
 
 _RESET = "\x1b[0m"
 _MARK_STYLE = {"?!": "\x1b[33m", "?": "\x1b[38;5;208m", "??": "\x1b[1;31m"}
 _DIM = "\x1b[2m"
 
 
-def add_review_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "review",
-        help="review a game: every move scored, mistakes marked",
-        description="Score every move of a game exactly (book and solver; what is not proven within "
-        "--time is said so), mark inaccuracies ?!, mistakes ? and blunders ??, and show the better "
-        "move and its line.  GAME is a move string or a game record's JSON file; without GAME or "
-        "--db, one game a line is read from standard input and one JSON line a game written.",
-    )
+def _review_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", metavar="GAME", help="moves (e.g. 4453...) or a game.json file")
     parser.add_argument("--db", metavar="FILE", help="a c4 match database: review one of its games")
     parser.add_argument("--game", dest="game_number", type=int, metavar="N", help="with --db: game number N")
@@ -79,8 +71,6 @@ def add_review_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     color.add_argument("--color", dest="color", action="store_true", default=None, help="force colour")
     color.add_argument("--no-color", dest="color", action="store_false", help="no colour")
     add_progress_option(parser)
-    parser.set_defaults(func=run_review)
-    return parser
 
 
 def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
@@ -210,3 +200,16 @@ def _match_game(path: Path, number: int) -> Board:
         held = f"{min(games)}..{max(games)}" if games else "none"
         raise C4Error(f"--game {number}: {echo_path(path)} has no such game (games held: {held})")
     return Board.from_moves(games[number].moves, config.width, config.height, config.connect)
+
+
+REVIEW = Command(
+    "review",
+    summary="review a game: every move scored, mistakes marked",
+    description="Score every move of a game exactly (book and solver; what is not proven within "
+    "--time is said so), mark inaccuracies ?!, mistakes ? and blunders ??, and show the better "
+    "move and its line.  GAME is a move string or a game record's JSON file; without GAME or "
+    "--db, one game a line is read from standard input and one JSON line a game written.",
+    add_options=_review_options,
+    run=run_review,
+)
+COMMANDS = (REVIEW,)

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from c4engine.cli.options import Subparsers, add_worker_count
+from c4engine.cli.command import Command
+from c4engine.cli.options import add_worker_count
 from c4engine.errors import C4Error
 
-__all__ = ["add_serve_parser", "run_serve"]
+__all__ = ["COMMANDS", "SERVE", "run_serve"]
 
 
-def add_serve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "serve",
-        help="play and analyse in the browser",
-        description="Serve the web page and its JSON API (OpenAPI document at /docs). "
-        "Open the address it prints in a browser.",
-    )
+def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     add_worker_count(
@@ -27,8 +22,6 @@ def add_serve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--queue", type=int, default=64, help="engine requests queued before 503 (default 64)"
     )
-    parser.set_defaults(func=run_serve)
-    return parser
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -44,3 +37,14 @@ def run_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise C4Error(f"--port must be 0..65535, not {args.port}")
     return serve(args.host, args.port, workers=args.workers, max_pending=args.queue)
+
+
+SERVE = Command(
+    "serve",
+    summary="play and analyse in the browser",
+    description="Serve the web page and its JSON API (OpenAPI document at /docs). "
+    "Open the address it prints in a browser.",
+    add_options=_serve_options,
+    run=run_serve,
+)
+COMMANDS = (SERVE,)

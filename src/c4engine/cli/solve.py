@@ -1,8 +1,8 @@
 """Command-line pieces of the solver: ``c4 solve``, ``c4 analyze`` and ``c4 bench``.
 
-Each command is ``add_<name>_parser(subparsers)``, which registers it with
-its handler as ``func``; the main ``c4`` command dispatches with
-``args.func(args)`` and exits with the returned code.  Errors are one-line
+Each command is a :class:`~c4engine.cli.command.Command` (``SOLVE``,
+``ANALYZE``, ``BENCH``); the main ``c4`` command registers them and
+dispatches to their handler, exiting with the returned code.  Errors are one-line
 messages on stderr with a non-zero exit code.
 
 Batch mode (no POSITION) reads move strings from stdin, one a line, and
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from c4engine.board import Board
-from c4engine.cli.batch import add_position_command, answer_json_lines, answer_lines
+from c4engine.cli.batch import answer_json_lines, answer_lines
+from c4engine.cli.command import Command
 from c4engine.cli.options import (
-    Subparsers,
     add_limit_options,
     add_progress_option,
     add_table_option,
@@ -50,9 +50,10 @@ from c4engine.search.limit import Limit
 from c4engine.search.results import ColumnAnalysis, PlayResult, PositionAnalysis
 
 __all__ = [
-    "add_analyze_parser",
-    "add_bench_parser",
-    "add_solve_parser",
+    "ANALYZE",
+    "BENCH",
+    "COMMANDS",
+    "SOLVE",
     "run_analyze",
     "run_bench",
     "run_solve",
@@ -88,50 +89,18 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_solve_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = add_position_command(
-        subparsers,
-        "solve",
-        summary="exact score of a position",
-        description="Exact score of POSITION (1-based columns, e.g. 4453); without POSITION, "
-        "score each line of stdin as 'POSITION SCORE'.",
-    )
+def _solve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-a", "--analyze", action="store_true", help="batch: score every column")
     _common(parser)
-    parser.set_defaults(func=run_solve)
-    return parser
 
 
-def add_analyze_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = add_position_command(
-        subparsers,
-        "analyze",
-        summary="score of every move of a position",
-        description="Score every column of POSITION and show a principal variation; without "
-        "POSITION, write 'POSITION s1 ... sW' for each line of stdin.",
-    )
-    _common(parser)
-    parser.set_defaults(func=run_analyze, analyze=True)
-    return parser
-
-
-def add_bench_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "bench",
-        help="solve the benchmark sets and check the scores",
-        description="Solve benchmark files ('MOVES SCORE' lines) and report per set: positions, "
-        f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: the "
-        f"the six published sets of Pascal Pons' solver benchmark ({BENCH_SOURCE}), shipped with "
-        f"c4engine; --data DIR or ${BENCH_ENV} names another folder of them.",
-    )
+def _bench_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE[:N]")
     parser.add_argument("--limit", type=int, default=None, metavar="N", help="first N positions of each set")
     parser.add_argument("--data", default=None, metavar="DIR", help="directory of the default sets")
     parser.add_argument("-w", "--weak", action="store_true", help="weak solve (checks the sign)")
     add_table_option(parser)
     add_progress_option(parser)
-    parser.set_defaults(func=run_bench)
-    return parser
 
 
 # ------------------------------------------------------------------ helpers
@@ -365,3 +334,35 @@ def run_bench(args: argparse.Namespace) -> int:
             flush=True,
         )
     return 0 if all_right else 1
+
+
+SOLVE = Command(
+    "solve",
+    summary="exact score of a position",
+    description="Exact score of POSITION (1-based columns, e.g. 4453); without POSITION, "
+    "score each line of stdin as 'POSITION SCORE'.",
+    add_options=_solve_options,
+    run=run_solve,
+    takes_position=True,
+)
+ANALYZE = Command(
+    "analyze",
+    summary="score of every move of a position",
+    description="Score every column of POSITION and show a principal variation; without "
+    "POSITION, write 'POSITION s1 ... sW' for each line of stdin.",
+    add_options=_common,
+    run=run_analyze,
+    takes_position=True,
+    defaults={"analyze": True},
+)
+BENCH = Command(
+    "bench",
+    summary="solve the benchmark sets and check the scores",
+    description="Solve benchmark files ('MOVES SCORE' lines) and report per set: positions, "
+    f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: the "
+    f"the six published sets of Pascal Pons' solver benchmark ({BENCH_SOURCE}), shipped with "
+    f"c4engine; --data DIR or ${BENCH_ENV} names another folder of them.",
+    add_options=_bench_options,
+    run=run_bench,
+)
+COMMANDS = (SOLVE, ANALYZE, BENCH)

@@ -23,9 +23,9 @@ from typing import Any
 
 from c4engine.board import Board
 from c4engine.cli.chart import line_chart_svg
+from c4engine.cli.command import Command
 from c4engine.cli.match import MAX_GAMES
 from c4engine.cli.options import (
-    Subparsers,
     add_board_options,
     add_worker_options,
     check_depth,
@@ -46,7 +46,7 @@ from c4engine.experiments.tuning import (
 from c4engine.notation import parse_size
 from c4engine.search.weight_files import WindowWeights, load_weights
 
-__all__ = ["add_tune_parser", "curve_svg", "run_tune", "weights_argument"]
+__all__ = ["COMMANDS", "TUNE", "curve_svg", "run_tune", "weights_argument"]
 
 
 DEFAULT_POOL = "start,default,hand,areas"
@@ -57,18 +57,7 @@ MAX_POPSIZE = 10_000
 VALIDATION_SEED_OFFSET = 1_000_003
 
 
-def add_tune_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "tune",
-        help="tune the windows evaluator's weights by self-play",
-        description="Tune the windows weights with CMA-ES or simulated annealing: each candidate plays "
-        "paired games (both colours, common seeded openings) at a fixed depth against a reference pool. "
-        "Checkpointed in SQLite: run the same command again to resume.  Ends with a validation match, "
-        "tuned against starting weights, and the Elo gain with a 95% interval.",
-        epilog="Weights (--start, --pool): default, classic (the hand-made defaults before tuning), "
-        "hand (1/10/100), areas (2^k), flat (all 1), bad (flat, centre sign-flipped), "
-        "start (the starting weights), or a weights JSON file.",
-    )
+def _tune_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", choices=METHODS, default="cma", help="optimiser (default cma)")
     parser.add_argument(
         "--start", default="default", metavar="WEIGHTS", help="starting weights (default default)"
@@ -113,8 +102,6 @@ def add_tune_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser.add_argument(
         "--validation-depth", type=int, metavar="D", help="search depth of the validation (default --depth)"
     )
-    parser.set_defaults(func=run_tune, kept=_kept)
-    return parser
 
 
 def default_db(config: TuneConfig) -> Path:
@@ -341,3 +328,20 @@ def run_tune(args: argparse.Namespace) -> int:
         )
     print(f"weights in {out}, start in {start_path}, curve in {curve_path}, checkpoint in {db}")
     return 0
+
+
+TUNE = Command(
+    "tune",
+    summary="tune the windows evaluator's weights by self-play",
+    description="Tune the windows weights with CMA-ES or simulated annealing: each candidate plays "
+    "paired games (both colours, common seeded openings) at a fixed depth against a reference pool. "
+    "Checkpointed in SQLite: run the same command again to resume.  Ends with a validation match, "
+    "tuned against starting weights, and the Elo gain with a 95% interval.",
+    epilog="Weights (--start, --pool): default, classic (the hand-made defaults before tuning), "
+    "hand (1/10/100), areas (2^k), flat (all 1), bad (flat, centre sign-flipped), "
+    "start (the starting weights), or a weights JSON file.",
+    add_options=_tune_options,
+    run=run_tune,
+    defaults={"kept": _kept},
+)
+COMMANDS = (TUNE,)
