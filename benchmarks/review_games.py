@@ -93,6 +93,17 @@ def review(moves: str, seconds: float, src: Path | None = None) -> tuple[float, 
     return wall, cpu, data
 
 
+WARM_UP = "2643444442122665"
+"""A game the review cannot prove in a hundredth of a second a ply: its analyses load the solver and
+the engine (compiling them, the first time for a checkout)."""
+
+
+def warm_up(src: Path | None) -> None:
+    """Compile and cache what a review loads, for the checkout of ``src`` (None: this one), as for any
+    user's second command: the first command after an install compiles numba's kernels."""
+    review(WARM_UP, 0.01, src)
+
+
 @dataclass
 class Figures:
     """What one checkout's reviews measured: wall and CPU seconds per game, and which were all exact."""
@@ -125,7 +136,7 @@ def _verdicts(data: dict[str, object]) -> str:
 
 def compare(games: list[str], seconds: float, other: Path) -> None:
     """Each game reviewed by this checkout and by ``other`` (a ``src`` directory), in alternating order."""
-    review("44", seconds, other)  # the other checkout's first command warms its caches too
+    warm_up(other)
     print(f"{'plies':>5} {'this s':>7} {'other s':>7} {'cpu':>5} {'cpu':>5} {'exact':>6}  moves")
     this, that = Figures(), Figures()
     for number, moves in enumerate(games):
@@ -164,7 +175,7 @@ def main() -> None:
         games = generate_games(args.games, args.seed)
         if args.save is not None:
             args.save.write_text("".join(game + "\n" for game in games))
-    review("44", args.time)  # numba's cache and the book warm on disk, as for any user's second command
+    warm_up(None)
     print(f"{platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs")
     print(f"load before: {os.getloadavg()}")
     if args.against is not None:

@@ -517,8 +517,9 @@ class _LineFinder:
             self._found[board.move_count] = _best_line(self._analyst, board, first, value, self._limit)
         else:
             helper = _beside(self._analyst, board)
+            # a copy: the thread's searches freeze the board they are given while they run
             self._found[board.move_count] = self._pool.submit(
-                _best_line, helper, board, first, value, self._limit
+                _best_line, helper, board.copy(), first, value, self._limit
             )
 
     def stop(self) -> None:
