@@ -440,11 +440,12 @@ def review_board(
 
     ``poll`` is handed to every analysis (it can stop a search);
     ``progress`` is called after each ply and stops the review by returning
-    True.  The better lines of the costly moves are searched in a thread
-    beside the review, by a second analyst (its own solver and table), when
-    ``lines_beside`` -- by default when the machine has more than one core:
-    they depend on nothing but their ply, and the solver's kernel runs
-    without the interpreter's lock, so on two cores they cost no wall time.
+    True.  What nothing else waits for -- the better lines of the costly
+    moves, and the best columns of the plies whose value the book gives --
+    is searched in a thread beside the review, by a second analyst (its own
+    solver and table), when ``lines_beside`` -- by default when the machine
+    has more than one core: the solver's kernel runs without the
+    interpreter's lock, so on two cores that work costs no wall time.
     Either way the review is the same (each line is the most central best
     move at every step, whichever table found it).
     """
@@ -459,23 +460,23 @@ def review_board(
         lines_beside = (os.cpu_count() or 1) > 1
     reviewed: list[PlyReview] = []
     complete = True
-    with _LineFinder(analyst, limit, beside=lines_beside and analyst.can_solve(final)) as lines:
+    with _Aside(analyst, limit, beside=lines_beside and analyst.can_solve(final)) as aside:
         # the value of the position after each move (the next mover's view), as bounds: known from
         # the ply after it, reviewed first; the game's last position is asked for when the game goes on
         after_move: tuple[int, int] | None = None
         if moves and not final.is_over and analyst.can_solve(final):
             after_move = _value_bounds(analyst.solve(final, limit, poll=poll))
         for index in reversed(range(len(moves))):
-            ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move, lines)
+            ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move, aside)
             after_move = (ply.before_lower, ply.before_upper)
             reviewed.append(ply)
             if progress is not None:
                 update = ReviewProgress(len(reviewed), len(moves), ply, time.perf_counter() - start)
                 if progress(update) is True and index > 0:
                     complete = False
-                    lines.stop()
+                    aside.stop()
                     break
-        plies = [lines.with_line(ply) for ply in reversed(reviewed)]
+        plies = [aside.finish(ply) for ply in reversed(reviewed)]
     return Review(
         moves=moves,
         width=final.width,
@@ -488,53 +489,99 @@ def review_board(
     )
 
 
-class _LineFinder:
-    """Finds the better lines of costly moves: at once, or in a thread beside the review (``beside``).
+@dataclass(frozen=True)
+class _Found:
+    """What was searched apart for a ply: its best columns (None: found in the ply's own review) and
+    whether they are complete, and its better line and whether it reaches the end."""
 
-    :meth:`ask` starts the line of a ply, :meth:`with_line` gives the ply
-    with it (waiting for it when it is searched beside).  The second
-    analyst for the thread is kept with the first (see :func:`_beside`),
-    so a server reviewing game after game keeps its table warm too.
+    best: tuple[int, ...] | None
+    best_complete: bool
+    line: tuple[int, ...]
+    line_complete: bool
+
+
+class _Aside:
+    """The work of a ply that nothing else waits for, done at once or in a thread beside the review.
+
+    The better line of a costly move (:meth:`line`), and the best columns
+    of a ply whose value and played score are known without a search
+    (:meth:`best`: the book's positions, whose other columns each cost a
+    null-window search of a child the book lacks).  :meth:`finish` gives the
+    ply with what was found (waiting for it when it is searched beside).  The
+    second analyst for the thread is kept with the first (see
+    :func:`_beside`), so a server reviewing game after game keeps its table
+    warm too.
     """
 
     def __init__(self, analyst: Analyst, limit: Limit, *, beside: bool) -> None:
         self._analyst = analyst
         self._limit = limit
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="review-lines") if beside else None
-        self._found: dict[int, Future[tuple[tuple[int, ...], bool]] | tuple[tuple[int, ...], bool]] = {}
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="review-aside") if beside else None
+        self._found: dict[int, Future[_Found] | _Found] = {}
 
-    def __enter__(self) -> _LineFinder:
+    def __enter__(self) -> _Aside:
         return self
 
     def __exit__(self, *_exc: object) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
-    def ask(self, board: Board, first: int, value: int | None) -> None:
+    def line(self, board: Board, first: int, value: int | None) -> None:
         """Find best play from ``board`` (a ply's position) from ``first``, a proven best column, which
         scores ``value`` (None: not known exactly yet)."""
+        self._submit(board, _line_found, first, value)
+
+    def best(self, board: Board, value: int, columns: Bounds, budget: Limit, with_line: bool) -> None:
+        """Find the best columns of ``board``, whose value is ``value``, from the bounds ``columns``
+        within ``budget``; then, ``with_line``, the line from the most central of them."""
+        self._submit(board, _best_found, value, dict(columns), budget, with_line)
+
+    def _submit(self, board: Board, job: Callable[..., _Found], *args: object) -> None:
         if self._pool is None:
-            self._found[board.move_count] = _best_line(self._analyst, board, first, value, self._limit)
+            self._found[board.move_count] = job(self._analyst, board, *args, self._limit)
         else:
             helper = _beside(self._analyst, board)
             # a copy: the thread's searches freeze the board they are given while they run
-            self._found[board.move_count] = self._pool.submit(
-                _best_line, helper, board.copy(), first, value, self._limit
-            )
+            self._found[board.move_count] = self._pool.submit(job, helper, board.copy(), *args, self._limit)
 
     def stop(self) -> None:
-        """Search no line not yet started (the review was stopped): those plies keep no line."""
+        """Start nothing more (the review was stopped): plies whose work had not begun keep none of it."""
         for found in self._found.values():
             if isinstance(found, Future):
                 found.cancel()
 
-    def with_line(self, ply: PlyReview) -> PlyReview:
-        """``ply`` with its line, if one was asked for it (and not stopped before its search began)."""
+    def finish(self, ply: PlyReview) -> PlyReview:
+        """``ply`` with what was found for it apart, if anything was asked (and not stopped first)."""
         found = self._found.get(ply.index)
         if found is None or (isinstance(found, Future) and found.cancelled()):
             return ply
-        line, complete = found.result() if isinstance(found, Future) else found
-        return replace(ply, pv=line, pv_complete=complete)
+        if isinstance(found, Future):
+            found = found.result()
+        if found.best is not None:
+            proven = bool(found.best)
+            complete = found.best_complete and proven
+            ply = replace(ply, best=found.best, best_proven=proven, best_complete=complete)
+        return replace(ply, pv=found.line, pv_complete=found.line_complete)
+
+
+def _line_found(analyst: Analyst, board: Board, first: int, value: int | None, limit: Limit) -> _Found:
+    return _Found(None, False, *_best_line(analyst, board, first, value, limit))
+
+
+def _best_found(
+    analyst: Analyst,
+    board: Board,
+    value: int,
+    columns: Bounds,
+    budget: Limit,
+    with_line: bool,
+    limit: Limit,
+) -> _Found:
+    best, complete = _columns_reaching(analyst, board, value, columns, budget, time.perf_counter())
+    if not (with_line and best):
+        return _Found(best, complete, (), False)
+    first = next(column for column in board.geometry.center_order if column in best)
+    return _Found(best, complete, *_best_line(analyst, board, first, value, limit))
 
 
 def _best_line(
@@ -635,7 +682,7 @@ def _review_ply(
     limit: Limit,
     poll: Poll | None,
     after_move: tuple[int, int] | None,
-    lines: _LineFinder,
+    aside: _Aside,
 ) -> PlyReview:
     """One ply: the position's value and the best columns proven the cheap way where the solver can,
     else from a full analysis within what is left.
@@ -665,11 +712,17 @@ def _review_ply(
         before_lower, before_upper = _intersect((before_lower, before_upper), _best_bounds(board, columns))
         if (known := analyst.book_score(board)) is not None:
             before_lower, before_upper = known, known
+        # the book's value and the played score known: nothing in this ply needs a search but its best
+        # columns (and line), which nothing else waits for: they are found apart (see _Aside)
+        apart = known is not None and lower == upper and len(columns) < len(board.legal_moves())
+        if apart:
+            costly = lower < before_lower  # the played column below the value: a line is wanted
+            aside.best(board, before_lower, columns, fast_share, costly)
         if before_lower != before_upper:
             start += _load_solver(analyst, board)
             solved = _solve_value(analyst, board, before_lower, fast_share, start, poll)
             before_lower, before_upper = _intersect((before_lower, before_upper), solved)
-        if before_lower == before_upper:
+        if before_lower == before_upper and not apart:
             proven_best, best_complete = _columns_reaching(
                 analyst, board, before_lower, columns, fast_share, start
             )
@@ -702,9 +755,9 @@ def _review_ply(
         best_estimate = None if before_lower == before_upper else float(analysis.score.value)
     verdict_name, or_worse = judge(before_lower, before_upper, lower, upper)
     if verdict_name != "best" and proven_best:
-        # the line is searched apart (see _LineFinder) and joins the ply at the end of the review
+        # the line is searched apart (see _Aside) and joins the ply at the end of the review
         value = before_lower if before_lower == before_upper else None
-        lines.ask(board, next(c for c in board.geometry.center_order if c in proven_best), value)
+        aside.line(board, next(c for c in board.geometry.center_order if c in proven_best), value)
     return PlyReview(
         stones,
         board.turn,
