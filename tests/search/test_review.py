@@ -300,13 +300,13 @@ def test_every_ply_of_a_review_matches_every_column_solved_on_its_own(width: int
             assert board.is_over
 
 
-def test_lines_searched_beside_the_review_give_the_review_found_in_line() -> None:
+def test_the_work_done_beside_the_review_gives_the_review_done_in_line() -> None:
     games = [(moves, 6, 4) for moves in _random_games(6, 4, 2, seed=25)]
     games += [("4455667", 7, 6), ("34444443333367", 7, 6)]
     for moves, width, height in games:
         board = Board.from_moves(moves, width, height)
         # a time limit: no pure-Python search, which may choose other lines than the compiled solver
-        beside = review_board(Analyst(), board, Limit(time=60), lines_beside=True).to_json()
-        in_line = review_board(Analyst(), board, Limit(time=60), lines_beside=False).to_json()
+        beside = review_board(Analyst(), board, Limit(time=60), beside=True).to_json()
+        in_line = review_board(Analyst(), board, Limit(time=60), beside=False).to_json()
         assert beside == in_line and beside["exact"]
         assert any(ply["pv"] for ply in beside["plies"])

@@ -434,7 +434,7 @@ def review_board(
     *,
     progress: ProgressHook | None = None,
     poll: Poll | None = None,
-    lines_beside: bool | None = None,
+    beside: bool | None = None,
 ) -> Review:
     """Review every move that led to ``final`` (its history is the game), each ply within ``limit``.
 
@@ -443,9 +443,10 @@ def review_board(
     True.  What nothing else waits for -- the better lines of the costly
     moves, and the best columns of the plies whose value the book gives --
     is searched in a thread beside the review, by a second analyst (its own
-    solver and table), when ``lines_beside`` -- by default when the machine
+    solver and table), when ``beside`` -- by default when the machine
     has more than one core: the solver's kernel runs without the
-    interpreter's lock, so on two cores that work costs no wall time.
+    interpreter's lock, so with a core free that work costs little wall
+    time (and some more CPU: the second table is not warm from the game).
     Either way the review is the same (each line is the most central best
     move at every step, whichever table found it).
     """
@@ -456,11 +457,11 @@ def review_board(
     for column in moves:
         positions.append(walk.copy())
         walk.play(column)
-    if lines_beside is None:
-        lines_beside = (os.cpu_count() or 1) > 1
+    if beside is None:
+        beside = (os.cpu_count() or 1) > 1
     reviewed: list[PlyReview] = []
     complete = True
-    with _Aside(analyst, limit, beside=lines_beside and analyst.can_solve(final)) as aside:
+    with _Aside(analyst, limit, beside=beside and analyst.can_solve(final)) as aside:
         # the value of the position after each move (the next mover's view), as bounds: known from
         # the ply after it, reviewed first; the game's last position is asked for when the game goes on
         after_move: tuple[int, int] | None = None
