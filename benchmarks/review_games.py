@@ -15,6 +15,15 @@ max <= 5 s a game, every ply exact.
 The levels think within wall-clock budgets, so a loaded machine plays other
 games from the same seeds: ``benchmarks/review_games.txt`` keeps the 20 games
 measured in docs/benchmarks.md (seed 25).
+
+``--against DIR`` compares this checkout with another one's ``src`` (say
+main's, from ``git worktree add /tmp/main main``): each game is reviewed by
+both, in turn (A B, then B A for the next game), so that the machine's load
+hits both alike; it prints both sets of figures and the ratio of the
+medians (this / other).  On a shared machine the ratio is the figure to
+read, not the absolute times.
+
+    python benchmarks/review_games.py --from benchmarks/review_games.txt --against /tmp/main/src
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from c4engine.experiments.match import MatchConfig, play_game
@@ -56,13 +66,16 @@ def generate_games(count: int, seed: int) -> list[str]:
     return games
 
 
-def review(moves: str, seconds: float) -> tuple[float, float, dict[str, object]]:
+def review(moves: str, seconds: float, src: Path | None = None) -> tuple[float, float, dict[str, object]]:
     """The wall and CPU time of one ``c4 review MOVES --json`` in a fresh process, and its JSON.
 
     The CPU time (user + system of the process) is what a quiet machine's wall time comes near:
-    on a machine shared with other work the wall time grows with the load.
+    on a machine shared with other work the wall time grows with the load.  ``src``: the c4engine
+    of that ``src`` directory instead of the installed one.
     """
     env = dict(os.environ, NO_COLOR="1")
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(
@@ -80,6 +93,73 @@ def review(moves: str, seconds: float) -> tuple[float, float, dict[str, object]]
     return wall, cpu, data
 
 
+WARM_UP = "2643444442122665"
+"""A game the review cannot prove in a hundredth of a second a ply: its analyses load the solver and
+the engine (compiling them, the first time for a checkout)."""
+
+
+def warm_up(src: Path | None) -> None:
+    """Compile and cache what a review loads, for the checkout of ``src`` (None: this one), as for any
+    user's second command: the first command after an install compiles numba's kernels."""
+    review(WARM_UP, 0.01, src)
+
+
+@dataclass
+class Figures:
+    """What one checkout's reviews measured: wall and CPU seconds per game, and which were all exact."""
+
+    walls: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
+    exact: list[bool] = field(default_factory=list)
+
+    def add(self, wall: float, cpu: float, data: dict[str, object]) -> None:
+        self.walls.append(wall)
+        self.cpus.append(cpu)
+        self.exact.append(bool(data["exact"]))
+
+    def summary(self) -> str:
+        p50 = statistics.median(self.walls)
+        return (
+            f"{len(self.walls)} games: p50 {p50:.2f} s (goal {GOAL_P50_S}), "
+            f"max {max(self.walls):.2f} s (goal {GOAL_MAX_S}), mean {statistics.fmean(self.walls):.2f} s; "
+            f"CPU p50 {statistics.median(self.cpus):.2f} s, max {max(self.cpus):.2f} s; "
+            f"every ply exact in {sum(self.exact)} of {len(self.exact)} games"
+        )
+
+
+def _verdicts(data: dict[str, object]) -> str:
+    plies = data["plies"]
+    assert isinstance(plies, list)
+    verdicts = Counter(str(ply["verdict"]) for ply in plies)
+    return ", ".join(f"{verdict} {n}" for verdict, n in sorted(verdicts.items()))
+
+
+def compare(games: list[str], seconds: float, other: Path) -> None:
+    """Each game reviewed by this checkout and by ``other`` (a ``src`` directory), in alternating order."""
+    warm_up(other)
+    print(f"{'plies':>5} {'this s':>7} {'other s':>7} {'cpu':>5} {'cpu':>5} {'exact':>6}  moves")
+    this, that = Figures(), Figures()
+    for number, moves in enumerate(games):
+        order = [(None, this), (other, that)]
+        for src, figures in order if number % 2 == 0 else reversed(order):
+            figures.add(*review(moves, seconds, src))
+        exact = "/".join("yes" if figures.exact[-1] else "NO" for figures in (this, that))
+        print(
+            f"{len(moves):>5} {this.walls[-1]:>7.2f} {that.walls[-1]:>7.2f} {this.cpus[-1]:>5.2f} "
+            f"{that.cpus[-1]:>5.2f} {exact:>6}  {moves}",
+            flush=True,
+        )
+    print(f"load after: {os.getloadavg()}")
+    print(f"this:  {this.summary()}")
+    print(f"other: {that.summary()} ({other})")
+    print(
+        f"ratio this/other: wall p50 {statistics.median(this.walls) / statistics.median(that.walls):.2f}, "
+        f"wall max {max(this.walls) / max(that.walls):.2f}, "
+        f"CPU p50 {statistics.median(this.cpus) / statistics.median(that.cpus):.2f}, "
+        f"total wall {sum(this.walls) / sum(that.walls):.2f}, total CPU {sum(this.cpus) / sum(that.cpus):.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
@@ -87,6 +167,7 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=1.0, help="c4 review --time (default 1, its default)")
     parser.add_argument("--from", dest="source", type=Path, help="read the games from this file")
     parser.add_argument("--save", type=Path, help="write the generated games to this file")
+    parser.add_argument("--against", type=Path, help="compare with the c4engine of this src directory")
     args = parser.parse_args()
     if args.source is not None:
         games = [line.split()[0] for line in args.source.read_text().splitlines() if line.strip()]
@@ -94,35 +175,21 @@ def main() -> None:
         games = generate_games(args.games, args.seed)
         if args.save is not None:
             args.save.write_text("".join(game + "\n" for game in games))
-    review("44", args.time)  # numba's cache and the book warm on disk, as for any user's second command
+    warm_up(None)
     print(f"{platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs")
     print(f"load before: {os.getloadavg()}")
+    if args.against is not None:
+        compare(games, args.time, args.against)
+        return
     print(f"{'plies':>5} {'wall s':>7} {'cpu s':>6} {'exact':>5}  verdicts  moves")
-    walls = []
-    cpus = []
-    all_exact = True
+    figures = Figures()
     for moves in games:
         wall, cpu, data = review(moves, args.time)
-        walls.append(wall)
-        cpus.append(cpu)
-        plies = data["plies"]
-        assert isinstance(plies, list)
-        exact = bool(data["exact"])
-        all_exact &= exact
-        verdicts = Counter(str(ply["verdict"]) for ply in plies)
-        counts = ", ".join(f"{verdict} {n}" for verdict, n in sorted(verdicts.items()))
-        print(
-            f"{len(plies):>5} {wall:>7.2f} {cpu:>6.2f} {'yes' if exact else 'NO':>5}  {counts}  {moves}",
-            flush=True,
-        )
-    p50 = statistics.median(walls)
+        figures.add(wall, cpu, data)
+        exact = "yes" if figures.exact[-1] else "NO"
+        print(f"{len(moves):>5} {wall:>7.2f} {cpu:>6.2f} {exact:>5}  {_verdicts(data)}  {moves}", flush=True)
     print(f"load after: {os.getloadavg()}")
-    print(
-        f"{len(walls)} games: p50 {p50:.2f} s (goal {GOAL_P50_S}), "
-        f"max {max(walls):.2f} s (goal {GOAL_MAX_S}), mean {statistics.fmean(walls):.2f} s; "
-        f"CPU p50 {statistics.median(cpus):.2f} s, max {max(cpus):.2f} s; "
-        f"every ply exact: {'yes' if all_exact else 'no'}"
-    )
+    print(figures.summary())
 
 
 if __name__ == "__main__":

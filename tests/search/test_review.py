@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 
 import pytest
 from tests.conftest import PONS
@@ -14,7 +15,7 @@ from c4engine.play.record import GameRecord
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import moves_to_end
-from c4engine.search.review import VERDICTS, Review, ReviewProgress, judge
+from c4engine.search.review import VERDICTS, Review, ReviewProgress, judge, review_board
 from c4engine.search.solver import Solver
 
 CHECKED_FROM_STONES = 22
@@ -255,3 +256,57 @@ def test_the_graph_marks_each_costly_move() -> None:
     svg = review._repr_svg_()
     assert svg.count('class="mark blunder"') == 2 and svg.count('class="point exact"') == 5
     assert review.plies[0].player is Player.FIRST
+
+
+def _random_games(width: int, height: int, count: int, seed: int) -> list[str]:
+    """Whole games of random moves (to the end, a win or a full board) on a small board."""
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        board = Board(width, height)
+        while not board.is_over:
+            board.play(rng.choice(board.legal_moves()))
+        games.append(board.move_string)
+    return games
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 4)])
+def test_every_ply_of_a_review_matches_every_column_solved_on_its_own(width: int, height: int) -> None:
+    # the review takes shortcuts (each position's value reused from the ply after it, the best columns
+    # by null-window searches against it, the lines searched beside); solved alone, each must agree
+    checker = Solver(table_size_mb=8)
+    for moves in _random_games(width, height, 3, seed=width):
+        review = Analyst().review(moves, UNLIMITED, width=width, height=height)
+        assert review.exact and len(review.plies) == len(moves)
+        for ply in review.plies:
+            board = Board.from_moves(moves, width, height)
+            board = Board.from_moves(board.moves[: ply.index], width, height)
+            scores = {c: s for c, s in enumerate(checker.analyze(board, pv=False).scores) if s is not None}
+            before = max(scores.values())
+            assert (ply.score_before, ply.score_after) == (before, scores[ply.column]), (moves, ply)
+            assert ply.best_complete and set(ply.best) == {c for c, s in scores.items() if s == before}
+            assert ply.verdict == _expected_verdict(before, scores[ply.column])
+            if ply.verdict == "best":
+                assert ply.pv == ()
+                continue
+            # the line: the most central best column, then moves that each keep the score, to the end
+            assert ply.pv_complete and ply.pv[0] == next(
+                c for c in board.geometry.center_order if c in ply.best
+            )
+            for column in ply.pv:
+                scores = dict(enumerate(checker.analyze(board, pv=False).scores))
+                assert scores[column] == max(score for score in scores.values() if score is not None)
+                board.play(column)
+            assert board.is_over
+
+
+def test_the_work_done_beside_the_review_gives_the_review_done_in_line() -> None:
+    games = [(moves, 6, 4) for moves in _random_games(6, 4, 2, seed=25)]
+    games += [("4455667", 7, 6), ("34444443333367", 7, 6)]
+    for moves, width, height in games:
+        board = Board.from_moves(moves, width, height)
+        # a time limit: no pure-Python search, which may choose other lines than the compiled solver
+        beside = review_board(Analyst(), board, Limit(time=60), beside=True).to_json()
+        in_line = review_board(Analyst(), board, Limit(time=60), beside=False).to_json()
+        assert beside == in_line and beside["exact"]
+        assert any(ply["pv"] for ply in beside["plies"])

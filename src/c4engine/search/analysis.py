@@ -62,7 +62,14 @@ from c4engine.search.results import (
     Score,
     Source,
 )
-from c4engine.search.review import DEFAULT_PLY_LIMIT, GameLike, ProgressHook, Review, review_game
+from c4engine.search.review import (
+    DEFAULT_PLY_LIMIT,
+    GameLike,
+    ProgressHook,
+    Review,
+    board_of_game,
+    review_board,
+)
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
     from c4engine.search.engine import Engine, SearchProgress
@@ -555,9 +562,8 @@ class Analyst:
         ``game`` is a move string (on a ``width`` x ``height`` connect-``connect``
         board), a :class:`Board` with its history, or a game record.
         """
-        return review_game(
-            self, game, limit, width=width, height=height, connect=connect, progress=progress, poll=poll
-        )
+        board = board_of_game(game, width, height, connect)
+        return review_board(self, board, limit, progress=progress, poll=poll)
 
     def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:
         """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.

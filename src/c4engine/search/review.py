@@ -40,10 +40,14 @@ O: 2 moves, accuracy 50 %, 0 inaccuracies, 0 mistakes, 1 blunder
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
+from weakref import WeakKeyDictionary
 
 from c4engine.board import Board, Player
 from c4engine.errors import NotationError
@@ -64,7 +68,8 @@ __all__ = [
     "ReviewProgress",
     "ReviewSummary",
     "SideSummary",
-    "review_game",
+    "board_of_game",
+    "review_board",
 ]
 
 PlyVerdict = Literal["best", "inaccuracy", "mistake", "blunder", "not proven"]
@@ -81,6 +86,11 @@ DEFAULT_PLY_LIMIT: Final = Limit(time=1.0)
 SOLVE_SHARE: Final = 0.7
 """The part of a ply's time for the exact way (the solver); the rest, if that does not prove it all,
 for the full analysis with the engine's estimates."""
+
+
+SOLVE_POLL_INTERVAL: Final = 0.02
+"""CPU seconds between the solver's looks at the clock when the review searches a position's value:
+on a loaded machine a CPU second takes several of the wall clock, and a ply's time is short."""
 
 
 class GameLike(Protocol):
@@ -271,7 +281,9 @@ class ReviewSummary:
 class ReviewProgress:
     """Handed to a review's progress hook after each ply: ``done`` of ``total`` plies, the last one reviewed.
 
-    Plies are reviewed from the game's end backwards.
+    Plies are reviewed from the game's end backwards.  The ply has no
+    better line yet (``pv``): lines are searched apart and join their
+    plies at the end of the review.
     """
 
     done: int
@@ -415,59 +427,206 @@ class Review:
         )
 
 
-def review_game(
+def review_board(
     analyst: Analyst,
-    game: str | Board | GameLike,
+    final: Board,
     limit: Limit = DEFAULT_PLY_LIMIT,
     *,
-    width: int = 7,
-    height: int = 6,
-    connect: int = 4,
     progress: ProgressHook | None = None,
     poll: Poll | None = None,
+    beside: bool | None = None,
 ) -> Review:
-    """Review every move of ``game`` with ``analyst``, each ply's analysis within ``limit``.
+    """Review every move that led to ``final`` (its history is the game), each ply within ``limit``.
 
-    ``game`` is a move string (on a ``width`` x ``height`` connect-``connect``
-    board), a :class:`Board` (its history is the game) or a game record
-    (anything with ``to_board()``).  ``poll`` is handed to every analysis (it
-    can stop a search); ``progress`` is called after each ply and stops the
-    review by returning True.
+    ``poll`` is handed to every analysis (it can stop a search);
+    ``progress`` is called after each ply and stops the review by returning
+    True.  What nothing else waits for -- the better lines of the costly
+    moves, and the best columns of the plies whose value the book gives --
+    is searched in a thread beside the review, by a second analyst (its own
+    solver and table), when ``beside`` -- by default when the machine
+    has more than one core: the solver's kernel runs without the
+    interpreter's lock, so with a core free that work costs little wall
+    time (and some more CPU: the second table is not warm from the game).
+    Either way the review is the same (each line is the most central best
+    move at every step, whichever table found it).
     """
     start = time.perf_counter()
-    final = _board_of(game, width, height, connect)
     moves = final.moves
     walk = Board(final.width, final.height, final.connect)
     positions: list[Board] = []
     for column in moves:
         positions.append(walk.copy())
         walk.play(column)
+    if beside is None:
+        beside = (os.cpu_count() or 1) > 1
     reviewed: list[PlyReview] = []
     complete = True
-    # the value of the position after each move (the next mover's view), as bounds: known from the
-    # ply after it, reviewed first; the game's last position is asked for when the game goes on
-    after_move: tuple[int, int] | None = None
-    if moves and not final.is_over and analyst.can_solve(final):
-        after_move = _value_bounds(analyst.solve(final, limit, poll=poll))
-    for index in reversed(range(len(moves))):
-        ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move)
-        after_move = (ply.before_lower, ply.before_upper)
-        reviewed.append(ply)
-        if progress is not None:
-            update = ReviewProgress(len(reviewed), len(moves), ply, time.perf_counter() - start)
-            if progress(update) is True and index > 0:
-                complete = False
-                break
+    with _Aside(analyst, limit, beside=beside and analyst.can_solve(final)) as aside:
+        # the value of the position after each move (the next mover's view), as bounds: known from
+        # the ply after it, reviewed first; the game's last position is asked for when the game goes on
+        after_move: tuple[int, int] | None = None
+        if moves and not final.is_over and analyst.can_solve(final):
+            after_move = _value_bounds(analyst.solve(final, limit, poll=poll))
+        for index in reversed(range(len(moves))):
+            ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move, aside)
+            after_move = (ply.before_lower, ply.before_upper)
+            reviewed.append(ply)
+            if progress is not None:
+                update = ReviewProgress(len(reviewed), len(moves), ply, time.perf_counter() - start)
+                if progress(update) is True and index > 0:
+                    complete = False
+                    aside.stop()
+                    break
+        plies = [aside.finish(ply) for ply in reversed(reviewed)]
     return Review(
-        moves,
-        final.width,
-        final.height,
-        final.connect,
-        final.result,
-        _agreeing(list(reversed(reviewed))),
-        complete,
-        time.perf_counter() - start,
+        moves=moves,
+        width=final.width,
+        height=final.height,
+        connect=final.connect,
+        result=final.result,
+        plies=_agreeing(plies),
+        complete=complete,
+        elapsed=time.perf_counter() - start,
     )
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What was searched apart for a ply: its best columns (None: found in the ply's own review) and
+    whether they are complete, and its better line and whether it reaches the end."""
+
+    best: tuple[int, ...] | None
+    best_complete: bool
+    line: tuple[int, ...]
+    line_complete: bool
+
+
+class _Aside:
+    """The work of a ply that nothing else waits for, done at once or in a thread beside the review.
+
+    The better line of a costly move (:meth:`line`), and the best columns
+    of a ply whose value and played score are known without a search
+    (:meth:`best`: the book's positions, whose other columns each cost a
+    null-window search of a child the book lacks).  :meth:`finish` gives the
+    ply with what was found (waiting for it when it is searched beside).  The
+    second analyst for the thread is kept with the first (see
+    :func:`_beside`), so a server reviewing game after game keeps its table
+    warm too.
+    """
+
+    def __init__(self, analyst: Analyst, limit: Limit, *, beside: bool) -> None:
+        self._analyst = analyst
+        self._limit = limit
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="review-aside") if beside else None
+        self._found: dict[int, Future[_Found] | _Found] = {}
+
+    def __enter__(self) -> _Aside:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def line(self, board: Board, first: int, value: int | None) -> None:
+        """Find best play from ``board`` (a ply's position) from ``first``, a proven best column, which
+        scores ``value`` (None: not known exactly yet)."""
+        self._submit(board, _line_found, first, value)
+
+    def best(self, board: Board, value: int, columns: Bounds, budget: Limit, with_line: bool) -> None:
+        """Find the best columns of ``board``, whose value is ``value``, from the bounds ``columns``
+        within ``budget``; then, ``with_line``, the line from the most central of them."""
+        self._submit(board, _best_found, value, dict(columns), budget, with_line)
+
+    def _submit(self, board: Board, job: Callable[..., _Found], *args: object) -> None:
+        if self._pool is None:
+            self._found[board.move_count] = job(self._analyst, board, *args, self._limit)
+        else:
+            helper = _beside(self._analyst, board)
+            # a copy: the thread's searches freeze the board they are given while they run
+            self._found[board.move_count] = self._pool.submit(job, helper, board.copy(), *args, self._limit)
+
+    def stop(self) -> None:
+        """Start nothing more (the review was stopped): plies whose work had not begun keep none of it."""
+        for found in self._found.values():
+            if isinstance(found, Future):
+                found.cancel()
+
+    def finish(self, ply: PlyReview) -> PlyReview:
+        """``ply`` with what was found for it apart, if anything was asked (and not stopped first)."""
+        found = self._found.get(ply.index)
+        if found is None or (isinstance(found, Future) and found.cancelled()):
+            return ply
+        if isinstance(found, Future):
+            found = found.result()
+        if found.best is not None:
+            proven = bool(found.best)
+            complete = found.best_complete and proven
+            ply = replace(ply, best=found.best, best_proven=proven, best_complete=complete)
+        return replace(ply, pv=found.line, pv_complete=found.line_complete)
+
+
+def _line_found(analyst: Analyst, board: Board, first: int, value: int | None, limit: Limit) -> _Found:
+    return _Found(None, False, *_best_line(analyst, board, first, value, limit))
+
+
+def _best_found(
+    analyst: Analyst,
+    board: Board,
+    value: int,
+    columns: Bounds,
+    budget: Limit,
+    with_line: bool,
+    limit: Limit,
+) -> _Found:
+    best, complete = _columns_reaching(analyst, board, value, columns, budget, time.perf_counter())
+    if not (with_line and best):
+        return _Found(best, complete, (), False)
+    first = next(column for column in board.geometry.center_order if column in best)
+    return _Found(best, complete, *_best_line(analyst, board, first, value, limit))
+
+
+def _best_line(
+    analyst: Analyst, board: Board, first: int, value: int | None, limit: Limit
+) -> tuple[tuple[int, ...], bool]:
+    """Best play from ``board`` starting with ``first``, a best column scoring ``value`` (found first
+    when None), and whether it reaches the game's end: the whole line within ``limit``."""
+    start = time.perf_counter()
+    if value is None:
+        child = board.copy()
+        child.play(first)
+        if child.is_over:
+            return (first,), True
+        found = analyst.solve(child, limit, best_move=False)
+        if not found.proven or found.score is None:
+            return (first,), False
+        value = -int(found.score.value)
+    left = _left(limit, start)
+    if left is not None and left <= 0:
+        return (first,), False
+    return analyst.line(board, first, value, _within(limit, left))
+
+
+_BESIDE: Final[WeakKeyDictionary[Analyst, dict[tuple[int, int, int], Analyst]]] = WeakKeyDictionary()
+_BESIDE_LOCK: Final = threading.Lock()
+
+BESIDE_TABLE_MB: Final = 16
+"""The table of the analyst searching lines beside a review: lines are short searches, mostly past
+the opening, and a small table is quick to make."""
+
+
+def _beside(analyst: Analyst, board: Board) -> Analyst:
+    """The second analyst kept with ``analyst`` for the lines searched beside its reviews of boards
+    like ``board``: the same book, its own solver (made now, so it never takes the pure-Python
+    search's way, whose lines may differ from the solver's)."""
+    geometry = (board.width, board.height, board.connect)
+    with _BESIDE_LOCK:
+        helpers = _BESIDE.setdefault(analyst, {})
+        if geometry not in helpers:
+            from c4engine.search.analysis import Analyst
+            from c4engine.search.solver import Solver
+
+            helpers[geometry] = Analyst(analyst.book_for(board), solver=Solver(table_size_mb=BESIDE_TABLE_MB))
+        return helpers[geometry]
 
 
 def _agreeing(plies: list[PlyReview]) -> tuple[PlyReview, ...]:
@@ -487,21 +646,23 @@ def _agreeing(plies: list[PlyReview]) -> tuple[PlyReview, ...]:
 def _judged(ply: PlyReview) -> PlyReview:
     """``ply`` with its verdict from its bounds (a move now proven best loses its better line)."""
     verdict, or_worse = judge(ply.before_lower, ply.before_upper, ply.lower, ply.upper)
-    estimate = None if ply.lower == ply.upper else ply.estimate
-    best_estimate = None if ply.before_lower == ply.before_upper else ply.best_estimate
-    line, complete = ((), False) if verdict == "best" else (ply.pv, ply.pv_complete)
+    judged = replace(ply, verdict=verdict, or_worse=or_worse)
+    if verdict == "best":
+        judged = replace(judged, pv=(), pv_complete=False)
     return replace(
-        ply,
-        verdict=verdict,
-        or_worse=or_worse,
-        estimate=estimate,
-        best_estimate=best_estimate,
-        pv=line,
-        pv_complete=complete,
+        judged,
+        estimate=None if ply.lower == ply.upper else ply.estimate,
+        best_estimate=None if ply.before_lower == ply.before_upper else ply.best_estimate,
     )
 
 
-def _board_of(game: str | Board | GameLike, width: int, height: int, connect: int) -> Board:
+def board_of_game(game: str | Board | GameLike, width: int = 7, height: int = 6, connect: int = 4) -> Board:
+    """The final board of ``game``, its history the game: a move string (on a ``width`` x ``height``
+    connect-``connect`` board), a :class:`Board` (copied) or a game record (anything with ``to_board()``).
+
+    >>> board_of_game("4455").moves
+    (3, 3, 4, 4)
+    """
     if isinstance(game, str):
         return Board.from_moves(game.strip(), width, height, connect)
     if isinstance(game, Board):
@@ -522,23 +683,26 @@ def _review_ply(
     limit: Limit,
     poll: Poll | None,
     after_move: tuple[int, int] | None,
+    aside: _Aside,
 ) -> PlyReview:
-    """One ply: the position's value and the best columns proven the cheap way where the solver can
-    (one solve, then a null-window search a column), else from a full analysis within what is left.
+    """One ply: the position's value and the best columns proven the cheap way where the solver can,
+    else from a full analysis within what is left.
 
-    ``after_move`` bounds the value of the position the move leads to, for its next mover.
+    ``after_move`` bounds the value of the position the move leads to, for
+    its next mover (known from the ply after it, reviewed first): so the
+    played column's score needs no search, and the position's value is
+    searched from it up (:func:`_solve_value`).  The columns the rules or the
+    book score need no search either; each other column is one null-window
+    search of its child against the value.  A costly move's better line is
+    asked of ``lines``.
     """
     start = time.perf_counter()
     cells, stones = board.width * board.height, board.move_count
     lowest, highest = _score_range(board)
-    if board.is_winning_move(played):
-        lower, upper = highest, highest
-    elif stones + 1 == cells:
-        lower, upper = 0, 0
-    elif after_move is not None:
-        lower, upper = -after_move[1], -after_move[0]
-    else:
-        lower, upper = lowest, highest
+    columns = _known_columns(analyst, board)
+    if played not in columns:
+        columns[played] = (-after_move[1], -after_move[0]) if after_move is not None else (lowest, highest)
+    lower, upper = columns[played]
     before_lower, before_upper = lower, highest  # the best column is at least the one played
     best: tuple[int, ...] = ()
     proven_best: tuple[int, ...] = ()
@@ -546,13 +710,22 @@ def _review_ply(
     estimate = best_estimate = None
     fast_share = limit.share(SOLVE_SHARE) if limit.time is not None else limit
     if analyst.can_solve(board):
-        # the value alone: the solver's own search for a best move solves children exactly, while
-        # the best columns below cost one null-window search each
-        value = analyst.solve(board, fast_share, poll=poll, best_move=False)
-        before_lower, before_upper = _intersect((before_lower, before_upper), _value_bounds(value))
-        if before_lower == before_upper:
+        before_lower, before_upper = _intersect((before_lower, before_upper), _best_bounds(board, columns))
+        if (known := analyst.book_score(board)) is not None:
+            before_lower, before_upper = known, known
+        # the book's value and the played score known: nothing in this ply needs a search but its best
+        # columns (and line), which nothing else waits for: they are found apart (see _Aside)
+        apart = known is not None and lower == upper and len(columns) < len(board.legal_moves())
+        if apart:
+            costly = lower < before_lower  # the played column below the value: a line is wanted
+            aside.best(board, before_lower, columns, fast_share, costly)
+        if before_lower != before_upper:
+            start += _load_solver(analyst, board)
+            solved = _solve_value(analyst, board, before_lower, fast_share, start, poll)
+            before_lower, before_upper = _intersect((before_lower, before_upper), solved)
+        if before_lower == before_upper and not apart:
             proven_best, best_complete = _columns_reaching(
-                analyst, board, before_lower, (played, lower, upper), fast_share, start
+                analyst, board, before_lower, columns, fast_share, start
             )
     if not (lower == upper and before_lower == before_upper):
         left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), limit.time / 4)
@@ -582,11 +755,10 @@ def _review_ply(
         estimate = None if played_score is None or lower == upper else float(played_score.value)
         best_estimate = None if before_lower == before_upper else float(analysis.score.value)
     verdict_name, or_worse = judge(before_lower, before_upper, lower, upper)
-    line: tuple[int, ...] = ()
-    complete_line = False
     if verdict_name != "best" and proven_best:
-        first = next(column for column in board.geometry.center_order if column in proven_best)
-        line, complete_line = _line_to_end(analyst, board, first, limit)
+        # the line is searched apart (see _Aside) and joins the ply at the end of the review
+        value = before_lower if before_lower == before_upper else None
+        aside.line(board, next(c for c in board.geometry.center_order if c in proven_best), value)
     return PlyReview(
         stones,
         board.turn,
@@ -603,49 +775,118 @@ def _review_ply(
         best_complete and bool(proven_best),
         verdict_name,
         or_worse,
-        line,
-        complete_line,
+        (),
+        False,
     )
+
+
+Bounds = dict[int, tuple[int, int]]
+"""Proven bounds of columns' scores (solver scale, the mover's view), by 0-based column."""
+
+
+def _known_columns(analyst: Analyst, board: Board) -> Bounds:
+    """The columns whose scores come without a search: a win on the spot, the board's last cell, the book."""
+    highest = _score_range(board)[1]
+    known: Bounds = {}
+    child = board.copy()
+    for column in board.legal_moves():
+        if board.is_winning_move(column):
+            known[column] = (highest, highest)
+            continue
+        child.play(column)
+        if child.is_full:
+            known[column] = (0, 0)
+        elif (score := analyst.book_score(child)) is not None:
+            known[column] = (-score, -score)
+        child.undo()
+    return known
+
+
+def _best_bounds(board: Board, columns: Bounds) -> tuple[int, int]:
+    """The bounds of the best score: every legal column's bounds, the unknown ones the whole range."""
+    lowest, highest = _score_range(board)
+    every = [columns.get(column, (lowest, highest)) for column in board.legal_moves()]
+    return max(low for low, _ in every), max(high for _, high in every)
+
+
+def _probe(analyst: Analyst, board: Board, score: int, limit: Limit, start: float) -> bool | None:
+    """Whether ``board`` scores at least ``score`` for its mover: one null-window search within what is
+    left of ``limit`` since ``start``; None when nothing is left or it ran out."""
+    left = _left(limit, start)
+    if left is not None and left <= 0:
+        return None
+    return analyst.is_at_least(board, score, _within(limit, left))
+
+
+def _solve_value(
+    analyst: Analyst, board: Board, at_least: int, limit: Limit, start: float, poll: Poll | None
+) -> tuple[int, int]:
+    """The proven bounds of ``board``'s value: the solver's search from ``at_least`` (a score already
+    proven, say the played column's), within what is left of ``limit`` since ``start``.
+
+    The solver itself, not :meth:`Analyst.solve`: the review wants no estimate of the engine where
+    the solver runs out (an analysis follows, which gives one), and the search starts from the bound.
+    """
+    lowest, highest = _score_range(board)
+    left = _left(limit, start)
+    if left is not None and left <= 0:
+        return lowest, highest
+    result = analyst.solver.solve(
+        board,
+        _within(limit, left),
+        poll=poll,
+        poll_interval=SOLVE_POLL_INTERVAL,
+        best_move=False,
+        at_least=at_least if at_least > lowest else None,
+    )
+    return result.lower, result.upper
+
+
+def _load_solver(analyst: Analyst, board: Board) -> float:
+    """Load the solver's compiled search for ``board`` (compiling it, the first time on a machine):
+    the seconds it took, which count in no ply's time."""
+    began = time.perf_counter()
+    analyst.solver.load(board)
+    return time.perf_counter() - began
+
+
+def _left(limit: Limit, start: float) -> float | None:
+    return None if limit.time is None else limit.time - (time.perf_counter() - start)
+
+
+def _within(limit: Limit, seconds: float | None) -> Limit:
+    return Limit(time=seconds, nodes=limit.nodes)
 
 
 def _columns_reaching(
     analyst: Analyst,
     board: Board,
     value: int,
-    played: tuple[int, int, int],
+    columns: Bounds,
     limit: Limit,
     start: float,
 ) -> tuple[tuple[int, ...], bool]:
     """The columns proven to score the position's exact ``value`` (its best columns), and whether
     they are all of them (no column left unanswered when the limit ran out).
 
-    ``played`` is the column played with its bounds.  Each other column is
-    one null-window search of its child ("can the opponent then get more
-    than ``-value``?"), with the rules and the book first.
+    ``columns`` are the bounds proven so far; each column they leave open
+    is one null-window search of its child ("can the opponent then get
+    more than ``-value``?").
     """
-    column_played, played_lower, played_upper = played
     reaching: list[int] = []
     complete = True
+    child = board.copy()
     for column in board.geometry.center_order:
         if not board.can_play(column):
             continue
-        if column == column_played and (played_lower >= value or played_upper < value):
-            reaches: bool | None = played_lower >= value
-        elif board.is_winning_move(column):
-            reaches = value == _score_range(board)[1]
+        known = columns.get(column)
+        if known is not None and (known[0] >= value or known[1] < value):
+            reaches: bool | None = known[0] >= value
         else:
-            child = board.copy()
             child.play(column)
-            left = None if limit.time is None else limit.time - (time.perf_counter() - start)
-            if child.is_full:
-                reaches = value == 0
-            elif (known := analyst.book_score(child)) is not None:
-                reaches = -known >= value
-            elif left is not None and left <= 0:
-                reaches = None
-            else:
-                beaten = analyst.is_at_least(child, 1 - value, Limit(time=left, nodes=limit.nodes))
-                reaches = None if beaten is None else not beaten
+            beaten = _probe(analyst, child, 1 - value, limit, start)
+            child.undo()
+            reaches = None if beaten is None else not beaten
         if reaches is None:
             complete = False
         elif reaches:
@@ -703,28 +944,6 @@ def _column_bounds(analysis: PositionAnalysis, column: int, board: Board) -> tup
         return lower, upper
     lowest, highest = _score_range(board)
     return (lower, highest) if lower > 0 else (lowest, upper) if upper < 0 else (lowest, highest)
-
-
-def _line_to_end(analyst: Analyst, board: Board, first: int, limit: Limit) -> tuple[tuple[int, ...], bool]:
-    """Best play from ``board`` starting with ``first`` (0-based), and whether it reaches the game's end.
-
-    The whole line shares ``limit`` (a line may pass through hard positions
-    off the game's path): where it runs out, the line stops, proven so far.
-    """
-    start = time.perf_counter()
-    walk = board.copy()
-    line = [first]
-    walk.play(first)
-    while not walk.is_over:
-        left = None if limit.time is None else limit.time - (time.perf_counter() - start)
-        if left is not None and left <= 0:
-            return tuple(line), False
-        found = analyst.solve(walk, Limit(time=left, nodes=limit.nodes), best_move=True)
-        if not found.proven or found.column is None:
-            return tuple(line), False
-        line.append(found.column)
-        walk.play(found.column)
-    return tuple(line), True
 
 
 def _bound_words(lower: int, upper: int, estimate: float | None, cells: int, stones: int) -> str:
