@@ -28,6 +28,7 @@ from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
 from c4engine.search.limit import Limit
 from c4engine.search.results import DEFAULT_TABLE_MB
+from c4engine.search.scale import win_score
 
 __all__ = ["DEFAULT_TIME_LIMIT", "MoveChoice", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
 
@@ -130,7 +131,7 @@ class PerfectPlayer:
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            score = (board.width * board.height + 1 - board.move_count) // 2
+            score = win_score(board.width * board.height, board.move_count)
             return self._record(
                 board, MoveChoice(column, score, True, "immediate", time.perf_counter() - start)
             )

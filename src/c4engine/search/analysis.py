@@ -63,6 +63,7 @@ from c4engine.search.results import (
     Verdict,
 )
 from c4engine.search.review import DEFAULT_PLY_LIMIT, GameLike, ProgressHook, Review, review_game
+from c4engine.search.scale import score_range, win_score
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
     from c4engine.search.engine import Engine, SearchProgress
@@ -272,7 +273,7 @@ class Analyst:
 
         for column in board.legal_moves():
             if board.is_winning_move(column):
-                settle(column, (cells + 1 - stones) // 2, "rules")
+                settle(column, win_score(cells, stones), "rules")
                 lines[column], complete[column] = (column,), True
             elif stones + 1 == cells:
                 settle(column, 0, "rules")
@@ -462,7 +463,7 @@ class Analyst:
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            return self._verdict(board, (cells + 1 - stones) // 2, column, "rules", 0, start, weak)
+            return self._verdict(board, win_score(cells, stones), column, "rules", 0, start, weak)
         known = self.book_score(board) if use_book else None
         if known is not None:
             chosen: int | None = None
@@ -518,7 +519,7 @@ class Analyst:
             # a move the solver proved to reach at least a draw, before the limit stopped it
             drawing = result.best_move if result.best_proved and result.lower >= 0 else None
         else:
-            lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
+            lower, upper, nodes, stopped = *score_range(cells, stones), 0, None
             drawing = None
         start += self._load_engine(board)
         left = _time_left(limit, start)
@@ -795,7 +796,7 @@ def _column_range(cells: int, stones: int, weak: bool) -> tuple[int, int]:
     if weak:
         return -1, 1
     # a move's score is minus its child's, whose range is that of a position with one more stone
-    return -((cells + 1 - stones - 1) // 2), (cells - stones - 1) // 2
+    return -win_score(cells, stones + 1), win_score(cells, stones + 2)
 
 
 def _after(board: Board, column: int) -> Board:

@@ -50,6 +50,7 @@ from c4engine.errors import NotationError
 from c4engine.notation import format_moves
 from c4engine.search.limit import Limit
 from c4engine.search.results import PositionAnalysis, Verdict, bound_words
+from c4engine.search.scale import score_range
 
 if TYPE_CHECKING:
     from c4engine.search.analysis import Analyst, Poll
@@ -738,7 +739,7 @@ def _score_range(board: Board) -> tuple[int, int]:
     """The lowest and highest score a move of ``board`` can have: lost to the opponent's next stone,
     won by this one."""
     cells, stones = board.width * board.height, board.move_count
-    return -((cells - stones) // 2), (cells + 1 - stones) // 2
+    return score_range(cells, stones)
 
 
 def _rounded(value: float | None) -> float | None:

@@ -1,14 +1,8 @@
 """The exact solver: perfect-play scores of positions, computed by compiled kernels.
 
-Scores follow the published Connect-4 solver benchmarks.  For the side to
-move, a position scores
-
-* ``(cells + 1 - stones) // 2`` if it wins, where ``stones`` is the number
-  of stones on the board just before its winning stone -- so the sooner the
-  win, the higher the score;
-* the negation of the same formula (with the opponent's winning stone) if
-  it loses;
-* 0 for a draw.
+Scores follow the published Connect-4 solver benchmarks (:mod:`c4engine.search.scale`):
+for the side to move, positive when it wins, the sooner the higher; 0 for a draw;
+negative when it loses.
 
 On the standard board the empty position scores 1: the first player wins
 with the last stone it can play.  In words (:func:`score_words`) a score
@@ -50,6 +44,7 @@ from c4engine.search.results import (
     moves_to_end,
     score_words,
 )
+from c4engine.search.scale import score_range, win_score
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -290,7 +285,7 @@ class Solver:
         with self._lock:
             self._prepare(board)
             stones = board.move_count
-            lowest, highest = _score_range(board.width * board.height, stones)
+            lowest, highest = score_range(board.width * board.height, stones)
             if score <= lowest:
                 return True
             if score > highest:
@@ -378,8 +373,8 @@ class Solver:
             rows[:, _layout.R_LOWER] = -1
             rows[:, _layout.R_UPPER] = 1
         else:
-            rows[:, _layout.R_LOWER] = -((cells - stones) // 2)
-            rows[:, _layout.R_UPPER] = (cells + 1 - stones) // 2
+            ranges = [score_range(cells, board.move_count) for board in boards]
+            rows[:, [_layout.R_LOWER, _layout.R_UPPER]] = np.array(ranges, dtype=np.int64)
         state = _layout.new_state(int(rows[0, _layout.R_LOWER]), int(rows[0, _layout.R_UPPER]))
         status = self._call_kernel(first, positions, rows, state, _layout.NO_NODE_STOP)
         # when cancelled, the position under way is state[S_POSITION]
@@ -406,7 +401,7 @@ class Solver:
         stones = mask.bit_count()
         start_nodes = budget.nodes
         t0 = time.perf_counter()
-        lowest, highest = _score_range(cells, stones)
+        lowest, highest = score_range(cells, stones)
         lower, upper = (-1, 1) if weak else (lowest, highest)
         if at_least is not None:
             if at_least > highest:
@@ -535,14 +530,14 @@ class Solver:
         lowers: list[int | None] = [None] * width
         uppers: list[int | None] = [None] * width
         children: dict[int, tuple[int, int]] = {}
-        win_score = _score_range(cells, stones)[1]
+        winning = win_score(cells, stones)
         # a column's score is minus its child's: its natural range is the child's, negated
-        child_lowest, child_highest = _score_range(cells, stones + 1)
+        child_lowest, child_highest = score_range(cells, stones + 1)
         for column in board.geometry.center_order:
             if not board.can_play(column):
                 continue
             if board.is_winning_move(column):
-                scores[column] = lowers[column] = uppers[column] = win_score
+                scores[column] = lowers[column] = uppers[column] = winning
                 continue
             child = _play(current, mask, column, board)
             assert child is not None
@@ -695,11 +690,6 @@ def _warm_up(width: int, height: int, connect: int, table: Table) -> None:
     solver_kernel(width, height, connect)(
         _layout.new_args(width, height, table, 0, np.zeros(1, dtype=np.uint8))
     )
-
-
-def _score_range(cells: int, stones: int) -> tuple[int, int]:
-    """The lowest and highest strong scores of a position with ``stones`` of ``cells`` filled."""
-    return -((cells - stones) // 2), (cells + 1 - stones) // 2
 
 
 def _sign(x: int) -> int:
