@@ -49,10 +49,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from c4engine.board import Board
-from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
+from c4engine.board import Board, require_64_bits
+from c4engine.errors import BookError, GameOverError
 from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
@@ -74,9 +74,6 @@ __all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_by_bounds", "b
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
-
-DEFAULT_POLL_INTERVAL: Final = 0.25
-"""CPU seconds between the solver's looks at the clock and the poll hook, with no time limit."""
 
 _ENGINE_POLL_INTERVAL: Final = 0.02
 """CPU seconds between the engine's calls of the poll hook: it stops within about this long."""
@@ -163,24 +160,6 @@ class Analyst:
         return f"Analyst(book={self._book_choice!r}, table_size_mb={self._table_size_mb})"
 
     # ------------------------------------------------------------ parts
-
-    @staticmethod
-    def can_solve(board: Board) -> bool:
-        """Whether the exact solver takes boards of this size: those that fit 64 bits.
-
-        See :func:`c4engine.board.fits_64_bits`.
-        """
-        return board.geometry.fits_64_bits
-
-    @staticmethod
-    def require_solver(board: Board) -> None:
-        """Raise :class:`UnsupportedBoardError` unless :meth:`can_solve`: for answers that must be exact."""
-        if not Analyst.can_solve(board):
-            bits = board.width * (board.height + 1)
-            raise UnsupportedBoardError(
-                f"the solver needs width * (height + 1) <= 64 bits; a {board.width}x{board.height} board "
-                f"needs {bits}"
-            )
 
     @property
     def solver(self) -> Solver:
@@ -474,7 +453,7 @@ class Analyst:
                     chosen = best_column(board, scores)
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
-                elif self.can_solve(board):
+                elif board.geometry.fits_64_bits:
                     start += self._load_solver(board)
                     chosen = self.move_reaching(board, known, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
@@ -567,7 +546,7 @@ class Analyst:
         One null-window search of the solver (a board it can hold, the game not
         over), cancelled after ``limit.time`` of wall-clock time.
         """
-        self.require_solver(board)
+        require_64_bits(board.width, board.height)
         _check_playable(board)
         with self._cancel_after(limit.time):
             return self.solver.is_at_least(board, score, time_limit=limit.time, node_limit=limit.nodes)
@@ -627,7 +606,7 @@ class Analyst:
         book = self._strong_book(board)
         if book is not None and (kept := book.keeping_move(board, target)) is not None:
             return kept
-        if not self.can_solve(board):
+        if not board.geometry.fits_64_bits:
             return None
         return self.move_reaching(board, target, limit)
 
@@ -697,7 +676,7 @@ class Analyst:
         return time.perf_counter() - began
 
     def _solves(self, board: Board) -> bool:
-        return self.solver_share > 0 and self.can_solve(board)
+        return self.solver_share > 0 and board.geometry.fits_64_bits
 
     def _quick_nodes(self, board: Board, limit: Limit) -> int:
         """The nodes a small search in pure Python may take on this question; 0: not worth trying.

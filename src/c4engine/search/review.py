@@ -448,7 +448,7 @@ def review_game(
     # the value of the position after each move (the next mover's view), as bounds: known from the
     # ply after it, reviewed first; the game's last position is asked for when the game goes on
     after_move: tuple[int, int] | None = None
-    if moves and not final.is_over and analyst.can_solve(final):
+    if moves and not final.is_over and final.geometry.fits_64_bits:
         after_move = _value_bounds(analyst.solve(final, limit, poll=poll))
     for index in reversed(range(len(moves))):
         ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move)
@@ -546,7 +546,7 @@ def _review_ply(
     best_complete = False
     estimate = best_estimate = None
     fast_share = limit.share(SOLVE_SHARE) if limit.time is not None else limit
-    if analyst.can_solve(board):
+    if board.geometry.fits_64_bits:
         # the value alone: the solver's own search for a best move solves children exactly, while
         # the best columns below cost one null-window search each
         verdict = analyst.solve(board, fast_share, poll=poll, best_move=False)

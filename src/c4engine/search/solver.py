@@ -32,11 +32,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from c4engine.board import Board, fits_64_bits
-from c4engine.errors import GameOverError, UnsupportedBoardError
+from c4engine.board import Board, require_64_bits
+from c4engine.errors import GameOverError
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL
 from c4engine.search.results import (
     Analysis,
     BatchResult,
@@ -57,7 +58,6 @@ __all__ = [
     "score_words",
 ]
 
-DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 ETC_MARGIN = 11
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
@@ -141,14 +141,6 @@ class Solver:
         """Memory of the table its searches have used so far: its parts start at 512 KiB each and
         double as a search needs, up to :attr:`table_bytes`."""
         return self.table.bytes_in_use
-
-    @staticmethod
-    def supports(width: int, height: int) -> bool:
-        """Whether the solver takes boards of this size: those that fit 64 bits.
-
-        See :func:`c4engine.board.fits_64_bits`.  Other sizes are refused with :class:`UnsupportedBoardError`.
-        """
-        return fits_64_bits(width, height)
 
     def load(self, board: Board) -> None:
         """Load the compiled search for ``board``'s size now, once a process (compiling it, the
@@ -323,15 +315,10 @@ class Solver:
     # ------------------------------------------------------------ internals
 
     def _check(self, board: Board) -> None:
-        """Refuse a board that is over or too big for the solver."""
+        """Refuse a board that is over or too big for the solver (:func:`c4engine.board.fits_64_bits`)."""
         if board.winner is not None or board.is_full:
             raise GameOverError("the game is over: nothing to solve")
-        width, height = board.width, board.height
-        if not self.supports(width, height):
-            raise UnsupportedBoardError(
-                f"the solver needs width * (height + 1) <= 64 bits; a {width}x{height} board needs "
-                f"{width * (height + 1)}"
-            )
+        require_64_bits(board.width, board.height)
 
     def _prepare(self, board: Board) -> None:
         self._check(board)
