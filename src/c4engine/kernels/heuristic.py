@@ -60,7 +60,7 @@ popcount = cast(Callable[[np.uint64], int], bitboard.popcount)  # the intrinsic,
 
 
 class Weights(NamedTuple):
-    """The evaluator the search scores its leaves with (:func:`evaluate`), packed for numba."""
+    """The evaluator the search scores its leaves with (:func:`evaluate`'s arguments), packed for numba."""
 
     masks: np.ndarray
     """uint64: the board's windows, in the order of :class:`c4engine.search.evaluators.WindowTables`."""
@@ -107,9 +107,18 @@ I_BEST = 2
 
 
 @njit(cache=True, inline="always")
-def evaluate(own: np.uint64, other: np.uint64, weights: Weights) -> float:
-    """The ``windows`` evaluator for the side owning ``own``: the same sums in the same order."""
-    masks, own_w, opp_w, center, center_mask, cap = weights
+def evaluate(
+    own: np.uint64,
+    other: np.uint64,
+    masks: np.ndarray,
+    own_w: np.ndarray,
+    opp_w: np.ndarray,
+    center: float,
+    center_mask: np.uint64,
+    cap: float,
+) -> float:
+    """The ``windows`` evaluator (the fields of :class:`Weights`) for the side owning ``own``: the
+    same sums in the same order."""
     score = 0.0
     for i in range(masks.shape[0]):
         window = masks[i]
@@ -168,6 +177,7 @@ def run(
     answer is ``istack[0, I_BEST]``, ``fstack[0, F_BEST]``, ``pv[0]``) or
     PAUSED (call again with the same arrays to go on).
     """
+    masks, own_w, opp_w, center, center_mask, cap = weights  # once: each leaf takes them as they are
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
     directions = line_directions(width, height, connect)
@@ -275,7 +285,7 @@ def run(
                         score = 0.0
                     else:
                         theirs = current | (child_mask ^ mask)
-                        score = -evaluate(opponent, theirs, weights)
+                        score = -evaluate(opponent, theirs, masks, own_w, opp_w, center, center_mask, cap)
                     if score > best:
                         best = score
                         istack[d, I_BEST] = column
