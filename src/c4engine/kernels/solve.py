@@ -413,63 +413,41 @@ def _search(
         alpha = istack[d, I_ALPHA]
         beta = istack[d, I_BETA]
         i = istack[d, I_NEXT]
-        if score >= beta:
+        if score >= beta:  # a cut: the score is a lower bound, reached by this move
             best = columns[d, i]
             if istack[d, I_MIRROR]:
                 best = width - 1 - best
-            base, shift, most = table_part(
-                stones0 + d, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-            )
-            store(
-                table,
-                base,
-                ustack[d, 2],
-                shift,
-                score,
-                UNKNOWN_HIGH,
-                best,
-                bit_length(np.uint64(nodes - istack[d, I_NODES0])),
-                most,
-            )
-            ret = score
-            continue
-        if score > alpha:
-            alpha = score
-            istack[d, I_ALPHA] = alpha
-        i += 1
-        count = istack[d, I_COUNT]
-        if i == count and ustack[d, 3]:
-            count = order_moves(
-                ustack[d, 0], ustack[d, 1], ustack[d, 3], count, d, shape, moves, columns, mthreats, scores
-            )
-            istack[d, I_COUNT] = count
-            ustack[d, 3] = 0
-        if i < count:
+            lower, upper, ret = score, UNKNOWN_HIGH, score
+        else:
+            if score > alpha:
+                alpha = score
+                istack[d, I_ALPHA] = alpha
+            i += 1
+            count = istack[d, I_COUNT]
+            if i == count and ustack[d, 3]:
+                current, mask, rest = ustack[d, 0], ustack[d, 1], ustack[d, 3]
+                count = order_moves(current, mask, rest, count, d, shape, moves, columns, mthreats, scores)
+                istack[d, I_COUNT] = count
+                ustack[d, 3] = 0
+            if i < count:
+                istack[d, I_NEXT] = i
+                ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]
+                ustack[d + 1, 1] = ustack[d, 1] | moves[d, i]
+                istack[d + 1, I_ALPHA] = -beta
+                istack[d + 1, I_BETA] = -alpha
+                d += 1
+                enter = 1
+                continue
+            # every move tried: alpha is an upper bound, and a lower one if a move raised it
+            best, upper, ret = -1, alpha, alpha
+            lower = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
             istack[d, I_NEXT] = i
-            ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]
-            ustack[d + 1, 1] = ustack[d, 1] | moves[d, i]
-            istack[d + 1, I_ALPHA] = -beta
-            istack[d + 1, I_BETA] = -alpha
-            d += 1
-            enter = 1
-            continue
-        low = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
+        stones = stones0 + d
         base, shift, most = table_part(
-            stones0 + d, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+            stones, near_from, near_base, near_tshift, near_max_work, tshift, max_work
         )
-        store(
-            table,
-            base,
-            ustack[d, 2],
-            shift,
-            low,
-            alpha,
-            -1,
-            bit_length(np.uint64(nodes - istack[d, I_NODES0])),
-            most,
-        )
-        ret = alpha
-        istack[d, I_NEXT] = i
+        work = bit_length(np.uint64(nodes - istack[d, I_NODES0]))
+        store(table, base, ustack[d, 2], shift, lower, upper, best, work, most)
 
     state[S_PHASE] = phase
     state[S_DEPTH] = d
