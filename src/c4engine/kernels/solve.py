@@ -1,8 +1,7 @@
 """The exact search: negamax alpha-beta with null windows, resumable in slices.
 
-Scores follow the published solver benchmarks: for the side to move,
-``(cells + 1 - stones) // 2`` when it wins with the winning stone played on
-a board of ``stones`` stones, its negation for a loss, 0 for a draw.
+Scores follow the published solver benchmarks (:mod:`c4engine.search.scale`,
+compiled twin :mod:`c4engine.kernels.scale`).
 
 A kernel from :func:`kernel_for` (one per board geometry) holds the whole
 solve of a batch of positions, one after the other (a single solve is a
@@ -23,7 +22,7 @@ moves are tried best first.  The children's table buckets are prefetched
 first child is searched), so that their loads overlap instead of each
 waiting on memory in turn.  Positions near the end of the game have a
 small part of the table to themselves, and both parts grow with the
-search, from 512 KiB each (see :mod:`c4engine.kernels.table`).
+search, from 512 KiB each (see :mod:`c4engine.kernels.transposition`).
 Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
 with their mirror image (the smaller key; the stored move is mirrored with
 it).
@@ -33,7 +32,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 from numba import njit
@@ -80,12 +79,11 @@ from c4engine.kernels.layout import (
     S_RET,
     S_ROOT_BOUND,
     S_ROOT_MOVE,
-    TABLE_HEADER,
+    KernelArgs,
 )
 from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_front
+from c4engine.kernels.scale import win_score
 from c4engine.kernels.table import (
-    GROWTH_SHIFT,
-    NEAR_GROWTH_SHIFT,
     data_lower,
     data_move,
     data_upper,
@@ -99,6 +97,7 @@ from c4engine.kernels.table import (
     scramble,
     store,
 )
+from c4engine.kernels.transposition import GROWTH_SHIFT, NEAR_GROWTH_SHIFT, TABLE_HEADER
 
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
@@ -138,28 +137,20 @@ def _search(
     width: int,
     height: int,
     connect: int,
-    table: np.ndarray,
-    bits: int,
-    near_bits: int,
-    ustack: np.ndarray,
-    istack: np.ndarray,
-    moves: np.ndarray,
-    columns: np.ndarray,
-    mthreats: np.ndarray,
-    scores: np.ndarray,
-    child_hashes: np.ndarray,
-    state: np.ndarray,
-    node_stop: int,
-    cancel: np.ndarray,
-    etc_until: int,
-    near_from: int,
+    args: KernelArgs,
 ) -> int:
     """The body of the kernels made by :func:`kernel_for` (see there)."""
+    table, bits, near_bits = args.table, args.bits, args.near_bits
+    near_from, etc_until, node_stop = args.near_from, args.etc_until, args.node_stop
+    state, cancel, ustack, istack = args.state, args.cancel, args.ustack, args.istack
+    moves, columns, mthreats = args.moves, args.columns, args.mthreats
+    scores, child_hashes = args.scores, args.child_hashes
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
+    shape = (width, height, connect, directions, board, fast)  # for the move ordering
     kbits = key_bits(width, height, bits)
     # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
     live_at = table.shape[0] - TABLE_HEADER
@@ -184,7 +175,7 @@ def _search(
                 if wins & column_mask(column, height):
                     state[S_ROOT_MOVE] = column
                     break
-            score = (cells + 1 - stones0) // 2
+            score = win_score(cells, stones0)
             if state[S_MAX] < score:  # weak solve: [-1, 1]
                 score = state[S_MAX]
             state[S_MIN] = score
@@ -256,28 +247,28 @@ def _search(
                 threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
             forced = possible & threats
             if forced:
-                if forced & (forced - np.uint64(1)):
-                    ret = -((cells - stones) // 2)
+                if forced & (forced - np.uint64(1)):  # two threats: the opponent's next stone wins
+                    ret = -win_score(cells, stones + 1)
                     enter = 0
                     continue
                 possible = forced
             possible &= ~(threats >> np.uint64(1))
-            if possible == 0:
-                ret = -((cells - stones) // 2)
+            if possible == 0:  # every move lets the opponent's next stone win
+                ret = -win_score(cells, stones + 1)
                 enter = 0
                 continue
             if stones >= cells - 2:
                 ret = 0
                 enter = 0
                 continue
-            low = -((cells - 2 - stones) // 2)
+            low = -win_score(cells, stones + 3)  # the opponent cannot win with its next stone
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
                     ret = alpha
                     enter = 0
                     continue
-            high = (cells - 1 - stones) // 2
+            high = win_score(cells, stones + 2)  # nor this side with this one
             if beta > high:
                 beta = high
                 if alpha >= beta:
@@ -354,23 +345,7 @@ def _search(
                 n = 1
                 ustack[d, 3] = possible & ~first_move
             else:
-                n = order_moves(
-                    current,
-                    mask,
-                    possible,
-                    0,
-                    width,
-                    height,
-                    connect,
-                    directions,
-                    board,
-                    fast,
-                    moves,
-                    columns,
-                    mthreats,
-                    scores,
-                    d,
-                )
+                n = order_moves(current, mask, possible, 0, d, shape, moves, columns, mthreats, scores)
                 ustack[d, 3] = 0
                 if first_move:  # ranked with the others while the buckets load, but tried first
                     to_front(first_move, n, moves, columns, mthreats, d)
@@ -438,77 +413,41 @@ def _search(
         alpha = istack[d, I_ALPHA]
         beta = istack[d, I_BETA]
         i = istack[d, I_NEXT]
-        if score >= beta:
+        if score >= beta:  # a cut: the score is a lower bound, reached by this move
             best = columns[d, i]
             if istack[d, I_MIRROR]:
                 best = width - 1 - best
-            base, shift, most = table_part(
-                stones0 + d, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-            )
-            store(
-                table,
-                base,
-                ustack[d, 2],
-                shift,
-                score,
-                UNKNOWN_HIGH,
-                best,
-                bit_length(np.uint64(nodes - istack[d, I_NODES0])),
-                most,
-            )
-            ret = score
-            continue
-        if score > alpha:
-            alpha = score
-            istack[d, I_ALPHA] = alpha
-        i += 1
-        count = istack[d, I_COUNT]
-        if i == count and ustack[d, 3]:
-            count = order_moves(
-                ustack[d, 0],
-                ustack[d, 1],
-                ustack[d, 3],
-                count,
-                width,
-                height,
-                connect,
-                directions,
-                board,
-                fast,
-                moves,
-                columns,
-                mthreats,
-                scores,
-                d,
-            )
-            istack[d, I_COUNT] = count
-            ustack[d, 3] = 0
-        if i < count:
+            lower, upper, ret = score, UNKNOWN_HIGH, score
+        else:
+            if score > alpha:
+                alpha = score
+                istack[d, I_ALPHA] = alpha
+            i += 1
+            count = istack[d, I_COUNT]
+            if i == count and ustack[d, 3]:
+                current, mask, rest = ustack[d, 0], ustack[d, 1], ustack[d, 3]
+                count = order_moves(current, mask, rest, count, d, shape, moves, columns, mthreats, scores)
+                istack[d, I_COUNT] = count
+                ustack[d, 3] = 0
+            if i < count:
+                istack[d, I_NEXT] = i
+                ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]
+                ustack[d + 1, 1] = ustack[d, 1] | moves[d, i]
+                istack[d + 1, I_ALPHA] = -beta
+                istack[d + 1, I_BETA] = -alpha
+                d += 1
+                enter = 1
+                continue
+            # every move tried: alpha is an upper bound, and a lower one if a move raised it
+            best, upper, ret = -1, alpha, alpha
+            lower = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
             istack[d, I_NEXT] = i
-            ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]
-            ustack[d + 1, 1] = ustack[d, 1] | moves[d, i]
-            istack[d + 1, I_ALPHA] = -beta
-            istack[d + 1, I_BETA] = -alpha
-            d += 1
-            enter = 1
-            continue
-        low = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
+        stones = stones0 + d
         base, shift, most = table_part(
-            stones0 + d, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+            stones, near_from, near_base, near_tshift, near_max_work, tshift, max_work
         )
-        store(
-            table,
-            base,
-            ustack[d, 2],
-            shift,
-            low,
-            alpha,
-            -1,
-            bit_length(np.uint64(nodes - istack[d, I_NODES0])),
-            most,
-        )
-        ret = alpha
-        istack[d, I_NEXT] = i
+        work = bit_length(np.uint64(nodes - istack[d, I_NODES0]))
+        store(table, base, ustack[d, 2], shift, lower, upper, best, work, most)
 
     state[S_PHASE] = phase
     state[S_DEPTH] = d
@@ -519,54 +458,12 @@ def _search(
 
 
 @njit(inline="always")
-def _solve_batch(
-    boards: np.ndarray,
-    rows: np.ndarray,
-    width: int,
-    height: int,
-    connect: int,
-    table: np.ndarray,
-    bits: int,
-    near_bits: int,
-    ustack: np.ndarray,
-    istack: np.ndarray,
-    moves: np.ndarray,
-    columns: np.ndarray,
-    mthreats: np.ndarray,
-    scores: np.ndarray,
-    child_hashes: np.ndarray,
-    state: np.ndarray,
-    node_stop: int,
-    cancel: np.ndarray,
-    etc_until: int,
-    near_from: int,
-) -> int:
+def _solve_batch(args: KernelArgs, width: int, height: int, connect: int) -> int:
     """:func:`_search` over a batch's positions from ``state[S_POSITION]`` on (see :func:`kernel_for`)."""
+    boards, rows, state = args.boards, args.rows, args.state
     while True:
         p = state[S_POSITION]
-        status = _search(
-            boards[p, 0],
-            boards[p, 1],
-            rows[p, R_STONES],
-            width,
-            height,
-            connect,
-            table,
-            bits,
-            near_bits,
-            ustack,
-            istack,
-            moves,
-            columns,
-            mthreats,
-            scores,
-            child_hashes,
-            state,
-            node_stop,
-            cancel,
-            etc_until,
-            near_from,
-        )
+        status = _search(boards[p, 0], boards[p, 1], rows[p, R_STONES], width, height, connect, args)
         if status != DONE:
             return status
         rows[p, R_SCORE] = state[S_MIN]
@@ -583,7 +480,7 @@ def _solve_batch(
         state[S_POSITION] = p
 
 
-Kernel = Callable[..., int]
+Kernel = Callable[[KernelArgs], int]
 
 
 SPECIALISED: Final = frozenset({(7, 6, 4)})
@@ -594,51 +491,9 @@ costs nothing to start."""
 
 
 @njit(cache=True, nogil=True)
-def _generic_kernel(
-    boards: np.ndarray,
-    rows: np.ndarray,
-    width: int,
-    height: int,
-    connect: int,
-    table: np.ndarray,
-    bits: int,
-    near_bits: int,
-    ustack: np.ndarray,
-    istack: np.ndarray,
-    moves: np.ndarray,
-    columns: np.ndarray,
-    mthreats: np.ndarray,
-    scores: np.ndarray,
-    child_hashes: np.ndarray,
-    state: np.ndarray,
-    node_stop: int,
-    cancel: np.ndarray,
-    etc_until: int,
-    near_from: int,
-) -> int:
+def _generic_kernel(args: KernelArgs, width: int, height: int, connect: int) -> int:
     """:func:`_solve_batch` with the sizes as run-time arguments: one kernel for every geometry."""
-    return _solve_batch(
-        boards,
-        rows,
-        width,
-        height,
-        connect,
-        table,
-        bits,
-        near_bits,
-        ustack,
-        istack,
-        moves,
-        columns,
-        mthreats,
-        scores,
-        child_hashes,
-        state,
-        node_stop,
-        cancel,
-        etc_until,
-        near_from,
-    )
+    return _solve_batch(args, width, height, connect)
 
 
 def is_compiled(width: int, height: int, connect: int) -> bool:
@@ -653,11 +508,10 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     """The search for one geometry: compiled with its sizes for :data:`SPECIALISED` ones
     (cached on disk per geometry by numba), else the shared ``_generic_kernel``.
 
-    ``kernel(boards, rows, table, bits, near_bits, ustack, istack, moves,
-    columns, mthreats, scores, child_hashes, state, node_stop, cancel,
-    etc_until, near_from)`` (the arrays of :mod:`c4engine.kernels.layout`;
-    the table's two parts as :mod:`c4engine.kernels.table` lays them out,
-    positions of ``near_from`` stones or more in the near-end part) solves a batch of
+    ``kernel(args)`` (a :class:`c4engine.kernels.layout.KernelArgs`: the
+    arrays of :mod:`c4engine.kernels.layout`; the table's two parts as
+    :mod:`c4engine.kernels.transposition` lays them out, positions of
+    ``near_from`` stones or more in the near-end part) solves a batch of
     positions in order, sharing the table: position ``p`` is
     (``boards[p, 0]``, ``boards[p, 1]``) = (current, mask) with
     ``rows[p, R_STONES]`` stones, searched within ``[rows[p, R_LOWER],
@@ -678,52 +532,13 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     """
     if (width, height, connect) not in SPECIALISED:
 
-        def generic(boards: np.ndarray, rows: np.ndarray, *rest: Any) -> int:
-            return int(_generic_kernel(boards, rows, width, height, connect, *rest))
+        def generic(args: KernelArgs) -> int:
+            return int(_generic_kernel(args, width, height, connect))
 
         return generic
 
     @njit(cache=True, nogil=True)
-    def kernel(
-        boards: np.ndarray,
-        rows: np.ndarray,
-        table: np.ndarray,
-        bits: int,
-        near_bits: int,
-        ustack: np.ndarray,
-        istack: np.ndarray,
-        moves: np.ndarray,
-        columns: np.ndarray,
-        mthreats: np.ndarray,
-        scores: np.ndarray,
-        child_hashes: np.ndarray,
-        state: np.ndarray,
-        node_stop: int,
-        cancel: np.ndarray,
-        etc_until: int,
-        near_from: int,
-    ) -> int:
-        return _solve_batch(
-            boards,
-            rows,
-            width,
-            height,
-            connect,
-            table,
-            bits,
-            near_bits,
-            ustack,
-            istack,
-            moves,
-            columns,
-            mthreats,
-            scores,
-            child_hashes,
-            state,
-            node_stop,
-            cancel,
-            etc_until,
-            near_from,
-        )
+    def kernel(args: KernelArgs) -> int:
+        return _solve_batch(args, width, height, connect)
 
     return kernel

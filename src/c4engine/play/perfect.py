@@ -23,32 +23,18 @@ import time
 from dataclasses import replace
 from typing import Final
 
-from c4engine.board import Board, Geometry, fits_64_bits
+from c4engine.board import Board, Geometry, require_64_bits
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
 from c4engine.search.limit import Limit
 from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, Score, Source
+from c4engine.search.scale import win_score
 
-__all__ = ["DEFAULT_PERFECT_LIMIT", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
+__all__ = ["DEFAULT_PERFECT_LIMIT", "PerfectPlayer", "check_perfect_board"]
 
 DEFAULT_PERFECT_LIMIT: Final = Limit(time=60.0)
 """What the perfect player may spend on one move before it plays its best known move."""
-
-
-def perfect_boards() -> str:
-    """The boards perfect play is real on, in words: those the exact solver holds.
-
-    >>> perfect_boards()
-    'width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1'
-    """
-    widest: dict[int, int] = {}  # the widest board of each height
-    for width in range(1, 33):
-        height = 64 // width - 1
-        if height >= 1:
-            widest[height] = width
-    sizes = sorted((width, height) for height, width in widest.items() if width >= 4)
-    return "width * (height + 1) <= 64: up to " + ", ".join(f"{w}x{h}" for w, h in sizes)
 
 
 def check_perfect_board(width: int, height: int, name: str = "perfect play") -> None:
@@ -66,11 +52,10 @@ def check_perfect_board(width: int, height: int, name: str = "perfect play") -> 
 width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
 9x7 needs 72: choose a level 1..7
     """
-    if not fits_64_bits(width, height):
-        raise UnsupportedBoardError(
-            f"{name} needs a board the exact solver holds, {perfect_boards()}; "
-            f"{width}x{height} needs {width * (height + 1)}: choose a level 1..{len(LEVELS)}"
-        )
+    try:
+        require_64_bits(width, height, name)
+    except UnsupportedBoardError as refused:
+        raise UnsupportedBoardError(f"{refused}: choose a level 1..{len(LEVELS)}") from None
 
 
 class PerfectPlayer:
@@ -120,9 +105,9 @@ class PerfectPlayer:
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            score = (board.width * board.height + 1 - board.move_count) // 2
+            score = win_score(board.width * board.height, board.move_count)
             return self._record(board, _choice(board, column, score, True, "rules", start))
-        if self._random is None and self.analyst.book_scores(board) is None and self.analyst.can_solve(board):
+        if self._random is None and self.analyst.book_scores(board) is None and board.geometry.fits_64_bits:
             return self._record(board, self._solve_centre_first(board, start))
         analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)
         values = analysis.exact_values()

@@ -22,7 +22,7 @@ import random
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError, echo
@@ -57,7 +57,7 @@ __all__ = [
     "weights_player",
 ]
 
-PERFECT = "perfect"
+PERFECT: Literal["perfect"] = "perfect"
 """The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
 
 COMPUTER_FORMS = (

@@ -27,6 +27,7 @@ from c4engine.board import Board
 from c4engine.errors import WeightsError
 from c4engine.kernels import announce_compile, is_cached
 from c4engine.kernels import heuristic as _kernel
+from c4engine.kernels.layout import DONE
 from c4engine.search.evaluators import EVAL_LIMIT, WindowsEvaluator, areas, window_tables, windows
 
 __all__ = ["KernelSearch", "KernelWeights", "has_kernel", "kernel_weights", "load_kernel"]
@@ -178,7 +179,7 @@ class KernelSearch:
             started = process_time()
             status = _kernel.run(
                 current, mask, board.width, board.height, board.connect, depth, roots,
-                self._masks, own, opponent, center, self._center, float(EVAL_LIMIT - 1),
+                _kernel.Weights(self._masks, own, opponent, center, self._center, float(EVAL_LIMIT - 1)),
                 self._keys, self._lower, self._upper, self._gen, self._move, self._bits,
                 self._generation, ustack, fstack, istack, mstack, pv, pvlen,
                 state, fret, min(done + self._slice_nodes, max_nodes),
@@ -186,7 +187,7 @@ class KernelSearch:
             spent = process_time() - started
             nodes = int(state[_kernel.S_NODES])
             sliced, done = nodes - done, nodes
-            if status == _kernel.DONE:
+            if status == DONE:
                 self._last_nodes = nodes
                 return self._root_answer(), sliced
             # Keep a slice near SLICE_SECONDS whatever a node costs here.

@@ -64,7 +64,8 @@ from c4engine.board import Board, has_line
 from c4engine.errors import GameOverError
 from c4engine.search.evaluators import Evaluator, windows
 from c4engine.search.limit import Limit
-from c4engine.search.results import WIN_SCORE, PlayResult, Score
+from c4engine.search.results import PlayResult, Score
+from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD
 
 if TYPE_CHECKING:
     # numba (half a second to import): imported by an engine that may take the compiled path, when
@@ -79,8 +80,6 @@ DEFAULT_DEPTH = 6
 DEFAULT_LIMIT = Limit(depth=DEFAULT_DEPTH)
 """An engine's own limit unless it is given one."""
 
-_MAX_PLIES = 32 * 32  # the most plies any board can last (MAX_SIZE squared)
-_WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES
 
 _INF = math.inf
 _LOST = -math.inf  # the leaf cache's mark for "the side to move here has already lost"
@@ -384,7 +383,7 @@ class Engine:
                     self._answer = self._search_root(depth, candidates)
                     completed = depth
                     score = self._answer[1]
-                    if abs(score) >= _WIN_THRESHOLD or len(candidates) == 1:
+                    if abs(score) >= WIN_THRESHOLD or len(candidates) == 1:
                         break
         except _Stop as stop:
             stopped = stop.reason

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Final
 
 from c4engine.errors import LimitError
 
@@ -28,6 +29,10 @@ __all__ = ["MAX_NODES", "UNLIMITED", "Limit"]
 MAX_NODES = 10**12
 """The most nodes a front-end lets one question ask for (``--nodes``, the web's ``nodes``): more
 than any search finishes in a day."""
+
+
+DEFAULT_POLL_INTERVAL: Final = 0.25
+"""CPU seconds between a solve's looks at the clock and at its poll hook, unless told otherwise."""
 
 
 @dataclass(frozen=True)

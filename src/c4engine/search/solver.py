@@ -1,14 +1,8 @@
 """The exact solver: perfect-play scores of positions, computed by compiled kernels.
 
-Scores follow the published Connect-4 solver benchmarks.  For the side to
-move, a position scores
-
-* ``(cells + 1 - stones) // 2`` if it wins, where ``stones`` is the number
-  of stones on the board just before its winning stone -- so the sooner the
-  win, the higher the score;
-* the negation of the same formula (with the opponent's winning stone) if
-  it loses;
-* 0 for a draw.
+Scores follow the published Connect-4 solver benchmarks (:mod:`c4engine.search.scale`):
+for the side to move, positive when it wins, the sooner the higher; 0 for a draw;
+negative when it loses.
 
 On the standard board the empty position scores 1: the first player wins
 with the last stone it can play.  In words (:func:`score_words`) a score
@@ -38,20 +32,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from c4engine.board import Board, fits_64_bits
-from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
+from c4engine.board import Board, require_64_bits
+from c4engine.errors import GameOverError
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
-from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.results import (
-    DEFAULT_TABLE_MB,
     Analysis,
     BatchResult,
     SolveResult,
-    check_table_mb,
     moves_to_end,
     score_words,
 )
+from c4engine.search.scale import score_range, win_score
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -64,20 +58,12 @@ __all__ = [
     "score_words",
 ]
 
-DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
-_ENTRY_BYTES = 8
 ETC_MARGIN = 11
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
 
 Nearer the end a node's subtree is too small to repay probing every child
 (docs/benchmarks.md: the margin measured with the table's near-end part)."""
-NEAR_EMPTIES = 14
-"""Positions with at most this many empty cells go to the table's near-end part (kernels.table).
-
-Most nodes are that near the end; in 8 MiB of their own they stay in the
-processor's cache (docs/benchmarks.md: against one 64 MiB part, about a
-fifth less time from the same number of nodes)."""
 
 
 @dataclass(frozen=True)
@@ -123,60 +109,45 @@ class _Budget:
 class Solver:
     """An exact Connect-N solver with its transposition table.
 
-    ``table_size_mb`` is the table's memory, in 8-byte entries: from 24
-    MiB on, a near-end part of 8 MiB (2**20 entries) for the positions
-    with at most :data:`NEAR_EMPTIES` empty cells, and a main part, the
-    largest power of two that fits in the rest, for the others; below
-    that, one part, the largest power of two that fits (at least 8 MiB).
-    The default 72 is 64 MiB + 8 MiB.  Each part is used from its first
-    512 KiB, and doubles whenever one position's search has taken enough
-    nodes to fill it (:attr:`table_bytes_in_use`): small searches stay in
-    the processor's cache.  Reusing one solver keeps the table, which
+    ``table_size_mb`` is the table's memory (:attr:`table`, a
+    :class:`~c4engine.kernels.transposition.Table`): from 24 MiB on, a
+    near-end part of 8 MiB for the positions near the end of the game and
+    a main part, the largest power of two that fits in the rest, for the
+    others; below that, one part.  The default 72 is 64 MiB + 8 MiB.  Each
+    part is used from its first 512 KiB, and doubles whenever one
+    position's search has taken enough nodes to fill it
+    (:attr:`table_bytes_in_use`): small searches stay in the processor's
+    cache.  Reusing one solver keeps the table, which
     speeds up related positions (a game, an analysis).  The table is
     cleared when the board size or connect-N changes.
     """
 
     def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False) -> None:
-        entries = int(check_table_mb(table_size_mb) * 1024 * 1024) // _ENTRY_BYTES
-        self._bits, self._near_bits = _layout.table_parts(entries)
-        try:
-            self._table = _layout.new_table(self._bits, self._near_bits)
-        except MemoryError:
-            raise TableSizeError(
-                f"no {table_size_mb:g} MB of free memory for the table: ask for less"
-            ) from None
+        self.table = Table(table_size_mb)
+        """The transposition table: its parts, sizes and use (a ``kernels.transposition.Table``)."""
         self.weak = weak
         self._geometry: tuple[int, int, int] | None = None
-        self._stacks: tuple[np.ndarray, ...] | None = None
+        self._args: _layout.KernelArgs | None = None  # the kernel's, for the geometry loaded
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
         self.etc_margin = ETC_MARGIN
-        self.near_empties = NEAR_EMPTIES
 
     # ------------------------------------------------------------ metadata
 
     @property
     def table_bytes(self) -> int:
         """Memory of the transposition table, in bytes."""
-        return int(self._table.nbytes)
+        return self.table.bytes
 
     @property
     def table_entries(self) -> int:
-        return int(self._table.shape[0])
+        return self.table.entries
 
     @property
     def table_bytes_in_use(self) -> int:
         """Memory of the table its searches have used so far: its parts start at 512 KiB each and
         double as a search needs, up to :attr:`table_bytes`."""
-        return _layout.entries_in_use(self._table) * _ENTRY_BYTES
-
-    @staticmethod
-    def supports(width: int, height: int) -> bool:
-        """Whether the solver takes boards of this size: those that fit 64 bits.
-
-        See :func:`c4engine.board.fits_64_bits`.  Other sizes are refused with :class:`UnsupportedBoardError`.
-        """
-        return fits_64_bits(width, height)
+        return self.table.bytes_in_use
 
     def load(self, board: Board) -> None:
         """Load the compiled search for ``board``'s size now, once a process (compiling it, the
@@ -191,12 +162,12 @@ class Solver:
     def _load(self, width: int, height: int, connect: int) -> None:
         if (width, height, connect) not in _LOADED:
             with _scipy_probe_skipped():
-                _warm_up(width, height, connect, self._table, self._bits, self._near_bits)
+                _warm_up(width, height, connect, self.table)
             _LOADED.add((width, height, connect))
 
     def reset(self) -> None:
         """Forget everything the table holds."""
-        self._table[:] = 0
+        self.table.reset()
 
     def cancel(self) -> None:
         """Stop the running search (safe from another thread); it returns a non-exact result."""
@@ -312,7 +283,7 @@ class Solver:
         with self._lock:
             self._prepare(board)
             stones = board.move_count
-            lowest, highest = _score_range(board.width * board.height, stones)
+            lowest, highest = score_range(board.width * board.height, stones)
             if score <= lowest:
                 return True
             if score > highest:
@@ -350,15 +321,10 @@ class Solver:
     # ------------------------------------------------------------ internals
 
     def _check(self, board: Board) -> None:
-        """Refuse a board that is over or too big for the solver."""
+        """Refuse a board that is over or too big for the solver (:func:`c4engine.board.fits_64_bits`)."""
         if board.winner is not None or board.is_full:
             raise GameOverError("the game is over: nothing to solve")
-        width, height = board.width, board.height
-        if not self.supports(width, height):
-            raise UnsupportedBoardError(
-                f"the solver needs width * (height + 1) <= 64 bits; a {width}x{height} board needs "
-                f"{width * (height + 1)}"
-            )
+        require_64_bits(board.width, board.height)
 
     def _prepare(self, board: Board) -> None:
         self._check(board)
@@ -370,7 +336,9 @@ class Solver:
                 self.reset()
             self._load(width, height, connect)  # before the search's clock starts
             self._geometry = geometry
-            self._stacks = _layout.new_stacks(width, height)
+            self._args = _layout.new_args(
+                width, height, self.table, width * height - self.etc_margin, self._cancel
+            )
 
     def _solve_run(
         self,
@@ -386,7 +354,6 @@ class Solver:
         """
         first = boards[0]
         self._prepare(first)
-        assert self._stacks is not None
         cells = first.width * first.height
         count = len(boards)
         positions = np.fromiter(
@@ -399,8 +366,8 @@ class Solver:
             rows[:, _layout.R_LOWER] = -1
             rows[:, _layout.R_UPPER] = 1
         else:
-            rows[:, _layout.R_LOWER] = -((cells - stones) // 2)
-            rows[:, _layout.R_UPPER] = (cells + 1 - stones) // 2
+            ranges = [score_range(cells, board.move_count) for board in boards]
+            rows[:, [_layout.R_LOWER, _layout.R_UPPER]] = np.array(ranges, dtype=np.int64)
         state = _layout.new_state(int(rows[0, _layout.R_LOWER]), int(rows[0, _layout.R_UPPER]))
         status = self._call_kernel(first, positions, rows, state, _layout.NO_NODE_STOP)
         # when cancelled, the position under way is state[S_POSITION]
@@ -427,7 +394,7 @@ class Solver:
         stones = mask.bit_count()
         start_nodes = budget.nodes
         t0 = time.perf_counter()
-        lowest, highest = _score_range(cells, stones)
+        lowest, highest = score_range(cells, stones)
         lower, upper = (-1, 1) if weak else (lowest, highest)
         if at_least is not None:
             if at_least > highest:
@@ -494,20 +461,12 @@ class Solver:
         self, board: Board, positions: np.ndarray, rows: np.ndarray, state: np.ndarray, node_stop: int
     ) -> int:
         """One call of ``board``'s geometry's kernel on ``positions`` with this solver's table and stacks."""
-        assert self._stacks is not None
-        return solver_kernel(board.width, board.height, board.connect)(
-            positions,
-            rows,
-            self._table,
-            self._bits,
-            self._near_bits,
-            *self._stacks,
-            state,
-            node_stop,
-            self._cancel,
-            board.width * board.height - self.etc_margin,
-            board.width * board.height - self.near_empties,
+        assert self._args is not None
+        etc_until = board.width * board.height - self.etc_margin  # read now: a benchmark may set it
+        args = self._args._replace(
+            boards=positions, rows=rows, state=state, node_stop=node_stop, etc_until=etc_until
         )
+        return solver_kernel(board.width, board.height, board.connect)(args)
 
     def _run(
         self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
@@ -564,14 +523,14 @@ class Solver:
         lowers: list[int | None] = [None] * width
         uppers: list[int | None] = [None] * width
         children: dict[int, tuple[int, int]] = {}
-        win_score = _score_range(cells, stones)[1]
+        winning = win_score(cells, stones)
         # a column's score is minus its child's: its natural range is the child's, negated
-        child_lowest, child_highest = _score_range(cells, stones + 1)
+        child_lowest, child_highest = score_range(cells, stones + 1)
         for column in board.geometry.center_order:
             if not board.can_play(column):
                 continue
             if board.is_winning_move(column):
-                scores[column] = lowers[column] = uppers[column] = win_score
+                scores[column] = lowers[column] = uppers[column] = winning
                 continue
             child = _play(current, mask, column, board)
             assert child is not None
@@ -585,9 +544,7 @@ class Solver:
                 result = self._solve(child_current, child_mask, board, weak, budget, False)
                 lowers[column], uppers[column] = -result.upper, -result.lower
         else:
-            self._settle_outcomes(board, children, lowers, uppers, budget)
-            if not weak:
-                self._narrow(board, children, lowers, uppers, budget)
+            self._bound_columns(board, children, lowers, uppers, budget, weak)
         if weak:  # win, draw or loss: the bounds' signs
             lowers = [None if low is None else _sign(low) for low in lowers]
             uppers = [None if high is None else _sign(high) for high in uppers]
@@ -615,21 +572,25 @@ class Solver:
             tuple(uppers),
         )
 
-    def _settle_outcomes(
+    def _bound_columns(
         self,
         board: Board,
         children: dict[int, tuple[int, int]],
         lowers: list[int | None],
         uppers: list[int | None],
         budget: _Budget,
+        weak: bool,
     ) -> None:
-        """Settle win, draw or loss of every column first, by null-window probes around 0.
+        """Within a limit, prove each column's bounds as far as it allows: first win, draw or loss of
+        every column, by null-window probes around 0; then (unless ``weak``) each exact score.
 
         Round one asks of each column (centre first) "at least a draw?", round
         two "a win?" of those not proven lost: within a time limit a player
         learns more from every column's result than from one column's exact
         distance.  A probe's value is a proven bound beyond the question's
-        (the kernel's searches fail soft), so it may settle more.
+        (the kernel's searches fail soft), so it may settle more.  Then each
+        column's bounds are narrowed to its exact score, the columns that
+        may be best first.
         """
         for threshold in (0, 1):
             for column, (child_current, child_mask) in children.items():
@@ -647,16 +608,8 @@ class Solver:
                     uppers[column] = min(high, -int(state[_layout.S_MIN]))
                 else:
                     lowers[column] = max(low, -int(state[_layout.S_MAX]))
-
-    def _narrow(
-        self,
-        board: Board,
-        children: dict[int, tuple[int, int]],
-        lowers: list[int | None],
-        uppers: list[int | None],
-        budget: _Budget,
-    ) -> None:
-        """Narrow each column's proven bounds to its exact score, the columns that may be best first."""
+        if weak:
+            return
         top = max(low for low in lowers if low is not None)
         contenders = [column for column in children if (high := uppers[column]) is not None and high >= top]
         for column in contenders + [column for column in children if column not in contenders]:
@@ -718,28 +671,12 @@ _LOADED: set[tuple[int, int, int]] = set()
 """The geometries (width, height, connect) whose kernel this process has loaded and run."""
 
 
-def _warm_up(width: int, height: int, connect: int, table: np.ndarray, bits: int, near_bits: int) -> None:
+def _warm_up(width: int, height: int, connect: int, table: Table) -> None:
     """Load the geometry's compiled kernel now (numba compiles a function at its first call),
     by a call that stops before its first node, rather than inside the first timed solve."""
-    state = _layout.new_state(-1, 1)
     solver_kernel(width, height, connect)(
-        np.zeros((1, 2), dtype=np.uint64),
-        np.zeros((1, _layout.R_SIZE), dtype=np.int64),
-        table,
-        bits,
-        near_bits,
-        *_layout.new_stacks(width, height),
-        state,
-        0,
-        np.zeros(1, dtype=np.uint8),
-        0,
-        0,
+        _layout.new_args(width, height, table, 0, np.zeros(1, dtype=np.uint8))
     )
-
-
-def _score_range(cells: int, stones: int) -> tuple[int, int]:
-    """The lowest and highest strong scores of a position with ``stones`` of ``cells`` filled."""
-    return -((cells - stones) // 2), (cells + 1 - stones) // 2
 
 
 def _sign(x: int) -> int:
