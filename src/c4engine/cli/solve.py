@@ -37,6 +37,7 @@ from c4engine.cli.options import (
     Subparsers,
     add_progress_option,
     add_table_option,
+    add_thread_option,
     board_size,
     check_input_file,
     number,
@@ -77,6 +78,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-w", "--weak", action="store_true", help="only win / draw / loss")
     add_table_option(parser)
+    add_thread_option(parser)
     parser.add_argument(
         "--time",
         type=number(0, MAX_SECONDS, above=True, unit=" seconds"),
@@ -152,7 +154,7 @@ def _board(position: str, args: argparse.Namespace) -> Board:
 
 def _analyst(args: argparse.Namespace) -> Analyst:
     """The analysis service for these options: the shipped book unless ``--no-book``."""
-    return Analyst(None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb)
+    return Analyst(None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb, threads=args.threads)
 
 
 def _limit(args: argparse.Namespace) -> Limit:
@@ -172,7 +174,10 @@ def _print_verdict(position: str, verdict: Verdict, width: int, out: TextIO) -> 
     if verdict.pv_complete:
         print(f"pv: {format_moves(verdict.pv, width)}", file=out)
     print(f"source: {verdict.source}", file=out)
-    print(f"nodes: {verdict.nodes}  time: {verdict.elapsed:.3f} s", file=out)
+    print(
+        f"nodes: {verdict.nodes}{_per_thread(verdict.nodes_per_thread)}  time: {verdict.elapsed:.3f} s",
+        file=out,
+    )
 
 
 def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: TextIO) -> None:
@@ -188,6 +193,12 @@ def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: 
     print(f"pv: {format_moves(analysis.pv, width) or '-'}{proven}", file=out)
     print(f"source: {analysis.source}", file=out)
     print(f"nodes: {analysis.nodes}  time: {analysis.elapsed:.3f} s", file=out)
+
+
+def _per_thread(nodes: Sequence[int]) -> str:
+    """`` (per thread: a + b)`` when more than one thread searched, so a speed-up from searching more
+    nodes at once shows for what it is."""
+    return f" (per thread: {' + '.join(map(str, nodes))})" if len(nodes) > 1 else ""
 
 
 def _score_text(column: ColumnAnalysis) -> str:

@@ -467,6 +467,9 @@ class Verdict:
     move_proven: bool = True
     pv_complete: bool = False
     """Whether ``pv`` is best play to the end of the game (asked of :meth:`Analyst.solve` with ``line``)."""
+    nodes_per_thread: tuple[int, ...] = ()
+    """The solver's ``nodes`` split between its threads, the caller's first (empty when the solver
+    did not answer alone)."""
 
     @property
     def exact(self) -> bool:
@@ -490,6 +493,8 @@ class SolveResult:
     ``best_move`` is a 0-based column: a move reaching the score when
     exact, otherwise the best move found so far (proved to reach ``lower``
     when ``best_proved``), or None.  Weak solves score -1, 0 or 1.
+    ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
+    caller's first (one number with one thread).
     """
 
     score: int | None
@@ -504,6 +509,7 @@ class SolveResult:
     stones: int
     stopped: str | None = None
     best_proved: bool = True
+    nodes_per_thread: tuple[int, ...] = ()
 
     def describe(self) -> str:
         """The result in words: "win in 3 moves", "draw", "loss in 5 moves", or the bounds."""
@@ -542,6 +548,8 @@ class Analysis:
     a column not finished); ``best_columns`` are the columns with the best
     score, ``pv`` a principal variation (0-based columns, best play by both
     sides to the end of the game, or as far as the limits allowed).
+    ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
+    caller's first.
     """
 
     scores: tuple[int | None, ...]
@@ -555,6 +563,7 @@ class Analysis:
     stones: int
     lowers: tuple[int | None, ...] = field(default=())
     uppers: tuple[int | None, ...] = field(default=())
+    nodes_per_thread: tuple[int, ...] = field(default=())
 
     @property
     def score(self) -> int | None:
