@@ -7,7 +7,7 @@ bound; it narrows ``[lower, upper]`` until they meet.  A :class:`Race` has
 solver's one table at once:
 
 * the first thread (the caller's) asks what the kernel alone would ask
-  next (:func:`test_value`), so with one thread nothing changes;
+  next (:func:`probe_value`), so with one thread nothing changes;
 * each helper, with its own search stack, asks a question nobody is
   asking -- another test value inside the window, the one farthest from
   those under way -- or, when there is none left, the first thread's own
@@ -44,7 +44,7 @@ import numpy as np
 
 from c4engine.kernels import layout as _layout
 
-__all__ = ["RACE_FROM_NODES", "Lane", "Race", "new_lanes", "test_value", "use_whole_table"]
+__all__ = ["RACE_FROM_NODES", "Lane", "Race", "new_lanes", "probe_value", "use_whole_table"]
 
 RACE_FROM_NODES = 200_000
 """A search runs alone until it has taken this many nodes (a few hundredths of a second), then
@@ -71,12 +71,12 @@ def _half(x: int) -> int:
     return x // 2 if x >= 0 else -((-x) // 2)
 
 
-def test_value(lower: int, upper: int) -> int:
+def probe_value(lower: int, upper: int) -> int:
     """The ``v`` of the next question "more than ``v``?" the kernel's own narrowing asks of the window
     ``[lower, upper]`` (kernels.solve, the start of a probe): the middle, moved toward the bounds
     when they are far from 0.
 
-    >>> test_value(-1, 1), test_value(-18, 18), test_value(3, 4)
+    >>> probe_value(-1, 1), probe_value(-18, 18), probe_value(3, 4)
     (0, 0, 3)
     """
     value = lower + (upper - lower) // 2
@@ -162,6 +162,8 @@ class Race:
         self._move = -1
         self._move_bound = 0
         self._asking: dict[int, int] = {}  # lane -> the test value it is settling
+        self._reserved = 0  # nodes handed to kernel calls under way, not yet counted
+        self._counting = threading.Event()  # set when a call under way has counted its nodes
         self._over = False
         self._failure: BaseException | None = None
 
@@ -213,7 +215,7 @@ class Race:
                 if self._failure is not None or self._lower >= self._upper:
                     return _layout.DONE
                 if state is None or not self._lower <= value < self._upper:
-                    value = test_value(self._lower, self._upper)
+                    value = probe_value(self._lower, self._upper)
                     state = _layout.new_state(value, value + 1)
                     self._asking[0] = value
                     lane.cancel[0] = 0
@@ -222,9 +224,13 @@ class Race:
             size = self._next_slice(len(self._lanes))
             if size is None:
                 return _layout.PAUSED
+            size = self._reserve(size)
+            if size == 0:  # the node limit is spoken for by the helpers' calls under way
+                self._wait_for_counts()
+                continue
             before = int(state[_layout.S_NODES])
             status = self._run(lane, positions, rows, state, before + size)
-            self._counted(lane, int(state[_layout.S_NODES]) - before)
+            self._counted(lane, int(state[_layout.S_NODES]) - before, size)
             if status == _layout.DONE:
                 self._learn_probe(value, state)
                 state = None
@@ -269,7 +275,7 @@ class Race:
         those asked (and the bounds), else a root split of the first thread's question."""
         lower, upper = self._lower, self._upper
         asked = {value for lane, value in self._asking.items() if lane != index}
-        main = self._asking.get(0, test_value(lower, upper))
+        main = self._asking.get(0, probe_value(lower, upper))
         if self._strategy == "probes":
             free = [value for value in range(lower, upper) if value not in asked]
             if free:
@@ -310,15 +316,12 @@ class Race:
         while True:
             if self._over or lane.cancel[0]:
                 return None
-            size = HELPER_SLICE
-            left = self._remaining_nodes()
-            if left is not None:
-                size = min(size, left // len(self._lanes))
-                if size <= 0:
-                    return None
+            size = self._reserve(HELPER_SLICE)
+            if size == 0:
+                return None
             before = int(state[_layout.S_NODES])
             status = self._run(lane, positions, rows, state, before + size)
-            self._counted(lane, int(state[_layout.S_NODES]) - before)
+            self._counted(lane, int(state[_layout.S_NODES]) - before, size)
             if status == _layout.DONE:
                 return state
             if status == _layout.CANCELLED:
@@ -326,10 +329,29 @@ class Race:
 
     # ------------------------------------------------------ shared results
 
-    def _counted(self, lane: Lane, nodes: int) -> None:
+    def _reserve(self, wanted: int) -> int:
+        """Nodes a kernel call may search, at most ``wanted``: under a node limit, a share of what
+        the calls under way leave, so that all threads together stay within it."""
         with self._lock:
+            left = self._remaining_nodes()
+            if left is not None:
+                left -= self._reserved
+                wanted = min(wanted, max(left // len(self._lanes), min(left, 1000)), left)
+            wanted = max(wanted, 0)
+            self._reserved += wanted
+            self._counting.clear()
+            return wanted
+
+    def _counted(self, lane: Lane, nodes: int, reserved: int) -> None:
+        with self._lock:
+            self._reserved -= reserved
             lane.nodes += nodes
             self._count(nodes)
+            self._counting.set()
+
+    def _wait_for_counts(self) -> None:
+        """Wait until a helper's call under way has counted its nodes (or a moment)."""
+        self._counting.wait(0.01)
 
     def _learn_probe(self, value: int, state: np.ndarray) -> None:
         lower, upper = _probe_bounds(value, state)

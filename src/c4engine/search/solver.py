@@ -154,7 +154,8 @@ class Solver:
         self._lock = threading.Lock()
         self.threads = threads
         self._lanes: list[_parallel.Lane] = []
-        self._race_strategy = "probes"  # benchmarks/threads.py measures "split" against it
+        self._race_strategy = "probes"  # "split" measured against it (docs/benchmarks.md)
+        self.race_from_nodes = _parallel.RACE_FROM_NODES
         self.etc_margin = ETC_MARGIN
         self.near_empties = NEAR_EMPTIES
 
@@ -556,9 +557,7 @@ class Solver:
             if slice_nodes is None:
                 return _layout.PAUSED
             if self.threads > 1:  # alone up to where the helpers join in
-                slice_nodes = min(
-                    slice_nodes, max(1, _parallel.RACE_FROM_NODES - int(state[_layout.S_NODES]))
-                )
+                slice_nodes = min(slice_nodes, max(1, self.race_from_nodes - int(state[_layout.S_NODES])))
             before = int(state[_layout.S_NODES])
             cpu = time.thread_time()
             status = self._call_kernel(board, positions, rows, state, before + slice_nodes)
@@ -575,7 +574,7 @@ class Solver:
             root = int(state[_layout.S_ROOT_MOVE])
             if self._polled(budget, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
                 return _layout.CANCELLED
-            if self.threads > 1 and int(state[_layout.S_NODES]) >= _parallel.RACE_FROM_NODES:
+            if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
                 return self._race(current, mask, stones, board, state, budget)
 
     def _next_slice(self, budget: _Budget, threads: int = 1) -> int | None:
