@@ -11,8 +11,9 @@ solver's one table at once:
 * each helper, with its own search stack, asks a question nobody is
   asking -- another test value inside the window, the one farthest from
   those under way -- or, when there is none left, the first thread's own
-  question, by searching the root's moves itself in the opposite order (a
-  root split: both ends of the move list at once);
+  question, by searching the root's moves itself (a root split: from the
+  centre out, near the kernel's own order, so the threads leapfrog through
+  the table, each finding what the other just proved);
 * every answer narrows the shared window at once; a thread whose question
   the window has settled is stopped (its flag) and takes the next one;
   the search ends when the window closes, and the answer is the same
@@ -288,13 +289,15 @@ class Race:
         return "split", main
 
     def _split(self, index: int, value: int) -> None:
-        """Answer "more than ``value``?" by searching the root's moves in turn, in the reverse of the
-        kernel's order (each a probe of the child at the matching value)."""
+        """Answer "more than ``value``?" by searching the root's moves in turn (each a probe of the
+        child at the matching value): the first helper from the centre out, near the kernel's own
+        order, so that the two threads leapfrog on the table; further ones from other moves on."""
         lane = self._lanes[index]
         child_value = -(value + 1)  # the root scores more than value iff some child scores at most this
         best_upper = self._lower - 1  # the most the root can score by the moves refuted so far
         children = list(self._root.children)
-        for column, current, mask in children[::-1] if index % 2 else children[1:] + children[:1]:
+        start = (index - 1) % len(children)
+        for column, current, mask in children[start:] + children[:start]:
             if mask == self._root.full:
                 child_lower = child_upper = 0
             else:
