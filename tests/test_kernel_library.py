@@ -13,6 +13,7 @@ from tests.conftest import PONS
 from c4engine import Board
 from c4engine.kernels import layout, library
 from c4engine.kernels.solve import kernel_for
+from c4engine.kernels.transposition import TABLE_HEADER, Table
 
 BITS = 20  # the smallest table: collisions and replacements happen, and must happen alike
 NEAR_BITS = 18  # a near-end part too, for positions with at most 14 empty cells
@@ -37,13 +38,10 @@ def _solve_all(kernel: library.Kernel, lines: list[str]) -> tuple[int, np.ndarra
     rows[:, layout.R_LOWER] = -((42 - stones) // 2)
     rows[:, layout.R_UPPER] = (43 - stones) // 2
     state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
-    cancel = np.zeros(1, dtype=np.uint8)
-    table = layout.new_table(BITS, NEAR_BITS)
-    status = kernel(
-        positions, rows, table, BITS, NEAR_BITS, *layout.new_stacks(7, 6), state,
-        layout.NO_NODE_STOP, cancel, 42 - 8, 42 - 14,
-    )  # fmt: skip
-    return status, rows, table
+    table = Table.with_parts(BITS, NEAR_BITS)
+    args = layout.new_args(7, 6, table, 42 - 8, np.zeros(1, dtype=np.uint8))
+    status = kernel(args._replace(boards=positions, rows=rows, state=state, node_stop=layout.NO_NODE_STOP))
+    return status, rows, table.array
 
 
 @pytest.mark.parametrize(
@@ -63,7 +61,9 @@ def test_the_library_finds_numbas_scores_nodes_and_moves(folder: Path, name: str
     assert np.array_equal(rows, numba_rows)  # the same search, node for node
     assert np.array_equal(table, numba_table)  # and the same table, grown alike
     if name == "Test_L1_R2":
-        assert layout.entries_in_use(table) == (1 << 18) + (1 << NEAR_BITS)  # both parts grew
+        assert sum(1 << int(live) for live in table[-TABLE_HEADER:]) == (1 << 18) + (
+            1 << NEAR_BITS
+        )  # both grew
 
 
 def test_cancel_from_another_thread_stops_the_library_kernel(folder: Path) -> None:
@@ -75,12 +75,11 @@ def test_cancel_from_another_thread_stops_the_library_kernel(folder: Path) -> No
     state = layout.new_state(-20, 21)
     cancel = np.zeros(1, dtype=np.uint8)
     positions = np.array([[board.current_bits, board.mask_bits]], dtype=np.uint64)
-    table, stacks = layout.new_table(BITS), layout.new_stacks(7, 6)  # first: the call follows the timer
+    args = layout.new_args(7, 6, Table.with_parts(BITS), 42 - 8, cancel)  # first: the call follows the timer
+    args = args._replace(boards=positions, rows=rows, state=state, node_stop=layout.NO_NODE_STOP)
     threading.Timer(0.3, lambda: cancel.__setitem__(0, 1)).start()
     start = time.perf_counter()
-    status = native(
-        positions, rows, table, BITS, 0, *stacks, state, layout.NO_NODE_STOP, cancel, 42 - 8, 0,
-    )  # fmt: skip
+    status = native(args)
     assert status == layout.CANCELLED
     assert time.perf_counter() - start < 30  # it stopped long before the search would end
     assert state[layout.S_NODES] > 0

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from c4engine.board import Board, center_order, has_line
-from c4engine.kernels import bitboard, is_cached, layout, moves, table
+from c4engine.kernels import bitboard, is_cached, moves, table
+from c4engine.kernels.transposition import MIN_TABLE_BITS, START_BITS, TABLE_HEADER, Table, table_entries
 from c4engine.search.solver import Solver
 
 
@@ -172,8 +173,8 @@ MAIN = np.uint64(0)  # the main part of a table starts at its first entry
 
 
 def test_table_store_probe_and_merge() -> None:
-    bits = layout.MIN_TABLE_BITS
-    t = layout.new_table(bits)
+    bits = MIN_TABLE_BITS
+    t = Table.with_parts(bits).array
     kbits = table.key_bits(7, 6, bits)
     shift = table.tag_shift(kbits, bits)
     top = table.work_limit(shift)
@@ -208,10 +209,10 @@ def test_table_store_probe_and_merge() -> None:
 
 def test_table_without_room_for_work() -> None:
     # a 64-bit key in the smallest table leaves just the bounds and the move
-    bits = layout.MIN_TABLE_BITS
+    bits = MIN_TABLE_BITS
     shift = table.tag_shift(table.key_bits(8, 7, bits), bits)
     assert table.work_limit(shift) == 0
-    t = layout.new_table(bits)
+    t = Table.with_parts(bits).array
     h = np.uint64(table.scramble(np.uint64(2**63 + 5), 64))
     table.store(t, MAIN, h, shift, -20, 21, 7, 30, 0)
     data = table.probe(t, MAIN, h, shift)
@@ -220,10 +221,10 @@ def test_table_without_room_for_work() -> None:
 
 def test_table_parts_are_apart() -> None:
     """The near-end part starts after the main one; a position stored in one part is not in the other."""
-    bits, near_bits = layout.MIN_TABLE_BITS, 18
-    t = layout.new_table(bits, near_bits)
-    assert t.shape[0] == (1 << bits) + (1 << near_bits) + layout.TABLE_HEADER
-    assert t.shape[0] == layout.table_entries(bits, near_bits)
+    bits, near_bits = MIN_TABLE_BITS, 18
+    t = Table.with_parts(bits, near_bits).array
+    assert t.shape[0] == (1 << bits) + (1 << near_bits) + TABLE_HEADER
+    assert t.shape[0] == table_entries(bits, near_bits)
     kbits = table.key_bits(7, 6, bits)
     shift, near_shift = table.tag_shift(kbits, bits), table.tag_shift(kbits, near_bits)
     near = np.uint64(1 << bits)
@@ -237,15 +238,15 @@ def test_table_parts_are_apart() -> None:
     assert table.data_lower(table.probe(t, near, h, near_shift)) == -4
     assert table.data_lower(table.probe(t, MAIN, h, shift)) == 1
     with pytest.raises(ValueError, match="near-end part"):
-        layout.new_table(bits, bits + 1)
+        Table.with_parts(bits, bits + 1)
 
 
 @pytest.mark.parametrize("base", [0, 1 << 18])
 def test_table_part_grows_keeping_its_entries(base: int) -> None:
     """After a part doubles, every position probes as before, and only the doubled part holds entries."""
-    bits = layout.MIN_TABLE_BITS
-    t = layout.new_table(bits, 18)
-    live = table.first_bits(bits, table.key_bits(7, 6, bits), table.START_BITS)
+    bits = MIN_TABLE_BITS
+    t = Table.with_parts(bits, 18).array
+    live = table.first_bits(bits, table.key_bits(7, 6, bits), START_BITS)
     kbits = table.key_bits(7, 6, bits)
     shift = table.tag_shift(kbits, live)
     rng = np.random.default_rng(5)
@@ -258,7 +259,7 @@ def test_table_part_grows_keeping_its_entries(base: int) -> None:
     table.grow(t, base, live, kbits)
     after = [table.probe(t, np.uint64(base), h, shift - 1) for h in hashes]
     assert after == before
-    held = np.flatnonzero(t[: t.shape[0] - layout.TABLE_HEADER])
+    held = np.flatnonzero(t[: t.shape[0] - TABLE_HEADER])
     assert held.min() >= base and held.max() < base + (2 << live)
 
 
@@ -274,7 +275,7 @@ def test_solver_table_grows_with_the_search() -> None:
     solver = Solver(table_size_mb=24)
     solver.solve(Board.from_moves("2252576253462244111563365343671351441"))  # Test_L3_R1: a few dozen nodes
     small = solver.table_bytes_in_use
-    assert small == 2 * 8 << table.START_BITS  # both parts, as they started
+    assert small == 2 * 8 << START_BITS  # both parts, as they started
     result = solver.solve(Board.from_moves("2416615552"))  # Test_L1_R2, about a million nodes
     assert result.score == 4
     assert small < solver.table_bytes_in_use < solver.table_bytes

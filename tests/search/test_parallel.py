@@ -17,6 +17,7 @@ from c4engine import Board
 from c4engine.cli import main
 from c4engine.errors import ThreadCountError
 from c4engine.kernels import layout
+from c4engine.kernels.transposition import Table
 from c4engine.search.parallel import probe_value, use_whole_table
 from c4engine.search.solver import SolveProgress, Solver
 
@@ -164,16 +165,17 @@ def test_test_value_is_the_kernels_next_question() -> None:
 
 
 def test_whole_table_clears_what_a_smaller_size_laid_out() -> None:
-    table = layout.new_table(20, 18)
-    table[: 1 << 16] = 7
-    table[1 << 20 : (1 << 20) + (1 << 16)] = 9
-    table[-2:] = (16, 16)
-    use_whole_table(table, 20, 18)
-    assert list(table[-2:]) == [20, 18]
-    assert not table[:-2].any()
-    fresh = layout.new_table(20)
-    use_whole_table(fresh, 20, 0)
-    assert list(fresh[-2:]) == [20, 0]
+    table = Table.with_parts(20, 18)
+    array = table.array
+    array[: 1 << 16] = 7
+    array[1 << 20 : (1 << 20) + (1 << 16)] = 9
+    array[-2:] = (16, 16)
+    use_whole_table(table)
+    assert list(array[-2:]) == [20, 18]
+    assert not array[:-2].any()
+    fresh = Table.with_parts(20)
+    use_whole_table(fresh)
+    assert list(fresh.array[-2:]) == [20, 0]
 
 
 def test_threads_option(capsys: pytest.CaptureFixture[str]) -> None:

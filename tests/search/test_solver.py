@@ -18,7 +18,7 @@ from c4engine.cli.solve import (
     add_solve_parser,
 )
 from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
-from c4engine.kernels import layout
+from c4engine.kernels.transposition import TABLE_HEADER
 from c4engine.search.solver import SolveProgress, Solver, moves_to_end, score_words
 
 # (set, every k-th line, how many); chosen to keep the whole file near a minute on one core.
@@ -216,7 +216,7 @@ def test_unsupported_and_finished_boards() -> None:
 
 def test_table_size_and_reuse() -> None:
     solver = Solver(table_size_mb=72)
-    header = layout.TABLE_HEADER  # two words after the parts: how much of each is in use
+    header = TABLE_HEADER  # two words after the parts: how much of each is in use
     assert solver.table_entries == (1 << 23) + (1 << 20) + header
     assert solver.table_bytes == 72 * 1024 * 1024 + 8 * header
     assert Solver(table_size_mb=64).table_entries == (1 << 22) + (1 << 20) + header  # powers of two

@@ -1,9 +1,10 @@
 """The arrays the exact search works on, made and read from Python without numba.
 
 The solver hands the search kernel (compiled by numba, or loaded from the
-shared library :mod:`c4engine.kernels.library` builds) plain numpy arrays;
-this module names their columns and makes them, so that a process whose
-kernel comes from the library never imports numba.
+shared library :mod:`c4engine.kernels.library` builds) plain numpy arrays,
+packed with a few integers in one :class:`KernelArgs`; this module names
+their columns and makes them, so that a process whose kernel comes from
+the library never imports numba.
 
 Solve state, ``state[S_*]`` (int64): the score window ``[S_MIN, S_MAX]``
 the null-window searches narrow, where the explicit stack stands, nodes
@@ -22,9 +23,11 @@ ranked, and the table keys of the children the cutoff looks up.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
+
+from c4engine.kernels.transposition import Table
 
 # state[] indices
 S_PHASE = 0
@@ -72,15 +75,6 @@ I_MIRROR = 6
 I_SIZE = 7
 
 USTACK_SIZE = 4
-MIN_TABLE_BITS = 20
-"""The smallest transposition table: ``2**20`` entries (8 MiB)."""
-NEAR_TABLE_BITS = 20
-"""The near-end part of a table that has one (see kernels.table): ``2**20`` entries, 8 MiB,
-which a processor's last-level cache holds."""
-TABLE_HEADER = 2
-"""Words after a table's parts: the sizes of its parts in use (see kernels.table)."""
-
-Stacks = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def new_state(lower: int, upper: int) -> np.ndarray:
@@ -98,47 +92,72 @@ def stack_depth(width: int, height: int) -> int:
     return width * height + 2
 
 
-def new_stacks(width: int, height: int) -> Stacks:
-    """The search stack and scratch rows for a board of this size (see the module's doc)."""
+class KernelArgs(NamedTuple):
+    """The search kernel's arguments, packed: its one signature, for numba and for the shared library.
+
+    A numba kernel takes the tuple as it is; the shared library's entry
+    point (:mod:`c4engine.kernels.library`) takes one int64 word a field, in
+    this order: an array's address, an integer's value.  :func:`new_args`
+    makes them for a board size and a table; a call changes the batch, the
+    state and the node stop with ``_replace``.
+    """
+
+    boards: np.ndarray
+    """``(count, 2)`` uint64: current and mask of each position of the batch."""
+    rows: np.ndarray
+    """``(count, R_SIZE)`` int64: each position's stones and window in, score, nodes and move out."""
+    state: np.ndarray
+    """``(S_SIZE,)`` int64: the solve under way (:func:`new_state`)."""
+    table: np.ndarray
+    """The transposition table's array (:class:`c4engine.kernels.transposition.Table`)."""
+    bits: int
+    """Its main part's size: ``2**bits`` entries."""
+    near_bits: int
+    """Its near-end part's size: ``2**near_bits`` entries, none when 0."""
+    near_from: int
+    """Positions of this many stones or more go to the near-end part."""
+    etc_until: int
+    """Nodes with fewer stones first look their children up in the table (enhanced transposition cutoff)."""
+    node_stop: int
+    """The call pauses when the solve has searched this many nodes (:data:`NO_NODE_STOP`: never)."""
+    cancel: np.ndarray
+    """``(1,)`` uint8: set to 1 (from any thread) to stop the call."""
+    ustack: np.ndarray
+    """``(depth, USTACK_SIZE)`` uint64 (:func:`stack_depth`): the search stack's boards and keys."""
+    istack: np.ndarray
+    """``(depth, I_SIZE)`` int64: the search stack's windows and counters."""
+    moves: np.ndarray
+    """``(depth, width)`` uint64: each ply's ordered moves."""
+    columns: np.ndarray
+    """``(depth, width)`` int64: their columns."""
+    mthreats: np.ndarray
+    """``(depth, width)`` uint64: the winning cells each move leaves."""
+    scores: np.ndarray
+    """``(width,)`` int64 scratch: the move scores being ranked."""
+    child_hashes: np.ndarray
+    """``(width,)`` uint64 scratch: the table keys of the children the cutoff looks up."""
+
+
+def new_args(width: int, height: int, table: Table, etc_until: int, cancel: np.ndarray) -> KernelArgs:
+    """The kernel's arguments for a board of this size, searching with ``table``: fresh stacks, and a
+    batch of one empty board with a node stop of 0 (a call returns PAUSED before its first node)."""
     depth = stack_depth(width, height)
-    return (
-        np.zeros((depth, USTACK_SIZE), dtype=np.uint64),
-        np.zeros((depth, I_SIZE), dtype=np.int64),
-        np.zeros((depth, width), dtype=np.uint64),
-        np.zeros((depth, width), dtype=np.int64),
-        np.zeros((depth, width), dtype=np.uint64),
-        np.zeros(width, dtype=np.int64),
-        np.zeros(width, dtype=np.uint64),
+    return KernelArgs(
+        boards=np.zeros((1, 2), dtype=np.uint64),
+        rows=np.zeros((1, R_SIZE), dtype=np.int64),
+        state=new_state(-1, 1),
+        table=table.array,
+        bits=table.bits,
+        near_bits=table.near_bits,
+        near_from=table.near_from(width * height),
+        etc_until=etc_until,
+        node_stop=0,
+        cancel=cancel,
+        ustack=np.zeros((depth, USTACK_SIZE), dtype=np.uint64),
+        istack=np.zeros((depth, I_SIZE), dtype=np.int64),
+        moves=np.zeros((depth, width), dtype=np.uint64),
+        columns=np.zeros((depth, width), dtype=np.int64),
+        mthreats=np.zeros((depth, width), dtype=np.uint64),
+        scores=np.zeros(width, dtype=np.int64),
+        child_hashes=np.zeros(width, dtype=np.uint64),
     )
-
-
-def table_parts(entries: int) -> tuple[int, int]:
-    """``(bits, near_bits)`` of the largest table within ``entries``: from ``3 * 2**NEAR_TABLE_BITS``
-    entries on, a near-end part of ``2**NEAR_TABLE_BITS`` and a main part of the largest power of
-    two in the rest; below that, one part (``near_bits`` 0)."""
-    near_bits = NEAR_TABLE_BITS if entries >= 3 << NEAR_TABLE_BITS else 0
-    near_entries = 1 << near_bits if near_bits else 0
-    return (entries - near_entries).bit_length() - 1, near_bits
-
-
-def table_entries(bits: int, near_bits: int) -> int:
-    """Entries of a table whose main part has ``2**bits`` and near-end part ``2**near_bits`` (0: none),
-    its header included."""
-    return (1 << bits) + ((1 << near_bits) if near_bits else 0) + TABLE_HEADER
-
-
-def entries_in_use(table: np.ndarray) -> int:
-    """How many entries of ``table`` its searches use so far (0 before the first): each part starts
-    small and doubles as a search needs (see kernels.table)."""
-    return sum(1 << int(live) for live in table[-TABLE_HEADER:] if live)
-
-
-def new_table(bits: int, near_bits: int = 0) -> np.ndarray:
-    """A cleared transposition table, 8 bytes an entry: a main part of ``2**bits`` entries and,
-    unless ``near_bits`` is 0, a near-end part of ``2**near_bits``, then its header (see
-    kernels.table)."""
-    if bits < MIN_TABLE_BITS:
-        raise ValueError(f"table needs at least 2**{MIN_TABLE_BITS} entries")
-    if near_bits and not 1 < near_bits <= bits:
-        raise ValueError(f"a near-end part of 2**{near_bits} entries beside 2**{bits}")
-    return np.zeros(table_entries(bits, near_bits), dtype=np.uint64)

@@ -12,18 +12,17 @@ carries a digest of the kernel sources, the geometry and the CPU, so an edit
 or another machine gets a library of its own.  Where there is no C compiler
 or the cache folder is read-only, there is no library and numba serves.
 
-The entry point, for a geometry of ``width`` columns and ``depth`` =
-``width * height + 2`` stack rows (the arrays of :mod:`c4engine.kernels.layout`)::
+The entry point takes the kernel's arguments packed as numba takes them
+(:class:`c4engine.kernels.layout.KernelArgs`), one word a field in its
+order -- an array's address, an integer's value -- and the batch's number
+of positions::
 
-    int64 c4_solve(uint64 *boards, int64 *rows, int64 count, uint64 *table, int64 bits,
-                   int64 near_bits, uint64 *ustack, int64 *istack, uint64 *moves,
-                   int64 *columns, uint64 *mthreats, int64 *scores, uint64 *child_hashes,
-                   int64 *state, int64 node_stop, uint8 *cancel, int64 etc_until,
-                   int64 near_from)
+    int64 c4_solve(const int64 *words, int64 count)
 
-It is :func:`c4engine.kernels.solve.kernel_for`'s kernel with the arrays
-passed as pointers; ctypes releases the GIL for the call, so another thread
-can set ``cancel[0]`` as with numba's ``nogil`` kernel.
+It is :func:`c4engine.kernels.solve.kernel_for`'s kernel, the words turned
+back into arrays of the geometry's shapes; ctypes releases the GIL for the
+call, so another thread can set ``cancel[0]`` as with numba's ``nogil``
+kernel.
 """
 
 from __future__ import annotations
@@ -44,17 +43,13 @@ from typing import TYPE_CHECKING, Any
 
 from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, announce_compile, cache_dir
 
-if TYPE_CHECKING:  # numpy only for the types: asking whether there is a library imports nothing big
-    import numpy as np
+if TYPE_CHECKING:  # for the types only: asking whether there is a library imports nothing big
+    from c4engine.kernels.layout import KernelArgs
 
 ENTRY = "c4_solve"
 
-Kernel = Callable[..., int]
-_ARGUMENTS = (
-    [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
-    + [ctypes.c_void_p] * 8
-    + [ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
-)
+Kernel = Callable[["KernelArgs"], int]
+_ARGUMENTS = [ctypes.c_void_p, ctypes.c_int64]  # the words, the count
 
 
 @functools.cache
@@ -97,22 +92,21 @@ def load(width: int, height: int, connect: int, folder: Path | None = None) -> K
 
 
 def _caller(entry: Callable[..., int]) -> Kernel:
-    """The ctypes entry point behind the numba kernel's signature (numpy arrays in, status out)."""
-    from c4engine.kernels.layout import table_entries  # numpy: only once a kernel is wanted
+    """The ctypes entry point behind the numba kernel's signature (packed arguments in, status out)."""
+    import numpy as np  # only once a kernel is wanted
 
-    def kernel(
-        boards: np.ndarray, rows: np.ndarray, table: np.ndarray, bits: int, near_bits: int, *rest: Any
-    ) -> int:
-        *stacks, state, node_stop, cancel, etc_until, near_from = rest  # stacks: layout.new_stacks()
-        for array in (boards, rows):  # the others are the solver's own, made by kernels.layout
+    from c4engine.kernels.transposition import table_entries
+
+    def kernel(args: KernelArgs) -> int:
+        for array in (args.boards, args.rows):  # the others are the solver's own, made by kernels.layout
             if not array.flags.c_contiguous:
                 raise ValueError("the kernel takes C-contiguous arrays")
-        if table.shape[0] != table_entries(bits, near_bits):
-            raise ValueError(f"a table of 2**{bits} + 2**{near_bits} entries has {table.shape[0]}")
-        head = (boards.ctypes.data, rows.ctypes.data, boards.shape[0], table.ctypes.data, bits, near_bits)
-        pointers = [array.ctypes.data for array in stacks]
-        tail = (state.ctypes.data, node_stop, cancel.ctypes.data, etc_until, near_from)
-        return int(entry(*head, *pointers, *tail))
+        if args.table.shape[0] != table_entries(args.bits, args.near_bits):
+            raise ValueError(
+                f"a table of 2**{args.bits} + 2**{args.near_bits} entries has {args.table.shape[0]}"
+            )
+        words = np.array([f.ctypes.data if isinstance(f, np.ndarray) else f for f in args], dtype=np.int64)
+        return int(entry(words.ctypes.data, args.boards.shape[0]))
 
     return kernel
 
@@ -189,66 +183,63 @@ def build(width: int, height: int, connect: int, folder: Path | None = None) -> 
 def _object_code(width: int, height: int, connect: int) -> bytes:
     """The kernel's entry point as a position-independent object file for this CPU."""
     import llvmlite.binding as llvm  # type: ignore[import-untyped]
+    import numpy as np
     from numba import carray, cfunc, types  # type: ignore[attr-defined]
+    from numba.extending import intrinsic
 
-    from c4engine.kernels.layout import I_SIZE, R_SIZE, S_SIZE, TABLE_HEADER, USTACK_SIZE, stack_depth
+    from c4engine.kernels.layout import I_SIZE, R_SIZE, S_SIZE, USTACK_SIZE, KernelArgs, stack_depth
     from c4engine.kernels.solve import kernel_for
+    from c4engine.kernels.transposition import TABLE_HEADER
+
+    c_pointer: Any = types.CPointer
+
+    @intrinsic
+    def as_pointer(typingctx, address, kind):  # type: ignore[no-untyped-def]
+        """The int64 ``address`` as a pointer to values of numpy type ``kind``."""
+        made = c_pointer(kind.instance_type)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.inttoptr(args[0], context.get_value_type(made))
+
+        return made(address, kind), codegen
+
+    pointer: Any = as_pointer  # typed by numba at the call
 
     kernel = kernel_for(width, height, connect)
     depth = stack_depth(width, height)
-    pointer: Any = types.CPointer
-    u64p = pointer(types.uint64)
-    i64p = pointer(types.int64)
-    u8p = pointer(types.uint8)
-    i64 = types.int64
-    signature = i64(
-        u64p, i64p, i64, u64p, i64, i64, u64p, i64p, u64p, i64p, u64p, i64p, u64p, i64p, i64, u8p, i64, i64
-    )
+    u64, i64, u8 = np.uint64, np.int64, np.uint8
+    fields = len(KernelArgs._fields)
+    signature = types.int64(c_pointer(types.int64), types.int64)
 
     @cfunc(signature)
-    def entry(  # type: ignore[no-untyped-def]
-        boards,
-        rows,
-        count,
-        table,
-        bits,
-        near_bits,
-        ustack,
-        istack,
-        moves,
-        columns,
-        mthreats,
-        scores,
-        hashes,
-        state,
-        node_stop,
-        cancel,
-        etc_until,
-        near_from,
-    ):
+    def entry(words, count):  # type: ignore[no-untyped-def]
+        w = carray(words, (fields,))
+        # transposition.table_entries(bits, near_bits), spelled out for numba
+        entries = (1 << w[4]) + ((1 << w[5]) if w[5] else 0) + TABLE_HEADER
         return kernel(
-            carray(boards, (count, 2)),
-            carray(rows, (count, R_SIZE)),
-            # layout.table_entries(bits, near_bits), spelled out for numba
-            carray(table, ((1 << bits) + ((1 << near_bits) if near_bits else 0) + TABLE_HEADER,)),
-            bits,
-            near_bits,
-            carray(ustack, (depth, USTACK_SIZE)),
-            carray(istack, (depth, I_SIZE)),
-            carray(moves, (depth, width)),
-            carray(columns, (depth, width)),
-            carray(mthreats, (depth, width)),
-            carray(scores, (width,)),
-            carray(hashes, (width,)),
-            carray(state, (S_SIZE,)),
-            node_stop,
-            carray(cancel, (1,)),
-            etc_until,
-            near_from,
+            KernelArgs(  # each field from its word, in KernelArgs' order, an array with its shape
+                carray(pointer(w[0], u64), (count, 2)),
+                carray(pointer(w[1], i64), (count, R_SIZE)),
+                carray(pointer(w[2], i64), (S_SIZE,)),
+                carray(pointer(w[3], u64), (entries,)),
+                w[4],
+                w[5],
+                w[6],
+                w[7],
+                w[8],
+                carray(pointer(w[9], u8), (1,)),
+                carray(pointer(w[10], u64), (depth, USTACK_SIZE)),
+                carray(pointer(w[11], i64), (depth, I_SIZE)),
+                carray(pointer(w[12], u64), (depth, width)),
+                carray(pointer(w[13], i64), (depth, width)),
+                carray(pointer(w[14], u64), (depth, width)),
+                carray(pointer(w[15], i64), (width,)),
+                carray(pointer(w[16], u64), (width,)),
+            )
         )
 
     inner = entry.native_name.removeprefix("cfunc.")
-    kinds = ["i64" if kind == i64 else "ptr" for kind in signature.args]
+    kinds = ["i64" if kind == types.int64 else "ptr" for kind in signature.args]
     code = _without_function(entry.inspect_llvm(), entry.native_name) + _c_entry(inner, kinds)
     code = _never_called(code, "NRT_MemInfo_call_dtor")
     dispatcher: Any = kernel  # numba's, compiled for the entry's types by now

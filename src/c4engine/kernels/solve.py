@@ -23,7 +23,7 @@ moves are tried best first.  The children's table buckets are prefetched
 first child is searched), so that their loads overlap instead of each
 waiting on memory in turn.  Positions near the end of the game have a
 small part of the table to themselves, and both parts grow with the
-search, from 512 KiB each (see :mod:`c4engine.kernels.table`).
+search, from 512 KiB each (see :mod:`c4engine.kernels.transposition`).
 Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
 with their mirror image (the smaller key; the stored move is mirrored with
 it).
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 from numba import njit
@@ -80,12 +80,10 @@ from c4engine.kernels.layout import (
     S_RET,
     S_ROOT_BOUND,
     S_ROOT_MOVE,
-    TABLE_HEADER,
+    KernelArgs,
 )
 from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_front
 from c4engine.kernels.table import (
-    GROWTH_SHIFT,
-    NEAR_GROWTH_SHIFT,
     data_lower,
     data_move,
     data_upper,
@@ -99,6 +97,7 @@ from c4engine.kernels.table import (
     scramble,
     store,
 )
+from c4engine.kernels.transposition import GROWTH_SHIFT, NEAR_GROWTH_SHIFT, TABLE_HEADER
 
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
@@ -138,23 +137,14 @@ def _search(
     width: int,
     height: int,
     connect: int,
-    table: np.ndarray,
-    bits: int,
-    near_bits: int,
-    ustack: np.ndarray,
-    istack: np.ndarray,
-    moves: np.ndarray,
-    columns: np.ndarray,
-    mthreats: np.ndarray,
-    scores: np.ndarray,
-    child_hashes: np.ndarray,
-    state: np.ndarray,
-    node_stop: int,
-    cancel: np.ndarray,
-    etc_until: int,
-    near_from: int,
+    args: KernelArgs,
 ) -> int:
     """The body of the kernels made by :func:`kernel_for` (see there)."""
+    table, bits, near_bits = args.table, args.bits, args.near_bits
+    near_from, etc_until, node_stop = args.near_from, args.etc_until, args.node_stop
+    state, cancel, ustack, istack = args.state, args.cancel, args.ustack, args.istack
+    moves, columns, mthreats = args.moves, args.columns, args.mthreats
+    scores, child_hashes = args.scores, args.child_hashes
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
@@ -519,54 +509,12 @@ def _search(
 
 
 @njit(inline="always")
-def _solve_batch(
-    boards: np.ndarray,
-    rows: np.ndarray,
-    width: int,
-    height: int,
-    connect: int,
-    table: np.ndarray,
-    bits: int,
-    near_bits: int,
-    ustack: np.ndarray,
-    istack: np.ndarray,
-    moves: np.ndarray,
-    columns: np.ndarray,
-    mthreats: np.ndarray,
-    scores: np.ndarray,
-    child_hashes: np.ndarray,
-    state: np.ndarray,
-    node_stop: int,
-    cancel: np.ndarray,
-    etc_until: int,
-    near_from: int,
-) -> int:
+def _solve_batch(args: KernelArgs, width: int, height: int, connect: int) -> int:
     """:func:`_search` over a batch's positions from ``state[S_POSITION]`` on (see :func:`kernel_for`)."""
+    boards, rows, state = args.boards, args.rows, args.state
     while True:
         p = state[S_POSITION]
-        status = _search(
-            boards[p, 0],
-            boards[p, 1],
-            rows[p, R_STONES],
-            width,
-            height,
-            connect,
-            table,
-            bits,
-            near_bits,
-            ustack,
-            istack,
-            moves,
-            columns,
-            mthreats,
-            scores,
-            child_hashes,
-            state,
-            node_stop,
-            cancel,
-            etc_until,
-            near_from,
-        )
+        status = _search(boards[p, 0], boards[p, 1], rows[p, R_STONES], width, height, connect, args)
         if status != DONE:
             return status
         rows[p, R_SCORE] = state[S_MIN]
@@ -583,7 +531,7 @@ def _solve_batch(
         state[S_POSITION] = p
 
 
-Kernel = Callable[..., int]
+Kernel = Callable[[KernelArgs], int]
 
 
 SPECIALISED: Final = frozenset({(7, 6, 4)})
@@ -594,51 +542,9 @@ costs nothing to start."""
 
 
 @njit(cache=True, nogil=True)
-def _generic_kernel(
-    boards: np.ndarray,
-    rows: np.ndarray,
-    width: int,
-    height: int,
-    connect: int,
-    table: np.ndarray,
-    bits: int,
-    near_bits: int,
-    ustack: np.ndarray,
-    istack: np.ndarray,
-    moves: np.ndarray,
-    columns: np.ndarray,
-    mthreats: np.ndarray,
-    scores: np.ndarray,
-    child_hashes: np.ndarray,
-    state: np.ndarray,
-    node_stop: int,
-    cancel: np.ndarray,
-    etc_until: int,
-    near_from: int,
-) -> int:
+def _generic_kernel(args: KernelArgs, width: int, height: int, connect: int) -> int:
     """:func:`_solve_batch` with the sizes as run-time arguments: one kernel for every geometry."""
-    return _solve_batch(
-        boards,
-        rows,
-        width,
-        height,
-        connect,
-        table,
-        bits,
-        near_bits,
-        ustack,
-        istack,
-        moves,
-        columns,
-        mthreats,
-        scores,
-        child_hashes,
-        state,
-        node_stop,
-        cancel,
-        etc_until,
-        near_from,
-    )
+    return _solve_batch(args, width, height, connect)
 
 
 def is_compiled(width: int, height: int, connect: int) -> bool:
@@ -653,11 +559,10 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     """The search for one geometry: compiled with its sizes for :data:`SPECIALISED` ones
     (cached on disk per geometry by numba), else the shared ``_generic_kernel``.
 
-    ``kernel(boards, rows, table, bits, near_bits, ustack, istack, moves,
-    columns, mthreats, scores, child_hashes, state, node_stop, cancel,
-    etc_until, near_from)`` (the arrays of :mod:`c4engine.kernels.layout`;
-    the table's two parts as :mod:`c4engine.kernels.table` lays them out,
-    positions of ``near_from`` stones or more in the near-end part) solves a batch of
+    ``kernel(args)`` (a :class:`c4engine.kernels.layout.KernelArgs`: the
+    arrays of :mod:`c4engine.kernels.layout`; the table's two parts as
+    :mod:`c4engine.kernels.transposition` lays them out, positions of
+    ``near_from`` stones or more in the near-end part) solves a batch of
     positions in order, sharing the table: position ``p`` is
     (``boards[p, 0]``, ``boards[p, 1]``) = (current, mask) with
     ``rows[p, R_STONES]`` stones, searched within ``[rows[p, R_LOWER],
@@ -678,52 +583,13 @@ def kernel_for(width: int, height: int, connect: int) -> Kernel:
     """
     if (width, height, connect) not in SPECIALISED:
 
-        def generic(boards: np.ndarray, rows: np.ndarray, *rest: Any) -> int:
-            return int(_generic_kernel(boards, rows, width, height, connect, *rest))
+        def generic(args: KernelArgs) -> int:
+            return int(_generic_kernel(args, width, height, connect))
 
         return generic
 
     @njit(cache=True, nogil=True)
-    def kernel(
-        boards: np.ndarray,
-        rows: np.ndarray,
-        table: np.ndarray,
-        bits: int,
-        near_bits: int,
-        ustack: np.ndarray,
-        istack: np.ndarray,
-        moves: np.ndarray,
-        columns: np.ndarray,
-        mthreats: np.ndarray,
-        scores: np.ndarray,
-        child_hashes: np.ndarray,
-        state: np.ndarray,
-        node_stop: int,
-        cancel: np.ndarray,
-        etc_until: int,
-        near_from: int,
-    ) -> int:
-        return _solve_batch(
-            boards,
-            rows,
-            width,
-            height,
-            connect,
-            table,
-            bits,
-            near_bits,
-            ustack,
-            istack,
-            moves,
-            columns,
-            mthreats,
-            scores,
-            child_hashes,
-            state,
-            node_stop,
-            cancel,
-            etc_until,
-            near_from,
-        )
+    def kernel(args: KernelArgs) -> int:
+        return _solve_batch(args, width, height, connect)
 
     return kernel

@@ -1,26 +1,9 @@
-"""Transposition table: one uint64 numpy array in two parts, each in buckets of two.
+"""The transposition table's compiled code: hashing, probing, storing and growing a part.
 
-The main part, the first ``2**bits`` entries, holds the positions with
-many empty cells; the near-end part, the ``2**near_bits`` entries after it
-(none when ``near_bits`` is 0), holds those near the end of the game; two
-words after them tell how much of each part is in use::
-
-    table:  [ main part: 2**bits entries            | near-end: 2**near_bits | live | near live ]
-             positions before near_from stones        near_from stones or more
-
-Near-end positions are most of a search's nodes and each is cheap to
-search again; in a part of their own, small enough to stay in the
-processor's cache (8 MiB), their probes rarely wait on memory, and their
-flood does not overwrite the costly positions of the main part.
-
-A part is used from its first ``2**live`` entries only, ``2**START_BITS``
-(512 KiB) at first, and doubles (:func:`grow`) once a position's search
-has taken enough nodes to fill it (:func:`growth_nodes`): a search of a
-few thousand nodes then finds its entries in the processor's cache
-instead of waiting on memory for each new position spread over 64 MiB
-(docs/benchmarks.md: half the time on the begin-easy set), while a long
-search soon has the whole table.  Each part works alike, from its first
-entry (``base``), with the ``live`` in use for ``bits`` below:
+A table (:class:`c4engine.kernels.transposition.Table`, which owns its
+sizes) is one uint64 array in two parts, each in buckets of two; every
+function here works on one part, from its first entry (``base``), with the
+``live`` in use for ``bits`` below:
 
 A position's key is ``current + mask``: unique, and below ``2**key_bits``
 with ``key_bits = width * (height + 1)`` (:func:`key_bits`).  It is scrambled
@@ -59,6 +42,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
+from c4engine.kernels.transposition import START_BITS
+
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 DATA_BITS = 19  # lower, upper, move
 _DATA = np.uint64((1 << DATA_BITS) - 1)
@@ -69,12 +54,6 @@ _WORK_SHIFT = np.uint64(DATA_BITS)
 _MAX_WORK_BITS = 6
 NO_MOVE = -1
 SCORE_OFFSET = 64
-START_BITS = 16
-"""A part starts at ``2**16`` entries (512 KiB) and grows as a search needs (:func:`grow`)."""
-GROWTH_SHIFT = 2
-"""A main part of ``2**live`` entries doubles once one position's search passes ``2**(live + 2)`` nodes."""
-NEAR_GROWTH_SHIFT = 1
-"""A near-end part of ``2**live`` entries doubles once a position's search passes ``2**(live + 1)`` nodes."""
 
 
 @njit(cache=True)

@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from c4engine.kernels import layout as _layout
+from c4engine.kernels.transposition import TABLE_HEADER, Table
 
-__all__ = ["RACE_FROM_NODES", "Lane", "Race", "new_lanes", "probe_value", "use_whole_table"]
+__all__ = ["RACE_FROM_NODES", "Lane", "Race", "new_flag", "new_lanes", "probe_value", "use_whole_table"]
 
 RACE_FROM_NODES = 200_000
 """A search runs alone until it has taken this many nodes (a few hundredths of a second), then
@@ -56,16 +57,26 @@ HELPER_SLICE = 1 << 20
 
 @dataclass
 class Lane:
-    """One thread's own arrays for the kernel (its search stack and stop flag) and its node count."""
+    """One thread's kernel arguments (its own search stack and stop flag, the shared table) and
+    the nodes it searched."""
 
-    stacks: _layout.Stacks
-    cancel: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.uint8))
+    args: _layout.KernelArgs
     nodes: int = 0
 
+    @property
+    def cancel(self) -> np.ndarray:
+        """The lane's stop flag: 1 stops its kernel call."""
+        return self.args.cancel
 
-def new_lanes(count: int, width: int, height: int) -> list[Lane]:
-    """``count`` lanes for a board of this size, each with a stack of its own."""
-    return [Lane(_layout.new_stacks(width, height)) for _ in range(count)]
+
+def new_flag() -> np.ndarray:
+    """A stop flag for a lane's kernel calls (``(1,)`` uint8, 0: go on)."""
+    return np.zeros(1, dtype=np.uint8)
+
+
+def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int) -> list[Lane]:
+    """``count`` lanes searching ``table`` on a board of this size, each with a stack of its own."""
+    return [Lane(_layout.new_args(width, height, table, etc_until, new_flag())) for _ in range(count)]
 
 
 def _half(x: int) -> int:
@@ -88,23 +99,24 @@ def probe_value(lower: int, upper: int) -> int:
     return value
 
 
-def use_whole_table(table: np.ndarray, bits: int, near_bits: int) -> None:
+def use_whole_table(table: Table) -> None:
     """Have both parts of ``table`` (kernels.table) in use whole, so that no search grows them.
 
     A part not yet whole is cleared rather than grown (its entries were
     laid out for its smaller size): at most what a few hundred thousand
     nodes stored, which the search soon finds again.
     """
-    header = table.shape[0] - _layout.TABLE_HEADER
-    parts = [(0, bits, header)]
-    if near_bits:
-        parts.append((1 << bits, near_bits, header + 1))
+    array = table.array
+    header = array.shape[0] - TABLE_HEADER
+    parts = [(0, table.bits, header)]
+    if table.near_bits:
+        parts.append((1 << table.bits, table.near_bits, header + 1))
     for base, part_bits, slot in parts:
-        live = int(table[slot])
+        live = int(array[slot])
         if live != part_bits:
             if live:
-                table[base : base + (1 << live)] = 0
-            table[slot] = part_bits
+                array[base : base + (1 << live)] = 0
+            array[slot] = part_bits
 
 
 RunSlice = Callable[[Lane, np.ndarray, np.ndarray, np.ndarray, int], int]

@@ -23,12 +23,10 @@ Score(17, exact, 6 of 42 stones)
 
 from __future__ import annotations
 
-import math
-import os
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from c4engine.errors import TableSizeError
+from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_MB, check_table_mb
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -59,47 +57,6 @@ WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES
 Source = Literal["rules", "book", "solver", "engine"]
 """Where an answer came from: the rules (a win on the spot, a full board), the opening book, the exact
 solver, or the heuristic engine (an estimate unless it saw the end of the game)."""
-
-DEFAULT_TABLE_MB = 72
-"""The solver's default transposition-table memory, in MiB: a main part of 64 and a near-end part of 8
-(see ``Solver``)."""
-
-MIN_TABLE_MB = 8
-"""The smallest table the solver takes, in MiB: 2**20 entries of 8 bytes (``layout.MIN_TABLE_BITS``)."""
-
-
-def _physical_memory_mb() -> float | None:
-    """The machine's physical memory in MiB, or None where the system does not tell."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
-    except (AttributeError, ValueError, OSError):  # no sysconf, or not these names (not POSIX)
-        return None
-
-
-def check_table_mb(table_size_mb: float) -> float:
-    """``table_size_mb`` if a solver can have a table that size, else :class:`TableSizeError`.
-
-    A table larger than the machine's physical memory is refused before
-    anything is allocated (it could only swap, or fail part-way).
-
-    >>> check_table_mb(8)
-    8
-    >>> check_table_mb(float("nan"))
-    Traceback (most recent call last):
-    ...
-    c4engine.errors.TableSizeError: the table size must be a number of MB, not nan
-    """
-    if not math.isfinite(table_size_mb):
-        raise TableSizeError(f"the table size must be a number of MB, not {table_size_mb}")
-    memory = _physical_memory_mb()
-    allowed = f"{MIN_TABLE_MB}..{int(memory)} MB" if memory else f"at least {MIN_TABLE_MB} MB"
-    if table_size_mb < MIN_TABLE_MB:
-        raise TableSizeError(f"a table of {table_size_mb:g} MB is too small: use {allowed}")
-    if memory is not None and table_size_mb > memory:
-        raise TableSizeError(
-            f"a table of {table_size_mb:g} MB is more than this machine's memory: use {allowed}"
-        )
-    return table_size_mb
 
 
 def moves_to_end(score: int, cells: int, stones: int) -> int:

@@ -40,16 +40,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from c4engine.board import Board, fits_64_bits
-from c4engine.errors import GameOverError, TableSizeError, ThreadCountError, UnsupportedBoardError
+from c4engine.errors import GameOverError, ThreadCountError, UnsupportedBoardError
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
+from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
 from c4engine.search import parallel as _parallel
 from c4engine.search.results import (
-    DEFAULT_TABLE_MB,
     Analysis,
     BatchResult,
     SolveResult,
-    check_table_mb,
     moves_to_end,
     score_words,
 )
@@ -67,18 +66,11 @@ __all__ = [
 
 DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
-_ENTRY_BYTES = 8
 ETC_MARGIN = 11
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
 
 Nearer the end a node's subtree is too small to repay probing every child
 (docs/benchmarks.md: the margin measured with the table's near-end part)."""
-NEAR_EMPTIES = 14
-"""Positions with at most this many empty cells go to the table's near-end part (kernels.table).
-
-Most nodes are that near the end; in 8 MiB of their own they stay in the
-processor's cache (docs/benchmarks.md: against one 64 MiB part, about a
-fifth less time from the same number of nodes)."""
 
 
 @dataclass(frozen=True)
@@ -117,15 +109,15 @@ class _Budget:
 class Solver:
     """An exact Connect-N solver with its transposition table.
 
-    ``table_size_mb`` is the table's memory, in 8-byte entries: from 24
-    MiB on, a near-end part of 8 MiB (2**20 entries) for the positions
-    with at most :data:`NEAR_EMPTIES` empty cells, and a main part, the
-    largest power of two that fits in the rest, for the others; below
-    that, one part, the largest power of two that fits (at least 8 MiB).
-    The default 72 is 64 MiB + 8 MiB.  Each part is used from its first
-    512 KiB, and doubles whenever one position's search has taken enough
-    nodes to fill it (:attr:`table_bytes_in_use`): small searches stay in
-    the processor's cache.  Reusing one solver keeps the table, which
+    ``table_size_mb`` is the table's memory (:attr:`table`, a
+    :class:`~c4engine.kernels.transposition.Table`): from 24 MiB on, a
+    near-end part of 8 MiB for the positions near the end of the game and
+    a main part, the largest power of two that fits in the rest, for the
+    others; below that, one part.  The default 72 is 64 MiB + 8 MiB.  Each
+    part is used from its first 512 KiB, and doubles whenever one
+    position's search has taken enough nodes to fill it
+    (:attr:`table_bytes_in_use`): small searches stay in the processor's
+    cache.  Reusing one solver keeps the table, which
     speeds up related positions (a game, an analysis).  The table is
     cleared when the board size or connect-N changes.
 
@@ -139,17 +131,11 @@ class Solver:
     def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False, threads: int = 1) -> None:
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ThreadCountError(f"threads must be a whole number of at least 1, not {threads!r}")
-        entries = int(check_table_mb(table_size_mb) * 1024 * 1024) // _ENTRY_BYTES
-        self._bits, self._near_bits = _layout.table_parts(entries)
-        try:
-            self._table = _layout.new_table(self._bits, self._near_bits)
-        except MemoryError:
-            raise TableSizeError(
-                f"no {table_size_mb:g} MB of free memory for the table: ask for less"
-            ) from None
+        self.table = Table(table_size_mb)
+        """The transposition table: its parts, sizes and use (a ``kernels.transposition.Table``)."""
         self.weak = weak
         self._geometry: tuple[int, int, int] | None = None
-        self._stacks: tuple[np.ndarray, ...] | None = None
+        self._args: _layout.KernelArgs | None = None  # the kernel's, for the geometry loaded
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
         self.threads = threads
@@ -157,24 +143,23 @@ class Solver:
         self._race_strategy = "probes"  # "split" measured against it (docs/benchmarks.md)
         self.race_from_nodes = _parallel.RACE_FROM_NODES
         self.etc_margin = ETC_MARGIN
-        self.near_empties = NEAR_EMPTIES
 
     # ------------------------------------------------------------ metadata
 
     @property
     def table_bytes(self) -> int:
         """Memory of the transposition table, in bytes."""
-        return int(self._table.nbytes)
+        return self.table.bytes
 
     @property
     def table_entries(self) -> int:
-        return int(self._table.shape[0])
+        return self.table.entries
 
     @property
     def table_bytes_in_use(self) -> int:
         """Memory of the table its searches have used so far: its parts start at 512 KiB each and
         double as a search needs, up to :attr:`table_bytes`."""
-        return _layout.entries_in_use(self._table) * _ENTRY_BYTES
+        return self.table.bytes_in_use
 
     @staticmethod
     def supports(width: int, height: int) -> bool:
@@ -197,12 +182,12 @@ class Solver:
     def _load(self, width: int, height: int, connect: int) -> None:
         if (width, height, connect) not in _LOADED:
             with _scipy_probe_skipped():
-                _warm_up(width, height, connect, self._table, self._bits, self._near_bits)
+                _warm_up(width, height, connect, self.table)
             _LOADED.add((width, height, connect))
 
     def reset(self) -> None:
         """Forget everything the table holds."""
-        self._table[:] = 0
+        self.table.reset()
 
     def cancel(self) -> None:
         """Stop the running search (safe from another thread); it returns a non-exact result."""
@@ -382,10 +367,11 @@ class Solver:
                 self.reset()
             self._load(width, height, connect)  # before the search's clock starts
             self._geometry = geometry
-            self._stacks = _layout.new_stacks(width, height)
+            etc_until = width * height - self.etc_margin
+            self._args = _layout.new_args(width, height, self.table, etc_until, self._cancel)
             if self.threads > 1:  # the first lane has the caller's stack, where a raced search is paused
-                helpers = _parallel.new_lanes(self.threads - 1, width, height)
-                self._lanes = [_parallel.Lane(self._stacks), *helpers]
+                helpers = _parallel.new_lanes(self.threads - 1, width, height, self.table, etc_until)
+                self._lanes = [_parallel.Lane(self._args._replace(cancel=_parallel.new_flag())), *helpers]
 
     def _solve_run(
         self,
@@ -401,7 +387,6 @@ class Solver:
         """
         first = boards[0]
         self._prepare(first)
-        assert self._stacks is not None
         cells = first.width * first.height
         count = len(boards)
         positions = np.fromiter(
@@ -527,21 +512,12 @@ class Solver:
     ) -> int:
         """One call of ``board``'s geometry's kernel on ``positions`` with this solver's table and
         stacks (those of a raced search's ``lane``)."""
-        assert self._stacks is not None
-        stacks, cancel = (self._stacks, self._cancel) if lane is None else (lane.stacks, lane.cancel)
-        return solver_kernel(board.width, board.height, board.connect)(
-            positions,
-            rows,
-            self._table,
-            self._bits,
-            self._near_bits,
-            *stacks,
-            state,
-            node_stop,
-            cancel,
-            board.width * board.height - self.etc_margin,
-            board.width * board.height - self.near_empties,
+        assert self._args is not None
+        etc_until = board.width * board.height - self.etc_margin  # read now: a benchmark may set it
+        args = (self._args if lane is None else lane.args)._replace(
+            boards=positions, rows=rows, state=state, node_stop=node_stop, etc_until=etc_until
         )
+        return solver_kernel(board.width, board.height, board.connect)(args)
 
     def _run(
         self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
@@ -611,7 +587,7 @@ class Solver:
         self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
     ) -> int:
         """Search on from the paused ``state`` with every thread (:class:`c4engine.search.parallel.Race`)."""
-        _parallel.use_whole_table(self._table, self._bits, self._near_bits)  # no thread grows it now
+        _parallel.use_whole_table(self.table)  # no thread grows it now
         children = [
             (column, *child)
             for column in board.geometry.center_order
@@ -810,22 +786,11 @@ _LOADED: set[tuple[int, int, int]] = set()
 """The geometries (width, height, connect) whose kernel this process has loaded and run."""
 
 
-def _warm_up(width: int, height: int, connect: int, table: np.ndarray, bits: int, near_bits: int) -> None:
+def _warm_up(width: int, height: int, connect: int, table: Table) -> None:
     """Load the geometry's compiled kernel now (numba compiles a function at its first call),
     by a call that stops before its first node, rather than inside the first timed solve."""
-    state = _layout.new_state(-1, 1)
     solver_kernel(width, height, connect)(
-        np.zeros((1, 2), dtype=np.uint64),
-        np.zeros((1, _layout.R_SIZE), dtype=np.int64),
-        table,
-        bits,
-        near_bits,
-        *_layout.new_stacks(width, height),
-        state,
-        0,
-        np.zeros(1, dtype=np.uint8),
-        0,
-        0,
+        _layout.new_args(width, height, table, 0, np.zeros(1, dtype=np.uint8))
     )
 
 

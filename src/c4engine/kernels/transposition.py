@@ -1,0 +1,200 @@
+"""The exact solver's transposition table: one owner, :class:`Table`, of its parts, sizes and growth.
+
+A table is one uint64 array in two parts; two words after them tell how
+much of each part is in use::
+
+    table:  [ main part: 2**bits entries            | near-end: 2**near_bits | live | near live ]
+             positions before near_from stones        near_from stones or more
+
+The main part holds the positions with many empty cells; the near-end
+part (none when ``near_bits`` is 0) those with at most
+:data:`NEAR_EMPTIES`.  Near-end positions are most of a search's nodes and
+each is cheap to search again; in a part of their own, small enough to
+stay in the processor's cache (8 MiB), their probes rarely wait on memory,
+and their flood does not overwrite the costly positions of the main part.
+
+A part is used from its first ``2**live`` entries only, ``2**START_BITS``
+(512 KiB) at first, and doubles once a position's search has taken enough
+nodes to fill it (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`): a
+search of a few thousand nodes then finds its entries in the processor's
+cache instead of waiting on memory for each new position spread over 64
+MiB (docs/benchmarks.md: half the time on the begin-easy set), while a
+long search soon has the whole table.  The compiled code that hashes,
+probes, stores and grows a part -- and what an entry holds -- is
+:mod:`c4engine.kernels.table`.
+
+Nothing here imports numba, nor numpy until a table is made: the command
+line reads the sizes (:data:`DEFAULT_TABLE_MB`, :func:`check_table_mb`)
+without either.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import TYPE_CHECKING, Final
+
+from c4engine.errors import TableSizeError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+ENTRY_BYTES: Final = 8
+"""Bytes of a table entry (one uint64)."""
+MIN_TABLE_BITS: Final = 20
+"""The smallest transposition table: ``2**20`` entries (8 MiB)."""
+NEAR_TABLE_BITS: Final = 20
+"""The near-end part of a table that has one: ``2**20`` entries, 8 MiB, which a processor's
+last-level cache holds."""
+TABLE_HEADER: Final = 2
+"""Words after a table's parts: the sizes of its parts in use (``2**live`` entries each; 0 before
+the first search)."""
+START_BITS: Final = 16
+"""A part starts at ``2**16`` entries (512 KiB) and grows as a search needs."""
+GROWTH_SHIFT: Final = 2
+"""A main part of ``2**live`` entries doubles once one position's search passes ``2**(live + 2)`` nodes."""
+NEAR_GROWTH_SHIFT: Final = 1
+"""A near-end part of ``2**live`` entries doubles once a position's search passes ``2**(live + 1)`` nodes."""
+NEAR_EMPTIES: Final = 14
+"""Positions with at most this many empty cells go to the table's near-end part.
+
+Most nodes are that near the end; in 8 MiB of their own they stay in the
+processor's cache (docs/benchmarks.md: against one 64 MiB part, about a
+fifth less time from the same number of nodes)."""
+
+DEFAULT_TABLE_MB: Final = 72
+"""The solver's default table memory, in MiB: a main part of 64 and a near-end part of 8."""
+MIN_TABLE_MB: Final = (ENTRY_BYTES << MIN_TABLE_BITS) >> 20
+"""The smallest table the solver takes, in MiB: ``2**MIN_TABLE_BITS`` entries of 8 bytes."""
+
+
+def _physical_memory_mb() -> float | None:
+    """The machine's physical memory in MiB, or None where the system does not tell."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (AttributeError, ValueError, OSError):  # no sysconf, or not these names (not POSIX)
+        return None
+
+
+def check_table_mb(table_size_mb: float) -> float:
+    """``table_size_mb`` if a solver can have a table that size, else :class:`TableSizeError`.
+
+    A table larger than the machine's physical memory is refused before
+    anything is allocated (it could only swap, or fail part-way).
+
+    >>> check_table_mb(8)
+    8
+    >>> check_table_mb(float("nan"))
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.TableSizeError: the table size must be a number of MB, not nan
+    """
+    if not math.isfinite(table_size_mb):
+        raise TableSizeError(f"the table size must be a number of MB, not {table_size_mb}")
+    memory = _physical_memory_mb()
+    allowed = f"{MIN_TABLE_MB}..{int(memory)} MB" if memory else f"at least {MIN_TABLE_MB} MB"
+    if table_size_mb < MIN_TABLE_MB:
+        raise TableSizeError(f"a table of {table_size_mb:g} MB is too small: use {allowed}")
+    if memory is not None and table_size_mb > memory:
+        raise TableSizeError(
+            f"a table of {table_size_mb:g} MB is more than this machine's memory: use {allowed}"
+        )
+    return table_size_mb
+
+
+def table_parts(entries: int) -> tuple[int, int]:
+    """``(bits, near_bits)`` of the largest table within ``entries``: from ``3 * 2**NEAR_TABLE_BITS``
+    entries on, a near-end part of ``2**NEAR_TABLE_BITS`` and a main part of the largest power of
+    two in the rest; below that, one part (``near_bits`` 0).
+
+    >>> table_parts(72 * 2**20 // ENTRY_BYTES), table_parts(23 * 2**20 // ENTRY_BYTES)
+    ((23, 20), (21, 0))
+    """
+    near_bits = NEAR_TABLE_BITS if entries >= 3 << NEAR_TABLE_BITS else 0
+    near_entries = 1 << near_bits if near_bits else 0
+    return (entries - near_entries).bit_length() - 1, near_bits
+
+
+def table_entries(bits: int, near_bits: int) -> int:
+    """Entries of a table whose main part has ``2**bits`` and near-end part ``2**near_bits`` (0: none),
+    its header included."""
+    return (1 << bits) + ((1 << near_bits) if near_bits else 0) + TABLE_HEADER
+
+
+class Table:
+    """A transposition table: its array, the sizes of its two parts, and how much of them is in use.
+
+    ``Table(megabytes)`` is the largest table within that memory (see
+    :func:`table_parts`): from 24 MiB on, a near-end part of 8 MiB and a
+    main part, the largest power of two in the rest; below that, one part
+    (at least 8 MiB).  The default, :data:`DEFAULT_TABLE_MB`, is 64 + 8 MiB.
+    ``near_empties`` says which positions go to the near-end part (see
+    :meth:`near_from`).
+
+    >>> table = Table(24)
+    >>> table.bits, table.near_bits, table.bytes // 2**20, table.bytes_in_use
+    (21, 20, 24, 0)
+    """
+
+    def __init__(self, megabytes: float = DEFAULT_TABLE_MB, near_empties: int = NEAR_EMPTIES) -> None:
+        entries = int(check_table_mb(megabytes) * 2**20) // ENTRY_BYTES
+        bits, near_bits = table_parts(entries)
+        try:
+            self._init(bits, near_bits, near_empties)
+        except MemoryError:
+            raise TableSizeError(f"no {megabytes:g} MB of free memory for the table: ask for less") from None
+
+    @classmethod
+    def with_parts(cls, bits: int, near_bits: int = 0, near_empties: int = NEAR_EMPTIES) -> Table:
+        """A table whose main part has ``2**bits`` entries and near-end part ``2**near_bits`` (0: none).
+
+        >>> Table.with_parts(20, 18).entries == 2**20 + 2**18 + TABLE_HEADER
+        True
+        """
+        if bits < MIN_TABLE_BITS:
+            raise ValueError(f"table needs at least 2**{MIN_TABLE_BITS} entries")
+        if near_bits and not 1 < near_bits <= bits:
+            raise ValueError(f"a near-end part of 2**{near_bits} entries beside 2**{bits}")
+        table = cls.__new__(cls)
+        table._init(bits, near_bits, near_empties)
+        return table
+
+    def _init(self, bits: int, near_bits: int, near_empties: int) -> None:
+        import numpy as np  # only once a table is made: the sizes are read without numpy
+
+        self.bits = bits
+        """The main part's size: ``2**bits`` entries."""
+        self.near_bits = near_bits
+        """The near-end part's size: ``2**near_bits`` entries, none when 0."""
+        self.near_empties = near_empties
+        self.array: np.ndarray = np.zeros(table_entries(bits, near_bits), dtype=np.uint64)
+        """The entries, the parts one after the other, then the header (what the kernel takes)."""
+
+    @property
+    def entries(self) -> int:
+        """Entries of the array, its header included."""
+        return int(self.array.shape[0])
+
+    @property
+    def bytes(self) -> int:
+        """Memory of the table, in bytes."""
+        return int(self.array.nbytes)
+
+    @property
+    def entries_in_use(self) -> int:
+        """How many entries the searches use so far (0 before the first): each part starts at
+        ``2**START_BITS`` and doubles as a search needs."""
+        return sum(1 << int(live) for live in self.array[-TABLE_HEADER:] if live)
+
+    @property
+    def bytes_in_use(self) -> int:
+        """Memory the searches have used so far, up to :attr:`bytes`."""
+        return self.entries_in_use * ENTRY_BYTES
+
+    def near_from(self, cells: int) -> int:
+        """Stones from which a position of a board of ``cells`` goes to the near-end part."""
+        return cells - self.near_empties
+
+    def reset(self) -> None:
+        """Forget every entry; the parts start small again."""
+        self.array[:] = 0
