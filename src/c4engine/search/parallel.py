@@ -51,6 +51,8 @@ __all__ = ["RACE_FROM_NODES", "Lane", "Race", "new_flag", "new_lanes", "probe_va
 RACE_FROM_NODES = 200_000
 """A search runs alone until it has taken this many nodes (a few hundredths of a second), then
 the helpers join: shorter searches end before threads would pay for starting."""
+SPLIT_LEVELS = 2
+"""Plies of the root a root split searches move by move itself, in its own orders (:meth:`Race._settle`)."""
 HELPER_SLICE = 1 << 20
 """Nodes a helper searches between two looks at the node limit and the progress count."""
 
@@ -125,15 +127,17 @@ RunSlice = Callable[[Lane, np.ndarray, np.ndarray, np.ndarray, int], int]
 
 @dataclass(frozen=True)
 class Root:
-    """The position raced, as the kernel takes it, and its children for a root split."""
+    """The position raced, as the kernel takes it, and the rules a split needs below it."""
 
     current: int
     mask: int
     stones: int
-    children: Sequence[tuple[int, int, int]]
-    """(column, current, mask) after each legal move, in the kernel's usual trying order."""
     full: int
-    """The mask of a full board: a child with it is a draw."""
+    """The mask of a full board: a position with it is a draw."""
+    children: Callable[[int, int], list[tuple[int, int, int]]]
+    """``children(current, mask)``: (column, current, mask) after each legal move, centre first."""
+    wins_now: Callable[[int, int], bool]
+    """``wins_now(current, mask)``: whether the side to move wins with its next stone."""
 
 
 class Race:
@@ -301,28 +305,52 @@ class Race:
         return "split", main
 
     def _split(self, index: int, value: int) -> None:
-        """Answer "more than ``value``?" by searching the root's moves in turn (each a probe of the
-        child at the matching value): the first helper from the centre out, near the kernel's own
-        order, so that the two threads leapfrog on the table; further ones from other moves on."""
-        lane = self._lanes[index]
-        child_value = -(value + 1)  # the root scores more than value iff some child scores at most this
-        best_upper = self._lower - 1  # the most the root can score by the moves refuted so far
-        children = list(self._root.children)
-        start = (index - 1) % len(children)
-        for column, current, mask in children[start:] + children[:start]:
-            if mask == self._root.full:
-                child_lower = child_upper = 0
-            else:
-                positions, rows = self._arrays(current, mask, self._root.stones + 1)
-                state = self._probe(lane, positions, rows, child_value)
-                if state is None:
-                    return
-                child_lower, child_upper = _probe_bounds(child_value, state)
+        """Answer "more than ``value``?" by a negamax over the first :data:`SPLIT_LEVELS` plies of
+        the root, done here, each position below them a kernel probe (see :meth:`_settle`)."""
+        root = self._root
+        found = self._settle(
+            self._lanes[index], root.current, root.mask, root.stones, value, SPLIT_LEVELS, index
+        )
+        if found is not None:
+            lower, upper, column = found
+            self._learn(lower=lower, upper=upper, move=column)
+
+    def _settle(
+        self, lane: Lane, current: int, mask: int, stones: int, value: int, levels: int, turn: int
+    ) -> tuple[int, int, int] | None:
+        """(lower, upper, move) proved of "does (current, mask) score more than ``value``?": one
+        side's bound (the other open) and, when it does, the move that shows it; None when the
+        question was settled elsewhere or the search stopped.
+
+        The moves of a position where one good move is expected to do (the root, and every other
+        ply below it) go centre first, as the kernel's own order roughly does, so both threads
+        leapfrog through the table; those of a position where every move must be refuted go
+        the other way, so that the threads share them from both ends.  ``turn`` counts the plies
+        from the root, offset by the helper's index so that helpers split differently.
+        """
+        if mask == self._root.full:
+            return 0, 0, -1  # a draw
+        if levels == 0 or self._root.wins_now(current, mask):  # the kernel scores a win at once
+            positions, rows = self._arrays(current, mask, stones)
+            state = self._probe(lane, positions, rows, value)
+            if state is None:
+                return None
+            lower, upper = _probe_bounds(value, state)
+            return lower, upper, -1
+        child_value = -(value + 1)  # more than value iff some child scores at most this
+        best_upper = _OPEN_LOW  # the most this position scores by the moves refuted so far
+        children = self._root.children(current, mask)
+        for column, child_current, child_mask in children if turn % 2 else children[::-1]:
+            found = self._settle(
+                lane, child_current, child_mask, stones + 1, child_value, levels - 1, turn + 1
+            )
+            if found is None:
+                return None
+            child_lower, child_upper, _ = found
             if child_upper <= child_value:
-                self._learn(lower=-child_upper, move=column)
-                return
+                return -child_upper, _OPEN_HIGH, column
             best_upper = max(best_upper, -child_lower)
-        self._learn(upper=best_upper)
+        return _OPEN_LOW, best_upper, -1
 
     def _probe(self, lane: Lane, positions: np.ndarray, rows: np.ndarray, value: int) -> np.ndarray | None:
         """Ask "more than ``value``?" of ``positions[0]`` on ``lane``: the finished state, or None when

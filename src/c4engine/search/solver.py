@@ -588,11 +588,21 @@ class Solver:
     ) -> int:
         """Search on from the paused ``state`` with every thread (:class:`c4engine.search.parallel.Race`)."""
         _parallel.use_whole_table(self.table)  # no thread grows it now
-        children = [
-            (column, *child)
-            for column in board.geometry.center_order
-            if (child := _play(current, mask, column, board)) is not None
-        ]
+        geometry = board.geometry
+
+        def children(current: int, mask: int) -> list[tuple[int, int, int]]:
+            return [
+                (column, *child)
+                for column in geometry.center_order
+                if (child := _play(current, mask, column, board)) is not None
+            ]
+
+        def wins_now(current: int, mask: int) -> bool:
+            return any(
+                not mask & geometry.top_of(column) and _is_winning(current, mask, column, board)
+                for column in geometry.center_order
+            )
+
         rate = budget.rate
 
         def count(nodes: int) -> None:
@@ -609,7 +619,7 @@ class Solver:
         race = _parallel.Race(
             self._lanes,
             run,
-            _parallel.Root(current, mask, stones, children, board.geometry.full),
+            _parallel.Root(current, mask, stones, geometry.full, children, wins_now),
             next_slice=next_slice,
             count=count,
             poll=lambda lower, upper, move: self._polled(budget, lower, upper, -1 if move is None else move),
