@@ -56,6 +56,7 @@ from c4engine.errors import (
     IllegalMoveError,
     NotationError,
     PositionError,
+    UnsupportedBoardError,
 )
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "fits_64_bits",
     "has_line",
     "line_cells",
+    "require_64_bits",
 ]
 
 MAX_SIZE = 32
@@ -99,6 +101,33 @@ def fits_64_bits(width: int, height: int) -> bool:
     (True, True, False)
     """
     return width * (height + 1) <= 64
+
+
+def require_64_bits(width: int, height: int, needs: str = "an exact answer") -> None:
+    """Raise :class:`UnsupportedBoardError` unless :func:`fits_64_bits`: the one refusal of a board
+    the exact solver cannot hold, saying which boards it can.  ``needs`` is what asked for the
+    solver, in the words of the one who asked (``"perfect play"``, ``"--level perfect"``).
+
+    >>> require_64_bits(7, 6)
+    >>> require_64_bits(9, 7)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.UnsupportedBoardError: an exact answer needs a board the exact solver holds, \
+width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
+9x7 needs 72
+    """
+    if fits_64_bits(width, height):
+        return
+    widest: dict[int, int] = {}  # the widest board of each height
+    for columns in range(1, 33):
+        rows = 64 // columns - 1
+        if rows >= 1:
+            widest[rows] = columns
+    sizes = ", ".join(f"{w}x{h}" for w, h in sorted((w, h) for h, w in widest.items() if w >= 4))
+    raise UnsupportedBoardError(
+        f"{needs} needs a board the exact solver holds, width * (height + 1) <= 64: up to {sizes}; "
+        f"{width}x{height} needs {width * (height + 1)}"
+    )
 
 
 def center_order(width: int) -> tuple[int, ...]:

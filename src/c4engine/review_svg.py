@@ -54,7 +54,7 @@ def review_graph_svg(
     height: int = 240,
 ) -> str:
     """The evaluation graph of ``points`` (ply ``first_ply + 1`` onwards) on a board of ``cells`` cells."""
-    top_score = max((cells + 1) // 2, 1)  # the largest score any position can have
+    top_score = max((cells + 1) // 2, 1)  # search.scale.win_score(cells, 0), the largest score (a layer up)
     margin_left, margin_right, margin_top, margin_bottom = 48.0, 12.0, 12.0, 24.0
     plot_w = width - margin_left - margin_right
     plot_h = height - margin_top - margin_bottom

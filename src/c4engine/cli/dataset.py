@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from c4engine.board import Board, fits_64_bits
+from c4engine.board import Board, require_64_bits
 from c4engine.cli.options import (
     Subparsers,
     add_board_options,
@@ -28,7 +28,7 @@ from c4engine.cli.options import (
     number,
 )
 from c4engine.cli.progress import Progress
-from c4engine.errors import DatasetError, echo, echo_path
+from c4engine.errors import DatasetError, UnsupportedBoardError, echo, echo_path
 from c4engine.experiments.dataset import (
     FORMATS,
     MAX_ATTEMPTS_PER_POSITION,
@@ -135,9 +135,10 @@ def add_dataset_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def run_dataset(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N fails before any work
-    if not fits_64_bits(width, height):
-        bits = width * (height + 1)
-        raise DatasetError(f"the solver needs width * (height + 1) <= 64; a {args.size} board needs {bits}")
+    try:
+        require_64_bits(width, height, "a dataset")
+    except UnsupportedBoardError as refused:
+        raise DatasetError(str(refused)) from None
     cells = width * height
     if args.plies is not None:
         plies = parse_plies(args.plies, cells)

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from c4engine.board import Board
+from c4engine.board import Board, require_64_bits
 from c4engine.cli.batch import answer_json_lines, answer_lines
 from c4engine.cli.options import (
     MAX_SECONDS,
@@ -148,7 +148,7 @@ def _board(position: str, args: argparse.Namespace) -> Board:
     width, height = args.size
     board = Board.from_moves(position, width, height, args.connect)
     if args.func is run_solve and not args.json:
-        Analyst.require_solver(board)  # c4 solve promises exact scores: no engine estimates
+        require_64_bits(board.width, board.height)  # c4 solve promises exact scores: no engine estimates
     return board
 
 

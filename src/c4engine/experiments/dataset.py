@@ -30,8 +30,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from c4engine.board import Board
-from c4engine.errors import DatasetError
+from c4engine.board import Board, require_64_bits
+from c4engine.errors import DatasetError, UnsupportedBoardError
 from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst, shared_analyst
 
@@ -212,11 +212,10 @@ def build_dataset(
     width, height, connect = boards[0].width, boards[0].height, boards[0].connect
     if any((board.width, board.height, board.connect) != (width, height, connect) for board in boards):
         raise DatasetError("every position of a dataset must have the same board size and connect-N")
-    if not Analyst.can_solve(boards[0]):
-        bits = width * (height + 1)
-        raise DatasetError(
-            f"the solver needs width * (height + 1) <= 64; a {width}x{height} board needs {bits}"
-        )
+    try:
+        require_64_bits(width, height, "a dataset")
+    except UnsupportedBoardError as refused:
+        raise DatasetError(str(refused)) from None
     moves = [board.move_string for board in boards]
     size = chunk_size
     if size is None:

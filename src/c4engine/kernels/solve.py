@@ -1,8 +1,7 @@
 """The exact search: negamax alpha-beta with null windows, resumable in slices.
 
-Scores follow the published solver benchmarks: for the side to move,
-``(cells + 1 - stones) // 2`` when it wins with the winning stone played on
-a board of ``stones`` stones, its negation for a loss, 0 for a draw.
+Scores follow the published solver benchmarks (:mod:`c4engine.search.scale`,
+compiled twin :mod:`c4engine.kernels.scale`).
 
 A kernel from :func:`kernel_for` (one per board geometry) holds the whole
 solve of a batch of positions, one after the other (a single solve is a
@@ -83,6 +82,7 @@ from c4engine.kernels.layout import (
     KernelArgs,
 )
 from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_front
+from c4engine.kernels.scale import win_score
 from c4engine.kernels.table import (
     data_lower,
     data_move,
@@ -174,7 +174,7 @@ def _search(
                 if wins & column_mask(column, height):
                     state[S_ROOT_MOVE] = column
                     break
-            score = (cells + 1 - stones0) // 2
+            score = win_score(cells, stones0)
             if state[S_MAX] < score:  # weak solve: [-1, 1]
                 score = state[S_MAX]
             state[S_MIN] = score
@@ -246,28 +246,28 @@ def _search(
                 threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
             forced = possible & threats
             if forced:
-                if forced & (forced - np.uint64(1)):
-                    ret = -((cells - stones) // 2)
+                if forced & (forced - np.uint64(1)):  # two threats: the opponent's next stone wins
+                    ret = -win_score(cells, stones + 1)
                     enter = 0
                     continue
                 possible = forced
             possible &= ~(threats >> np.uint64(1))
-            if possible == 0:
-                ret = -((cells - stones) // 2)
+            if possible == 0:  # every move lets the opponent's next stone win
+                ret = -win_score(cells, stones + 1)
                 enter = 0
                 continue
             if stones >= cells - 2:
                 ret = 0
                 enter = 0
                 continue
-            low = -((cells - 2 - stones) // 2)
+            low = -win_score(cells, stones + 3)  # the opponent cannot win with its next stone
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
                     ret = alpha
                     enter = 0
                     continue
-            high = (cells - 1 - stones) // 2
+            high = win_score(cells, stones + 2)  # nor this side with this one
             if beta > high:
                 beta = high
                 if alpha >= beta:

@@ -22,32 +22,18 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from c4engine.board import Board, Geometry, fits_64_bits
+from c4engine.board import Board, Geometry, require_64_bits
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
 from c4engine.search.limit import Limit
 from c4engine.search.results import DEFAULT_TABLE_MB
+from c4engine.search.scale import win_score
 
-__all__ = ["DEFAULT_TIME_LIMIT", "MoveChoice", "PerfectPlayer", "check_perfect_board", "perfect_boards"]
+__all__ = ["DEFAULT_TIME_LIMIT", "MoveChoice", "PerfectPlayer", "check_perfect_board"]
 
 DEFAULT_TIME_LIMIT: Final = 60.0
 """Seconds the perfect player may think about one move before it plays its best known move."""
-
-
-def perfect_boards() -> str:
-    """The boards perfect play is real on, in words: those the exact solver holds.
-
-    >>> perfect_boards()
-    'width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1'
-    """
-    widest: dict[int, int] = {}  # the widest board of each height
-    for width in range(1, 33):
-        height = 64 // width - 1
-        if height >= 1:
-            widest[height] = width
-    sizes = sorted((width, height) for height, width in widest.items() if width >= 4)
-    return "width * (height + 1) <= 64: up to " + ", ".join(f"{w}x{h}" for w, h in sizes)
 
 
 def check_perfect_board(width: int, height: int, name: str = "perfect play") -> None:
@@ -65,11 +51,10 @@ def check_perfect_board(width: int, height: int, name: str = "perfect play") -> 
 width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
 9x7 needs 72: choose a level 1..7
     """
-    if not fits_64_bits(width, height):
-        raise UnsupportedBoardError(
-            f"{name} needs a board the exact solver holds, {perfect_boards()}; "
-            f"{width}x{height} needs {width * (height + 1)}: choose a level 1..{len(LEVELS)}"
-        )
+    try:
+        require_64_bits(width, height, name)
+    except UnsupportedBoardError as refused:
+        raise UnsupportedBoardError(f"{refused}: choose a level 1..{len(LEVELS)}") from None
 
 
 @dataclass(frozen=True)
@@ -130,11 +115,11 @@ class PerfectPlayer:
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            score = (board.width * board.height + 1 - board.move_count) // 2
+            score = win_score(board.width * board.height, board.move_count)
             return self._record(
                 board, MoveChoice(column, score, True, "immediate", time.perf_counter() - start)
             )
-        if self._random is None and self.analyst.book_scores(board) is None and self.analyst.can_solve(board):
+        if self._random is None and self.analyst.book_scores(board) is None and board.geometry.fits_64_bits:
             return self._record(board, self._solve_centre_first(board, start))
         limit = Limit() if self.time_limit is None else Limit(time=self.time_limit)
         analysis = self.analyst.analyze(board, limit, pv=False, poll=self.poll)

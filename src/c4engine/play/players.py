@@ -24,7 +24,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from time import monotonic
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, PlayerSpecError, echo
@@ -54,7 +54,7 @@ __all__ = [
     "weights_player",
 ]
 
-PERFECT = "perfect"
+PERFECT: Literal["perfect"] = "perfect"
 """The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
 
 COMPUTER_FORMS = (
@@ -216,7 +216,7 @@ class EnginePlayer:
         budget = self.engine.time_limit
         if self._perfect is not None:
             self._perfect.last = None  # a proof of this move only
-        if budget is not None and self._perfect is not None and Analyst.can_solve(board):
+        if budget is not None and self._perfect is not None and board.geometry.fits_64_bits:
             column = self._proved_move(board, self._perfect, EXACT_SHARE * budget)
             if column is not None:
                 return column

@@ -49,10 +49,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from c4engine.board import Board
-from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
+from c4engine.board import Board, require_64_bits
+from c4engine.errors import BookError, GameOverError
 from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
@@ -63,6 +63,7 @@ from c4engine.search.results import (
     Verdict,
 )
 from c4engine.search.review import DEFAULT_PLY_LIMIT, GameLike, ProgressHook, Review, review_game
+from c4engine.search.scale import score_range, win_score
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
     from c4engine.search.engine import Engine, SearchProgress
@@ -73,9 +74,6 @@ __all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_by_bounds", "b
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
-
-DEFAULT_POLL_INTERVAL: Final = 0.25
-"""CPU seconds between the solver's looks at the clock and the poll hook, with no time limit."""
 
 _ENGINE_POLL_INTERVAL: Final = 0.02
 """CPU seconds between the engine's calls of the poll hook: it stops within about this long."""
@@ -165,24 +163,6 @@ class Analyst:
         return f"Analyst(book={self._book_choice!r}, table_size_mb={self._table_size_mb})"
 
     # ------------------------------------------------------------ parts
-
-    @staticmethod
-    def can_solve(board: Board) -> bool:
-        """Whether the exact solver takes boards of this size: those that fit 64 bits.
-
-        See :func:`c4engine.board.fits_64_bits`.
-        """
-        return board.geometry.fits_64_bits
-
-    @staticmethod
-    def require_solver(board: Board) -> None:
-        """Raise :class:`UnsupportedBoardError` unless :meth:`can_solve`: for answers that must be exact."""
-        if not Analyst.can_solve(board):
-            bits = board.width * (board.height + 1)
-            raise UnsupportedBoardError(
-                f"the solver needs width * (height + 1) <= 64 bits; a {board.width}x{board.height} board "
-                f"needs {bits}"
-            )
 
     @property
     def solver(self) -> Solver:
@@ -275,7 +255,7 @@ class Analyst:
 
         for column in board.legal_moves():
             if board.is_winning_move(column):
-                settle(column, (cells + 1 - stones) // 2, "rules")
+                settle(column, win_score(cells, stones), "rules")
                 lines[column], complete[column] = (column,), True
             elif stones + 1 == cells:
                 settle(column, 0, "rules")
@@ -465,7 +445,7 @@ class Analyst:
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            return self._verdict(board, (cells + 1 - stones) // 2, column, "rules", 0, start, weak)
+            return self._verdict(board, win_score(cells, stones), column, "rules", 0, start, weak)
         known = self.book_score(board) if use_book else None
         if known is not None:
             chosen: int | None = None
@@ -476,7 +456,7 @@ class Analyst:
                     chosen = best_column(board, scores)
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
-                elif self.can_solve(board):
+                elif board.geometry.fits_64_bits:
                     start += self._load_solver(board)
                     chosen = self.move_reaching(board, known, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
@@ -522,7 +502,7 @@ class Analyst:
             # a move the solver proved to reach at least a draw, before the limit stopped it
             drawing = result.best_move if result.best_proved and result.lower >= 0 else None
         else:
-            lower, upper, nodes, stopped = -((cells - stones) // 2), (cells + 1 - stones) // 2, 0, None
+            lower, upper, nodes, stopped = *score_range(cells, stones), 0, None
             drawing = None
         start += self._load_engine(board)
         left = _time_left(limit, start)
@@ -570,7 +550,7 @@ class Analyst:
         One null-window search of the solver (a board it can hold, the game not
         over), cancelled after ``limit.time`` of wall-clock time.
         """
-        self.require_solver(board)
+        require_64_bits(board.width, board.height)
         _check_playable(board)
         with self._cancel_after(limit.time):
             return self.solver.is_at_least(board, score, time_limit=limit.time, node_limit=limit.nodes)
@@ -630,7 +610,7 @@ class Analyst:
         book = self._strong_book(board)
         if book is not None and (kept := book.keeping_move(board, target)) is not None:
             return kept
-        if not self.can_solve(board):
+        if not board.geometry.fits_64_bits:
             return None
         return self.move_reaching(board, target, limit)
 
@@ -700,7 +680,7 @@ class Analyst:
         return time.perf_counter() - began
 
     def _solves(self, board: Board) -> bool:
-        return self.solver_share > 0 and self.can_solve(board)
+        return self.solver_share > 0 and board.geometry.fits_64_bits
 
     def _quick_nodes(self, board: Board, limit: Limit) -> int:
         """The nodes a small search in pure Python may take on this question; 0: not worth trying.
@@ -799,7 +779,7 @@ def _column_range(cells: int, stones: int, weak: bool) -> tuple[int, int]:
     if weak:
         return -1, 1
     # a move's score is minus its child's, whose range is that of a position with one more stone
-    return -((cells + 1 - stones - 1) // 2), (cells - stones - 1) // 2
+    return -win_score(cells, stones + 1), win_score(cells, stones + 2)
 
 
 def _after(board: Board, column: int) -> Board:

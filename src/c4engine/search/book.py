@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Final
 
 from c4engine.board import Board, Geometry, fits_64_bits, has_line
 from c4engine.errors import BookError
+from c4engine.search.scale import win_score
 
 if TYPE_CHECKING:  # numpy is imported only to write books and by keys_array / scores_array
     import numpy as np
@@ -309,7 +310,7 @@ class OpeningBook:
             return [None] * board.width
         cells = board.width * board.height
         stones = board.move_count
-        win = 1 if self.weak else (cells + 1 - stones) // 2
+        win = 1 if self.weak else win_score(cells, stones)
         scores: list[int | None] = []
         child = board.copy()
         for column in range(board.width):

@@ -40,6 +40,7 @@ from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst
 from c4engine.search.book import require_book_size, write_book
 from c4engine.search.results import DEFAULT_TABLE_MB
+from c4engine.search.scale import win_score
 from c4engine.store import SQLiteStore
 
 if TYPE_CHECKING:  # the solver (numba) is imported by the workers that solve: c4 book info needs none
@@ -149,7 +150,7 @@ def _negamax(current: int, mask: int, geometry: Geometry, win: int, scores: Mapp
 
 def _win_score(geometry: Geometry, weak: bool, ply: int) -> int:
     """The score of winning with the stone played at ``ply``."""
-    return 1 if weak else (geometry.width * geometry.height + 1 - ply) // 2
+    return 1 if weak else win_score(geometry.width * geometry.height, ply)
 
 
 def back_up(

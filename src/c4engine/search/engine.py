@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING
 from c4engine.board import Board, has_line
 from c4engine.errors import GameOverError
 from c4engine.search.evaluators import Evaluator, windows
-from c4engine.search.results import WIN_SCORE
+from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD
 
 if TYPE_CHECKING:
     # numba (half a second to import): imported by an engine that may take the compiled path, when
@@ -72,8 +72,6 @@ __all__ = ["DEFAULT_DEPTH", "WIN_SCORE", "Engine", "PollHook", "SearchProgress",
 DEFAULT_DEPTH = 6
 """Plies searched when neither a depth nor a time limit is given."""
 
-_MAX_PLIES = 32 * 32  # the most plies any board can last (MAX_SIZE squared)
-_WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES
 
 _INF = math.inf
 _LOST = -math.inf  # the leaf cache's mark for "the side to move here has already lost"
@@ -133,12 +131,12 @@ class SearchResult:
     @property
     def is_win(self) -> bool:
         """Whether the side to move has a forced win (within the depth searched)."""
-        return self.score >= _WIN_THRESHOLD
+        return self.score >= WIN_THRESHOLD
 
     @property
     def is_loss(self) -> bool:
         """Whether the side to move loses against best play (within the depth searched)."""
-        return self.score <= -_WIN_THRESHOLD
+        return self.score <= -WIN_THRESHOLD
 
     @property
     def moves_to_end(self) -> int | None:
@@ -418,7 +416,7 @@ class Engine:
                     self._answer = self._search_root(depth, candidates)
                     completed = depth
                     score = self._answer[1]
-                    if abs(score) >= _WIN_THRESHOLD or len(candidates) == 1:
+                    if abs(score) >= WIN_THRESHOLD or len(candidates) == 1:
                         break
         except _Stop:
             stopped = True

@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Final
 
 from c4engine.errors import LimitError
 
 __all__ = ["UNLIMITED", "Limit"]
+
+
+DEFAULT_POLL_INTERVAL: Final = 0.25
+"""CPU seconds between a solve's looks at the clock and at its poll hook, unless told otherwise."""
 
 
 @dataclass(frozen=True)

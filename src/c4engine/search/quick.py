@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from c4engine.board import Board, Geometry
+from c4engine.search.scale import score_range, win_score
 
 __all__ = ["QuickAnalysis", "QuickResult", "analyze_quick", "line_quick", "solve_quick"]
 
@@ -103,7 +104,7 @@ def analyze_quick(
         for column in board.legal_moves():
             child = board.copy()
             if child.push(column):  # a win at once: the most a move can score
-                won = (search.cells + 1 - board.move_count) // 2
+                won = win_score(search.cells, board.move_count)
                 scores[column] = _sign(won) if weak else won
             elif child.is_full:
                 scores[column] = 0
@@ -151,6 +152,8 @@ class _Search:
 
     def __init__(self, geometry: Geometry, node_limit: int) -> None:
         self.cells = geometry.width * geometry.height
+        # the win score by the stones on the board (search.scale), looked up where the search is hot
+        self.win_at = [win_score(self.cells, stones) for stones in range(self.cells + 4)]
         self.bottom = geometry.bottom
         self.full = geometry.full
         self.columns = [geometry.column_mask(column) for column in geometry.center_order]
@@ -190,12 +193,12 @@ class _Search:
         playable = (mask + self.bottom) & self.full
         wins = playable & self.winning_cells(current, mask)
         if wins:
-            won = (self.cells + 1 - stones) // 2
+            won = win_score(self.cells, stones)
             column = next(self.order[rank] for rank, mask_of in enumerate(self.columns) if wins & mask_of)
             return (_sign(won) if weak else won), column
         self.root_stones = stones
         proved: int | None = None
-        low, high = (-1, 1) if weak else (-((self.cells - stones) // 2), (self.cells + 1 - stones) // 2)
+        low, high = (-1, 1) if weak else score_range(self.cells, stones)
         while low < high:
             middle = low + (high - low) // 2
             if middle <= 0 and _half_towards_zero(low) < middle:
@@ -228,7 +231,7 @@ class _Search:
         score there is, which nearly every move keeps.  A move keeps the score
         when its child scores at most ``-score``; any move keeps a weak loss.
         """
-        target = -((self.cells - stones) // 2) if weak and score < 0 else score
+        target = score_range(self.cells, stones)[0] if weak and score < 0 else score
         playable = (mask + self.bottom) & self.full
         for rank, column_mask in enumerate(self.columns):
             move = playable & column_mask
@@ -238,7 +241,7 @@ class _Search:
             if child_mask == self.full:
                 keeps = target <= 0
             elif (child_mask + self.bottom) & self.full & self.winning_cells(child_current, child_mask):
-                keeps = -((self.cells - stones) // 2) >= target  # the opponent wins at once
+                keeps = score_range(self.cells, stones)[0] >= target  # the opponent wins at once
             else:
                 keeps = self.negamax(child_current, child_mask, stones + 1, -target, 1 - target) <= -target
             if keeps:
@@ -250,25 +253,25 @@ class _Search:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise _OutOfNodes
-        cells = self.cells
+        cells, win_at = self.cells, self.win_at
         playable = (mask + self.bottom) & self.full
         threats = self.winning_cells(current ^ mask, mask)
         forced = playable & threats
         if forced:
             if forced & (forced - 1):
-                return -((cells - stones) // 2)  # two threats to stop: the opponent wins next
+                return -win_at[stones + 1]  # two threats to stop: the opponent wins next
             playable = forced
         playable &= ~(threats >> 1)  # never play just below the opponent's winning cell
         if not playable:
-            return -((cells - stones) // 2)
+            return -win_at[stones + 1]
         if stones >= cells - 2:
             return 0  # no line can come from the last two stones any more
-        lowest = -((cells - 2 - stones) // 2)
+        lowest = -win_at[stones + 3]  # the opponent cannot win with its next stone
         if alpha < lowest:
             alpha = lowest
             if alpha >= beta:
                 return alpha
-        highest = (cells - 1 - stones) // 2
+        highest = win_at[stones + 2]  # nor this side with this one
         key = current + mask
         highest = self.table.get(key, highest)
         if beta > highest:

@@ -1,7 +1,7 @@
 """The results vocabulary of every search, as plain data.
 
 * :class:`Score` -- one value for the side to move: exact, on the scale of
-  the published solver benchmarks (see :mod:`c4engine.search.solver`), or
+  the published solver benchmarks (see :mod:`c4engine.search.scale`), or
   the heuristic engine's estimate; it converts between the two scales and
   says itself in words ("win in 5 moves", "draw", "loss in 8 moves").
 * :class:`PositionAnalysis` and :class:`Verdict` -- what the analysis service
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_MB, check_table_mb
+from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD, from_engine, moves_to_end, to_engine
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -47,34 +48,9 @@ __all__ = [
     "score_words",
 ]
 
-WIN_SCORE = 10**9
-"""The heuristic engine's scale: a win at ply ``p`` from the root scores ``WIN_SCORE - p``."""
-
-_MAX_PLIES = 32 * 32  # the most plies any board can last (the largest board's cells)
-WIN_THRESHOLD = WIN_SCORE - _MAX_PLIES
-"""Engine values this far from zero or farther are wins or losses the search saw to the end."""
-
 Source = Literal["rules", "book", "solver", "engine"]
 """Where an answer came from: the rules (a win on the spot, a full board), the opening book, the exact
 solver, or the heuristic engine (an estimate unless it saw the end of the game)."""
-
-
-def moves_to_end(score: int, cells: int, stones: int) -> int:
-    """How many moves the winner makes, from a position scoring ``score``, up to its winning stone.
-
-    The winner is the side to move for a positive score, the opponent for a
-    negative one; 0 for a draw.
-
-    >>> moves_to_end(1, 42, 0)   # empty board: the first player's 21st stone wins
-    21
-    >>> moves_to_end(-1, 42, 1)
-    20
-    """
-    if score > 0:
-        return (cells + 1 - stones) // 2 - score + 1
-    if score < 0:
-        return (cells - stones) // 2 + score + 1
-    return 0
 
 
 def score_words(score: int, cells: int = 42, stones: int = 0, weak: bool = False) -> str:
@@ -140,12 +116,10 @@ class Score:
         >>> Score.from_engine(-(WIN_SCORE - 2), cells=42, stones=0).describe()
         'loss in 1 move'
         """
-        if abs(value) < WIN_THRESHOLD:
+        score = from_engine(value, cells, stones)
+        if score is None:
             return cls.estimate(value, cells=cells, stones=stones)
-        plies = int(WIN_SCORE - abs(value))  # from now, the winning stone included
-        before = stones + plies - 1  # stones on the board when the winning one is dropped
-        magnitude = (cells + 1 - before) // 2
-        return cls.exact(magnitude if value > 0 else -magnitude, cells=cells, stones=stones)
+        return cls.exact(score, cells=cells, stones=stones)
 
     def engine_value(self) -> float:
         """This score on the engine's scale (an exact win in ``n`` moves is ``WIN_SCORE`` less its plies).
@@ -157,9 +131,7 @@ class Score:
             return float(self.value)
         if self.weak:
             return float(self.value) * WIN_THRESHOLD
-        moves = moves_to_end(int(self.value), self.cells, self.stones)
-        plies = 2 * moves - 1 if self.value > 0 else 2 * moves  # the winner's stones and the replies
-        return float(WIN_SCORE - plies) if self.value > 0 else float(plies - WIN_SCORE)
+        return to_engine(int(self.value), self.cells, self.stones)
 
     @property
     def outcome(self) -> Literal["win", "draw", "loss", "unknown"]:

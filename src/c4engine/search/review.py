@@ -50,6 +50,7 @@ from c4engine.errors import NotationError
 from c4engine.notation import format_moves
 from c4engine.search.limit import Limit
 from c4engine.search.results import PositionAnalysis, Verdict, bound_words
+from c4engine.search.scale import score_range
 
 if TYPE_CHECKING:
     from c4engine.search.analysis import Analyst, Poll
@@ -447,7 +448,7 @@ def review_game(
     # the value of the position after each move (the next mover's view), as bounds: known from the
     # ply after it, reviewed first; the game's last position is asked for when the game goes on
     after_move: tuple[int, int] | None = None
-    if moves and not final.is_over and analyst.can_solve(final):
+    if moves and not final.is_over and final.geometry.fits_64_bits:
         after_move = _value_bounds(analyst.solve(final, limit, poll=poll))
     for index in reversed(range(len(moves))):
         ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move)
@@ -545,7 +546,7 @@ def _review_ply(
     best_complete = False
     estimate = best_estimate = None
     fast_share = limit.share(SOLVE_SHARE) if limit.time is not None else limit
-    if analyst.can_solve(board):
+    if board.geometry.fits_64_bits:
         # the value alone: the solver's own search for a best move solves children exactly, while
         # the best columns below cost one null-window search each
         verdict = analyst.solve(board, fast_share, poll=poll, best_move=False)
@@ -738,7 +739,7 @@ def _score_range(board: Board) -> tuple[int, int]:
     """The lowest and highest score a move of ``board`` can have: lost to the opponent's next stone,
     won by this one."""
     cells, stones = board.width * board.height, board.move_count
-    return -((cells - stones) // 2), (cells + 1 - stones) // 2
+    return score_range(cells, stones)
 
 
 def _rounded(value: float | None) -> float | None:

@@ -1,14 +1,8 @@
 """The exact solver: perfect-play scores of positions, computed by compiled kernels.
 
-Scores follow the published Connect-4 solver benchmarks.  For the side to
-move, a position scores
-
-* ``(cells + 1 - stones) // 2`` if it wins, where ``stones`` is the number
-  of stones on the board just before its winning stone -- so the sooner the
-  win, the higher the score;
-* the negation of the same formula (with the opponent's winning stone) if
-  it loses;
-* 0 for a draw.
+Scores follow the published Connect-4 solver benchmarks (:mod:`c4engine.search.scale`):
+for the side to move, positive when it wins, the sooner the higher; 0 for a draw;
+negative when it loses.
 
 On the standard board the empty position scores 1: the first player wins
 with the last stone it can play.  In words (:func:`score_words`) a score
@@ -39,12 +33,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from c4engine.board import Board, fits_64_bits
-from c4engine.errors import GameOverError, ThreadCountError, UnsupportedBoardError
+from c4engine.board import Board, require_64_bits
+from c4engine.errors import GameOverError, ThreadCountError
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
 from c4engine.search import parallel as _parallel
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL
 from c4engine.search.results import (
     Analysis,
     BatchResult,
@@ -52,6 +47,7 @@ from c4engine.search.results import (
     moves_to_end,
     score_words,
 )
+from c4engine.search.scale import score_range, win_score
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -64,7 +60,6 @@ __all__ = [
     "score_words",
 ]
 
-DEFAULT_POLL_INTERVAL = 0.25
 _RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 ETC_MARGIN = 11
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
@@ -160,14 +155,6 @@ class Solver:
         """Memory of the table its searches have used so far: its parts start at 512 KiB each and
         double as a search needs, up to :attr:`table_bytes`."""
         return self.table.bytes_in_use
-
-    @staticmethod
-    def supports(width: int, height: int) -> bool:
-        """Whether the solver takes boards of this size: those that fit 64 bits.
-
-        See :func:`c4engine.board.fits_64_bits`.  Other sizes are refused with :class:`UnsupportedBoardError`.
-        """
-        return fits_64_bits(width, height)
 
     def load(self, board: Board) -> None:
         """Load the compiled search for ``board``'s size now, once a process (compiling it, the
@@ -306,7 +293,7 @@ class Solver:
         with self._lock:
             self._prepare(board)
             stones = board.move_count
-            lowest, highest = _score_range(board.width * board.height, stones)
+            lowest, highest = score_range(board.width * board.height, stones)
             if score <= lowest:
                 return True
             if score > highest:
@@ -347,15 +334,10 @@ class Solver:
     # ------------------------------------------------------------ internals
 
     def _check(self, board: Board) -> None:
-        """Refuse a board that is over or too big for the solver."""
+        """Refuse a board that is over or too big for the solver (:func:`c4engine.board.fits_64_bits`)."""
         if board.winner is not None or board.is_full:
             raise GameOverError("the game is over: nothing to solve")
-        width, height = board.width, board.height
-        if not self.supports(width, height):
-            raise UnsupportedBoardError(
-                f"the solver needs width * (height + 1) <= 64 bits; a {width}x{height} board needs "
-                f"{width * (height + 1)}"
-            )
+        require_64_bits(board.width, board.height)
 
     def _prepare(self, board: Board) -> None:
         self._check(board)
@@ -399,8 +381,8 @@ class Solver:
             rows[:, _layout.R_LOWER] = -1
             rows[:, _layout.R_UPPER] = 1
         else:
-            rows[:, _layout.R_LOWER] = -((cells - stones) // 2)
-            rows[:, _layout.R_UPPER] = (cells + 1 - stones) // 2
+            ranges = [score_range(cells, board.move_count) for board in boards]
+            rows[:, [_layout.R_LOWER, _layout.R_UPPER]] = np.array(ranges, dtype=np.int64)
         state = _layout.new_state(int(rows[0, _layout.R_LOWER]), int(rows[0, _layout.R_UPPER]))
         status = self._call_kernel(first, positions, rows, state, _layout.NO_NODE_STOP)
         # when cancelled, the position under way is state[S_POSITION]
@@ -428,7 +410,7 @@ class Solver:
         start_nodes = budget.nodes
         start_lanes = self._lane_nodes()
         t0 = time.perf_counter()
-        lowest, highest = _score_range(cells, stones)
+        lowest, highest = score_range(cells, stones)
         lower, upper = (-1, 1) if weak else (lowest, highest)
         if at_least is not None:
             if at_least > highest:
@@ -642,14 +624,14 @@ class Solver:
         lowers: list[int | None] = [None] * width
         uppers: list[int | None] = [None] * width
         children: dict[int, tuple[int, int]] = {}
-        win_score = _score_range(cells, stones)[1]
+        winning = win_score(cells, stones)
         # a column's score is minus its child's: its natural range is the child's, negated
-        child_lowest, child_highest = _score_range(cells, stones + 1)
+        child_lowest, child_highest = score_range(cells, stones + 1)
         for column in board.geometry.center_order:
             if not board.can_play(column):
                 continue
             if board.is_winning_move(column):
-                scores[column] = lowers[column] = uppers[column] = win_score
+                scores[column] = lowers[column] = uppers[column] = winning
                 continue
             child = _play(current, mask, column, board)
             assert child is not None
@@ -802,11 +784,6 @@ def _warm_up(width: int, height: int, connect: int, table: Table) -> None:
     solver_kernel(width, height, connect)(
         _layout.new_args(width, height, table, 0, np.zeros(1, dtype=np.uint8))
     )
-
-
-def _score_range(cells: int, stones: int) -> tuple[int, int]:
-    """The lowest and highest strong scores of a position with ``stones`` of ``cells`` filled."""
-    return -((cells - stones) // 2), (cells + 1 - stones) // 2
 
 
 def _sign(x: int) -> int:

@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 from c4engine.board import Board
 from c4engine.play import levels
-from c4engine.play.players import EnginePlayer
+from c4engine.play.players import PERFECT, EnginePlayer
 from c4engine.search.analysis import shared_analyst
 from c4engine.search.engine import SearchProgress
 from c4engine.search.limit import Limit
@@ -54,9 +54,6 @@ __all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "rev
 
 Stop = Callable[[], bool]
 """Asked during a search; True ends it (the client went away)."""
-
-PERFECT: Literal["perfect"] = "perfect"
-"""The level that plays the analysis service's best move: exact wherever it can prove one in time."""
 
 _POLL = 0.02  # seconds between checks of ``stop``: a cancelled search ends this soon
 # An estimate of this size (the service's ``areas`` evaluator) reads as "slightly better":
@@ -155,7 +152,7 @@ def review_moves(
     board = Board.from_moves(moves, width, height, connect)
     analyst = shared_analyst()
     share = _REVIEW_SHARE * total_time / max(1, board.move_count)
-    per_ply = ply_time if analyst.can_solve(board) else min(ply_time, share)
+    per_ply = ply_time if board.geometry.fits_64_bits else min(ply_time, share)
     started = monotonic()
 
     def poll(_progress: SolveProgress | SearchProgress) -> bool:

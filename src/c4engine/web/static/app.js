@@ -348,7 +348,8 @@ function formatEstimate(value) {
 }
 
 // How many moves the winner makes up to the winning stone, from a column's score on the
-// server's scale (positive: the side to move wins), counted from the current position.
+// server's scale (positive: the side to move wins), counted from the current position: the
+// twin of c4engine.search.scale.moves_to_end, where the scale is written down.
 function movesToEnd(score) {
   const cells = state.width * state.height;
   const stones = state.position.moves;
