@@ -91,7 +91,7 @@ def probe_value(lower: int, upper: int) -> int:
     when they are far from 0.
 
     >>> probe_value(-1, 1), probe_value(-18, 18), probe_value(3, 4)
-    (0, 0, 3)
+    (0, -9, 3)
     """
     value = lower + (upper - lower) // 2
     if value <= 0 and _half(lower) < value:
