@@ -11,9 +11,10 @@ solver's one table at once:
 * each helper, with its own search stack, asks a question nobody is
   asking -- another test value inside the window, the one farthest from
   those under way -- or, when there is none left, the first thread's own
-  question, by searching the root's moves itself (a root split: from the
-  centre out, near the kernel's own order, so the threads leapfrog through
-  the table, each finding what the other just proved);
+  question, by searching the root's moves itself, each a kernel probe (a
+  root split: from the centre out, near the kernel's own order, so the
+  threads leapfrog through the table, each finding what the other just
+  proved);
 * every answer narrows the shared window at once; a thread whose question
   the window has settled is stopped (its flag) and takes the next one;
   the search ends when the window closes, and the answer is the same
@@ -51,8 +52,9 @@ __all__ = ["RACE_FROM_NODES", "Lane", "Race", "new_flag", "new_lanes", "probe_va
 RACE_FROM_NODES = 200_000
 """A search runs alone until it has taken this many nodes (a few hundredths of a second), then
 the helpers join: shorter searches end before threads would pay for starting."""
-SPLIT_LEVELS = 2
-"""Plies of the root a root split searches move by move itself, in its own orders (:meth:`Race._settle`)."""
+SPLIT_LEVELS = 1
+"""Plies of the root a root split searches move by move itself, in its own orders
+(:meth:`Race._settle`): 2 cost the busiest thread more nodes than 1 (docs/benchmarks.md)."""
 HELPER_SLICE = 1 << 20
 """Nodes a helper searches between two looks at the node limit and the progress count."""
 
