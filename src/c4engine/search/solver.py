@@ -585,8 +585,6 @@ class Solver:
                 for column in geometry.center_order
             )
 
-        rate = budget.rate
-
         def count(nodes: int) -> None:
             budget.nodes += nodes
 
@@ -610,7 +608,6 @@ class Solver:
             strategy=self._race_strategy,
         )
         status = race.run(state)
-        budget.rate = rate  # the nodes of every thread over one thread's time would overstate it
         if status == _layout.CANCELLED and budget.stopped is None:
             budget.stopped = "cancelled"
         return status
