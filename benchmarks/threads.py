@@ -7,8 +7,8 @@ One command measures issue 28's goals on a quiet machine (nothing else running):
     .venv/bin/python benchmarks/threads.py --check 100           # answers: 2 threads against the sets' scores
 
 Each round runs every case with ``--threads 2`` and then with ``--threads 1``
-(``c4 solve --no-book``, a fresh process each, after one untimed run so that
-the compiled kernel is cached), so a change in the machine's load hits both
+(``c4 solve --no-book``, a fresh process each, after one untimed solve so
+that the compiled kernel is cached), so a change in the machine's load hits both
 alike.  The cases: the first 5 positions of ``Test_L1_R3`` (one process,
 positions on standard input, as ``c4 solve`` scores a file), the weak solve
 of the empty board and, with ``--strong``, its strong solve.  Per case and
@@ -39,6 +39,8 @@ from pathlib import Path
 SETS = Path(__file__).resolve().parent.parent / "src" / "c4engine" / "data" / "pons"
 ALL_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 GOALS = {"Test_L1_R3 first 5": 0.65, "weak empty board": 0.6}
+WARM_UP = "2252576253462244111563365343671351441"
+"""A position solved in a few nodes: loads (or first compiles) the kernel before any run is timed."""
 _NODES = re.compile(r"^nodes: (\d+)(?: \(per thread: ([\d +]+)\))?", re.MULTILINE)
 
 
@@ -112,8 +114,7 @@ def measure(rounds: int, strong: bool) -> None:
     counts = (2, 1)
     runs = {(case.name, n): Runs() for case in cases for n in counts}
     print(f"load average at the start: {os.getloadavg()[0]:.2f} (quiet: below 0.5)", flush=True)
-    for case in cases:  # untimed: compiled kernel and library cached, files in the page cache
-        _c4([*case.args, "--threads", "1"], case.stdin)
+    _c4(["solve", "--no-book", WARM_UP])  # untimed: the compiled kernel and its library cached
     for round_number in range(1, rounds + 1):
         for case in cases:
             for threads in counts:
