@@ -17,10 +17,11 @@ the clock and calls the poll hook between slices.  Per ply ``d``::
     mstack[d, i] = the columns in search order
     pv[d, :pvlen[d]] = the principal variation from ply d
 
-The evaluator's weights come in as float64 arrays indexed by stone count
-(``own_w[k]``, ``opp_w[k]``, ``k = 0 .. connect``) and a centre weight, the
-windows as a uint64 array in the order of :class:`c4engine.search.evaluators.WindowTables`; new
-weights need no recompilation.
+The evaluator comes in as one :class:`Weights`: float64 arrays indexed by
+stone count (``own[k]``, ``opponent[k]``, ``k = 0 .. connect``), a centre
+weight, the windows as a uint64 array in the order of
+:class:`c4engine.search.evaluators.WindowTables`; new weights need no
+recompilation.
 
 The transposition table (numpy arrays ``tt_*``, 2**bits entries, exact keys,
 always replace; ``tt_move`` holds the column + 1, 0 for none; generation 0 is
@@ -46,7 +47,7 @@ never searched, so all-zero arrays are an empty table) serves two purposes:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
+from typing import NamedTuple, cast
 
 import numpy as np
 from numba import njit
@@ -56,6 +57,24 @@ from c4engine.kernels.bitboard import board_mask, bottom_mask, fast_path, line_d
 from c4engine.kernels.moves import center_order, column_masks
 
 popcount = cast(Callable[[np.uint64], int], bitboard.popcount)  # the intrinsic, typed for mypy
+
+
+class Weights(NamedTuple):
+    """The evaluator the search scores its leaves with (:func:`evaluate`'s arguments), packed for numba."""
+
+    masks: np.ndarray
+    """uint64: the board's windows, in the order of :class:`c4engine.search.evaluators.WindowTables`."""
+    own: np.ndarray
+    """float64, by stone count: a window holding only the side to score's stones."""
+    opponent: np.ndarray
+    """float64, by stone count: a window holding only the other side's."""
+    center: float
+    """Per stone of the side's more than the other's in ``center_mask``."""
+    center_mask: np.uint64
+    """The centre cells."""
+    cap: float
+    """The evaluation is clamped to ``[-cap, cap]``."""
+
 
 WIN_SCORE = 1e9  # engine.WIN_SCORE
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -98,7 +117,8 @@ def evaluate(
     center_mask: np.uint64,
     cap: float,
 ) -> float:
-    """The ``windows`` evaluator for the side owning ``own``: the same sums in the same order."""
+    """The ``windows`` evaluator (the fields of :class:`Weights`) for the side owning ``own``: the
+    same sums in the same order."""
     score = 0.0
     for i in range(masks.shape[0]):
         window = masks[i]
@@ -132,12 +152,7 @@ def run(
     connect: int,
     depth: int,
     candidates: np.ndarray,
-    masks: np.ndarray,
-    own_w: np.ndarray,
-    opp_w: np.ndarray,
-    center: float,
-    center_mask: np.uint64,
-    cap: float,
+    weights: Weights,
     tt_keys: np.ndarray,
     tt_lower: np.ndarray,
     tt_upper: np.ndarray,
@@ -162,6 +177,7 @@ def run(
     answer is ``istack[0, I_BEST]``, ``fstack[0, F_BEST]``, ``pv[0]``) or
     PAUSED (call again with the same arrays to go on).
     """
+    masks, own_w, opp_w, center, center_mask, cap = weights  # once: each leaf takes them as they are
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
     directions = line_directions(width, height, connect)

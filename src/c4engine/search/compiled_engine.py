@@ -175,7 +175,7 @@ class KernelSearch:
             started = process_time()
             status = _kernel.run(
                 current, mask, board.width, board.height, board.connect, depth, roots,
-                self._masks, own, opponent, center, self._center, float(EVAL_LIMIT - 1),
+                _kernel.Weights(self._masks, own, opponent, center, self._center, float(EVAL_LIMIT - 1)),
                 self._keys, self._lower, self._upper, self._gen, self._move, self._bits,
                 self._generation, ustack, fstack, istack, mstack, pv, pvlen,
                 state, fret, done + self._slice_nodes,

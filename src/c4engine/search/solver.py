@@ -642,9 +642,7 @@ class Solver:
                 result = self._solve(child_current, child_mask, board, weak, budget, False)
                 lowers[column], uppers[column] = -result.upper, -result.lower
         else:
-            self._settle_outcomes(board, children, lowers, uppers, budget)
-            if not weak:
-                self._narrow(board, children, lowers, uppers, budget)
+            self._bound_columns(board, children, lowers, uppers, budget, weak)
         if weak:  # win, draw or loss: the bounds' signs
             lowers = [None if low is None else _sign(low) for low in lowers]
             uppers = [None if high is None else _sign(high) for high in uppers]
@@ -672,21 +670,25 @@ class Solver:
             tuple(uppers),
         )
 
-    def _settle_outcomes(
+    def _bound_columns(
         self,
         board: Board,
         children: dict[int, tuple[int, int]],
         lowers: list[int | None],
         uppers: list[int | None],
         budget: _Budget,
+        weak: bool,
     ) -> None:
-        """Settle win, draw or loss of every column first, by null-window probes around 0.
+        """Within a limit, prove each column's bounds as far as it allows: first win, draw or loss of
+        every column, by null-window probes around 0; then (unless ``weak``) each exact score.
 
         Round one asks of each column (centre first) "at least a draw?", round
         two "a win?" of those not proven lost: within a time limit a player
         learns more from every column's result than from one column's exact
         distance.  A probe's value is a proven bound beyond the question's
-        (the kernel's searches fail soft), so it may settle more.
+        (the kernel's searches fail soft), so it may settle more.  Then each
+        column's bounds are narrowed to its exact score, the columns that
+        may be best first.
         """
         for threshold in (0, 1):
             for column, (child_current, child_mask) in children.items():
@@ -704,16 +706,8 @@ class Solver:
                     uppers[column] = min(high, -int(state[_layout.S_MIN]))
                 else:
                     lowers[column] = max(low, -int(state[_layout.S_MAX]))
-
-    def _narrow(
-        self,
-        board: Board,
-        children: dict[int, tuple[int, int]],
-        lowers: list[int | None],
-        uppers: list[int | None],
-        budget: _Budget,
-    ) -> None:
-        """Narrow each column's proven bounds to its exact score, the columns that may be best first."""
+        if weak:
+            return
         top = max(low for low in lowers if low is not None)
         contenders = [column for column in children if (high := uppers[column]) is not None and high >= top]
         for column in contenders + [column for column in children if column not in contenders]:
