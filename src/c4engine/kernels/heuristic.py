@@ -54,6 +54,7 @@ from numba import njit
 
 from c4engine.kernels import bitboard
 from c4engine.kernels.bitboard import board_mask, bottom_mask, fast_path, line_directions, winning_cells
+from c4engine.kernels.layout import DONE, PAUSED, PHASE_DONE, PHASE_SEARCH, PHASE_START
 from c4engine.kernels.moves import center_order, column_masks
 
 popcount = cast(Callable[[np.uint64], int], bitboard.popcount)  # the intrinsic, typed for mypy
@@ -85,14 +86,7 @@ S_DEPTH = 1  # the ply of the node under way
 S_ENTER = 2
 S_NODES = 3
 S_SIZE = 4
-
-PHASE_START = 0
-PHASE_SEARCH = 1
-PHASE_DONE = 2
-
-# run() status
-DONE = 0
-PAUSED = 1
+# its phases (state[S_PHASE]) and what run() returns: the exact search's (kernels.layout)
 
 # fstack columns
 F_ALPHA = 0

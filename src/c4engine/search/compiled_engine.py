@@ -27,6 +27,7 @@ from c4engine.board import Board
 from c4engine.errors import WeightsError
 from c4engine.kernels import announce_compile, is_cached
 from c4engine.kernels import heuristic as _kernel
+from c4engine.kernels.layout import DONE
 from c4engine.search.evaluators import EVAL_LIMIT, WindowsEvaluator, areas, window_tables, windows
 
 __all__ = ["KernelSearch", "KernelWeights", "has_kernel", "kernel_weights", "load_kernel"]
@@ -183,7 +184,7 @@ class KernelSearch:
             spent = process_time() - started
             nodes = int(state[_kernel.S_NODES])
             sliced, done = nodes - done, nodes
-            if status == _kernel.DONE:
+            if status == DONE:
                 self._last_nodes = nodes
                 return self._root_answer(), sliced
             # Keep a slice near SLICE_SECONDS whatever a node costs here.
