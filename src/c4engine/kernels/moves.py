@@ -54,25 +54,24 @@ def order_moves(
     mask: np.uint64,
     possible: np.uint64,
     start: int,
-    width: int,
-    height: int,
-    connect: int,
-    directions: int,
-    board: np.uint64,
-    fast: bool,
+    d: int,
+    shape: tuple[int, int, int, int, np.uint64, bool],
     moves: np.ndarray,
     columns: np.ndarray,
     threats: np.ndarray,
     scores: np.ndarray,
-    d: int,
 ) -> int:
     """Sort the moves of ``possible`` into ``moves[d, start:]``/``columns[d, start:]``, best first.
+
+    ``shape`` is the board's ``(width, height, connect, directions, board, fast)``
+    (:mod:`c4engine.kernels.bitboard`'s ``board_mask``, ``line_directions``, ``fast_path``).
 
     Returns ``start`` plus their number.  ``threats[d, i]`` gets the cells
     where the mover would then complete a line (the child's opponent
     threats, up to the cell just filled).  Slots before ``start`` hold moves
     already chosen to go first (the table's).
     """
+    width, height, connect, directions, board, fast = shape
     # every column's threats first, in one loop without branches that the compiler can run
     # several columns at a time (a column without a move gets the node's own); row d + 1 is
     # free until the first child is entered

@@ -150,6 +150,7 @@ def _search(
     board = board_mask(width, height)
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
+    shape = (width, height, connect, directions, board, fast)  # for the move ordering
     kbits = key_bits(width, height, bits)
     # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
     live_at = table.shape[0] - TABLE_HEADER
@@ -344,23 +345,7 @@ def _search(
                 n = 1
                 ustack[d, 3] = possible & ~first_move
             else:
-                n = order_moves(
-                    current,
-                    mask,
-                    possible,
-                    0,
-                    width,
-                    height,
-                    connect,
-                    directions,
-                    board,
-                    fast,
-                    moves,
-                    columns,
-                    mthreats,
-                    scores,
-                    d,
-                )
+                n = order_moves(current, mask, possible, 0, d, shape, moves, columns, mthreats, scores)
                 ustack[d, 3] = 0
                 if first_move:  # ranked with the others while the buckets load, but tried first
                     to_front(first_move, n, moves, columns, mthreats, d)
@@ -455,21 +440,7 @@ def _search(
         count = istack[d, I_COUNT]
         if i == count and ustack[d, 3]:
             count = order_moves(
-                ustack[d, 0],
-                ustack[d, 1],
-                ustack[d, 3],
-                count,
-                width,
-                height,
-                connect,
-                directions,
-                board,
-                fast,
-                moves,
-                columns,
-                mthreats,
-                scores,
-                d,
+                ustack[d, 0], ustack[d, 1], ustack[d, 3], count, d, shape, moves, columns, mthreats, scores
             )
             istack[d, I_COUNT] = count
             ustack[d, 3] = 0
