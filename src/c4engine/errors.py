@@ -135,6 +135,10 @@ class SchedulerError(C4Error):
     """A parallel-work setting is wrong: an unreachable Dask scheduler, a bad worker count."""
 
 
+class ThreadCountError(C4Error):
+    """A number of solver threads that cannot be used: not a whole number of at least 1."""
+
+
 class MatchError(C4Error):
     """A match that cannot be played: bad parameters, another match's database, an illegal move."""
 

@@ -24,6 +24,7 @@ __all__ = [
     "add_board_options",
     "add_limit_options",
     "add_progress_option",
+    "add_thread_option",
     "add_worker_count",
     "add_worker_options",
     "board_size",
@@ -327,6 +328,21 @@ class WorkerCount(argparse.Action):
             )
             count = cores
         setattr(namespace, self.dest, count)
+
+
+def add_thread_option(parser: argparse.ArgumentParser, default: int | None = None) -> None:
+    """``--threads N``: the solver's threads on one table (1..the usable cores, more cut with a note,
+    as :class:`WorkerCount`); ``default`` None means every usable core, 1 where the command already
+    runs one process per core."""
+    default_text = "every usable core" if default is None else str(default)
+    parser.add_argument(
+        "--threads",
+        action=WorkerCount,
+        least=1,
+        metavar="N",
+        help=f"solver threads sharing its table (default {default_text}; at most the usable cores)",
+    )
+    parser.set_defaults(threads=usable_cores() if default is None else default)
 
 
 def add_worker_count(parser: argparse.ArgumentParser, help: str, *, least: int = 0) -> None:

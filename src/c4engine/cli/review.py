@@ -33,6 +33,7 @@ from c4engine.cli.options import (
     add_limit_options,
     add_progress_option,
     add_table_option,
+    add_thread_option,
     check_depth,
     check_input_file,
     check_output_path,
@@ -66,6 +67,7 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="write the review as JSON (docs/review.md)")
     parser.add_argument("--svg", metavar="FILE", help="write the evaluation graph to FILE")
     add_table_option(parser)
+    add_thread_option(parser)
     parser.add_argument("--no-book", action="store_true", help="search even where the opening book knows")
     color = parser.add_mutually_exclusive_group()
     color.add_argument("--color", dest="color", action="store_true", default=None, help="force colour")
@@ -85,7 +87,9 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
         raise C4Error("--db takes --game N and no GAME")
     if args.svg is not None:  # checked before the review's work
         check_output_path(args.svg, "--svg")
-    analyst = Analyst(book=None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb)
+    analyst = Analyst(
+        book=None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb, threads=args.threads
+    )
     limit = limit_from_args(args)
     if args.db is None and args.game is None:
         if args.svg is not None:

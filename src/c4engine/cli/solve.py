@@ -37,6 +37,7 @@ from c4engine.cli.options import (
     add_limit_options,
     add_progress_option,
     add_table_option,
+    add_thread_option,
     board_size,
     check_depth,
     check_input_file,
@@ -79,6 +80,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-w", "--weak", action="store_true", help="only win / draw / loss")
     add_table_option(parser)
+    add_thread_option(parser)
     add_limit_options(parser, time_help="time limit per position")
     parser.add_argument("--no-book", action="store_true", help="search even when the opening book knows")
     parser.add_argument(
@@ -116,7 +118,7 @@ def _board(position: str, args: argparse.Namespace) -> Board:
 
 def _analyst(args: argparse.Namespace) -> Analyst:
     """The analysis service for these options: the shipped book unless ``--no-book``."""
-    return Analyst(None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb)
+    return Analyst(None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb, threads=args.threads)
 
 
 def _columns(columns: Sequence[int]) -> str:
@@ -133,7 +135,10 @@ def _print_result(position: str, result: PlayResult, width: int, out: TextIO) ->
     if result.line_complete:
         print(f"pv: {format_moves(result.line, width)}", file=out)
     print(f"source: {result.source}", file=out)
-    print(f"nodes: {result.nodes}  time: {result.time:.3f} s", file=out)
+    print(
+        f"nodes: {result.nodes}{_per_thread(result.nodes_per_thread)}  time: {result.time:.3f} s",
+        file=out,
+    )
 
 
 def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: TextIO) -> None:
@@ -149,6 +154,12 @@ def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: 
     print(f"pv: {format_moves(analysis.pv, width) or '-'}{proven}", file=out)
     print(f"source: {analysis.source}", file=out)
     print(f"nodes: {analysis.nodes}  time: {analysis.elapsed:.3f} s", file=out)
+
+
+def _per_thread(nodes: Sequence[int]) -> str:
+    """`` (per thread: a + b)`` when more than one thread searched, so a speed-up from searching more
+    nodes at once shows for what it is."""
+    return f" (per thread: {' + '.join(map(str, nodes))})" if len(nodes) > 1 else ""
 
 
 def _score_text(column: ColumnAnalysis) -> str:

@@ -139,6 +139,7 @@ class Analyst:
     to estimate what the solver leaves open (0: never solve); the engine gets
     what is left, to the limit's depth.  This is the one place a question's
     budget is split: the players and levels hand their whole limit here.
+    The solver it makes searches on ``threads`` threads (:class:`c4engine.search.solver.Solver`).
     """
 
     def __init__(
@@ -149,6 +150,7 @@ class Analyst:
         table_size_mb: float = DEFAULT_TABLE_MB,
         evaluator: Evaluator | None = None,
         solver_share: float = SOLVER_SHARE,
+        threads: int = 1,
     ) -> None:
         if not 0 <= solver_share <= 1:
             raise ValueError(f"solver_share must be in [0, 1], not {solver_share!r}")
@@ -162,6 +164,7 @@ class Analyst:
             self._books[(opened.width, opened.height, opened.connect)] = opened
         self._solver = solver
         self._table_size_mb = table_size_mb
+        self._threads = threads
         self._evaluator = evaluator
         self._quick_nodes_left = QUICK_BUDGET_NODES
 
@@ -176,7 +179,7 @@ class Analyst:
         if self._solver is None:
             from c4engine.search.solver import Solver
 
-            self._solver = Solver(table_size_mb=self._table_size_mb)
+            self._solver = Solver(table_size_mb=self._table_size_mb, threads=self._threads)
         return self._solver
 
     def book_for(self, board: Board) -> OpeningBook | None:
@@ -500,9 +503,10 @@ class Analyst:
                     best_move=best_move,
                 )
             if result.exact and result.score is not None:
-                return self._exact_result(
+                found = self._exact_result(
                     board, result.score, result.best_move, "solver", result.nodes, start, weak
                 )
+                return replace(found, nodes_per_thread=result.nodes_per_thread)
             # the timer cancelling the solver is its time limit too, whichever noticed first
             stopped = "time limit" if timed_out.is_set() else result.stopped
             lower, upper, nodes = result.lower, result.upper, result.nodes

@@ -414,6 +414,9 @@ class PlayResult:
     upper: int | None = None
     line_complete: bool = False
     stopped: str | None = None
+    nodes_per_thread: tuple[int, ...] = ()
+    """The solver's ``nodes`` split between its threads, the caller's first (empty when the solver
+    did not answer alone)."""
 
     def describe(self) -> str:
         """The value in words: the exact score's, else what is proven, then the estimate.
@@ -457,6 +460,8 @@ class SolveResult:
     ``best_move`` is a 0-based column: a move reaching the score when
     exact, otherwise the best move found so far (proved to reach ``lower``
     when ``best_proved``), or None.  Weak solves score -1, 0 or 1.
+    ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
+    caller's first (one number with one thread).
     """
 
     score: int | None
@@ -471,6 +476,7 @@ class SolveResult:
     stones: int
     stopped: str | None = None
     best_proved: bool = True
+    nodes_per_thread: tuple[int, ...] = ()
 
     def describe(self) -> str:
         """The result in words: "win in 3 moves", "draw", "loss in 5 moves", or the bounds."""
@@ -509,6 +515,8 @@ class Analysis:
     a column not finished); ``best_columns`` are the columns with the best
     score, ``pv`` a principal variation (0-based columns, best play by both
     sides to the end of the game, or as far as the limits allowed).
+    ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
+    caller's first.
     """
 
     scores: tuple[int | None, ...]
@@ -522,6 +530,7 @@ class Analysis:
     stones: int
     lowers: tuple[int | None, ...] = field(default=())
     uppers: tuple[int | None, ...] = field(default=())
+    nodes_per_thread: tuple[int, ...] = field(default=())
 
     @property
     def score(self) -> int | None:

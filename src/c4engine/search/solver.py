@@ -24,6 +24,7 @@ faster.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
 import threading
 import time
@@ -33,10 +34,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from c4engine.board import Board, require_64_bits
-from c4engine.errors import GameOverError
+from c4engine.errors import GameOverError, ThreadCountError
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
+from c4engine.search import parallel as _parallel
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.results import (
     Analysis,
@@ -120,9 +122,17 @@ class Solver:
     cache.  Reusing one solver keeps the table, which
     speeds up related positions (a game, an analysis).  The table is
     cleared when the board size or connect-N changes.
+
+    ``threads`` searches share the table (:mod:`c4engine.search.parallel`):
+    a search that runs past a few hundredths of a second is raced by
+    ``threads - 1`` helper threads, which makes the table whole at once
+    (it no longer grows).  The answers are the same with any number of
+    threads; the results count the nodes of each (``nodes_per_thread``).
     """
 
-    def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False) -> None:
+    def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False, threads: int = 1) -> None:
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ThreadCountError(f"threads must be a whole number of at least 1, not {threads!r}")
         self.table = Table(table_size_mb)
         """The transposition table: its parts, sizes and use (a ``kernels.transposition.Table``)."""
         self.weak = weak
@@ -130,6 +140,10 @@ class Solver:
         self._args: _layout.KernelArgs | None = None  # the kernel's, for the geometry loaded
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
+        self.threads = threads
+        self._lanes: list[_parallel.Lane] = []
+        self._race_strategy = "probes"  # "split" measured against it (docs/benchmarks.md)
+        self.race_from_nodes = _parallel.RACE_FROM_NODES
         self.etc_margin = ETC_MARGIN
 
     # ------------------------------------------------------------ metadata
@@ -172,6 +186,8 @@ class Solver:
     def cancel(self) -> None:
         """Stop the running search (safe from another thread); it returns a non-exact result."""
         self._cancel[0] = 1
+        for lane in self._lanes:  # the threads of a raced search
+            lane.cancel[0] = 1
 
     # ------------------------------------------------------------- solving
 
@@ -315,8 +331,11 @@ class Solver:
         with self._lock:
             self._prepare(board)
             budget = _Budget.of(limit, poll, poll_interval)
+            start_lanes = self._lane_nodes()
             with board.frozen():
-                return self._analyze(board, weak, budget, pv)
+                analysis = self._analyze(board, weak, budget, pv)
+            split = self._nodes_per_thread(analysis.nodes, start_lanes)
+            return dataclasses.replace(analysis, nodes_per_thread=split)
 
     # ------------------------------------------------------------ internals
 
@@ -336,9 +355,11 @@ class Solver:
                 self.reset()
             self._load(width, height, connect)  # before the search's clock starts
             self._geometry = geometry
-            self._args = _layout.new_args(
-                width, height, self.table, width * height - self.etc_margin, self._cancel
-            )
+            etc_until = width * height - self.etc_margin
+            self._args = _layout.new_args(width, height, self.table, etc_until, self._cancel)
+            if self.threads > 1:  # the first lane has the caller's stack, where a raced search is paused
+                helpers = _parallel.new_lanes(self.threads - 1, width, height, self.table, etc_until)
+                self._lanes = [_parallel.Lane(self._args._replace(cancel=_parallel.new_flag())), *helpers]
 
     def _solve_run(
         self,
@@ -393,6 +414,7 @@ class Solver:
         cells = board.width * board.height
         stones = mask.bit_count()
         start_nodes = budget.nodes
+        start_lanes = self._lane_nodes()
         t0 = time.perf_counter()
         lowest, highest = score_range(cells, stones)
         lower, upper = (-1, 1) if weak else (lowest, highest)
@@ -434,7 +456,17 @@ class Solver:
             stones,
             stopped=budget.stopped,
             best_proved=proved,
+            nodes_per_thread=self._nodes_per_thread(nodes, start_lanes),
         )
+
+    def _lane_nodes(self) -> list[int]:
+        return [lane.nodes for lane in self._lanes]
+
+    def _nodes_per_thread(self, nodes: int, since: list[int]) -> tuple[int, ...]:
+        """``nodes`` split between the threads: each helper's since its count was ``since``, the
+        caller's the rest."""
+        helpers = [lane.nodes - start for lane, start in zip(self._lanes[1:], since[1:], strict=True)]
+        return (nodes - sum(helpers), *helpers)
 
     def _find_best(
         self, current: int, mask: int, board: Board, score: int, weak: bool, budget: _Budget
@@ -458,12 +490,19 @@ class Solver:
         return None, budget.nodes - start
 
     def _call_kernel(
-        self, board: Board, positions: np.ndarray, rows: np.ndarray, state: np.ndarray, node_stop: int
+        self,
+        board: Board,
+        positions: np.ndarray,
+        rows: np.ndarray,
+        state: np.ndarray,
+        node_stop: int,
+        lane: _parallel.Lane | None = None,
     ) -> int:
-        """One call of ``board``'s geometry's kernel on ``positions`` with this solver's table and stacks."""
+        """One call of ``board``'s geometry's kernel on ``positions`` with this solver's table and
+        stacks (those of a raced search's ``lane``)."""
         assert self._args is not None
         etc_until = board.width * board.height - self.etc_margin  # read now: a benchmark may set it
-        args = self._args._replace(
+        args = (self._args if lane is None else lane.args)._replace(
             boards=positions, rows=rows, state=state, node_stop=node_stop, etc_until=etc_until
         )
         return solver_kernel(board.width, board.height, board.connect)(args)
@@ -478,19 +517,11 @@ class Solver:
         while True:
             if budget.stopped is not None:
                 return _layout.CANCELLED
-            slice_nodes = max(1000, int(budget.rate * budget.poll_interval))
-            left = budget.remaining_nodes()
-            if left is not None:
-                if left <= 0:
-                    budget.stopped = "node limit"
-                    return _layout.PAUSED
-                slice_nodes = min(slice_nodes, left)
-            if budget.time_limit is not None:
-                remaining = budget.time_limit - (time.perf_counter() - budget.start)
-                if remaining <= 0:
-                    budget.stopped = "time limit"
-                    return _layout.PAUSED
-                slice_nodes = min(slice_nodes, max(1000, int(budget.rate * remaining)))
+            slice_nodes = self._next_slice(budget)
+            if slice_nodes is None:
+                return _layout.PAUSED
+            if self.threads > 1:  # alone up to where the helpers join in
+                slice_nodes = min(slice_nodes, max(1, self.race_from_nodes - int(state[_layout.S_NODES])))
             before = int(state[_layout.S_NODES])
             cpu = time.thread_time()
             status = self._call_kernel(board, positions, rows, state, before + slice_nodes)
@@ -504,15 +535,88 @@ class Solver:
             if status == _layout.CANCELLED:
                 budget.stopped = "cancelled"
                 return status
-            if budget.poll is not None:
-                lo, hi = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
-                root = int(state[_layout.S_ROOT_MOVE])
-                progress = SolveProgress(
-                    budget.nodes, time.perf_counter() - budget.start, lo, hi, root if root >= 0 else None
-                )
-                if budget.poll(progress) is True:
-                    budget.stopped = "stopped by poll"
-                    return _layout.CANCELLED
+            root = int(state[_layout.S_ROOT_MOVE])
+            if self._polled(budget, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
+                return _layout.CANCELLED
+            if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
+                return self._race(current, mask, stones, board, state, budget)
+
+    def _next_slice(self, budget: _Budget, threads: int = 1) -> int | None:
+        """How many nodes the next kernel call may search (``threads`` sharing the node limit), or
+        None when a limit has stopped the search (``budget.stopped`` says which)."""
+        slice_nodes = max(1000, int(budget.rate * budget.poll_interval))
+        left = budget.remaining_nodes()
+        if left is not None:
+            if left <= 0:
+                budget.stopped = "node limit"
+                return None
+            slice_nodes = min(slice_nodes, max(1, left // threads))
+        if budget.time_limit is not None:
+            remaining = budget.time_limit - (time.perf_counter() - budget.start)
+            if remaining <= 0:
+                budget.stopped = "time limit"
+                return None
+            slice_nodes = min(slice_nodes, max(1000, int(budget.rate * remaining)))
+        return slice_nodes
+
+    def _polled(self, budget: _Budget, lower: int, upper: int, root: int) -> bool:
+        """Hand the poll hook the progress; True (and ``budget.stopped`` said) when it stops the search."""
+        if budget.poll is None:
+            return False
+        progress = SolveProgress(
+            budget.nodes, time.perf_counter() - budget.start, lower, upper, root if root >= 0 else None
+        )
+        if budget.poll(progress) is True:
+            budget.stopped = "stopped by poll"
+            return True
+        return False
+
+    def _race(
+        self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
+    ) -> int:
+        """Search on from the paused ``state`` with every thread (:class:`c4engine.search.parallel.Race`)."""
+        _parallel.use_whole_table(self.table)  # no thread grows it now
+        geometry = board.geometry
+
+        def children(current: int, mask: int) -> list[tuple[int, int, int]]:
+            return [
+                (column, *child)
+                for column in geometry.center_order
+                if (child := _play(current, mask, column, board)) is not None
+            ]
+
+        def wins_now(current: int, mask: int) -> bool:
+            return any(
+                not mask & geometry.top_of(column) and _is_winning(current, mask, column, board)
+                for column in geometry.center_order
+            )
+
+        def count(nodes: int) -> None:
+            budget.nodes += nodes
+
+        def next_slice(threads: int) -> int | None:
+            return self._next_slice(budget, threads)
+
+        def run(
+            lane: _parallel.Lane, positions: np.ndarray, rows: np.ndarray, state: np.ndarray, stop: int
+        ) -> int:
+            return self._call_kernel(board, positions, rows, state, stop, lane)
+
+        race = _parallel.Race(
+            self._lanes,
+            run,
+            _parallel.Root(current, mask, stones, geometry.full, children, wins_now),
+            next_slice=next_slice,
+            count=count,
+            poll=lambda lower, upper, move: self._polled(budget, lower, upper, -1 if move is None else move),
+            cancelled=lambda: bool(self._cancel[0]),
+            remaining_nodes=budget.remaining_nodes,
+            strategy=self._race_strategy,
+        )
+        status = race.run(state)
+        if status == _layout.CANCELLED and budget.stopped is None:
+            budget.stopped = "cancelled"
+        return status
 
     def _analyze(self, board: Board, weak: bool, budget: _Budget, want_pv: bool) -> Analysis:
         width = board.width

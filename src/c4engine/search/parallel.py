@@ -1,0 +1,453 @@
+"""The exact search of one position on several threads sharing one transposition table.
+
+The solver's kernel finds a score by null-window probes, each asking
+"does the position score more than ``v``?" and answering with a proven
+bound; it narrows ``[lower, upper]`` until they meet.  A :class:`Race` has
+``N`` threads (the kernel releases the GIL) answer such questions on the
+solver's one table at once:
+
+* the first thread (the caller's) asks what the kernel alone would ask
+  next (:func:`probe_value`), so with one thread nothing changes;
+* each helper, with its own search stack, asks a question nobody is
+  asking -- another test value inside the window, the one farthest from
+  those under way -- or, when there is none left, the first thread's own
+  question, by searching the root's moves itself, each a kernel probe (a
+  root split: from the centre out, near the kernel's own order, so the
+  threads leapfrog through the table, each finding what the other just
+  proved);
+* every answer narrows the shared window at once; a thread whose question
+  the window has settled is stopped (its flag) and takes the next one;
+  the search ends when the window closes, and the answer is the same
+  whichever thread gave it: each is a proof.
+
+What one thread stores in the table the others find.  A table entry is one
+64-bit word holding the position's key bits and its bounds, written and
+read whole (aligned 64-bit loads and stores are atomic on x86-64 and
+arm64), and found only under its own key: a race between threads can lose
+an entry (two threads replacing one bucket at once) or return an older one,
+either of which only costs work, never a wrong bound.  The table must not
+grow while threads are in it (growing moves every entry), so a raced search
+first has the table at its full size (:func:`use_whole_table`).
+
+The serial parts left: the first :data:`RACE_FROM_NODES` nodes of a search
+(alone, so short searches pay nothing for threads), and the last probe of
+a narrowing, which every thread ends up asking at once (root split only
+shares the root's moves).  docs/benchmarks.md, "The solver on two cores",
+says what this gains and why it would gain less per core on more of them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from c4engine.kernels import layout as _layout
+from c4engine.kernels.transposition import TABLE_HEADER, Table
+
+__all__ = ["RACE_FROM_NODES", "Lane", "Race", "new_flag", "new_lanes", "probe_value", "use_whole_table"]
+
+RACE_FROM_NODES = 200_000
+"""A search runs alone until it has taken this many nodes (a few hundredths of a second), then
+the helpers join: shorter searches end before threads would pay for starting."""
+SPLIT_LEVELS = 1
+"""Plies of the root a root split searches move by move itself, in its own orders
+(:meth:`Race._settle`): 2 cost the busiest thread more nodes than 1 (docs/benchmarks.md)."""
+HELPER_SLICE = 1 << 20
+"""Nodes a helper searches between two looks at the node limit and the progress count."""
+
+
+@dataclass
+class Lane:
+    """One thread's kernel arguments (its own search stack and stop flag, the shared table) and
+    the nodes it searched."""
+
+    args: _layout.KernelArgs
+    nodes: int = 0
+
+    @property
+    def cancel(self) -> np.ndarray:
+        """The lane's stop flag: 1 stops its kernel call."""
+        return self.args.cancel
+
+
+def new_flag() -> np.ndarray:
+    """A stop flag for a lane's kernel calls (``(1,)`` uint8, 0: go on)."""
+    return np.zeros(1, dtype=np.uint8)
+
+
+def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int) -> list[Lane]:
+    """``count`` lanes searching ``table`` on a board of this size, each with a stack of its own."""
+    return [Lane(_layout.new_args(width, height, table, etc_until, new_flag())) for _ in range(count)]
+
+
+def _half(x: int) -> int:
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+def probe_value(lower: int, upper: int) -> int:
+    """The ``v`` of the next question "more than ``v``?" the kernel's own narrowing asks of the window
+    ``[lower, upper]`` (kernels.solve, the start of a probe): the middle, moved toward the bounds
+    when they are far from 0.
+
+    >>> probe_value(-1, 1), probe_value(-18, 18), probe_value(3, 4)
+    (0, -9, 3)
+    """
+    value = lower + (upper - lower) // 2
+    if value <= 0 and _half(lower) < value:
+        value = _half(lower)
+    elif value >= 0 and _half(upper) > value:
+        value = _half(upper)
+    return value
+
+
+def use_whole_table(table: Table) -> None:
+    """Have both parts of ``table`` (kernels.table) in use whole, so that no search grows them.
+
+    A part not yet whole is cleared rather than grown (its entries were
+    laid out for its smaller size): at most what a few hundred thousand
+    nodes stored, which the search soon finds again.
+    """
+    array = table.array
+    header = array.shape[0] - TABLE_HEADER
+    parts = [(0, table.bits, header)]
+    if table.near_bits:
+        parts.append((1 << table.bits, table.near_bits, header + 1))
+    for base, part_bits, slot in parts:
+        live = int(array[slot])
+        if live != part_bits:
+            if live:
+                array[base : base + (1 << live)] = 0
+            array[slot] = part_bits
+
+
+RunSlice = Callable[[Lane, np.ndarray, np.ndarray, np.ndarray, int], int]
+"""``run(lane, positions, rows, state, node_stop)``: one call of the kernel on the lane's arrays."""
+
+
+@dataclass(frozen=True)
+class Root:
+    """The position raced, as the kernel takes it, and the rules a split needs below it."""
+
+    current: int
+    mask: int
+    stones: int
+    full: int
+    """The mask of a full board: a position with it is a draw."""
+    children: Callable[[int, int], list[tuple[int, int, int]]]
+    """``children(current, mask)``: (column, current, mask) after each legal move, centre first."""
+    wins_now: Callable[[int, int], bool]
+    """``wins_now(current, mask)``: whether the side to move wins with its next stone."""
+
+
+class Race:
+    """One position's search on ``len(lanes)`` threads (see the module's doc).
+
+    ``run`` calls the kernel, ``next_slice()`` says how many nodes the first
+    thread may search next (None: a limit stopped the search), ``count(n)``
+    adds nodes to the search's budget, ``poll(lower, upper, move)`` reports
+    progress and returns True to stop, ``cancelled()`` tells whether the
+    caller cancelled.  ``strategy`` "probes" (the default) or "split"
+    (helpers only split the root) is for benchmarks.
+    """
+
+    def __init__(
+        self,
+        lanes: Sequence[Lane],
+        run: RunSlice,
+        root: Root,
+        *,
+        next_slice: Callable[[int], int | None],
+        count: Callable[[int], None],
+        poll: Callable[[int, int, int | None], bool],
+        cancelled: Callable[[], bool],
+        remaining_nodes: Callable[[], int | None],
+        strategy: str = "probes",
+    ) -> None:
+        self._lanes = list(lanes)
+        self._run = run
+        self._root = root
+        self._next_slice = next_slice
+        self._count = count
+        self._poll = poll
+        self._cancelled = cancelled
+        self._remaining_nodes = remaining_nodes
+        self._strategy = strategy
+        self._lock = threading.Lock()
+        self._lower = 0
+        self._upper = 0
+        self._move = -1
+        self._move_bound = 0
+        self._asking: dict[int, int] = {}  # lane -> the test value it is settling
+        self._reserved = 0  # nodes handed to kernel calls under way, not yet counted
+        self._counting = threading.Event()  # set when a call under way has counted its nodes
+        self._over = False
+        self._failure: BaseException | None = None
+
+    # ----------------------------------------------------------- the race
+
+    def run(self, state: np.ndarray) -> int:
+        """Search on from the first thread's paused ``state`` (kernels.layout) until the window
+        closes or a limit stops it; the window, root move and status end up in ``state``."""
+        self._lower, self._upper = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
+        self._move = int(state[_layout.S_ROOT_MOVE])
+        self._move_bound = int(state[_layout.S_ROOT_BOUND]) if self._move >= 0 else self._lower - 1
+        for lane in self._lanes:
+            lane.cancel[0] = 0
+        helpers = [
+            threading.Thread(target=self._helper, args=(index,), name=f"c4-solver-{index}", daemon=True)
+            for index in range(1, len(self._lanes))
+        ]
+        status = _layout.DONE
+        try:
+            # the first thread goes on with its question under way: its window becomes that one test
+            first: np.ndarray | None = None
+            if int(state[_layout.S_PHASE]) == _layout.PHASE_SEARCH:
+                value = int(state[_layout.S_MED])
+                state[_layout.S_MIN], state[_layout.S_MAX] = value, value + 1
+                first = state
+                self._asking[0] = value
+            for thread in helpers:
+                thread.start()
+            status = self._first(first)
+        finally:
+            self._stop()
+            for thread in helpers:
+                thread.join()
+        if self._failure is not None:
+            raise self._failure
+        state[_layout.S_MIN], state[_layout.S_MAX] = self._lower, self._upper
+        state[_layout.S_PHASE] = _layout.PHASE_DONE if status == _layout.DONE else _layout.PHASE_START
+        state[_layout.S_ROOT_MOVE] = self._move
+        state[_layout.S_ROOT_BOUND] = self._move_bound
+        return status
+
+    def _first(self, state: np.ndarray | None) -> int:
+        """The caller's thread: the kernel's own questions, the limits and the progress."""
+        lane = self._lanes[0]
+        positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
+        value = self._asking.get(0, 0)
+        while True:
+            with self._lock:
+                if self._failure is not None or self._lower >= self._upper:
+                    return _layout.DONE
+                if state is None or not self._lower <= value < self._upper:
+                    value = probe_value(self._lower, self._upper)
+                    state = _layout.new_state(value, value + 1)
+                    self._asking[0] = value
+                    lane.cancel[0] = 0
+            if self._cancelled():
+                return _layout.CANCELLED
+            size = self._next_slice(len(self._lanes))
+            if size is None:
+                return _layout.PAUSED
+            size = self._reserve(size)
+            if size == 0:  # the node limit is spoken for by the helpers' calls under way
+                self._wait_for_counts()
+                continue
+            before = int(state[_layout.S_NODES])
+            status = self._run(lane, positions, rows, state, before + size)
+            self._counted(lane, int(state[_layout.S_NODES]) - before, size)
+            if status == _layout.DONE:
+                self._learn_probe(value, state)
+                state = None
+            elif status == _layout.CANCELLED:
+                if self._cancelled():
+                    return _layout.CANCELLED
+                state = None  # settled by another thread: ask the next question
+            with self._lock:
+                lower, upper, move = self._lower, self._upper, self._move
+            if self._poll(lower, upper, move if move >= 0 else None):
+                return _layout.CANCELLED
+
+    def _helper(self, index: int) -> None:
+        lane = self._lanes[index]
+        try:
+            while True:
+                with self._lock:
+                    if self._over or self._lower >= self._upper:
+                        return
+                    kind, value = self._choose(index)
+                    self._asking[index] = value
+                    lane.cancel[0] = 0
+                if kind == "probe":
+                    positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
+                    state = self._probe(lane, positions, rows, value)
+                    if state is not None:
+                        self._learn_probe(value, state)
+                else:
+                    self._split(index, value)
+                with self._lock:
+                    if self._over:
+                        return
+                    if self._asking.get(index) == value and self._lower <= value < self._upper:
+                        return  # stopped by the node limit: the first thread ends the race
+        except BaseException as error:  # the first thread raises it once the helpers are stopped
+            with self._lock:
+                self._failure = error
+            self._stop()
+
+    def _choose(self, index: int) -> tuple[str, int]:
+        """A helper's next question (under the lock): a test value nobody asks, as far as can be from
+        those asked (and the bounds), else a root split of the first thread's question."""
+        lower, upper = self._lower, self._upper
+        asked = {value for lane, value in self._asking.items() if lane != index}
+        main = self._asking.get(0, probe_value(lower, upper))
+        if self._strategy == "probes":
+            free = [value for value in range(lower, upper) if value not in asked]
+            if free:
+                fences = sorted(asked | {lower - 1, upper})
+
+                def room(value: int) -> tuple[int, int]:
+                    return min(abs(value - fence) for fence in fences), -abs(value)
+
+                return "probe", max(free, key=room)
+        return "split", main
+
+    def _split(self, index: int, value: int) -> None:
+        """Answer "more than ``value``?" by a negamax over the first :data:`SPLIT_LEVELS` plies of
+        the root, done here, each position below them a kernel probe (see :meth:`_settle`)."""
+        root = self._root
+        found = self._settle(
+            self._lanes[index], root.current, root.mask, root.stones, value, SPLIT_LEVELS, index
+        )
+        if found is not None:
+            lower, upper, column = found
+            self._learn(lower=lower, upper=upper, move=column)
+
+    def _settle(
+        self, lane: Lane, current: int, mask: int, stones: int, value: int, levels: int, turn: int
+    ) -> tuple[int, int, int] | None:
+        """(lower, upper, move) proved of "does (current, mask) score more than ``value``?": one
+        side's bound (the other open) and, when it does, the move that shows it; None when the
+        question was settled elsewhere or the search stopped.
+
+        The moves of a position where one good move is expected to do (the root, and every other
+        ply below it) go centre first, as the kernel's own order roughly does, so both threads
+        leapfrog through the table; those of a position where every move must be refuted go
+        the other way, so that the threads share them from both ends.  ``turn`` counts the plies
+        from the root, offset by the helper's index so that helpers split differently.
+        """
+        if mask == self._root.full:
+            return 0, 0, -1  # a draw
+        if levels == 0 or self._root.wins_now(current, mask):  # the kernel scores a win at once
+            positions, rows = self._arrays(current, mask, stones)
+            state = self._probe(lane, positions, rows, value)
+            if state is None:
+                return None
+            lower, upper = _probe_bounds(value, state)
+            return lower, upper, -1
+        child_value = -(value + 1)  # more than value iff some child scores at most this
+        best_upper = _OPEN_LOW  # the most this position scores by the moves refuted so far
+        children = self._root.children(current, mask)
+        for column, child_current, child_mask in children if turn % 2 else children[::-1]:
+            found = self._settle(
+                lane, child_current, child_mask, stones + 1, child_value, levels - 1, turn + 1
+            )
+            if found is None:
+                return None
+            child_lower, child_upper, _ = found
+            if child_upper <= child_value:
+                return -child_upper, _OPEN_HIGH, column
+            best_upper = max(best_upper, -child_lower)
+        return _OPEN_LOW, best_upper, -1
+
+    def _probe(self, lane: Lane, positions: np.ndarray, rows: np.ndarray, value: int) -> np.ndarray | None:
+        """Ask "more than ``value``?" of ``positions[0]`` on ``lane``: the finished state, or None when
+        the question was settled elsewhere, the search stopped, or the node limit ran out."""
+        state = _layout.new_state(value, value + 1)
+        while True:
+            if self._over or lane.cancel[0]:
+                return None
+            size = self._reserve(HELPER_SLICE)
+            if size == 0:
+                return None
+            before = int(state[_layout.S_NODES])
+            status = self._run(lane, positions, rows, state, before + size)
+            self._counted(lane, int(state[_layout.S_NODES]) - before, size)
+            if status == _layout.DONE:
+                return state
+            if status == _layout.CANCELLED:
+                return None
+
+    # ------------------------------------------------------ shared results
+
+    def _reserve(self, wanted: int) -> int:
+        """Nodes a kernel call may search, at most ``wanted``: under a node limit, a share of what
+        the calls under way leave, so that all threads together stay within it."""
+        with self._lock:
+            left = self._remaining_nodes()
+            if left is not None:
+                left -= self._reserved
+                wanted = min(wanted, max(left // len(self._lanes), min(left, 1000)), left)
+            wanted = max(wanted, 0)
+            self._reserved += wanted
+            self._counting.clear()
+            return wanted
+
+    def _counted(self, lane: Lane, nodes: int, reserved: int) -> None:
+        with self._lock:
+            self._reserved -= reserved
+            lane.nodes += nodes
+            self._count(nodes)
+            self._counting.set()
+
+    def _wait_for_counts(self) -> None:
+        """Wait until a helper's call under way has counted its nodes (or a moment)."""
+        self._counting.wait(0.01)
+
+    def _learn_probe(self, value: int, state: np.ndarray) -> None:
+        lower, upper = _probe_bounds(value, state)
+        move = int(state[_layout.S_ROOT_MOVE])
+        if move >= 0:
+            self._learn(lower=lower, upper=upper, move=move, move_bound=int(state[_layout.S_ROOT_BOUND]))
+        else:
+            self._learn(lower=lower, upper=upper)
+
+    def _learn(
+        self,
+        *,
+        lower: int | None = None,
+        upper: int | None = None,
+        move: int = -1,
+        move_bound: int | None = None,
+    ) -> None:
+        """Narrow the window by a proven bound; stop every thread whose question it settles."""
+        with self._lock:
+            if lower is not None and lower > self._lower:
+                self._lower = lower
+            if upper is not None and upper < self._upper:
+                self._upper = upper
+            bound = lower if move_bound is None else move_bound
+            if move >= 0 and bound is not None and bound > self._move_bound:
+                self._move, self._move_bound = move, bound
+            for index, value in self._asking.items():
+                if not self._lower <= value < self._upper:
+                    self._lanes[index].cancel[0] = 1
+
+    def _stop(self) -> None:
+        with self._lock:
+            self._over = True
+            for lane in self._lanes[1:]:
+                lane.cancel[0] = 1
+
+    @staticmethod
+    def _arrays(current: int, mask: int, stones: int) -> tuple[np.ndarray, np.ndarray]:
+        positions = np.array([[current, mask]], dtype=np.uint64)
+        rows = np.zeros((1, _layout.R_SIZE), dtype=np.int64)
+        rows[0, _layout.R_STONES] = stones
+        return positions, rows
+
+
+def _probe_bounds(value: int, state: np.ndarray) -> tuple[int, int]:
+    """(lower, upper) a finished probe "more than ``value``?" proved: a bound on one side (the
+    kernel's searches fail soft), the other left open."""
+    if int(state[_layout.S_MIN]) > value:
+        return int(state[_layout.S_MIN]), _OPEN_HIGH
+    return _OPEN_LOW, int(state[_layout.S_MAX])
+
+
+_OPEN_LOW = -(1 << 30)
+_OPEN_HIGH = 1 << 30

@@ -1,0 +1,191 @@
+"""The solver on two threads: the same answers as on one, limits, cancelling, and the race's parts.
+
+The helpers join a search once it has taken ``race_from_nodes`` nodes; the
+tests lower that to a few hundred so that even the sets' short positions are
+raced (the counts per thread show that they were).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from tests.conftest import PONS
+
+from c4engine import Board
+from c4engine.cli import main
+from c4engine.errors import ThreadCountError
+from c4engine.kernels import layout
+from c4engine.kernels.transposition import Table
+from c4engine.search.parallel import probe_value, use_whole_table
+from c4engine.search.solver import SolveProgress, Solver
+
+SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
+
+
+def _cases(name: str, step: int, count: int) -> list[tuple[str, int]]:
+    lines = (PONS / name).read_text().splitlines()[::step][:count]
+    return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
+
+
+def _raced(table_mb: float = 24, race_from: int = 300) -> Solver:
+    solver = Solver(table_size_mb=table_mb, threads=2)
+    solver.race_from_nodes = race_from
+    return solver
+
+
+def _helped(nodes_per_thread: tuple[int, ...]) -> bool:
+    return len(nodes_per_thread) == 2 and nodes_per_thread[1] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SETS)
+def test_two_threads_score_every_set_as_published(name: str) -> None:
+    # Test_L1_R3: two of its positions that take a few million nodes, not tens of millions
+    cases = _cases(name, 37, 12) if name != "Test_L1_R3" else _cases(name, 1, 6)[2::3]
+    solver = _raced()
+    helped = 0
+    for moves, score in cases:
+        result = solver.solve(Board.from_moves(moves))
+        assert result.exact and result.score == score, moves
+        assert result.lower == result.upper == score
+        assert sum(result.nodes_per_thread) == result.nodes
+        helped += _helped(result.nodes_per_thread)
+        if result.best_move is not None:  # a proven best move keeps the score
+            child = Board.from_moves(moves)
+            if child.is_winning_move(result.best_move):
+                continue
+            child.play(result.best_move)
+            if child.is_full:
+                continue
+            assert -Solver(table_size_mb=8).solve(child).score == score  # type: ignore[operator]
+    if name in ("Test_L1_R2", "Test_L1_R3"):  # searches long enough for a helper to be scheduled
+        assert helped > 0
+
+
+@pytest.mark.slow
+def test_many_short_solves_agree_with_one_thread() -> None:
+    """Stress: many searches raced from their first few hundred nodes, strong and weak, one table."""
+    cases = [case for name in SETS[:5] for case in _cases(name, 11, 25)]
+    one, two = Solver(table_size_mb=24), _raced(race_from=100)
+    for weak in (False, True):
+        for moves, _ in cases:
+            board = Board.from_moves(moves)
+            expected = one.solve(board, weak=weak, best_move=False)
+            found = two.solve(board, weak=weak, best_move=False)
+            assert (found.exact, found.score) == (expected.exact, expected.score), (moves, weak)
+
+
+def test_weak_and_threshold_questions_with_two_threads() -> None:
+    solver = _raced()
+    for moves, score in _cases("Test_L2_R2", 41, 8):
+        board = Board.from_moves(moves)
+        assert solver.solve(board, weak=True).score == (score > 0) - (score < 0), moves
+        assert solver.is_at_least(board, score) is True, moves
+        assert solver.is_at_least(board, score + 1) is False, moves
+
+
+def test_analysis_with_two_threads_matches_one() -> None:
+    one, two = Solver(table_size_mb=24), _raced()
+    for moves, _ in _cases("Test_L2_R1", 97, 4):
+        board = Board.from_moves(moves)
+        expected, found = one.analyze(board, pv=False), two.analyze(board, pv=False)
+        assert found.exact and found.scores == expected.scores, moves
+        assert sum(found.nodes_per_thread) == found.nodes
+
+
+def test_time_and_node_limits_with_two_threads() -> None:
+    solver = _raced(table_mb=8, race_from=1000)
+    empty = Board()
+    timed = solver.solve(empty, time_limit=0.3)
+    assert not timed.exact and timed.stopped == "time limit"
+    assert timed.lower <= 1 <= timed.upper  # the empty board scores 1
+    counted = solver.solve(empty, node_limit=200_000)
+    assert not counted.exact and counted.stopped == "node limit"
+    assert counted.nodes <= 200_000 and sum(counted.nodes_per_thread) == counted.nodes
+    assert counted.lower <= 1 <= counted.upper
+    assert solver.solve(Board.from_moves("2252576253462244111563365343671351441")).score == -1
+
+
+def test_cancel_during_a_raced_search_stops_every_thread() -> None:
+    solver = _raced(table_mb=8, race_from=1000)
+    raced = threading.Event()
+    results = []
+
+    def poll(progress: SolveProgress) -> None:
+        if any(thread.name.startswith("c4-solver") for thread in threading.enumerate()):
+            raced.set()  # the helpers have joined
+
+    def search() -> None:
+        results.append(solver.solve(Board(), poll=poll, poll_interval=0.01))
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    assert raced.wait(120)
+    solver.cancel()
+    worker.join(120)
+    assert not worker.is_alive()
+    assert [thread.name for thread in threading.enumerate() if thread.name.startswith("c4-solver")] == []
+    (result,) = results
+    assert not result.exact and result.stopped == "cancelled"
+    assert result.lower <= 1 <= result.upper
+    assert len(result.nodes_per_thread) == 2 and sum(result.nodes_per_thread) == result.nodes
+    # the solver is usable again, its table too
+    for moves, score in _cases("Test_L2_R1", 89, 5):
+        assert solver.solve(Board.from_moves(moves)).score == score, moves
+
+
+def test_poll_stops_a_raced_search() -> None:
+    solver = _raced(table_mb=8, race_from=1000)
+    result = solver.solve(Board(), poll=lambda progress: progress.nodes > 50_000, poll_interval=0.01)
+    assert not result.exact and result.stopped == "stopped by poll"
+
+
+def test_thread_count_is_checked() -> None:
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ThreadCountError, match="whole number of at least 1"):
+            Solver(table_size_mb=8, threads=bad)  # type: ignore[arg-type]
+    one = Solver(table_size_mb=8).solve(Board.from_moves("2252576253462244111563365343671351441"))
+    assert one.nodes_per_thread == (one.nodes,)
+
+
+def test_test_value_is_the_kernels_next_question() -> None:
+    """The first thread asks what the kernel alone would: compare with the kernel's own choice."""
+    board = Board.from_moves("2252576253462244111")
+    solver = Solver(table_size_mb=8)
+    solver.solve(board, node_limit=1)  # loads the kernel and sizes the stacks
+    for lower, upper in [(-1, 1), (-12, 12), (-12, 0), (0, 12), (3, 4), (-5, -4), (2, 9), (-9, -2)]:
+        state = layout.new_state(lower, upper)
+        positions = np.array([[board.current_bits, board.mask_bits]], dtype=np.uint64)
+        rows = np.zeros((1, layout.R_SIZE), dtype=np.int64)
+        rows[0, layout.R_STONES] = board.move_count
+        state[layout.S_ROOT_MOVE] = 0  # not a fresh solve: skip the immediate-win check
+        solver._call_kernel(board, positions, rows, state, 1)
+        assert state[layout.S_MED] == probe_value(lower, upper), (lower, upper)
+
+
+def test_whole_table_clears_what_a_smaller_size_laid_out() -> None:
+    table = Table.with_parts(20, 18)
+    array = table.array
+    array[: 1 << 16] = 7
+    array[1 << 20 : (1 << 20) + (1 << 16)] = 9
+    array[-2:] = (16, 16)
+    use_whole_table(table)
+    assert list(array[-2:]) == [20, 18]
+    assert not array[:-2].any()
+    fresh = Table.with_parts(20)
+    use_whole_table(fresh)
+    assert list(fresh.array[-2:]) == [20, 0]
+
+
+def test_threads_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["solve", "--threads", "0", "4"])
+    assert exited.value.code == 2
+    assert "c4 solve: error: argument --threads: must be at least 1, not 0" in capsys.readouterr().err
+    moves = "2252576253462244111563365343671351441"
+    assert main(["solve", "--no-book", "--threads", "64", moves]) == 0
+    out = capsys.readouterr()
+    assert "--threads 64 is more than the" in out.err
+    assert "score: -1" in out.out
