@@ -18,6 +18,7 @@ from c4engine.cli import main
 from c4engine.errors import ThreadCountError
 from c4engine.kernels import layout
 from c4engine.kernels.transposition import Table
+from c4engine.search.limit import Limit
 from c4engine.search.parallel import probe_value, use_whole_table
 from c4engine.search.solver import SolveProgress, Solver
 
@@ -98,10 +99,10 @@ def test_analysis_with_two_threads_matches_one() -> None:
 def test_time_and_node_limits_with_two_threads() -> None:
     solver = _raced(table_mb=8, race_from=1000)
     empty = Board()
-    timed = solver.solve(empty, time_limit=0.3)
+    timed = solver.solve(empty, Limit(time=0.3))
     assert not timed.exact and timed.stopped == "time limit"
     assert timed.lower <= 1 <= timed.upper  # the empty board scores 1
-    counted = solver.solve(empty, node_limit=200_000)
+    counted = solver.solve(empty, Limit(nodes=200_000))
     assert not counted.exact and counted.stopped == "node limit"
     assert counted.nodes <= 200_000 and sum(counted.nodes_per_thread) == counted.nodes
     assert counted.lower <= 1 <= counted.upper
@@ -154,7 +155,7 @@ def test_test_value_is_the_kernels_next_question() -> None:
     """The first thread asks what the kernel alone would: compare with the kernel's own choice."""
     board = Board.from_moves("2252576253462244111")
     solver = Solver(table_size_mb=8)
-    solver.solve(board, node_limit=1)  # loads the kernel and sizes the stacks
+    solver.solve(board, Limit(nodes=1))  # loads the kernel and sizes the stacks
     for lower, upper in [(-1, 1), (-12, 12), (-12, 0), (0, 12), (3, 4), (-5, -4), (2, 9), (-9, -2)]:
         state = layout.new_state(lower, upper)
         positions = np.array([[board.current_bits, board.mask_bits]], dtype=np.uint64)
