@@ -14,7 +14,7 @@ Two comparisons, CPU seconds (user + sys) -- the machine may be shared, and
 CPU time is the fairer clock then:
 
 * **whole process**: ``c4solver < positions`` against ``python -m c4engine
-  solve --no-book --table-mb M < positions``, each a fresh process (start-up,
+  solve --no-book --threads 1 --table-mb M < positions``, each a fresh process (start-up,
   reading, solving, printing).  c4engine runs as an installed copy does:
   its bytecode and its compiled kernel cached (one untimed run first, and
   ``PYTHONDONTWRITEBYTECODE`` dropped from the children's environment);
@@ -142,7 +142,18 @@ def load() -> str:
 
 
 def c4_command(table_mb: float) -> list[str]:
-    return [sys.executable, "-m", "c4engine", "solve", "--no-book", "--table-mb", f"{table_mb:g}"]
+    # one thread: Pons' solver has one, and the CPU-time ratio compares like with like
+    return [
+        sys.executable,
+        "-m",
+        "c4engine",
+        "solve",
+        "--no-book",
+        "--threads",
+        "1",
+        "--table-mb",
+        f"{table_mb:g}",
+    ]
 
 
 def measure(
