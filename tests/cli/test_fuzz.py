@@ -129,7 +129,7 @@ INTEGER = Values(
     ("", "abc", "1.5", "nan", "inf", "0x10", "\u00fc", "9" * LONG, "1e3", HUGE_INT),
     ("-1", "0", "1", "-" + HUGE_INT),
 )
-HUGE_OK = {"seed", "workers", "limit", "sample", "min_ply", "batch", "queue"}
+HUGE_OK = {"seed", "workers", "threads", "limit", "sample", "min_ply", "batch", "queue"}
 """Whole-number options for which any size means something (a seed; at most all; capped with a note).
 
 Every other one must refuse 10**30: a count that large is a search or a loop without end.
