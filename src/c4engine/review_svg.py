@@ -48,13 +48,14 @@ class GraphPoint:
 def review_graph_svg(
     points: Sequence[GraphPoint],
     *,
-    cells: int,
+    top_score: int,
     first_ply: int = 0,
     width: int = 640,
     height: int = 240,
 ) -> str:
-    """The evaluation graph of ``points`` (ply ``first_ply + 1`` onwards) on a board of ``cells`` cells."""
-    top_score = max((cells + 1) // 2, 1)  # search.scale.win_score(cells, 0), the largest score (a layer up)
+    """The evaluation graph of ``points`` (ply ``first_ply + 1`` onwards); ``top_score`` is the largest
+    score of the board (a win with the first stone, :func:`c4engine.search.scale.win_score` of no stones)."""
+    top_score = max(top_score, 1)
     margin_left, margin_right, margin_top, margin_bottom = 48.0, 12.0, 12.0, 24.0
     plot_w = width - margin_left - margin_right
     plot_h = height - margin_top - margin_bottom

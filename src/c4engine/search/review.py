@@ -54,7 +54,7 @@ from c4engine.errors import NotationError
 from c4engine.notation import format_moves
 from c4engine.search.limit import Limit
 from c4engine.search.results import PlayResult, PositionAnalysis, bound_words
-from c4engine.search.scale import score_range
+from c4engine.search.scale import score_range, win_score
 
 if TYPE_CHECKING:
     from c4engine.search.analysis import Analyst, Poll
@@ -423,7 +423,7 @@ class Review:
 
         return review_graph_svg(
             [GraphPoint(*ply.first_player_bounds(), ply.mark) for ply in self.plies],
-            cells=self.width * self.height,
+            top_score=win_score(self.width * self.height, 0),
             first_ply=self.plies[0].index if self.plies else 0,
         )
 
