@@ -6,35 +6,11 @@
 'X'
 """
 
+from c4engine import errors
 from c4engine.board import MAX_SIZE, Board, Player
-from c4engine.errors import (
-    BoardBusyError,
-    BoardSizeError,
-    C4Error,
-    ColumnFullError,
-    ColumnOutOfRangeError,
-    ConnectError,
-    GameOverError,
-    IllegalMoveError,
-    NotationError,
-    RecordError,
-)
+from c4engine.errors import *  # noqa: F403 -- every exception, as c4engine.ColumnFullError and the like
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "MAX_SIZE",
-    "Board",
-    "BoardBusyError",
-    "BoardSizeError",
-    "C4Error",
-    "ColumnFullError",
-    "ColumnOutOfRangeError",
-    "ConnectError",
-    "GameOverError",
-    "IllegalMoveError",
-    "NotationError",
-    "Player",
-    "RecordError",
-    "__version__",
-]
+__all__ = ["MAX_SIZE", "Board", "Player", "__version__"]
+__all__ += errors.__all__

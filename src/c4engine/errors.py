@@ -9,6 +9,38 @@ from __future__ import annotations
 
 from os import PathLike, fspath
 
+__all__ = [
+    "BoardBusyError",
+    "BoardSizeError",
+    "BookError",
+    "BudgetTooSmallError",
+    "C4Error",
+    "ColumnFullError",
+    "ColumnOutOfRangeError",
+    "ConnectError",
+    "DatasetError",
+    "GameOverError",
+    "IllegalMoveError",
+    "LevelError",
+    "LimitError",
+    "MatchError",
+    "MoveTimeoutError",
+    "NotationError",
+    "PlayerFailedError",
+    "PlayerSpecError",
+    "PositionError",
+    "RecordError",
+    "SchedulerError",
+    "ServeError",
+    "TableSizeError",
+    "ThreadCountError",
+    "TuneError",
+    "UnknownEvaluatorError",
+    "UnsupportedBoardError",
+    "WeightsError",
+]
+"""Every exception of the library (``c4engine`` exports them all)."""
+
 ECHO_LIMIT = 40
 """About how many characters of a user's input an error message quotes."""
 
