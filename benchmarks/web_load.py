@@ -141,7 +141,7 @@ async def client_run(
             try:
                 if rng.random() < analyses:
                     kind = "analyze"
-                    response = await client.get("/api/analyze", params={"pos": pos, "time_cap": analysis_cap})
+                    response = await client.get("/api/analyze", params={"pos": pos, "time": analysis_cap})
                 else:
                     kind = "move"
                     response = await client.post("/api/move", json={"pos": pos, "level": rng.randint(1, 4)})
@@ -359,7 +359,7 @@ async def flood_from(base: str, address: str, in_flight: int, stop: asyncio.Even
     return statuses
 
 
-LONGEST_ANALYSIS = {"pos": "", "size": "9x7", "time_cap": 3}
+LONGEST_ANALYSIS = {"pos": "", "size": "9x7", "time": 3}
 
 
 async def ask_analyses(base: str, count: int, think: float, seed: int) -> tuple[list[float], dict[int, int]]:

@@ -80,7 +80,7 @@ def test_position_other_size(client: httpx.Client) -> None:
 
 
 def test_analyze_known_positions(client: httpx.Client) -> None:
-    body = client.get("/api/analyze", params={"pos": LOSSES, "time_cap": 1}).json()
+    body = client.get("/api/analyze", params={"pos": LOSSES, "time": 1}).json()
     assert body["to_move"] == "O" and body["exact"] and body["best_proven"]
     assert [c and c["score"] for c in body["columns"]] == [-7, None, None, None, None, -5, -5]
     assert [c and (c["lower"], c["upper"]) for c in body["columns"]][-2:] == [(-5, -5), (-5, -5)]
@@ -99,7 +99,7 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
 def test_analyze_from_the_book(client: httpx.Client) -> None:
     """The scores come from the book at once; the line past the book needs the solver, so the cap is
     the largest one (a loaded machine stretches the kernels' loading)."""
-    body = client.get("/api/analyze", params={"pos": "44", "time_cap": CAPS.max_time}).json()
+    body = client.get("/api/analyze", params={"pos": "44", "time": CAPS.max_time}).json()
     assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4] and body["pv_proven"]
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
@@ -109,7 +109,7 @@ def test_analyze_from_the_book(client: httpx.Client) -> None:
 def test_analyze_gives_the_best_line_to_the_winning_stone(client: httpx.Client) -> None:
     """The API's answer is the worker's (with the side to move): its line goes to the winning stone
     when the cap leaves time for it -- a generous one here, as the machine may be loaded."""
-    served = client.get("/api/analyze", params={"pos": "133524", "time_cap": 2}).json()
+    served = client.get("/api/analyze", params={"pos": "133524", "time": 2}).json()
     assert served["best"] == [6] and served["best_proven"] and served["move"] == 6
     assert served["pv"][0] == 6 and served["to_move"] == "X"
     body = analyze(Board.from_moves("133524"), Limit(time=120))
@@ -126,7 +126,7 @@ def test_analyze_gives_the_best_line_to_the_winning_stone(client: httpx.Client) 
 def test_analyze_takes_a_depth_and_nodes(client: httpx.Client, bound: dict[str, int]) -> None:
     """On 9x7 the solver cannot help: every column is the engine's estimate, searched within the
     query's bounds (the time cap too), the same as the worker's answer within the same Limit."""
-    served = client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time_cap": 2} | bound).json()
+    served = client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time": 2} | bound).json()
     expected = analyze(Board.from_moves("55", 9, 7), Limit(time=2, **bound))
     assert not served["exact"]
     assert [c["estimate"] for c in served["columns"]] == [c["estimate"] for c in expected["columns"]]
@@ -135,7 +135,7 @@ def test_analyze_takes_a_depth_and_nodes(client: httpx.Client, bound: dict[str, 
 def test_a_deeper_analysis_estimates_differently(client: httpx.Client) -> None:
     """The depth is not ignored: one ply and two plies give different estimates."""
     shallow, deeper = (
-        client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time_cap": 2, "depth": depth}).json()
+        client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time": 2, "depth": depth}).json()
         for depth in (1, 2)
     )
     assert [c["estimate"] for c in shallow["columns"]] != [c["estimate"] for c in deeper["columns"]]
@@ -144,7 +144,7 @@ def test_a_deeper_analysis_estimates_differently(client: httpx.Client) -> None:
 def test_analyze_time_capped_is_not_exact(client: httpx.Client) -> None:
     """Past the book, 0.1 s proves the six columns that lose at once, not the block (its proof takes
     1.7 million nodes, about 0.3 s): it is still best."""
-    body = client.get("/api/analyze", params={"pos": "4435541", "time_cap": 0.1}).json()
+    body = client.get("/api/analyze", params={"pos": "4435541", "time": 0.1}).json()
     assert not body["exact"] and not body["pv_proven"]
     labels = [column["label"] for column in body["columns"]]
     assert labels.count("loss in 1") == 6 and body["best"] == [2] and body["move"] == 2
@@ -224,10 +224,10 @@ BAD_GETS: list[tuple[str, dict[str, Any], int, str]] = [
     ("/api/position", {"connect": "1"}, 422, "connect"),
     ("/api/position", {"connect": "four"}, 422, "connect"),
     ("/api/analyze", {"pos": "1212121"}, 409, "the game is over: X has won"),
-    ("/api/analyze", {"time_cap": "-1"}, 422, "time_cap"),
-    ("/api/analyze", {"time_cap": "1e999"}, 422, "time_cap"),
-    ("/api/analyze", {"time_cap": "nan"}, 422, "time_cap"),
-    ("/api/analyze", {"time_cap": "2.5"}, 422, "at most 2 seconds"),
+    ("/api/analyze", {"time": "-1"}, 422, "time"),
+    ("/api/analyze", {"time": "1e999"}, 422, "time"),
+    ("/api/analyze", {"time": "nan"}, 422, "time"),
+    ("/api/analyze", {"time": "2.5"}, 422, "at most 2 seconds"),
     ("/api/analyze", {"pos": "4" * 5000}, 422, "pos"),
     ("/api/analyze", {"nodes": "0"}, 422, "nodes"),
     ("/api/analyze", {"nodes": "1.5"}, 422, "nodes"),
@@ -253,8 +253,8 @@ BAD_MOVES: list[tuple[Any, int, str]] = [
     ({"pos": "", "level": "Perfect"}, 422, "level"),
     ({"pos": "", "level": 2.0}, 422, "level"),
     ({"pos": "", "connect": "4"}, 422, "connect"),
-    ({"pos": "", "time_cap": 2.5}, 422, "at most 2 seconds"),
-    ({"pos": "", "time_cap": True}, 422, "time_cap"),
+    ({"pos": "", "time": 2.5}, 422, "at most 2 seconds"),
+    ({"pos": "", "time": True}, 422, "time"),
     ({"pos": "1212121"}, 409, "the game is over"),
     ({"pos": "4444444"}, 400, "column 4 is full"),
     ({"pos": "", "level": 9}, 422, "level"),
@@ -273,9 +273,9 @@ def test_bad_moves(client: httpx.Client, body: Any, status: int, words: str) -> 
 
 
 def test_infinite_time_cap_in_json(client: httpx.Client) -> None:
-    body = b'{"pos": "", "time_cap": 1e999}'  # JSON has no infinity, but this number overflows to one
+    body = b'{"pos": "", "time": 1e999}'  # JSON has no infinity, but this number overflows to one
     response = client.post("/api/move", content=body, headers={"content-type": "application/json"})
-    assert "time_cap" in error_of(response, 422)
+    assert "time" in error_of(response, 422)
 
 
 def test_malformed_json(client: httpx.Client) -> None:
@@ -310,7 +310,7 @@ def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.
     def analyse() -> None:
         with httpx.Client(base_url=base, timeout=60) as own:
             results.append(
-                own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 1.0}).status_code
+                own.get("/api/analyze", params={"pos": "", "size": "9x7", "time": 1.0}).status_code
             )
 
     threads = [threading.Thread(target=analyse) for _ in range(CAPS.max_pending + 4)]
@@ -321,7 +321,7 @@ def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.
     for thread in threads:
         thread.join()
     assert results.count(503) >= 1 and set(results) == {200, 503}, results
-    refused = client.get("/api/analyze", params={"pos": "", "time_cap": 0.1})
+    refused = client.get("/api/analyze", params={"pos": "", "time": 0.1})
     assert refused.status_code == 200  # the queue drained
 
 
@@ -331,7 +331,7 @@ def test_503_has_retry_after(base: str, client: httpx.Client) -> None:
     def analyse() -> None:
         with httpx.Client(base_url=base, timeout=60) as own:
             # a second each (as above): the ten requests overflow the queue of 8 even when slow to come
-            busy.append(own.get("/api/analyze", params={"pos": "", "size": "9x7", "time_cap": 1.0}))
+            busy.append(own.get("/api/analyze", params={"pos": "", "size": "9x7", "time": 1.0}))
 
     threads = [threading.Thread(target=analyse) for _ in range(CAPS.max_pending + 2)]
     for thread in threads:
@@ -401,7 +401,7 @@ def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
 FAIR = ServerCaps(
     workers=1, max_pending=16, per_client=2, move_time=0.5, analyze_time=0.5, max_time=30, read_timeout=1
 )
-LONG = {"pos": "", "size": "9x7", "time_cap": 30}  # too big for the solver: the engine uses all the time
+LONG = {"pos": "", "size": "9x7", "time": 30}  # too big for the solver: the engine uses all the time
 
 
 @pytest.fixture(scope="module")
@@ -438,7 +438,7 @@ def test_moves_do_not_wait_behind_analyses_and_a_client_has_a_share(fair: str) -
 
     def analyse() -> None:
         with httpx.Client(base_url=fair, timeout=60) as own:
-            statuses.append(own.get("/api/analyze", params=LONG | {"time_cap": 3}).status_code)
+            statuses.append(own.get("/api/analyze", params=LONG | {"time": 3}).status_code)
 
     threads = [threading.Thread(target=analyse) for _ in range(3)]
     for thread in threads:
@@ -454,7 +454,7 @@ def test_moves_do_not_wait_behind_analyses_and_a_client_has_a_share(fair: str) -
 
 def test_429_says_why_and_when(fair: str) -> None:
     def analyse() -> None:  # 3 s each: both are pending together however late the second comes
-        httpx.get(f"{fair}/api/analyze", params=LONG | {"time_cap": 3}, timeout=30)
+        httpx.get(f"{fair}/api/analyze", params=LONG | {"time": 3}, timeout=30)
 
     threads = [threading.Thread(target=analyse) for _ in range(2)]
     for thread in threads:
@@ -472,7 +472,7 @@ def test_two_pages_at_one_address_have_their_own_shares(fair: str) -> None:
 
     def analyse(token: str) -> None:
         headers = {"X-C4-Client": token}
-        reply = httpx.get(f"{fair}/api/analyze", params=LONG | {"time_cap": 1}, headers=headers, timeout=60)
+        reply = httpx.get(f"{fair}/api/analyze", params=LONG | {"time": 1}, headers=headers, timeout=60)
         statuses.append(reply.status_code)
 
     threads = [threading.Thread(target=analyse, args=("page-one",)) for _ in range(2)]

@@ -193,7 +193,7 @@ class MoveIn(BaseModel):
         "proven wherever the book or the solver can prove one within the time cap; refused (400) on "
         "boards the exact solver cannot hold (width * (height + 1) > 64)",
     )
-    time_cap: float | None = Field(
+    time: float | None = Field(
         None, gt=0, allow_inf_nan=False, strict=True, description="Seconds, at most the server's limit"
     )
 
@@ -589,7 +589,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:  # pragma: no cover
         return _error(500, "internal error: the server could not answer this request")
 
-    def cap(requested: float | None, default: float, name: str = "time_cap") -> float:
+    def cap(requested: float | None, default: float, name: str = "time") -> float:
         if requested is None:
             return min(default, caps.max_time)
         if requested > caps.max_time:
@@ -622,8 +622,9 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
         pos: PosQuery = "",
         size: SizeQuery = "7x6",
         connect: ConnectQuery = 4,
-        time_cap: Annotated[
-            float | None, Query(gt=0, allow_inf_nan=False, description="Seconds, at most the server's limit")
+        seconds: Annotated[
+            float | None,
+            Query(alias="time", gt=0, allow_inf_nan=False, description="Seconds, at most the server's limit"),
         ] = None,
         nodes: Annotated[
             int | None,
@@ -639,7 +640,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
         ] = None,
     ) -> dict[str, Any]:
         """Every column's proven bounds, exact score or estimate, and line; the best column(s) by
-        dominance and whether they are proven best (docs/analysis.md).  ``time_cap``, ``nodes`` and
+        dominance and whether they are proven best (docs/analysis.md).  ``time``, ``nodes`` and
         ``depth`` bound the analysis together (one :class:`~c4engine.search.limit.Limit`); the
         server's time cap always applies."""
         board = _board(pos, size, connect)
@@ -647,7 +648,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
         cells = board.width * board.height
         if depth is not None and depth > cells:
             raise StarletteHTTPException(422, f"depth: at most {cells}, the cells of a {board.size} board")
-        limit = Limit(time=cap(time_cap, caps.analyze_time), nodes=nodes, depth=depth)
+        limit = Limit(time=cap(seconds, caps.analyze_time), nodes=nodes, depth=depth)
         result = await _run_in_lane(
             request,
             analyses,
@@ -670,7 +671,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
         if body.level == worker.PERFECT:
             check_perfect_board(board.width, board.height, "level perfect")
         _check_playing(board)
-        limit = Limit(time=cap(body.time_cap, caps.move_time))
+        limit = Limit(time=cap(body.time, caps.move_time))
         result = await _run_in_lane(
             request,
             moves,

@@ -576,7 +576,7 @@ function worthRetrying(error) {
 async function analysisRound(pos, cap, controller) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await api(`/api/analyze?${settingsQuery(pos)}&time_cap=${cap}`, { signal: controller.signal }, 0);
+      return await api(`/api/analyze?${settingsQuery(pos)}&time=${cap}`, { signal: controller.signal }, 0);
     } catch (error) {
       if (error.name === "AbortError" || !worthRetrying(error) || attempt >= ANALYSIS_BACKOFF.length) throw error;
       const wait = Math.max(ANALYSIS_BACKOFF[attempt], error.retryAfter);
