@@ -9,7 +9,7 @@ and the costly moves carry their mark (``?!``, ``?``, ``??``) in a ring.
 This module draws plain data, so it sits beside :mod:`c4engine.svg` below
 the searches; :class:`c4engine.search.review.Review` hands it its plies.
 
->>> svg = review_graph_svg([GraphPoint(1, 1), GraphPoint(1, 1), GraphPoint(0, 0, "?")], cells=42)
+>>> svg = review_graph_svg([GraphPoint(1, 1), GraphPoint(1, 1), GraphPoint(0, 0, "?")], top_score=21)
 >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"'), svg.count('class="point exact"')
 (True, 3)
 >>> svg.count('class="mark mistake"')
