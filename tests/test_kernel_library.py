@@ -28,7 +28,9 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return made
 
 
-def _solve_all(kernel: library.Kernel, lines: list[str]) -> tuple[int, np.ndarray, np.ndarray]:
+def _solve_all(
+    kernel: library.Kernel, lines: list[str], reverse_until: int = 0
+) -> tuple[int, np.ndarray, np.ndarray]:
     """Status, result rows and table after one batch call of ``kernel`` over the positions of ``lines``."""
     boards = [Board.from_moves(line.split()[0]) for line in lines]
     positions = np.array([[b.current_bits, b.mask_bits] for b in boards], dtype=np.uint64)
@@ -40,6 +42,7 @@ def _solve_all(kernel: library.Kernel, lines: list[str]) -> tuple[int, np.ndarra
     state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
     table = Table.with_parts(BITS, NEAR_BITS)
     args = layout.new_args(7, 6, table, 42 - 8, np.zeros(1, dtype=np.uint8))
+    args = args._replace(reverse_until=reverse_until)
     status = kernel(args._replace(boards=positions, rows=rows, state=state, node_stop=layout.NO_NODE_STOP))
     return status, rows, table.array
 
@@ -64,6 +67,19 @@ def test_the_library_finds_numbas_scores_nodes_and_moves(folder: Path, name: str
         assert sum(1 << int(live) for live in table[-TABLE_HEADER:]) == (1 << 18) + (
             1 << NEAR_BITS
         )  # both grew
+
+
+def test_the_library_takes_a_helpers_reversed_order_as_numba_does(folder: Path) -> None:
+    lines = (PONS / "Test_L1_R1").read_text().splitlines()[:40]
+    native = library.load(7, 6, 4, folder)
+    assert native is not None
+    status, rows, _ = _solve_all(native, lines, reverse_until=8)
+    assert status == layout.DONE
+    assert rows[:, layout.R_SCORE].tolist() == [int(line.split()[1]) for line in lines]
+    _, numba_rows, _ = _solve_all(kernel_for(7, 6, 4), lines, reverse_until=8)
+    assert np.array_equal(rows, numba_rows)
+    _, ranked_rows, _ = _solve_all(native, lines)
+    assert not np.array_equal(rows[:, layout.R_NODES], ranked_rows[:, layout.R_NODES])  # another order
 
 
 def test_cancel_from_another_thread_stops_the_library_kernel(folder: Path) -> None:

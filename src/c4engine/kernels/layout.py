@@ -136,6 +136,10 @@ class KernelArgs(NamedTuple):
     """``(width,)`` int64 scratch: the move scores being ranked."""
     child_hashes: np.ndarray
     """``(width,)`` uint64 scratch: the table keys of the children the cutoff looks up."""
+    reverse_until: int = 0
+    """At nodes fewer plies than this from the call's root, the moves after the first two go in
+    the reverse of their ranked order, once those two have failed to cut (a helper thread's own
+    order, :mod:`c4engine.search.parallel`); 0: the ranked order everywhere."""
 
 
 def new_args(width: int, height: int, table: Table, etc_until: int, cancel: np.ndarray) -> KernelArgs:

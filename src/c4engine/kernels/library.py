@@ -235,6 +235,7 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
                 carray(pointer(w[14], u64), (depth, width)),
                 carray(pointer(w[15], i64), (width,)),
                 carray(pointer(w[16], u64), (width,)),
+                w[17],
             )
         )
 

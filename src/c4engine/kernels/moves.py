@@ -141,3 +141,17 @@ def to_front(
     moves[d, 0] = move
     columns[d, 0] = column
     threats[d, 0] = threat
+
+
+@njit(cache=True, inline="always")
+def reverse_moves(
+    start: int, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
+) -> None:
+    """Reverse the order of the moves ``start .. count - 1`` of row ``d``."""
+    low, high = start, count - 1
+    while low < high:
+        move, column, threat = moves[d, low], columns[d, low], threats[d, low]
+        _copy_move(moves, columns, threats, d, low, high)
+        moves[d, high], columns[d, high], threats[d, high] = move, column, threat
+        low += 1
+        high -= 1

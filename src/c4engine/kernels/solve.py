@@ -81,7 +81,7 @@ from c4engine.kernels.layout import (
     S_ROOT_MOVE,
     KernelArgs,
 )
-from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_front
+from c4engine.kernels.moves import center_column, drop_moves, order_moves, reverse_moves, to_front
 from c4engine.kernels.scale import win_score
 from c4engine.kernels.table import (
     data_lower,
@@ -144,7 +144,7 @@ def _search(
     near_from, etc_until, node_stop = args.near_from, args.etc_until, args.node_stop
     state, cancel, ustack, istack = args.state, args.cancel, args.ustack, args.istack
     moves, columns, mthreats = args.moves, args.columns, args.mthreats
-    scores, child_hashes = args.scores, args.child_hashes
+    scores, child_hashes, reverse_until = args.scores, args.child_hashes, args.reverse_until
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
@@ -429,6 +429,11 @@ def _search(
                 count = order_moves(current, mask, rest, count, d, shape, moves, columns, mthreats, scores)
                 istack[d, I_COUNT] = count
                 ustack[d, 3] = 0
+            if i == 2 and d < reverse_until:
+                # two moves failed to cut, so every move likely must be refuted: this lane
+                # (a helper thread) takes the others from the far end, where a thread in the
+                # ranked order reaches them last
+                reverse_moves(2, count, moves, columns, mthreats, d)
             if i < count:
                 istack[d, I_NEXT] = i
                 ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]

@@ -11,10 +11,12 @@ solver's one table at once:
 * each helper, with its own search stack, asks a question nobody is
   asking -- another test value inside the window, the one farthest from
   those under way -- or, when there is none left, the first thread's own
-  question, by searching the root's moves itself, each a kernel probe (a
-  root split: from the centre out, near the kernel's own order, so the
-  threads leapfrog through the table, each finding what the other just
-  proved);
+  question in an order of its own: near the root, where the kernel's first
+  two moves fail to cut, it takes the others from the last (the kernel's
+  ``reverse_until``), so the threads, searching at once, start on
+  different subtrees and each finds in the table what the other proved
+  (a split of the root's moves, each a kernel probe, is kept for
+  benchmarks);
 * every answer narrows the shared window at once; a thread whose question
   the window has settled is stopped (its flag) and takes the next one;
   the search ends when the window closes, and the answer is the same
@@ -31,8 +33,8 @@ first has the table at its full size (:func:`use_whole_table`).
 
 The serial parts left: the first :data:`RACE_FROM_NODES` nodes of a search
 (alone, so short searches pay nothing for threads), and the last probe of
-a narrowing, which every thread ends up asking at once (root split only
-shares the root's moves).  docs/benchmarks.md, "The solver on two cores",
+a narrowing, which every thread ends up asking at once (the helper's own
+order near the root splits it only partly).  docs/benchmarks.md, "The solver on two cores",
 says what this gains and why it would gain less per core on more of them.
 """
 
@@ -55,6 +57,12 @@ the helpers join: shorter searches end before threads would pay for starting."""
 SPLIT_LEVELS = 1
 """Plies of the root a root split searches move by move itself, in its own orders
 (:meth:`Race._settle`): 2 cost the busiest thread more nodes than 1 (docs/benchmarks.md)."""
+REVERSE_PLIES = 3
+"""A helper asking the first thread's own question takes, at nodes fewer plies than this from
+its root, the moves after the first two in the reverse of the kernel's order
+(:attr:`c4engine.kernels.layout.KernelArgs.reverse_until`), so that the two threads, searching
+at once, start on different subtrees of the nodes where every move must be refuted; deeper
+reversals cost more than they shared (docs/benchmarks.md)."""
 HELPER_SLICE = 1 << 20
 """Nodes a helper searches between two looks at the node limit and the progress count."""
 
@@ -149,8 +157,9 @@ class Race:
     thread may search next (None: a limit stopped the search), ``count(n)``
     adds nodes to the search's budget, ``poll(lower, upper, move)`` reports
     progress and returns True to stop, ``cancelled()`` tells whether the
-    caller cancelled.  ``strategy`` "probes" (the default) or "split"
-    (helpers only split the root) is for benchmarks.
+    caller cancelled.  ``strategy`` "reverse" (the default), "probes"
+    (a root split where "reverse" has the first thread's question in
+    reverse order) or "split" (helpers only split the root) is for benchmarks.
     """
 
     def __init__(
@@ -164,7 +173,7 @@ class Race:
         poll: Callable[[int, int, int | None], bool],
         cancelled: Callable[[], bool],
         remaining_nodes: Callable[[], int | None],
-        strategy: str = "probes",
+        strategy: str = "reverse",
     ) -> None:
         self._lanes = list(lanes)
         self._run = run
@@ -272,7 +281,10 @@ class Race:
                     kind, value = self._choose(index)
                     self._asking[index] = value
                     lane.cancel[0] = 0
-                if kind == "probe":
+                # a question of its own in the kernel's order; the first thread's in reverse
+                reverse = REVERSE_PLIES if kind == "reverse" else 0
+                lane.args = lane.args._replace(reverse_until=reverse)
+                if kind in ("probe", "reverse"):
                     positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
                     state = self._probe(lane, positions, rows, value)
                     if state is not None:
@@ -295,7 +307,7 @@ class Race:
         lower, upper = self._lower, self._upper
         asked = {value for lane, value in self._asking.items() if lane != index}
         main = self._asking.get(0, probe_value(lower, upper))
-        if self._strategy == "probes":
+        if self._strategy != "split":
             free = [value for value in range(lower, upper) if value not in asked]
             if free:
                 fences = sorted(asked | {lower - 1, upper})
@@ -304,7 +316,7 @@ class Race:
                     return min(abs(value - fence) for fence in fences), -abs(value)
 
                 return "probe", max(free, key=room)
-        return "split", main
+        return ("reverse" if self._strategy == "reverse" else "split"), main
 
     def _split(self, index: int, value: int) -> None:
         """Answer "more than ``value``?" by a negamax over the first :data:`SPLIT_LEVELS` plies of

@@ -142,7 +142,7 @@ class Solver:
         self._lock = threading.Lock()
         self.threads = threads
         self._lanes: list[_parallel.Lane] = []
-        self._race_strategy = "probes"  # "split" measured against it (docs/benchmarks.md)
+        self._race_strategy = "reverse"  # "probes", "split" measured against it (docs/benchmarks.md)
         self.race_from_nodes = _parallel.RACE_FROM_NODES
         self.etc_margin = ETC_MARGIN
 
