@@ -503,10 +503,10 @@ class Analyst:
                     best_move=best_move,
                 )
             if result.exact and result.score is not None:
-                found = self._exact_result(
+                solved = self._exact_result(
                     board, result.score, result.best_move, "solver", result.nodes, start, weak
                 )
-                return replace(found, nodes_per_thread=result.nodes_per_thread)
+                return replace(solved, nodes_per_thread=result.nodes_per_thread)
             # the timer cancelling the solver is its time limit too, whichever noticed first
             stopped = "time limit" if timed_out.is_set() else result.stopped
             lower, upper, nodes = result.lower, result.upper, result.nodes
