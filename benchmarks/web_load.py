@@ -56,7 +56,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -261,20 +261,27 @@ moves keep their own worker.
 async def flood(base: str, in_flight: int, stop: asyncio.Event, seed: int) -> dict[int, int]:
     """Keep ``in_flight`` analyses of random positions under way until ``stop``; count the answers."""
     rng = random.Random(seed)
-    statuses: dict[int, int] = {}
     limits = httpx.Limits(max_connections=in_flight + 5)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
+        return await keep_analyzing(client, in_flight, stop, lambda: {"pos": random_position(rng)})
 
-        async def one_slot() -> None:
-            while not stop.is_set():
-                try:
-                    response = await client.get("/api/analyze", params={"pos": random_position(rng)})
-                    status = response.status_code
-                except httpx.HTTPError:
-                    status = 0
-                statuses[status] = statuses.get(status, 0) + 1
 
-        await asyncio.gather(*(one_slot() for _ in range(in_flight)))
+async def keep_analyzing(
+    client: httpx.AsyncClient, in_flight: int, stop: asyncio.Event, params: Callable[[], dict[str, Any]]
+) -> dict[int, int]:
+    """Keep ``in_flight`` analyses (each with ``params()``) under way until ``stop``; count the answers
+    by status (0: the connection failed)."""
+    statuses: dict[int, int] = {}
+
+    async def one_slot() -> None:
+        while not stop.is_set():
+            try:
+                status = (await client.get("/api/analyze", params=params())).status_code
+            except httpx.HTTPError:
+                status = 0
+            statuses[status] = statuses.get(status, 0) + 1
+
+    await asyncio.gather(*(one_slot() for _ in range(in_flight)))
     return statuses
 
 
@@ -342,21 +349,9 @@ failed: {health_failures}.
 async def flood_from(base: str, address: str, in_flight: int, stop: asyncio.Event) -> dict[int, int]:
     """Keep ``in_flight`` analyses the engine works on for the longest time cap (an empty 9x7 board,
     beyond the solver) under way from ``address`` (a loopback address) until ``stop``."""
-    statuses: dict[int, int] = {}
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(base_url=base, timeout=120, transport=transport) as client:
-
-        async def one_slot() -> None:
-            while not stop.is_set():
-                try:
-                    response = await client.get("/api/analyze", params=LONGEST_ANALYSIS)
-                    status = response.status_code
-                except httpx.HTTPError:
-                    status = 0
-                statuses[status] = statuses.get(status, 0) + 1
-
-        await asyncio.gather(*(one_slot() for _ in range(in_flight)))
-    return statuses
+        return await keep_analyzing(client, in_flight, stop, lambda: LONGEST_ANALYSIS)
 
 
 LONGEST_ANALYSIS = {"pos": "", "size": "9x7", "time": 3}

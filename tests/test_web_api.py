@@ -510,27 +510,29 @@ def test_slow_clients_are_cut_off(fair: str) -> None:
         assert slow_head.recv(4096) == b""  # closed without an answer
 
 
+QUICK_MOVE = ("4453", 7, 6, 4, 1, Limit(time=0.5))  # engine_move's arguments: level 1, a few milliseconds
+
+
+async def _finishing_order(lane: Lane, clients: list[Client]) -> list[Client]:
+    """Queue a quick move for each client in turn on ``lane`` (started here, stopped after): the
+    clients in the order their jobs finish."""
+    await asyncio.get_running_loop().run_in_executor(None, lane.start)
+    try:
+        order: list[Client] = []
+        waiting = [(client, lane.submit(client, engine_move, *QUICK_MOVE)) for client in clients]
+        for client, job in waiting:
+            job.future.add_done_callback(lambda _done, client=client: order.append(client))
+        await asyncio.gather(*(job.future for _, job in waiting))
+        return order
+    finally:
+        lane.stop()
+
+
 def test_the_least_served_client_goes_first() -> None:
     """One worker, client a queues three moves, then b one: b's runs second, not last."""
-
-    async def run() -> list[str]:
-        lane = Lane("move", workers=1, max_pending=8, per_client=4, per_address=8)
-        await asyncio.get_running_loop().run_in_executor(None, lane.start)
-        try:
-            order: list[str] = []
-            args = ("4453", 7, 6, 4, 1, Limit(time=0.5))
-            jobs = [(name, lane.submit(Client(name), engine_move, *args)) for name in ("a", "a", "a", "b")]
-            for name, job in jobs:
-                job.future.add_done_callback(lambda _future, name=name: order.append(name))
-            await asyncio.gather(*(job.future for _, job in jobs))
-            return order
-        finally:
-            lane.stop()
-
-    assert asyncio.run(run()) == ["a", "b", "a", "a"]
-
-
-QUICK_MOVE = ("4453", 7, 6, 4, 1, Limit(time=0.5))  # engine_move's arguments: level 1, a few milliseconds
+    lane = Lane("move", workers=1, max_pending=8, per_client=4, per_address=8)
+    order = asyncio.run(_finishing_order(lane, [Client(name) for name in ("a", "a", "a", "b")]))
+    assert [client.address for client in order] == ["a", "b", "a", "a"]
 
 
 def test_a_client_spread_over_many_addresses_does_not_hold_up_a_newcomer() -> None:
@@ -539,23 +541,9 @@ def test_a_client_spread_over_many_addresses_does_not_hold_up_a_newcomer() -> No
     network's turn, not twenty clients' turns."""
     crowd = [Client(f"10.0.0.{n}", token) for n in range(1, 11) for token in ("page-one", "page-two")]
     newcomer = Client("10.0.1.1", "newcomer")
-
-    async def run() -> list[Client]:
-        lane = Lane("analysis", workers=1, max_pending=64, per_client=4, per_address=8)
-        await asyncio.get_running_loop().run_in_executor(None, lane.start)
-        try:
-            order: list[Client] = []
-            waiting = [
-                (client, lane.submit(client, engine_move, *QUICK_MOVE)) for client in [*crowd, newcomer]
-            ]
-            for client, job in waiting:
-                job.future.add_done_callback(lambda _done, client=client: order.append(client))
-            await asyncio.gather(*(job.future for _, job in waiting))
-            return order
-        finally:
-            lane.stop()
-
-    assert asyncio.run(run()).index(newcomer) == 1
+    lane = Lane("analysis", workers=1, max_pending=64, per_client=4, per_address=8)
+    order = asyncio.run(_finishing_order(lane, [*crowd, newcomer]))
+    assert order.index(newcomer) == 1
 
 
 def test_tokens_have_their_own_quota_and_an_address_a_bounded_one() -> None:
