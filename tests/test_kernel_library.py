@@ -12,7 +12,7 @@ from tests.conftest import PONS
 
 from c4engine import Board
 from c4engine.kernels import layout, library
-from c4engine.kernels.solve import kernel_for
+from c4engine.kernels.solve import busy_slot, kernel_for, shared_key
 from c4engine.kernels.transposition import TABLE_HEADER, Table
 
 BITS = 20  # the smallest table: collisions and replacements happen, and must happen alike
@@ -29,9 +29,11 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _solve_all(
-    kernel: library.Kernel, lines: list[str], reverse_until: int = 0
+    kernel: library.Kernel, lines: list[str], marked: bool = False
 ) -> tuple[int, np.ndarray, np.ndarray]:
-    """Status, result rows and table after one batch call of ``kernel`` over the positions of ``lines``."""
+    """Status, result rows and table after one batch call of ``kernel`` over the positions of ``lines``
+    (``marked``: sharing its work, with the positions two plies below each root through an odd
+    column marked busy, as if another thread were searching them)."""
     boards = [Board.from_moves(line.split()[0]) for line in lines]
     positions = np.array([[b.current_bits, b.mask_bits] for b in boards], dtype=np.uint64)
     rows = np.zeros((len(boards), layout.R_SIZE), dtype=np.int64)
@@ -42,9 +44,25 @@ def _solve_all(
     state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
     table = Table.with_parts(BITS, NEAR_BITS)
     args = layout.new_args(7, 6, table, 42 - 8, np.zeros(1, dtype=np.uint8))
-    args = args._replace(reverse_until=reverse_until)
+    if marked:
+        args = args._replace(shared_until=8)
+        for board in boards:
+            for column in board.legal_moves():
+                child = board.copy()
+                child.play(column)
+                for grandchild_column in child.legal_moves():
+                    if grandchild_column % 2:
+                        grandchild = child.copy()
+                        grandchild.play(grandchild_column)
+                        _mark(args.busy, grandchild)
     status = kernel(args._replace(boards=positions, rows=rows, state=state, node_stop=layout.NO_NODE_STOP))
     return status, rows, table.array
+
+
+def _mark(busy: np.ndarray, board: Board) -> None:
+    kbits = 7 * 7
+    h = shared_key(np.uint64(board.current_bits), np.uint64(board.mask_bits), board.move_count, 7, 6, kbits)
+    busy[busy_slot(h, kbits - layout.BUSY_BITS, busy.shape[0])] = h
 
 
 @pytest.mark.parametrize(
@@ -69,14 +87,14 @@ def test_the_library_finds_numbas_scores_nodes_and_moves(folder: Path, name: str
         )  # both grew
 
 
-def test_the_library_takes_a_helpers_reversed_order_as_numba_does(folder: Path) -> None:
+def test_the_library_puts_off_busy_positions_as_numba_does(folder: Path) -> None:
     lines = (PONS / "Test_L1_R1").read_text().splitlines()[:40]
     native = library.load(7, 6, 4, folder)
     assert native is not None
-    status, rows, _ = _solve_all(native, lines, reverse_until=8)
+    status, rows, _ = _solve_all(native, lines, marked=True)
     assert status == layout.DONE
     assert rows[:, layout.R_SCORE].tolist() == [int(line.split()[1]) for line in lines]
-    _, numba_rows, _ = _solve_all(kernel_for(7, 6, 4), lines, reverse_until=8)
+    _, numba_rows, _ = _solve_all(kernel_for(7, 6, 4), lines, marked=True)
     assert np.array_equal(rows, numba_rows)
     _, ranked_rows, _ = _solve_all(native, lines)
     assert not np.array_equal(rows[:, layout.R_NODES], ranked_rows[:, layout.R_NODES])  # another order

@@ -14,11 +14,14 @@ way.  A batch of positions: ``boards[p] = (current, mask)`` (uint64) and
 out).  Search stack, per ply ``d``::
 
     ustack[d] = current, mask, scrambled key, moves not yet ranked  (uint64)
-    istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored  (int64)
+    istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored, deferred  (int64)
     moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
 plus two rows of scratch, one entry a column: the move scores being
-ranked, and the table keys of the children the cutoff looks up.
+ranked, and the table keys of the children the cutoff looks up; and the
+marks of the subtrees under way, which the threads of a raced search share::
+
+    busy[slot] = the scrambled key of a position a thread is searching, 0 none
 """
 
 from __future__ import annotations
@@ -72,9 +75,14 @@ I_NEXT = 3
 I_ALPHA0 = 4
 I_NODES0 = 5
 I_MIRROR = 6
-I_SIZE = 7
+I_DEFERRED = 7  # moves at the end of the row put off because another thread was searching them
+I_SIZE = 8
 
 USTACK_SIZE = 4
+
+BUSY_BITS = 12
+"""The busy marks have ``2**BUSY_BITS`` slots: each thread marks at most a few dozen positions at
+once (one a ply near its root), so collisions, which only lose a mark, are rare."""
 
 
 def new_state(lower: int, upper: int) -> np.ndarray:
@@ -136,15 +144,27 @@ class KernelArgs(NamedTuple):
     """``(width,)`` int64 scratch: the move scores being ranked."""
     child_hashes: np.ndarray
     """``(width,)`` uint64 scratch: the table keys of the children the cutoff looks up."""
-    reverse_until: int = 0
-    """At nodes fewer plies than this from the call's root, the moves after the first two go in
-    the reverse of their ranked order, once those two have failed to cut (a helper thread's own
-    order, :mod:`c4engine.search.parallel`); 0: the ranked order everywhere."""
+    busy: np.ndarray
+    """``(2**BUSY_BITS,)`` uint64: the marks of the positions under search, shared by the threads of
+    a raced search (:func:`new_busy`)."""
+    shared_until: int = 0
+    """At nodes fewer plies than this from the call's root, the search shares its work with the
+    other threads of a race (:mod:`c4engine.search.parallel`): it marks each move's position
+    after the first busy while searching it, and puts off to the end of the row a move whose
+    position another thread has marked; 0: no marks, the ranked order everywhere."""
 
 
-def new_args(width: int, height: int, table: Table, etc_until: int, cancel: np.ndarray) -> KernelArgs:
-    """The kernel's arguments for a board of this size, searching with ``table``: fresh stacks, and a
-    batch of one empty board with a node stop of 0 (a call returns PAUSED before its first node)."""
+def new_busy() -> np.ndarray:
+    """Busy marks for the threads of one race (:attr:`KernelArgs.busy`), none set."""
+    return np.zeros(1 << BUSY_BITS, dtype=np.uint64)
+
+
+def new_args(
+    width: int, height: int, table: Table, etc_until: int, cancel: np.ndarray, busy: np.ndarray | None = None
+) -> KernelArgs:
+    """The kernel's arguments for a board of this size, searching with ``table`` (and the busy marks
+    ``busy``, new ones when None): fresh stacks, and a batch of one empty board with a node stop
+    of 0 (a call returns PAUSED before its first node)."""
     depth = stack_depth(width, height)
     return KernelArgs(
         boards=np.zeros((1, 2), dtype=np.uint64),
@@ -164,4 +184,5 @@ def new_args(width: int, height: int, table: Table, etc_until: int, cancel: np.n
         mthreats=np.zeros((depth, width), dtype=np.uint64),
         scores=np.zeros(width, dtype=np.int64),
         child_hashes=np.zeros(width, dtype=np.uint64),
+        busy=new_busy() if busy is None else busy,
     )

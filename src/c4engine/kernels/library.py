@@ -95,12 +95,15 @@ def _caller(entry: Callable[..., int]) -> Kernel:
     """The ctypes entry point behind the numba kernel's signature (packed arguments in, status out)."""
     import numpy as np  # only once a kernel is wanted
 
+    from c4engine.kernels.layout import BUSY_BITS
     from c4engine.kernels.transposition import table_entries
 
     def kernel(args: KernelArgs) -> int:
         for array in (args.boards, args.rows):  # the others are the solver's own, made by kernels.layout
             if not array.flags.c_contiguous:
                 raise ValueError("the kernel takes C-contiguous arrays")
+        if args.busy.shape != (1 << BUSY_BITS,):
+            raise ValueError(f"the busy marks have 2**{BUSY_BITS} slots, not {args.busy.shape}")
         if args.table.shape[0] != table_entries(args.bits, args.near_bits):
             raise ValueError(
                 f"a table of 2**{args.bits} + 2**{args.near_bits} entries has {args.table.shape[0]}"
@@ -187,7 +190,15 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
     from numba import carray, cfunc, types  # type: ignore[attr-defined]
     from numba.extending import intrinsic
 
-    from c4engine.kernels.layout import I_SIZE, R_SIZE, S_SIZE, USTACK_SIZE, KernelArgs, stack_depth
+    from c4engine.kernels.layout import (
+        BUSY_BITS,
+        I_SIZE,
+        R_SIZE,
+        S_SIZE,
+        USTACK_SIZE,
+        KernelArgs,
+        stack_depth,
+    )
     from c4engine.kernels.solve import kernel_for
     from c4engine.kernels.transposition import TABLE_HEADER
 
@@ -235,7 +246,8 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
                 carray(pointer(w[14], u64), (depth, width)),
                 carray(pointer(w[15], i64), (width,)),
                 carray(pointer(w[16], u64), (width,)),
-                w[17],
+                carray(pointer(w[17], u64), (1 << BUSY_BITS,)),
+                w[18],
             )
         )
 

@@ -144,14 +144,11 @@ def to_front(
 
 
 @njit(cache=True, inline="always")
-def reverse_moves(
-    start: int, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
-) -> None:
-    """Reverse the order of the moves ``start .. count - 1`` of row ``d``."""
-    low, high = start, count - 1
-    while low < high:
-        move, column, threat = moves[d, low], columns[d, low], threats[d, low]
-        _copy_move(moves, columns, threats, d, low, high)
-        moves[d, high], columns[d, high], threats[d, high] = move, column, threat
-        low += 1
-        high -= 1
+def to_back(i: int, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int) -> None:
+    """Move the move of slot ``i`` of row ``d`` to the last of its first ``count``, the ones after
+    it moving up one and keeping their order."""
+    move, column, threat = moves[d, i], columns[d, i], threats[d, i]
+    while i < count - 1:
+        _copy_move(moves, columns, threats, d, i, i + 1)
+        i += 1
+    moves[d, i], columns[d, i], threats[d, i] = move, column, threat

@@ -55,6 +55,7 @@ from c4engine.kernels.layout import (
     I_ALPHA0,
     I_BETA,
     I_COUNT,
+    I_DEFERRED,
     I_MIRROR,
     I_NEXT,
     I_NODES0,
@@ -81,7 +82,7 @@ from c4engine.kernels.layout import (
     S_ROOT_MOVE,
     KernelArgs,
 )
-from c4engine.kernels.moves import center_column, drop_moves, order_moves, reverse_moves, to_front
+from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_back, to_front
 from c4engine.kernels.scale import win_score
 from c4engine.kernels.table import (
     data_lower,
@@ -129,6 +130,26 @@ def table_part(
     return np.uint64(0), tshift, max_work
 
 
+@njit(cache=True, inline="always")
+def shared_key(
+    current: np.uint64, mask: np.uint64, stones: int, width: int, height: int, kbits: int
+) -> np.uint64:
+    """The scrambled key of a position as the table keeps it (its mirror's when smaller, early in
+    the game): what a busy mark holds."""
+    key = current + mask
+    if stones < SYMMETRY_STONES:
+        mirrored_key = mirror(key, width, height)
+        if mirrored_key < key:
+            key = mirrored_key
+    return scramble(key, kbits)
+
+
+@njit(cache=True, inline="always")
+def busy_slot(h: np.uint64, shift: int, slots: int) -> int:
+    """The busy marks' slot of scrambled key ``h``: its top bits, as the table's buckets take them."""
+    return int((h >> np.uint64(shift)) & np.uint64(slots - 1))
+
+
 @njit(inline="always")
 def _search(
     current0: np.uint64,
@@ -144,7 +165,8 @@ def _search(
     near_from, etc_until, node_stop = args.near_from, args.etc_until, args.node_stop
     state, cancel, ustack, istack = args.state, args.cancel, args.ustack, args.istack
     moves, columns, mthreats = args.moves, args.columns, args.mthreats
-    scores, child_hashes, reverse_until = args.scores, args.child_hashes, args.reverse_until
+    scores, child_hashes = args.scores, args.child_hashes
+    busy, shared_until = args.busy, args.shared_until
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
@@ -152,6 +174,7 @@ def _search(
     fast = fast_path(height, connect)
     shape = (width, height, connect, directions, board, fast)  # for the move ordering
     kbits = key_bits(width, height, bits)
+    busy_shift = max(kbits - bit_length(np.uint64(busy.shape[0] - 1)), 0)
     # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
     live_at = table.shape[0] - TABLE_HEADER
     live = part_in_use(table, live_at, bits, kbits)
@@ -409,6 +432,12 @@ def _search(
             istack[0, I_COUNT] = 0
             continue
         d -= 1
+        if d < shared_until and istack[d, I_NEXT] > 0:
+            # the move's position is searched: its busy mark goes (unless another took the slot)
+            h = shared_key(ustack[d + 1, 0], ustack[d + 1, 1], stones0 + d + 1, width, height, kbits)
+            slot = busy_slot(h, busy_shift, busy.shape[0])
+            if busy[slot] == h:
+                busy[slot] = 0
         score = -ret
         alpha = istack[d, I_ALPHA]
         beta = istack[d, I_BETA]
@@ -429,11 +458,28 @@ def _search(
                 count = order_moves(current, mask, rest, count, d, shape, moves, columns, mthreats, scores)
                 istack[d, I_COUNT] = count
                 ustack[d, 3] = 0
-            if i == 2 and d < reverse_until:
-                # two moves failed to cut, so every move likely must be refuted: this lane
-                # (a helper thread) takes the others from the far end, where a thread in the
-                # ranked order reaches them last
-                reverse_moves(2, count, moves, columns, mthreats, d)
+            if d < shared_until:
+                # the first move failed to cut: the others are put off while another thread of
+                # the race searches them (each once), and marked busy while this one does
+                if i == 1:
+                    istack[d, I_DEFERRED] = 0
+                limit = count - istack[d, I_DEFERRED]
+                child_current = ustack[d, 0] ^ ustack[d, 1]
+                while i < limit:
+                    h = shared_key(
+                        child_current, ustack[d, 1] | moves[d, i], stones0 + d + 1, width, height, kbits
+                    )
+                    slot = busy_slot(h, busy_shift, busy.shape[0])
+                    if busy[slot] != h:
+                        break
+                    to_back(i, count, moves, columns, mthreats, d)
+                    limit -= 1
+                istack[d, I_DEFERRED] = count - limit
+                if i < count:
+                    h = shared_key(
+                        child_current, ustack[d, 1] | moves[d, i], stones0 + d + 1, width, height, kbits
+                    )
+                    busy[busy_slot(h, busy_shift, busy.shape[0])] = h
             if i < count:
                 istack[d, I_NEXT] = i
                 ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]

@@ -8,15 +8,17 @@ solver's one table at once:
 
 * the first thread (the caller's) asks what the kernel alone would ask
   next (:func:`probe_value`), so with one thread nothing changes;
-* each helper, with its own search stack, asks a question nobody is
-  asking -- another test value inside the window, the one farthest from
-  those under way -- or, when there is none left, the first thread's own
-  question in an order of its own: near the root, where the kernel's first
-  two moves fail to cut, it takes the others from the last (the kernel's
-  ``reverse_until``), so the threads, searching at once, start on
-  different subtrees and each finds in the table what the other proved
-  (a split of the root's moves, each a kernel probe, is kept for
-  benchmarks);
+* each helper, with its own search stack, asks in a strong solve a
+  question nobody is asking -- another test value inside the window, the
+  one farthest from those under way -- and otherwise the first thread's
+  own question (a weak solve's first question most often ends it);
+* threads asking one question split its tree the way ABDADA does (Weill,
+  1996): near the root (:data:`SHARED_PLIES`) a thread marks the position
+  of each move after the first busy while it searches it, and puts off to
+  the end of its row a move whose position another thread has marked
+  (the kernel's ``shared_until``), so the threads work on different
+  subtrees and each finds in the table what the other proved by the time
+  it comes to the moves it put off;
 * every answer narrows the shared window at once; a thread whose question
   the window has settled is stopped (its flag) and takes the next one;
   the search ends when the window closes, and the answer is the same
@@ -27,15 +29,17 @@ What one thread stores in the table the others find.  A table entry is one
 read whole (aligned 64-bit loads and stores are atomic on x86-64 and
 arm64), and found only under its own key: a race between threads can lose
 an entry (two threads replacing one bucket at once) or return an older one,
-either of which only costs work, never a wrong bound.  The table must not
-grow while threads are in it (growing moves every entry), so a raced search
-first has the table at its full size (:func:`use_whole_table`).
+either of which only costs work, never a wrong bound.  A busy mark is a
+hint only: a lost or stale one changes the order moves are tried in, never
+a score.  The table must not grow while threads are in it (growing moves
+every entry), so a raced search first has the table at its full size
+(:func:`use_whole_table`).
 
 The serial parts left: the first :data:`RACE_FROM_NODES` nodes of a search
-(alone, so short searches pay nothing for threads), and the last probe of
-a narrowing, which every thread ends up asking at once (the helper's own
-order near the root splits it only partly).  docs/benchmarks.md, "The solver on two cores",
-says what this gains and why it would gain less per core on more of them.
+(alone, so short searches pay nothing for threads), and the first move of
+every node, which all threads search together before they split the rest.
+docs/benchmarks.md, "The solver on two cores", says what this gains and
+why it would gain less per core on more of them.
 """
 
 from __future__ import annotations
@@ -49,20 +53,24 @@ import numpy as np
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.transposition import TABLE_HEADER, Table
 
-__all__ = ["RACE_FROM_NODES", "Lane", "Race", "new_flag", "new_lanes", "probe_value", "use_whole_table"]
+__all__ = [
+    "RACE_FROM_NODES",
+    "SHARED_PLIES",
+    "Lane",
+    "Race",
+    "new_flag",
+    "new_lanes",
+    "probe_value",
+    "use_whole_table",
+]
 
 RACE_FROM_NODES = 200_000
 """A search runs alone until it has taken this many nodes (a few hundredths of a second), then
 the helpers join: shorter searches end before threads would pay for starting."""
-SPLIT_LEVELS = 1
-"""Plies of the root a root split searches move by move itself, in its own orders
-(:meth:`Race._settle`): 2 cost the busiest thread more nodes than 1 (docs/benchmarks.md)."""
-REVERSE_PLIES = 3
-"""A helper asking the first thread's own question takes, at nodes fewer plies than this from
-its root, the moves after the first two in the reverse of the kernel's order
-(:attr:`c4engine.kernels.layout.KernelArgs.reverse_until`), so that the two threads, searching
-at once, start on different subtrees of the nodes where every move must be refuted; deeper
-reversals cost more than they shared (docs/benchmarks.md)."""
+SHARED_PLIES = 12
+"""In a race, nodes fewer plies than this from the root mark the positions they search busy and
+put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelArgs.shared_until`):
+8 to 14 did about as well on the weak empty board, 16 worse (docs/benchmarks.md)."""
 HELPER_SLICE = 1 << 20
 """Nodes a helper searches between two looks at the node limit and the progress count."""
 
@@ -86,9 +94,19 @@ def new_flag() -> np.ndarray:
     return np.zeros(1, dtype=np.uint8)
 
 
-def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int) -> list[Lane]:
-    """``count`` lanes searching ``table`` on a board of this size, each with a stack of its own."""
-    return [Lane(_layout.new_args(width, height, table, etc_until, new_flag())) for _ in range(count)]
+def new_lanes(
+    count: int, width: int, height: int, table: Table, etc_until: int, busy: np.ndarray
+) -> list[Lane]:
+    """``count`` lanes searching ``table`` on a board of this size, each with a stack of its own, all
+    with the busy marks ``busy``."""
+    return [
+        Lane(
+            _layout.new_args(width, height, table, etc_until, new_flag(), busy)._replace(
+                shared_until=SHARED_PLIES
+            )
+        )
+        for _ in range(count)
+    ]
 
 
 def _half(x: int) -> int:
@@ -137,17 +155,11 @@ RunSlice = Callable[[Lane, np.ndarray, np.ndarray, np.ndarray, int], int]
 
 @dataclass(frozen=True)
 class Root:
-    """The position raced, as the kernel takes it, and the rules a split needs below it."""
+    """The position raced, as the kernel takes it."""
 
     current: int
     mask: int
     stones: int
-    full: int
-    """The mask of a full board: a position with it is a draw."""
-    children: Callable[[int, int], list[tuple[int, int, int]]]
-    """``children(current, mask)``: (column, current, mask) after each legal move, centre first."""
-    wins_now: Callable[[int, int], bool]
-    """``wins_now(current, mask)``: whether the side to move wins with its next stone."""
 
 
 class Race:
@@ -157,9 +169,9 @@ class Race:
     thread may search next (None: a limit stopped the search), ``count(n)``
     adds nodes to the search's budget, ``poll(lower, upper, move)`` reports
     progress and returns True to stop, ``cancelled()`` tells whether the
-    caller cancelled.  ``strategy`` "reverse" (the default), "probes"
-    (a root split where "reverse" has the first thread's question in
-    reverse order) or "split" (helpers only split the root) is for benchmarks.
+    caller cancelled.  ``other_values`` has helpers ask other test values of
+    the window when there are (a strong solve's), rather than the first
+    thread's question (see the module's doc).
     """
 
     def __init__(
@@ -173,7 +185,7 @@ class Race:
         poll: Callable[[int, int, int | None], bool],
         cancelled: Callable[[], bool],
         remaining_nodes: Callable[[], int | None],
-        strategy: str = "reverse",
+        other_values: bool = True,
     ) -> None:
         self._lanes = list(lanes)
         self._run = run
@@ -183,7 +195,7 @@ class Race:
         self._poll = poll
         self._cancelled = cancelled
         self._remaining_nodes = remaining_nodes
-        self._strategy = strategy
+        self._other_values = other_values
         self._lock = threading.Lock()
         self._lower = 0
         self._upper = 0
@@ -205,6 +217,7 @@ class Race:
         self._move_bound = int(state[_layout.S_ROOT_BOUND]) if self._move >= 0 else self._lower - 1
         for lane in self._lanes:
             lane.cancel[0] = 0
+        self._lanes[0].args.busy[:] = 0  # a stopped race's marks
         helpers = [
             threading.Thread(target=self._helper, args=(index,), name=f"c4-solver-{index}", daemon=True)
             for index in range(1, len(self._lanes))
@@ -278,19 +291,13 @@ class Race:
                 with self._lock:
                     if self._over or self._lower >= self._upper:
                         return
-                    kind, value = self._choose(index)
+                    value = self._choose(index)
                     self._asking[index] = value
                     lane.cancel[0] = 0
-                # a question of its own in the kernel's order; the first thread's in reverse
-                reverse = REVERSE_PLIES if kind == "reverse" else 0
-                lane.args = lane.args._replace(reverse_until=reverse)
-                if kind in ("probe", "reverse"):
-                    positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
-                    state = self._probe(lane, positions, rows, value)
-                    if state is not None:
-                        self._learn_probe(value, state)
-                else:
-                    self._split(index, value)
+                positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
+                state = self._probe(lane, positions, rows, value)
+                if state is not None:
+                    self._learn_probe(value, state)
                 with self._lock:
                     if self._over:
                         return
@@ -301,13 +308,13 @@ class Race:
                 self._failure = error
             self._stop()
 
-    def _choose(self, index: int) -> tuple[str, int]:
-        """A helper's next question (under the lock): a test value nobody asks, as far as can be from
-        those asked (and the bounds), else a root split of the first thread's question."""
+    def _choose(self, index: int) -> int:
+        """A helper's next question (under the lock): with ``other_values``, a test value nobody
+        asks, as far as can be from those asked (and the bounds); else, or with none left, the
+        first thread's."""
         lower, upper = self._lower, self._upper
         asked = {value for lane, value in self._asking.items() if lane != index}
-        main = self._asking.get(0, probe_value(lower, upper))
-        if self._strategy != "split":
+        if self._other_values:
             free = [value for value in range(lower, upper) if value not in asked]
             if free:
                 fences = sorted(asked | {lower - 1, upper})
@@ -315,56 +322,8 @@ class Race:
                 def room(value: int) -> tuple[int, int]:
                     return min(abs(value - fence) for fence in fences), -abs(value)
 
-                return "probe", max(free, key=room)
-        return ("reverse" if self._strategy == "reverse" else "split"), main
-
-    def _split(self, index: int, value: int) -> None:
-        """Answer "more than ``value``?" by a negamax over the first :data:`SPLIT_LEVELS` plies of
-        the root, done here, each position below them a kernel probe (see :meth:`_settle`)."""
-        root = self._root
-        found = self._settle(
-            self._lanes[index], root.current, root.mask, root.stones, value, SPLIT_LEVELS, index
-        )
-        if found is not None:
-            lower, upper, column = found
-            self._learn(lower=lower, upper=upper, move=column)
-
-    def _settle(
-        self, lane: Lane, current: int, mask: int, stones: int, value: int, levels: int, turn: int
-    ) -> tuple[int, int, int] | None:
-        """(lower, upper, move) proved of "does (current, mask) score more than ``value``?": one
-        side's bound (the other open) and, when it does, the move that shows it; None when the
-        question was settled elsewhere or the search stopped.
-
-        The moves of a position where one good move is expected to do (the root, and every other
-        ply below it) go centre first, as the kernel's own order roughly does, so both threads
-        leapfrog through the table; those of a position where every move must be refuted go
-        the other way, so that the threads share them from both ends.  ``turn`` counts the plies
-        from the root, offset by the helper's index so that helpers split differently.
-        """
-        if mask == self._root.full:
-            return 0, 0, -1  # a draw
-        if levels == 0 or self._root.wins_now(current, mask):  # the kernel scores a win at once
-            positions, rows = self._arrays(current, mask, stones)
-            state = self._probe(lane, positions, rows, value)
-            if state is None:
-                return None
-            lower, upper = _probe_bounds(value, state)
-            return lower, upper, -1
-        child_value = -(value + 1)  # more than value iff some child scores at most this
-        best_upper = _OPEN_LOW  # the most this position scores by the moves refuted so far
-        children = self._root.children(current, mask)
-        for column, child_current, child_mask in children if turn % 2 else children[::-1]:
-            found = self._settle(
-                lane, child_current, child_mask, stones + 1, child_value, levels - 1, turn + 1
-            )
-            if found is None:
-                return None
-            child_lower, child_upper, _ = found
-            if child_upper <= child_value:
-                return -child_upper, _OPEN_HIGH, column
-            best_upper = max(best_upper, -child_lower)
-        return _OPEN_LOW, best_upper, -1
+                return max(free, key=room)
+        return self._asking.get(0, probe_value(lower, upper))
 
     def _probe(self, lane: Lane, positions: np.ndarray, rows: np.ndarray, value: int) -> np.ndarray | None:
         """Ask "more than ``value``?" of ``positions[0]`` on ``lane``: the finished state, or None when

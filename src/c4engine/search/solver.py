@@ -142,7 +142,6 @@ class Solver:
         self._lock = threading.Lock()
         self.threads = threads
         self._lanes: list[_parallel.Lane] = []
-        self._race_strategy = "reverse"  # "probes", "split" measured against it (docs/benchmarks.md)
         self.race_from_nodes = _parallel.RACE_FROM_NODES
         self.etc_margin = ETC_MARGIN
 
@@ -358,8 +357,10 @@ class Solver:
             etc_until = width * height - self.etc_margin
             self._args = _layout.new_args(width, height, self.table, etc_until, self._cancel)
             if self.threads > 1:  # the first lane has the caller's stack, where a raced search is paused
-                helpers = _parallel.new_lanes(self.threads - 1, width, height, self.table, etc_until)
-                self._lanes = [_parallel.Lane(self._args._replace(cancel=_parallel.new_flag())), *helpers]
+                busy = self._args.busy
+                helpers = _parallel.new_lanes(self.threads - 1, width, height, self.table, etc_until, busy)
+                first = self._args._replace(cancel=_parallel.new_flag(), shared_until=_parallel.SHARED_PLIES)
+                self._lanes = [_parallel.Lane(first), *helpers]
 
     def _solve_run(
         self,
@@ -423,7 +424,7 @@ class Solver:
                 raise ValueError(f"at_least={at_least} is above the best score possible here")
             lower = max(lower, _sign(at_least) if weak else at_least)
         state = _layout.new_state(lower, upper)
-        status = self._run(current, mask, stones, board, state, budget)
+        status = self._run(current, mask, stones, board, state, budget, weak)
         lo, hi = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
         if weak:
             lo, hi = _sign(lo), _sign(hi)
@@ -508,7 +509,14 @@ class Solver:
         return solver_kernel(board.width, board.height, board.connect)(args)
 
     def _run(
-        self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
+        self,
+        current: int,
+        mask: int,
+        stones: int,
+        board: Board,
+        state: np.ndarray,
+        budget: _Budget,
+        weak: bool = False,
     ) -> int:
         positions = np.array([[current, mask]], dtype=np.uint64)
         rows = np.zeros((1, _layout.R_SIZE), dtype=np.int64)
@@ -539,7 +547,7 @@ class Solver:
             if self._polled(budget, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
                 return _layout.CANCELLED
             if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
-                return self._race(current, mask, stones, board, state, budget)
+                return self._race(current, mask, stones, board, state, budget, weak)
 
     def _next_slice(self, budget: _Budget, threads: int = 1) -> int | None:
         """How many nodes the next kernel call may search (``threads`` sharing the node limit), or
@@ -572,24 +580,18 @@ class Solver:
         return False
 
     def _race(
-        self, current: int, mask: int, stones: int, board: Board, state: np.ndarray, budget: _Budget
+        self,
+        current: int,
+        mask: int,
+        stones: int,
+        board: Board,
+        state: np.ndarray,
+        budget: _Budget,
+        weak: bool,
     ) -> int:
-        """Search on from the paused ``state`` with every thread (:class:`c4engine.search.parallel.Race`)."""
+        """Search on from the paused ``state`` with every thread (:class:`c4engine.search.parallel.Race`);
+        a ``weak`` solve's helpers share the first thread's question."""
         _parallel.use_whole_table(self.table)  # no thread grows it now
-        geometry = board.geometry
-
-        def children(current: int, mask: int) -> list[tuple[int, int, int]]:
-            return [
-                (column, *child)
-                for column in geometry.center_order
-                if (child := _play(current, mask, column, board)) is not None
-            ]
-
-        def wins_now(current: int, mask: int) -> bool:
-            return any(
-                not mask & geometry.top_of(column) and _is_winning(current, mask, column, board)
-                for column in geometry.center_order
-            )
 
         def count(nodes: int) -> None:
             budget.nodes += nodes
@@ -605,13 +607,13 @@ class Solver:
         race = _parallel.Race(
             self._lanes,
             run,
-            _parallel.Root(current, mask, stones, geometry.full, children, wins_now),
+            _parallel.Root(current, mask, stones),
             next_slice=next_slice,
             count=count,
             poll=lambda lower, upper, move: self._polled(budget, lower, upper, -1 if move is None else move),
             cancelled=lambda: bool(self._cancel[0]),
             remaining_nodes=budget.remaining_nodes,
-            strategy=self._race_strategy,
+            other_values=not weak,
         )
         status = race.run(state)
         if status == _layout.CANCELLED and budget.stopped is None:
