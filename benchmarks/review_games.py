@@ -24,6 +24,13 @@ medians (this / other).  On a shared machine the ratio is the figure to
 read, not the absolute times.
 
     python benchmarks/review_games.py --from benchmarks/review_games.txt --against /tmp/main/src
+
+``--threads N`` has every review search on N threads (``c4 review
+--threads``; default: its own, every usable core); ``--against-threads M``
+compares with M threads on the other side (with no ``--against``, this
+checkout against itself):
+
+    python benchmarks/review_games.py --from benchmarks/review_games.txt --threads 2 --against-threads 1
 """
 
 from __future__ import annotations
@@ -66,12 +73,14 @@ def generate_games(count: int, seed: int) -> list[str]:
     return games
 
 
-def review(moves: str, seconds: float, src: Path | None = None) -> tuple[float, float, dict[str, object]]:
+def review(
+    moves: str, seconds: float, src: Path | None = None, threads: int | None = None
+) -> tuple[float, float, dict[str, object]]:
     """The wall and CPU time of one ``c4 review MOVES --json`` in a fresh process, and its JSON.
 
     The CPU time (user + system of the process) is what a quiet machine's wall time comes near:
     on a machine shared with other work the wall time grows with the load.  ``src``: the c4engine
-    of that ``src`` directory instead of the installed one.
+    of that ``src`` directory instead of the installed one; ``threads``: ``--threads``, if given.
     """
     env = dict(os.environ, NO_COLOR="1")
     if src is not None:
@@ -79,7 +88,8 @@ def review(moves: str, seconds: float, src: Path | None = None) -> tuple[float, 
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "c4engine", "review", moves, "--json", "--time", str(seconds)],
+        [sys.executable, "-m", "c4engine", "review", moves, "--json", "--time", str(seconds)]
+        + ([] if threads is None else ["--threads", str(threads)]),
         capture_output=True,
         text=True,
         env=env,
@@ -134,15 +144,27 @@ def _verdicts(data: dict[str, object]) -> str:
     return ", ".join(f"{verdict} {n}" for verdict, n in sorted(verdicts.items()))
 
 
-def compare(games: list[str], seconds: float, other: Path) -> None:
-    """Each game reviewed by this checkout and by ``other`` (a ``src`` directory), in alternating order."""
-    warm_up(other)
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison: the c4engine of a ``src`` directory (None: this one), on ``threads``."""
+
+    src: Path | None
+    threads: int | None
+
+    def __str__(self) -> str:
+        threads = "" if self.threads is None else f", --threads {self.threads}"
+        return f"{self.src or 'this checkout'}{threads}"
+
+
+def compare(games: list[str], seconds: float, mine: Side, other: Side) -> None:
+    """Each game reviewed by both sides, in alternating order."""
+    warm_up(other.src)
     print(f"{'plies':>5} {'this s':>7} {'other s':>7} {'cpu':>5} {'cpu':>5} {'exact':>6}  moves")
     this, that = Figures(), Figures()
     for number, moves in enumerate(games):
-        order = [(None, this), (other, that)]
-        for src, figures in order if number % 2 == 0 else reversed(order):
-            figures.add(*review(moves, seconds, src))
+        order = [(mine, this), (other, that)]
+        for side, figures in order if number % 2 == 0 else reversed(order):
+            figures.add(*review(moves, seconds, side.src, side.threads))
         exact = "/".join("yes" if figures.exact[-1] else "NO" for figures in (this, that))
         print(
             f"{len(moves):>5} {this.walls[-1]:>7.2f} {that.walls[-1]:>7.2f} {this.cpus[-1]:>5.2f} "
@@ -150,7 +172,7 @@ def compare(games: list[str], seconds: float, other: Path) -> None:
             flush=True,
         )
     print(f"load after: {os.getloadavg()}")
-    print(f"this:  {this.summary()}")
+    print(f"this:  {this.summary()} ({mine})")
     print(f"other: {that.summary()} ({other})")
     print(
         f"ratio this/other: wall p50 {statistics.median(this.walls) / statistics.median(that.walls):.2f}, "
@@ -168,6 +190,8 @@ def main() -> None:
     parser.add_argument("--from", dest="source", type=Path, help="read the games from this file")
     parser.add_argument("--save", type=Path, help="write the generated games to this file")
     parser.add_argument("--against", type=Path, help="compare with the c4engine of this src directory")
+    parser.add_argument("--threads", type=int, help="c4 review --threads (default: its own)")
+    parser.add_argument("--against-threads", type=int, help="the other side's --threads")
     args = parser.parse_args()
     if args.source is not None:
         games = [line.split()[0] for line in args.source.read_text().splitlines() if line.strip()]
@@ -178,13 +202,13 @@ def main() -> None:
     warm_up(None)
     print(f"{platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs")
     print(f"load before: {os.getloadavg()}")
-    if args.against is not None:
-        compare(games, args.time, args.against)
+    if args.against is not None or args.against_threads is not None:
+        compare(games, args.time, Side(None, args.threads), Side(args.against, args.against_threads))
         return
     print(f"{'plies':>5} {'wall s':>7} {'cpu s':>6} {'exact':>5}  verdicts  moves")
     figures = Figures()
     for moves in games:
-        wall, cpu, data = review(moves, args.time)
+        wall, cpu, data = review(moves, args.time, threads=args.threads)
         figures.add(wall, cpu, data)
         exact = "yes" if figures.exact[-1] else "NO"
         print(f"{len(moves):>5} {wall:>7.2f} {cpu:>6.2f} {exact:>5}  {_verdicts(data)}  {moves}", flush=True)
