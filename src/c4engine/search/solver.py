@@ -547,7 +547,7 @@ class Solver:
             if self._polled(budget, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
                 return _layout.CANCELLED
             if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
-                return self._race(current, mask, stones, board, state, budget, weak)
+                return self._race(_parallel.Root(current, mask, stones), board, state, budget, weak)
 
     def _next_slice(self, budget: _Budget, threads: int = 1) -> int | None:
         """How many nodes the next kernel call may search (``threads`` sharing the node limit), or
@@ -580,17 +580,11 @@ class Solver:
         return False
 
     def _race(
-        self,
-        current: int,
-        mask: int,
-        stones: int,
-        board: Board,
-        state: np.ndarray,
-        budget: _Budget,
-        weak: bool,
+        self, root: _parallel.Root, board: Board, state: np.ndarray, budget: _Budget, weak: bool
     ) -> int:
-        """Search on from the paused ``state`` with every thread (:class:`c4engine.search.parallel.Race`);
-        a ``weak`` solve's helpers share the first thread's question."""
+        """Search ``root`` on from the paused ``state`` with every thread
+        (:class:`c4engine.search.parallel.Race`); a ``weak`` solve's helpers share the first thread's
+        question."""
         _parallel.use_whole_table(self.table)  # no thread grows it now
 
         def count(nodes: int) -> None:
@@ -607,7 +601,7 @@ class Solver:
         race = _parallel.Race(
             self._lanes,
             run,
-            _parallel.Root(current, mask, stones),
+            root,
             next_slice=next_slice,
             count=count,
             poll=lambda lower, upper, move: self._polled(budget, lower, upper, -1 if move is None else move),
