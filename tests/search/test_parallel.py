@@ -78,6 +78,30 @@ def test_many_short_solves_agree_with_one_thread() -> None:
             assert (found.exact, found.score) == (expected.exact, expected.score), (moves, weak)
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "plies"), [(6, 5, 4, (2, 8)), (5, 6, 4, (2, 8)), (6, 6, 5, (12, 18))]
+)
+def test_other_boards_raced_score_as_one_thread(
+    width: int, height: int, connect: int, plies: tuple[int, int]
+) -> None:
+    """The generic kernel's busy marks, on other sizes and connect-N: raced from a few hundred nodes."""
+    rng = np.random.default_rng(width * 100 + height * 10 + connect)
+    one, two = Solver(table_size_mb=8), _raced(table_mb=8)
+    raced = 0
+    for _ in range(6):
+        board = Board(width, height, connect)
+        for _ in range(int(rng.integers(*plies))):
+            moves = [column for column in board.legal_moves() if not board.is_winning_move(column)]
+            if not moves:
+                break
+            board.play(int(rng.choice(moves)))
+        expected = one.solve(board, best_move=False)
+        found = two.solve(board, best_move=False)
+        assert found.exact and found.score == expected.score, board.moves
+        raced += _helped(found.nodes_per_thread)
+    assert raced > 0
+
+
 def test_weak_and_threshold_questions_with_two_threads() -> None:
     solver = _raced()
     for moves, score in _cases("Test_L2_R2", 41, 8):
