@@ -16,7 +16,11 @@ thread count it prints the median wall and CPU seconds (user + sys of the
 child), the wall ratio 2 threads / 1 thread against the goal, the nodes in
 all and per thread (from one more run of each position alone, which prints
 them), and each run's load average before and after: a load above 0.5
-before a run means the numbers are not a quiet machine's.
+before a run means the numbers are not a quiet machine's.  Then, per case,
+each round's ratio, and which rounds the machine did not give two cores:
+the two threads took more than :data:`CONTENDED_CPU` times one thread's CPU
+for about the same nodes (a VM's cores slowing each other down), with the
+median ratio of the other rounds.
 
 ``--check N`` solves the first N positions of each of the six published
 sets with ``--threads 2`` and compares every score with the set's (the full
@@ -39,6 +43,9 @@ from pathlib import Path
 SETS = Path(__file__).resolve().parent.parent / "src" / "c4engine" / "data" / "pons"
 ALL_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 GOALS = {"Test_L1_R3 first 5": 0.65, "weak empty board": 0.6}
+CONTENDED_CPU = 1.2
+"""A round whose two threads took more than this times one thread's CPU ran on contended cores: two
+threads search only 3-8 % more nodes than one (docs/benchmarks.md)."""
 WARM_UP = "2252576253462244111563365343671351441"
 """A position solved in a few nodes: loads (or first compiles) the kernel before any run is timed."""
 _NODES = re.compile(r"^nodes: (\d+)(?: \(per thread: ([\d +]+)\))?", re.MULTILINE)
@@ -144,6 +151,21 @@ def measure(rounds: int, strong: bool) -> None:
                 f"{case.name:<20} {threads:>7} {wall:7.2f}s {statistics.median(record.cpus):7.2f}s {ratio} "
                 f"{goal_text}  {total} ({' + '.join(map(str, split))})"
             )
+    print()
+    for case in cases:
+        one_run, two_run = runs[(case.name, 1)], runs[(case.name, 2)]
+        ratios = [two / one for two, one in zip(two_run.walls, one_run.walls, strict=True)]
+        contended = [
+            number
+            for number, (two, one) in enumerate(zip(two_run.cpus, one_run.cpus, strict=True), 1)
+            if two > CONTENDED_CPU * one
+        ]
+        free = [ratio for number, ratio in enumerate(ratios, 1) if number not in contended]
+        print(
+            f"{case.name}: ratio by round {', '.join(f'{ratio:.2f}' for ratio in ratios)}; "
+            f"contended rounds: {', '.join(map(str, contended)) or 'none'}"
+            + (f"; median of the others {statistics.median(free):.2f}" if free and contended else "")
+        )
     loads = [load for record in runs.values() for pair in record.loads for load in pair]
     print(f"\nload average during the runs: {min(loads):.2f} .. {max(loads):.2f}")
 
