@@ -156,6 +156,23 @@ def test_analyze_time_capped_is_not_exact(client: httpx.Client) -> None:
     assert body["best_proven"] == (block["lower"] >= others)
 
 
+def test_a_bound_gives_the_most_moves_to_the_end(client: httpx.Client) -> None:
+    """A loss proven without its distance says the most moves its winner makes, as its label does
+    ("loss in ≤ 15"); an exact win or loss says its moves; the page writes no formula of its own."""
+    body = client.get("/api/analyze", params={"pos": "157564142155", "nodes": 200_000}).json()
+    bounds = 0
+    for column in body["columns"]:
+        label = column["label"]
+        if "≤" in label:
+            assert (column["moves_at_most"], column["moves"]) == (int(label.split()[-1]), None), label
+            bounds += 1
+        elif column["exact"] and column["outcome"] != "draw":
+            assert (column["moves"], column["moves_at_most"]) == (int(label.split()[-1]), None), label
+        else:
+            assert column["moves_at_most"] is None, label
+    assert bounds > 0
+
+
 def test_move(client: httpx.Client) -> None:
     body = client.post("/api/move", json={"pos": "121212", "level": 1}).json()
     assert body["column"] == 1 and body["pos"] == "1212121"  # every level takes a win in one

@@ -21,6 +21,7 @@ import pytest
 from tests.conftest import REPO
 from tests.web_server import c4_serve, server_in_thread
 
+from c4engine.search.results import Score, bound_moves
 from c4engine.web.app import ServerCaps
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (test extra)")
@@ -529,6 +530,7 @@ def every_kind_of_words(width: int, height: int) -> dict[str, Any]:
     """An analysis of the empty board in the API's shape whose columns use every kind of words
     the page has (exact scores, bounds, estimates), the longest numbers of that board."""
     columns = []
+    cells = width * height
     for column in range(1, width + 1):
         lower, upper, estimate = LEAN_CASES[(column - 1) % len(LEAN_CASES)]
         exact = lower == upper
@@ -541,6 +543,8 @@ def every_kind_of_words(width: int, height: int) -> dict[str, Any]:
                 "exact": exact,
                 "estimate": estimate,
                 "pv": [column],
+                "moves": Score.exact(lower, cells=cells, stones=0).moves if exact else None,
+                "moves_at_most": bound_moves(lower, upper, cells, 0),
             }
         )
     return {

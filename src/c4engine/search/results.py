@@ -43,6 +43,7 @@ __all__ = [
     "Score",
     "SolveResult",
     "Source",
+    "bound_moves",
     "bound_words",
     "check_table_mb",
     "moves_to_end",
@@ -190,15 +191,32 @@ def bound_words(lower: int, upper: int, cells: int, stones: int, weak: bool = Fa
     """
     if lower == upper:
         return Score.exact(lower, cells=cells, stones=stones, weak=weak).label()
+    at_most = bound_moves(lower, upper, cells, stones, weak)
     if lower > 0:
-        return "win" if weak else f"win in ≤ {moves_to_end(lower, cells, stones)}"
+        return "win" if at_most is None else f"win in ≤ {at_most}"
     if upper < 0:
-        return "loss" if weak else f"loss in ≤ {moves_to_end(upper, cells, stones)}"
+        return "loss" if at_most is None else f"loss in ≤ {at_most}"
     if lower == 0:
         return "at least a draw"
     if upper == 0:
         return "draw or loss"
     return "estimate, not proven"
+
+
+def bound_moves(lower: int, upper: int, cells: int, stones: int, weak: bool = False) -> int | None:
+    """When the open interval ``[lower, upper]`` proves a win or a loss but not its distance: the most
+    moves its winner makes up to the winning stone; else (exact, weak, or neither proven) None.
+
+    >>> bound_moves(2, 7, 42, 8), bound_moves(-17, -16, 42, 8), bound_moves(0, 4, 42, 8)
+    (16, 2, None)
+    """
+    if lower == upper or weak:
+        return None
+    if lower > 0:
+        return moves_to_end(lower, cells, stones)
+    if upper < 0:
+        return moves_to_end(upper, cells, stones)
+    return None
 
 
 @dataclass(frozen=True)
@@ -231,6 +249,12 @@ class ColumnAnalysis:
     def estimate(self) -> float | None:
         """The engine's estimate (its own units), or None for a proven score."""
         return None if self.score.is_exact else float(self.score.value)
+
+    @property
+    def moves_at_most(self) -> int | None:
+        """A win or a loss proven without its distance: the most moves its winner makes
+        (:func:`bound_moves`); else None."""
+        return bound_moves(self.lower, self.upper, self.score.cells, self.score.stones, self.score.weak)
 
     def label(self) -> str:
         """The column in a player's words (:func:`bound_words`): ``"win in 17"``, ``"at least a draw"``..."""

@@ -19,8 +19,8 @@ winning stone the ``p``-th from now) is ``WIN_SCORE - p``, a loss
 estimate; :func:`from_engine` and :func:`to_engine` convert.
 
 The compiled search has this scale's twin in :mod:`c4engine.kernels.scale`;
-the web page's script, ``web/static/app.js``, one of its own for words.
-Nothing here imports anything.
+the web page draws the moves the server computed (``moves``,
+``moves_at_most``) and keeps no copy.  Nothing here imports anything.
 
 >>> win_score(42, 0), score_range(42, 0)   # the empty board: the first player's 21st stone
 (21, (-21, 21))

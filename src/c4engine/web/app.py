@@ -155,6 +155,10 @@ class ColumnOut(BaseModel):
     source: Literal["rules", "book", "solver", "engine"]
     outcome: Literal["win", "loss", "draw", "unknown"] = Field(description="unknown when not proven")
     moves: int | None = Field(description="When exact: the winner's moves to the end (win or loss)")
+    moves_at_most: int | None = Field(
+        description="When a win or a loss is proven but not its distance: the most moves its winner makes "
+        "to the end"
+    )
     lean: float | None = Field(
         description="Estimates only: the estimate on a human scale, -1 (clearly worse) to +1 (clearly better)"
     )

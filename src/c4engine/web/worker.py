@@ -95,12 +95,14 @@ def _analysis(board: Board, limit: Limit, stop: Stop) -> PositionAnalysis:
 
 
 def _for_the_page(entry: dict[str, Any], column: ColumnAnalysis) -> dict[str, Any]:
-    """A column's JSON with what the page draws besides: the outcome, the winner's moves, the lean."""
+    """A column's JSON with what the page draws besides: the outcome, the winner's moves (exact, or at
+    most), the lean."""
     score = column.score
     estimate = column.estimate
     return entry | {
         "outcome": score.outcome,
         "moves": score.moves,
+        "moves_at_most": column.moves_at_most,
         "lean": None if estimate is None else round(math.tanh(estimate / _LEAN_SCALE), 3) + 0.0,
     }
 
@@ -109,7 +111,7 @@ def analyze(board: Board, limit: Limit, stop: Stop = _never) -> dict[str, Any]:
     """Every column of ``board`` for the side to move, within ``limit``, as JSON.
 
     :meth:`~c4engine.search.results.PositionAnalysis.to_json`'s fields, each
-    column's with ``outcome``, ``moves`` and ``lean`` added (see above).
+    column's with ``outcome``, ``moves``, ``moves_at_most`` and ``lean`` added (see above).
     """
     analysis = _analysis(board, limit, stop)
     result = analysis.to_json(board.move_string, board.size, board.connect)

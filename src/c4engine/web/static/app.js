@@ -347,16 +347,6 @@ function formatEstimate(value) {
   return `${rounded > 0 ? "+" : "−"}${Math.abs(rounded).toFixed(1)}`;
 }
 
-// How many moves the winner makes up to the winning stone, from a column's score on the
-// server's scale (positive: the side to move wins), counted from the current position: the
-// twin of c4engine.search.scale.moves_to_end, where the scale is written down.
-function movesToEnd(score) {
-  const cells = state.width * state.height;
-  const stones = state.position.moves;
-  if (score > 0) return Math.floor((cells + 1 - stones) / 2) - score + 1;
-  return Math.floor((cells - stones) / 2) + score + 1;
-}
-
 // What a column's proven bounds say: its chip's class, its words from the longest to the shortest
 // (each a list of groups that stay on one line; none at all on the narrowest chips, which say it
 // by colour and title), and the sentence for its title.
@@ -369,13 +359,13 @@ function columnWords(entry) {
   const { lower, upper } = entry;
   if (entry.exact) {
     if (entry.score === 0) return { kind: "draw", words: [["draw"], ["D"]], says: "draw (proven)" };
-    const n = movesToEnd(entry.score);
+    const n = entry.moves;
     const [word, letter] = entry.score > 0 ? ["win", "W"] : ["loss", "L"];
     return { kind: word, words: [[word, `in ${n}`], [`${letter}${n}`], [letter]], says: `${word} in ${n} (proven)` };
   }
   const estimate = `the engine estimates ${leanWords(lean(entry))[0]} (${formatEstimate(entry.estimate)}), not proven`;
   if (lower > 0 || upper < 0) {
-    const n = movesToEnd(lower > 0 ? lower : upper);
+    const n = entry.moves_at_most;
     const [word, letter] = lower > 0 ? ["win", "W"] : ["loss", "L"];
     const says = `${word} in ${n} moves or fewer (proven); ${estimate}`;
     return { kind: `${word} bound`, words: [[word, `in ≤ ${n}`], [`${letter}≤${n}`], [letter]], says };
