@@ -15,7 +15,7 @@ from c4engine.play.record import GameRecord
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import moves_to_end
-from c4engine.search.review import VERDICTS, Review, ReviewProgress, judge, review_board
+from c4engine.search.review import TOTAL_SHARE, VERDICTS, Review, ReviewProgress, judge, review_board
 from c4engine.search.solver import Solver
 
 CHECKED_FROM_STONES = 22
@@ -208,10 +208,30 @@ SIDE_KEYS = {
 }  # fmt: skip
 
 
+def test_a_total_time_shares_out_the_plies_of_a_board_the_solver_cannot_hold() -> None:
+    """9x7 (72 bits): every ply would spend its whole time on an estimate, so each gets its share of
+    half the review's total; on 7x6 the plies keep the time asked for."""
+    analyst = Analyst()
+    big = analyst.review("5544", Limit(time=1), width=9, height=7, total_time=2)
+    assert big.complete and big.ply_time == pytest.approx(TOTAL_SHARE * 2 / 4)
+    assert analyst.review("4455", Limit(time=1), total_time=2).ply_time == 1
+
+
 def test_the_json_schema_is_stable() -> None:
     data = Analyst().review("44556", UNLIMITED).to_json()  # no cap: the lines always reach the end
     assert json.loads(json.dumps(data)) == data
-    assert set(data) == {"moves", "size", "connect", "result", "complete", "exact", "plies", "summary"}
+    assert set(data) == {
+        "moves",
+        "size",
+        "connect",
+        "result",
+        "complete",
+        "exact",
+        "ply_time",
+        "plies",
+        "summary",
+    }
+    assert data["ply_time"] is None  # no time limit
     assert (data["moves"], data["size"], data["connect"], data["result"]) == ("44556", "7x6", 4, "*")
     assert all(set(ply) == PLY_KEYS for ply in data["plies"])
     assert [ply["ply"] for ply in data["plies"]] == [1, 2, 3, 4, 5]

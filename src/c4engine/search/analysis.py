@@ -542,14 +542,16 @@ class Analyst:
         connect: int = 4,
         progress: ProgressHook | None = None,
         poll: Poll | None = None,
+        total_time: float | None = None,
     ) -> Review:
-        """Every move of ``game`` scored and judged, each ply within ``limit``: see c4engine.search.review.
+        """Every move of ``game`` scored and judged, each ply within ``limit``, the whole within
+        ``total_time`` seconds if given: see c4engine.search.review.
 
         ``game`` is a move string (on a ``width`` x ``height`` connect-``connect``
         board), a :class:`Board` with its history, or a game record.
         """
         board = board_of_game(game, width, height, connect)
-        return review_board(self, board, limit, progress=progress, poll=poll)
+        return review_board(self, board, limit, progress=progress, poll=poll, total_time=total_time)
 
     def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:
         """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.

@@ -84,6 +84,10 @@ MARKS: Final[dict[str, str]] = {"inaccuracy": "?!", "mistake": "?", "blunder": "
 DEFAULT_PLY_LIMIT: Final = Limit(time=1.0)
 """What one ply's analysis may cost by default: about a second."""
 
+TOTAL_SHARE: Final = 0.5
+"""On a board the solver cannot hold, where every ply spends its whole time on an estimate, the part of
+a review's ``total_time`` its plies share (the rest for what a ply costs beyond its limit)."""
+
 SOLVE_SHARE: Final = 0.7
 """The part of a ply's time for the exact way (the solver); the rest, if that does not prove it all,
 for the full analysis with the engine's estimates."""
@@ -301,8 +305,10 @@ ProgressHook = Callable[[ReviewProgress], bool | None]
 class Review:
     """A reviewed game: its moves, board, every ply's :class:`PlyReview` and the :class:`ReviewSummary`.
 
-    ``complete`` is False when the progress hook stopped the review: ``plies``
-    then holds the plies reviewed, the game's last ones.  In Jupyter a review
+    ``complete`` is False when the progress hook or the review's total time
+    stopped it: ``plies`` then holds the plies reviewed, the game's last ones.
+    ``ply_time`` is the seconds each ply's analysis was given (None: no time
+    limit).  In Jupyter a review
     shows as its evaluation graph (:meth:`_repr_svg_`); ``str`` is a table.
     """
 
@@ -314,6 +320,7 @@ class Review:
     plies: tuple[PlyReview, ...]
     complete: bool
     elapsed: float
+    ply_time: float | None = None
 
     @property
     def move_string(self) -> str:
@@ -353,7 +360,7 @@ class Review:
         """The review as JSON-ready data (1-based plies and columns), stable for programs::
 
             {"moves": "4455...", "size": "7x6", "connect": 4, "result": "1-0",
-             "complete": true, "exact": true,
+             "complete": true, "exact": true, "ply_time": 1.0,
              "plies": [{"ply", "player" (1 or 2), "column", "score_before", "score_after"
                         (solver scale, the mover's view; null when not proven), "exact",
                         "lower", "upper" (bounds of score_after), "before_lower", "before_upper",
@@ -375,6 +382,7 @@ class Review:
             "result": self.result,
             "complete": self.complete,
             "exact": self.exact,
+            "ply_time": None if self.ply_time is None else round(self.ply_time, 4),
             "plies": [ply.to_json() for ply in self.plies],
             "summary": self.summary.to_json(),
         }
@@ -436,12 +444,15 @@ def review_board(
     progress: ProgressHook | None = None,
     poll: Poll | None = None,
     beside: bool | None = None,
+    total_time: float | None = None,
 ) -> Review:
     """Review every move that led to ``final`` (its history is the game), each ply within ``limit``.
 
     ``poll`` is handed to every analysis (it can stop a search);
     ``progress`` is called after each ply and stops the review by returning
-    True.  What nothing else waits for -- the better lines of the costly
+    True.  ``total_time`` bounds the whole review: it stops once it has run
+    that long, and on a board the solver cannot hold each ply gets at most
+    its share of :data:`TOTAL_SHARE` of it.  What nothing else waits for -- the better lines of the costly
     moves, and the best columns of the plies whose value the book gives --
     is searched in a thread beside the review, by a second analyst (its own
     solver and table), when ``beside`` -- by default when the machine
@@ -460,6 +471,8 @@ def review_board(
         walk.play(column)
     if beside is None:
         beside = (os.cpu_count() or 1) > 1
+    if total_time is not None and limit.time is not None and not final.geometry.fits_64_bits:
+        limit = replace(limit, time=min(limit.time, TOTAL_SHARE * total_time / max(1, len(moves))))
     reviewed: list[PlyReview] = []
     complete = True
     with _Aside(analyst, limit, beside=beside and final.geometry.fits_64_bits) as aside:
@@ -472,12 +485,12 @@ def review_board(
             ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move, aside)
             after_move = (ply.before_lower, ply.before_upper)
             reviewed.append(ply)
-            if progress is not None:
-                update = ReviewProgress(len(reviewed), len(moves), ply, time.perf_counter() - start)
-                if progress(update) is True and index > 0:
-                    complete = False
-                    aside.stop()
-                    break
+            took = time.perf_counter() - start
+            stopped = progress is not None and progress(ReviewProgress(len(reviewed), len(moves), ply, took))
+            if (stopped is True or (total_time is not None and took > total_time)) and index > 0:
+                complete = False
+                aside.stop()
+                break
         plies = [aside.finish(ply) for ply in reversed(reviewed)]
     return Review(
         moves=moves,
@@ -488,6 +501,7 @@ def review_board(
         plies=_agreeing(plies),
         complete=complete,
         elapsed=time.perf_counter() - start,
+        ply_time=limit.time,
     )
 
 

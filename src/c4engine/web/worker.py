@@ -61,8 +61,6 @@ _POLL = 0.02  # seconds between checks of ``stop``: a cancelled search ends this
 # An estimate of this size (the service's ``areas`` evaluator) reads as "slightly better":
 # on random positions of 6-20 stones half the estimates are within 10 of 0, 90 % within 20.
 _LEAN_SCALE = 15.0
-# The part of a review's time cap shared among the plies of a board the solver cannot hold.
-_REVIEW_SHARE = 0.5
 
 
 def _never() -> bool:
@@ -144,33 +142,25 @@ def review_moves(
 ) -> dict[str, Any]:
     """The analysis service's review of the game ``moves`` (:meth:`Analyst.review`), as its JSON.
 
-    Each ply gets ``ply`` (its time: the server's cap).  On boards the solver holds, most
-    plies are proven in milliseconds (the table is warm from the game's end),
-    so the time goes to the few hard ones; on boards it cannot hold every ply
-    spends its whole time on an estimate, so there each gets at most its
-    share of half ``total_time`` (the other half for what a ply costs beyond
-    its limit).  Either way the review stops once it has run
-    ``total_time`` seconds: ``complete`` is then false and ``plies`` holds
-    the plies reviewed, the game's last ones.  ``stop`` ends it at once.
-    Adds ``elapsed`` and ``ply_time`` (the seconds each ply was given).
+    Each ply gets ``ply`` (its time: the server's cap), the whole review
+    ``total_time`` (:func:`c4engine.search.review.review_board`: on boards the
+    solver cannot hold, each ply at most its share).  Once it has run
+    ``total_time`` seconds, ``complete`` is false and ``plies`` holds the
+    plies reviewed, the game's last ones.  ``stop`` ends it at once.  Adds
+    ``elapsed``.
     """
     board = Board.from_moves(moves, width, height, connect)
-    analyst = shared_analyst()
-    share = _REVIEW_SHARE * total_time / max(1, board.move_count)
-    shared = ply.time is not None and not board.geometry.fits_64_bits
-    per_ply = replace(ply, time=min(ply.time, share)) if ply.time is not None and shared else ply
     started = monotonic()
 
     def poll(_progress: SolveProgress | SearchProgress) -> bool:
         return stop()
 
-    def over_time(_progress: ReviewProgress) -> bool:
-        return stop() or monotonic() - started > total_time
+    def stopped(_progress: ReviewProgress) -> bool:
+        return stop()
 
-    review = analyst.review(board, per_ply, progress=over_time, poll=poll)
+    review = shared_analyst().review(board, ply, progress=stopped, poll=poll, total_time=total_time)
     result = review.to_json()
     result["elapsed"] = round(monotonic() - started, 4)
-    result["ply_time"] = None if per_ply.time is None else round(per_ply.time, 4)
     return result
 
 
