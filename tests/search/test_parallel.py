@@ -7,6 +7,7 @@ raced (the counts per thread show that they were).
 
 from __future__ import annotations
 
+import re
 import threading
 
 import numpy as np
@@ -214,3 +215,8 @@ def test_threads_option(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr()
     assert "--threads 64 is more than the" in out.err
     assert "score: -1" in out.out
+    assert main(["analyze", "--no-book", "--threads", "2", "4453"]) == 0  # about 2 s on one thread
+    printed = capsys.readouterr().out
+    assert "best moves: 3 6 7 (loss in 18 moves)" in printed
+    nodes = re.search(r"nodes: (\d+) \(per thread: (\d+) \+ (\d+)\)", printed)
+    assert nodes is not None and int(nodes[1]) == int(nodes[2]) + int(nodes[3])

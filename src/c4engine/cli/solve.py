@@ -153,7 +153,10 @@ def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: 
     proven = "" if analysis.pv_exact else " (not proven to the end)"
     print(f"pv: {format_moves(analysis.pv, width) or '-'}{proven}", file=out)
     print(f"source: {analysis.source}", file=out)
-    print(f"nodes: {analysis.nodes}  time: {analysis.elapsed:.3f} s", file=out)
+    print(
+        f"nodes: {analysis.nodes}{_per_thread(analysis.nodes_per_thread)}  time: {analysis.elapsed:.3f} s",
+        file=out,
+    )
 
 
 def _per_thread(nodes: Sequence[int]) -> str:

@@ -254,6 +254,7 @@ class Analyst:
         lines: list[tuple[int, ...]] = [() for _ in range(board.width)]
         complete = [False] * board.width
         nodes = 0
+        helper_nodes: tuple[int, ...] = ()  # the solver's other threads'
 
         def settle(column: int, score: int, source: Source) -> None:
             if weak:
@@ -300,6 +301,7 @@ class Analyst:
                     poll_interval=_poll_interval(solver_limit),
                 )
             nodes += solved.nodes
+            helper_nodes = solved.nodes_per_thread[1:]
             for column in open_columns:
                 score = solved.scores[column]
                 if score is not None:
@@ -357,6 +359,7 @@ class Analyst:
             proven,
             tuple(lines[c] or (c,) if board.can_play(c) else () for c in range(board.width)),
             tuple(complete),
+            (nodes - sum(helper_nodes), *helper_nodes) if helper_nodes else (),
         )
 
     def _estimate(

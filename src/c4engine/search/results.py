@@ -295,6 +295,8 @@ class PositionAnalysis:
     column that another is proven better than.  ``pv`` is the line of the
     recommended column (the most central best one), ``pv_exact`` whether it is
     proven best play to the end of the game; ``lines[c]`` is column ``c``'s line.
+    ``nodes_per_thread`` splits ``nodes`` between the solver's threads (the
+    first thread's share counts the engine's too); empty when one searched.
     """
 
     scores: tuple[Score | None, ...]
@@ -309,6 +311,7 @@ class PositionAnalysis:
     best_proven: bool
     lines: tuple[tuple[int, ...], ...]
     lines_complete: tuple[bool, ...]
+    nodes_per_thread: tuple[int, ...] = ()
 
     @property
     def exact(self) -> bool:
