@@ -452,13 +452,14 @@ def review_board(
     ``progress`` is called after each ply and stops the review by returning
     True.  ``total_time`` bounds the whole review: it stops once it has run
     that long, and on a board the solver cannot hold each ply gets at most
-    its share of :data:`TOTAL_SHARE` of it.  What nothing else waits for -- the better lines of the costly
-    moves, and the best columns of the plies whose value the book gives --
-    is searched in a thread beside the review, by a second analyst (its own
-    solver and table), when ``beside`` -- by default when the machine
-    has more than one core: the solver's kernel runs without the
-    interpreter's lock, so with a core free that work costs little wall
-    time (and some more CPU: the second table is not warm from the game).
+    its share of :data:`TOTAL_SHARE` of it.  What nothing else waits for --
+    the better lines of the costly moves, and the best columns of the plies
+    whose value the book gives -- is searched in a thread beside the
+    review, by a second analyst (its own solver and table), when ``beside``
+    -- by default when the machine has more than one core: the solver's
+    kernel runs without the interpreter's lock, so with a core free that
+    work costs little wall time (and some more CPU: the second table is not
+    warm from the game).
     Either way the review is the same (each line is the most central best
     move at every step, whichever table found it).
     """
