@@ -463,23 +463,19 @@ def _search(
                 # the race searches them (each once), and marked busy while this one does
                 if i == 1:
                     istack[d, I_DEFERRED] = 0
-                limit = count - istack[d, I_DEFERRED]
+                limit = count - istack[d, I_DEFERRED]  # the moves from limit on were put off once
                 child_current = ustack[d, 0] ^ ustack[d, 1]
-                while i < limit:
+                while i < count:
                     h = shared_key(
                         child_current, ustack[d, 1] | moves[d, i], stones0 + d + 1, width, height, kbits
                     )
                     slot = busy_slot(h, busy_shift, busy.shape[0])
-                    if busy[slot] != h:
+                    if i >= limit or busy[slot] != h:
+                        busy[slot] = h  # the move to search next
                         break
                     to_back(i, count, moves, columns, mthreats, d)
                     limit -= 1
                 istack[d, I_DEFERRED] = count - limit
-                if i < count:
-                    h = shared_key(
-                        child_current, ustack[d, 1] | moves[d, i], stones0 + d + 1, width, height, kbits
-                    )
-                    busy[busy_slot(h, busy_shift, busy.shape[0])] = h
             if i < count:
                 istack[d, I_NEXT] = i
                 ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]
