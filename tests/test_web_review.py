@@ -25,6 +25,7 @@ from tests.web_server import c4_serve, error_of, server_in_thread
 from c4engine.board import Board
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
+from c4engine.search.review import VERDICTS
 from c4engine.web.app import ServerCaps
 
 # Level 2 against level 5 (38 plies, 0-1): twelve mistakes, the result changing back and forth.
@@ -182,14 +183,7 @@ def test_review_is_in_the_openapi_document(client: httpx.Client) -> None:
     assert set(operation["responses"]) >= {"200", "400", "422", "429", "503"}
     ply = document["components"]["schemas"]["PlyOut"]["properties"]
     assert {"ply", "player", "column", "score_before", "score_after", "exact", "lower", "upper"} <= set(ply)
-    assert set(ply["verdict"]["enum"]) == {
-        "best",
-        "inaccuracy",
-        "mistake",
-        "blunder",
-        "not proven",
-        "not chosen",
-    }
+    assert set(ply["verdict"]["enum"]) == set(VERDICTS)  # every verdict the review gives
 
 
 def test_a_gone_client_s_review_is_cancelled() -> None:

@@ -53,7 +53,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, get_args
 from weakref import WeakKeyDictionary
 
 from c4engine.board import Board, Player, fits_64_bits
@@ -83,14 +83,7 @@ __all__ = [
 
 PlyVerdict = Literal["best", "inaccuracy", "mistake", "blunder", "not proven", "not chosen"]
 
-VERDICTS: Final[tuple[PlyVerdict, ...]] = (
-    "best",
-    "inaccuracy",
-    "mistake",
-    "blunder",
-    "not proven",
-    "not chosen",
-)
+VERDICTS: Final[tuple[PlyVerdict, ...]] = get_args(PlyVerdict)
 """Every verdict a ply can get, from the best to none (a ply nobody chose is judged for no one)."""
 
 MIN_PROVEN_MOVES: Final = 5
