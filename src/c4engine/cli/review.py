@@ -294,7 +294,9 @@ REVIEW = Command(
     summary="review a game: every move scored, mistakes marked",
     description="Score every move of a game exactly (book and solver; what is not proven within "
     "--time is said so), mark inaccuracies ?!, mistakes ? and blunders ??, and show the better "
-    "move and its line.  GAME is a move string or a game record's JSON file; without GAME or "
+    "move and its line; the game's result first, a match game's random opening marked not chosen "
+    "and in no count.  GAME is a move string (--size and --connect give its board) or a game "
+    "record's JSON file (it has its own board, as a --db game has); without GAME or "
     "--db, one game a line is read from standard input and one JSON line a game written.",
     add_options=_review_options,
     run=run_review,

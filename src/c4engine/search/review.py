@@ -390,10 +390,17 @@ class Review:
         plies = _count(unproven, "ply", "plies")
         if not fits_64_bits(self.width, self.height):
             bits = self.width * (self.height + 1)
+            # timed estimates vary with the machine's load: say how to get the same ones every run
+            timed = (
+                ""
+                if self.ply_time is None
+                else " (a depth limit without a time limit gives the same estimates every run)"
+            )
             return (
                 f"{plies} not proven: the exact solver cannot hold a {self.size} board "
                 f"({self.width} x ({self.height} + 1) = {bits} bits, more than 64), so only the rules "
-                "and the wins the engine sees to the end prove anything here; more time does not change that."
+                "and the wins the engine sees to the end prove anything here; "
+                f"more time does not change that{timed}."
             )
         if self.ply_time is not None:
             return f"{plies} not proven within {self.ply_time:g} s a ply: more time a ply may prove them."
