@@ -25,6 +25,7 @@ from tests.web_server import c4_serve, error_of, server_in_thread
 from c4engine.board import Board
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
+from c4engine.search.review import VERDICTS
 from c4engine.web.app import ServerCaps
 
 # Level 2 against level 5 (38 plies, 0-1): twelve mistakes, the result changing back and forth.
@@ -116,6 +117,15 @@ def test_review_marks_blunders(client: httpx.Client) -> None:
     assert [ply["mark"] for ply in got["plies"]] == ["", "", "??", "??", ""]
     assert got["summary"]["turning_points"] == [3, 4] and got["result"] == "*"  # not over yet
     assert got["plies"][3]["words_before"] == "win in 19" and got["plies"][3]["words_after"] == "loss in 2"
+    # the result first; too few proven moves for an accuracy; nothing left open, no advice
+    assert (got["result_words"], got["result_reason"], got["opening_plies"]) == (
+        "unfinished, O to move",
+        None,
+        0,
+    )
+    first = got["summary"]["first"]
+    assert (first["accuracy"], first["proven"], first["not_chosen"], got["advice"]) == (None, 3, 0, None)
+    assert all(ply["chosen"] for ply in got["plies"])
 
 
 def test_a_long_review_comes_back_whole_within_the_cap() -> None:
@@ -173,7 +183,7 @@ def test_review_is_in_the_openapi_document(client: httpx.Client) -> None:
     assert set(operation["responses"]) >= {"200", "400", "422", "429", "503"}
     ply = document["components"]["schemas"]["PlyOut"]["properties"]
     assert {"ply", "player", "column", "score_before", "score_after", "exact", "lower", "upper"} <= set(ply)
-    assert set(ply["verdict"]["enum"]) == {"best", "inaccuracy", "mistake", "blunder", "not proven"}
+    assert set(ply["verdict"]["enum"]) == set(VERDICTS)  # every verdict the review gives
 
 
 def test_a_gone_client_s_review_is_cancelled() -> None:
@@ -263,6 +273,7 @@ def test_the_graph_and_the_marks(page: Any, served: str, review_json: dict[str, 
     assert [n + 1 for n, label in enumerate(labels) if label.endswith("?")] == marked
     summary = page.inner_text("#review-summary")
     assert "63 %" in summary and "74 %" in summary and "move 27" in summary
+    assert summary.startswith("Result: yellow ◯ won")
     # The game's own controls are put away while reviewing; a click on the board plays nothing.
     assert page.locator("#new-game").is_hidden()
     page.click("#board .column[data-column='1']")

@@ -30,6 +30,7 @@ __all__ = [
     "PlayerSpecError",
     "PositionError",
     "RecordError",
+    "ReviewError",
     "SchedulerError",
     "ServeError",
     "TableSizeError",
@@ -137,6 +138,10 @@ class UnsupportedBoardError(C4Error):
 
 class RecordError(C4Error):
     """A game record (JSON) is malformed or describes an impossible game."""
+
+
+class ReviewError(C4Error):
+    """A game review that cannot be done as asked: more opening plies than the game has moves."""
 
 
 class BoardBusyError(RuntimeError):

@@ -6,6 +6,10 @@ win, the higher), a draw (the middle line) and the first player loses
 solver's scale, after its move, as :class:`GraphPoint` gives it -- a dot
 where the score is exact, a bar over the proven interval where it is not --
 and the costly moves carry their mark (``?!``, ``?``, ``??``) in a ring.
+The line joins neighbouring exact dots only: it stops at a bar, whose
+interval is all that is proven there, and goes on after it.  The plies
+nobody chose (a match's random opening) lie on a grey ground, their dots
+hollow.
 This module draws plain data, so it sits beside :mod:`c4engine.svg` below
 the searches; :class:`c4engine.search.review.Review` hands it its plies.
 
@@ -14,6 +18,9 @@ the searches; :class:`c4engine.search.review.Review` hands it its plies.
 (True, 3)
 >>> svg.count('class="mark mistake"')
 1
+>>> gapped = review_graph_svg([GraphPoint(1, 1), GraphPoint(-2, 3), GraphPoint(1, 1)], top_score=21)
+>>> gapped.count('class="trend"'), gapped.count('class="point bounds"')    # no line across the bar
+(0, 1)
 """
 
 from __future__ import annotations
@@ -33,16 +40,19 @@ _COLOURS = {
     "line": "#1e293b",
     "bar": "#64748b",
     "text": "#1e293b",
+    "opening": "#94a3b8",
 }
 
 
 @dataclass(frozen=True)
 class GraphPoint:
-    """One ply after its move: the proven bounds of the score from the first player's view, its mark."""
+    """One ply after its move: the proven bounds of the score from the first player's view, its mark,
+    and whether someone chose the move (not in a random opening)."""
 
     lower: int
     upper: int
     mark: str = ""
+    chosen: bool = True
 
 
 def review_graph_svg(
@@ -87,26 +97,36 @@ def review_graph_svg(
         _text(4, mid + 4, "draw"),
         _text(4, margin_top + plot_h - 4, "O wins"),
     ]
-    exact = [(x_of(i), y_of(p.lower)) for i, p in enumerate(points) if p.lower == p.upper]
-    if len(exact) > 1:
-        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in exact)
+    opening = next((index for index, point in enumerate(points) if point.chosen), len(points))
+    if opening:
         parts.append(
-            f'<polyline class="trend" points="{path}" fill="none" stroke="{_COLOURS["line"]}" '
-            'stroke-width="1.5"/>'
+            f'<rect class="opening" x="{margin_left:.1f}" y="{margin_top:.1f}" width="{step * opening:.1f}" '
+            f'height="{plot_h:.1f}" fill="{_COLOURS["opening"]}" fill-opacity="0.35"/>'
         )
+        parts.append(_text(margin_left + 2, margin_top + plot_h - 4, "opening"))
+    for run in _exact_runs(points):
+        if len(run) > 1:
+            path = " ".join(f"{x_of(i):.1f},{y_of(points[i].lower):.1f}" for i in run)
+            parts.append(
+                f'<polyline class="trend" points="{path}" fill="none" stroke="{_COLOURS["line"]}" '
+                'stroke-width="1.5"/>'
+            )
+    bar_w = min(step * 0.5, 8.0)
     for index, point in enumerate(points):
         x = x_of(index)
         ply = first_ply + index + 1
         if point.lower == point.upper:
+            fill = _COLOURS["line"] if point.chosen else "#ffffff"
             parts.append(
                 f'<circle class="point exact" data-ply="{ply}" cx="{x:.1f}" cy="{y_of(point.lower):.1f}" '
-                f'r="3" fill="{_COLOURS["line"]}"/>'
+                f'r="3" fill="{fill}" stroke="{_COLOURS["line"]}"/>'
             )
         else:
+            top, bottom = y_of(point.upper), y_of(point.lower)
             parts.append(
-                f'<line class="point bounds" data-ply="{ply}" x1="{x:.1f}" y1="{y_of(point.upper):.1f}" '
-                f'x2="{x:.1f}" y2="{y_of(point.lower):.1f}" stroke="{_COLOURS["bar"]}" stroke-width="3" '
-                f'stroke-linecap="round" stroke-opacity="0.6"/>'
+                f'<rect class="point bounds" data-ply="{ply}" x="{x - bar_w / 2:.1f}" y="{top:.1f}" '
+                f'width="{bar_w:.1f}" height="{max(bottom - top, 2.0):.1f}" fill="{_COLOURS["bar"]}" '
+                f'fill-opacity="0.45" stroke="{_COLOURS["bar"]}"/>'
             )
         if point.mark in _MARK_CLASS:
             y = (
@@ -124,6 +144,25 @@ def review_graph_svg(
         parts.append(_text(x_of(index) - 4, height - 6, str(first_ply + index + 1)))
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _exact_runs(points: Sequence[GraphPoint]) -> list[list[int]]:
+    """The runs of neighbouring plies whose scores are exact (their indexes): the line joins each run
+    and never crosses a ply that only has bounds.
+
+    >>> _exact_runs([GraphPoint(0, 0), GraphPoint(1, 1), GraphPoint(-1, 1), GraphPoint(2, 2)])
+    [[0, 1], [3]]
+    """
+    runs: list[list[int]] = []
+    previous_exact = False
+    for index, point in enumerate(points):
+        exact = point.lower == point.upper
+        if exact and previous_exact:
+            runs[-1].append(index)
+        elif exact:
+            runs.append([index])
+        previous_exact = exact
+    return runs
 
 
 def _rect(kind: str, x: float, y: float, w: float, h: float, fill: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.conftest import run_c4
 
 from c4engine.board import Board
-from c4engine.experiments.match import GameOutcome, MatchConfig, MatchStore
+from c4engine.experiments.match import ON_TIME, GameOutcome, MatchConfig, MatchStore
 from c4engine.play.record import GameRecord
 
 
@@ -22,8 +22,9 @@ def test_the_table_marks_the_blunders_and_shows_the_better_lines() -> None:
     result = run_c4("review", "44556")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["ply", "side", "col", "before", "after", "verdict"]
-    assert "?? blunder" in lines[3] and "?? blunder" in lines[4]
+    assert lines[0] == "Result: unfinished, O to move (*)"  # the result first
+    assert lines[2].split() == ["ply", "side", "col", "before", "after", "verdict"]
+    assert "?? blunder" in lines[5] and "?? blunder" in lines[6]
     assert "Better moves:" in result.stdout
     assert "ply 3, X played 5 (loss in 19): better 4 (win in 20), line 4 " in result.stdout
     assert "\x1b[" not in result.stdout  # NO_COLOR (set by run_c4), and not a terminal
@@ -76,8 +77,10 @@ def test_a_batch_gives_one_json_line_a_game_and_goes_on_after_errors() -> None:
 
 def test_svg_is_written_and_a_bad_path_is_refused_before_any_work(tmp_path: Path) -> None:
     picture = tmp_path / "graph.svg"
-    result = run_c4("review", "44556", "--svg", str(picture))
+    result = run_c4("review", "44556", "--svg", str(picture), "--json")
     assert result.returncode == 0, result.stderr
+    assert _json(result.stdout)["moves"] == "44556"  # standard output stays the JSON
+    assert result.stderr == f"wrote the evaluation graph (5 plies) to {picture}\n"
     text = picture.read_text()
     assert text.startswith("<svg") and text.count('class="mark blunder"') == 2
     nowhere = tmp_path / "no" / "graph.svg"
@@ -119,3 +122,86 @@ def test_no_game_on_a_terminal_is_refused_rather_than_waiting_for_a_batch() -> N
     child.close()
     assert child.exitstatus == 2
     assert "c4 review: error: give GAME" in (child.before or "")
+
+
+def test_a_match_game_s_random_opening_is_not_chosen_and_counts_no_mistake(tmp_path: Path) -> None:
+    db = tmp_path / "match.sqlite"
+    with MatchStore(db) as store:
+        store.start(MatchConfig("1", "2", games=2, random_plies=3))
+        # the opening's third ply, X's 5, throws the win away: nobody chose it
+        store.add(GameOutcome(0, True, 3, (3, 3, 4, 4, 5), 0.5, ()))
+        # the second game ends on time: the match's score says who won
+        store.add(GameOutcome(1, False, 3, (3, 3, 4, 4), 0.0, (), ON_TIME))
+    text = run_c4("review", "--db", str(db), "--game", "0")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0] == "Result: unfinished, O to move (*)"
+    assert lines[1].startswith("Plies 1-3: a random opening, chosen by nobody")
+    assert all(line.endswith("not chosen (opening)") for line in lines[4:7]), lines
+    assert "X: 1 move (and 2 of the opening, not chosen)" in text.stdout and "0 blunders" in text.stdout
+    data = _json(run_c4("review", "--db", str(db), "--game", "0", "--json").stdout)
+    plies = data["plies"]
+    assert isinstance(plies, list)
+    assert [ply["verdict"] for ply in plies] == ["not chosen"] * 3 + ["blunder", "best"]
+    summary = data["summary"]
+    assert isinstance(summary, dict)
+    assert (summary["first"]["blunders"], summary["first"]["not_chosen"], summary["turning_points"]) == (
+        0,
+        2,
+        [4],
+    )
+    # B played first in game 1 and A scored 0: the first player won on time
+    on_time = run_c4("review", "--db", str(db), "--game", "1", "--json")
+    assert on_time.returncode == 0, on_time.stderr
+    got = _json(on_time.stdout)
+    assert (got["result"], got["result_words"], got["result_reason"]) == ("1-0", "X won on time", "time")
+
+
+def test_options_that_do_not_apply_are_refused(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    GameRecord.from_board(Board.from_moves("44556")).save(record)
+    db = tmp_path / "match.sqlite"
+    with MatchStore(db) as store:
+        store.start(MatchConfig("1", "2", games=2, random_plies=0))
+        store.add(GameOutcome(0, True, 0, (3, 3), 0.5, ()))
+    for args, words in (
+        ((str(record), "--size", "9x7"), f"--size: a game record ({record}) has its own board"),
+        ((str(record), "--connect", "5"), "--connect: a game record"),
+        (("--db", str(db), "--game", "0", "--size", "7x6"), "--size: a game of a match database has"),
+        (("44556", "--nodes", "1000", "--threads", "2"), "--threads: a review bounded by --nodes alone"),
+    ):
+        result = run_c4("review", *args)
+        assert result.returncode == 2 and result.stdout == "", args
+        assert result.stderr.startswith("c4 review: error: ") and words in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1
+
+
+def test_advice_only_where_it_can_help() -> None:
+    big = run_c4("review", "1212121232", "--size", "9x7", "--connect", "5", "--depth", "2")
+    assert big.returncode == 0, big.stderr
+    assert "the exact solver cannot hold a 9x7 board" in big.stdout and "may prove" not in big.stdout
+    # each side: one proven move of five, too few for an accuracy
+    assert big.stdout.count("accuracy: not enough proven moves (1 proven, 5 needed)") == 2
+    small = run_c4("review", GAME_6X5, "--size", "6x5", "--nodes", "200")
+    assert small.returncode == 0, small.stderr
+    assert "not proven within 200 nodes a ply: more nodes may prove them." in small.stdout
+    exact = run_c4("review", "4455667")
+    assert exact.returncode == 0 and "not proven" not in exact.stdout and "may prove" not in exact.stdout
+
+
+GAME_6X5 = "25523546515143622466442161"
+"""A random game on 6x5 (O wins): a few hundred nodes a ply leave most of it unproven."""
+
+
+def test_a_review_without_a_time_limit_gives_the_same_answer_every_run() -> None:
+    for args in (
+        (GAME_6X5, "--size", "6x5", "--nodes", "2000"),
+        ("1212121232", "--size", "9x7", "--connect", "5", "--depth", "3"),
+    ):
+        first, second = (run_c4("review", *args, "--json") for _ in range(2))
+        assert first.returncode == 0, first.stderr
+        assert first.stdout == second.stdout
+        data = _json(first.stdout)
+        assert data["ply_time"] is None  # nothing timed
+        plies = data["plies"]
+        assert isinstance(plies, list) and any(ply["verdict"] == "not proven" for ply in plies)

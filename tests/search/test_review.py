@@ -5,17 +5,27 @@ from __future__ import annotations
 import functools
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from tests.conftest import PONS
 
 from c4engine.board import Board, Player
-from c4engine.errors import NotationError
+from c4engine.errors import NotationError, ReviewError
 from c4engine.play.record import GameRecord
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import moves_to_end
-from c4engine.search.review import TOTAL_SHARE, VERDICTS, Review, ReviewProgress, judge, review_board
+from c4engine.search.review import (
+    MIN_PROVEN_MOVES,
+    TOTAL_SHARE,
+    VERDICTS,
+    Review,
+    ReviewProgress,
+    SideSummary,
+    judge,
+    review_board,
+)
 from c4engine.search.solver import Solver
 
 CHECKED_FROM_STONES = 22
@@ -172,6 +182,9 @@ def test_a_9x7_connect_5_review_marks_only_what_the_rules_prove() -> None:
     board.play(2)
     assert board.winning_columns()  # ...and after its 3, O wins at once
     assert review.summary.turning_points == (9,)
+    # each side has one proven move of five: too few for an accuracy
+    for side in (review.summary.first, review.summary.second):
+        assert (side.moves, side.proven, side.accuracy) == (5, 1, None)
     for ply in review.plies[:8]:  # nothing claimed beyond what a tiny exhaustive search confirms
         position = Board.from_moves(moves[: ply.index], 9, 7, 5)
         child = position.copy()
@@ -192,7 +205,7 @@ def test_judge_claims_only_what_bounds_prove() -> None:
     assert judge(-2, 4, -3, -1) == ("not proven", False)  # the best may lose as well
     assert judge(3, 6, 1, 2) == ("inaccuracy", False)  # proven slower, both wins
     assert judge(-5, 3, -8, -6) == ("not proven", False)
-    for verdict in ("best", "inaccuracy", "mistake", "blunder", "not proven"):
+    for verdict in ("best", "inaccuracy", "mistake", "blunder", "not proven", "not chosen"):
         assert verdict in VERDICTS
 
 
@@ -200,11 +213,11 @@ PLY_KEYS = {
     "ply", "player", "column", "score_before", "score_after", "exact", "lower", "upper", "before_lower",
     "before_upper", "estimate", "best_estimate", "words_before", "words_after", "best", "best_proven",
     "best_complete",
-    "verdict", "or_worse", "mark", "pv", "pv_complete",
+    "verdict", "or_worse", "mark", "pv", "pv_complete", "chosen",
 }  # fmt: skip
 SIDE_KEYS = {
-    "player", "moves", "best", "accuracy", "inaccuracies", "mistakes", "blunders", "not_proven",
-    "turning_points",
+    "player", "moves", "best", "accuracy", "proven", "inaccuracies", "mistakes", "blunders", "not_proven",
+    "not_chosen", "turning_points",
 }  # fmt: skip
 
 
@@ -226,13 +239,24 @@ def test_the_json_schema_is_stable() -> None:
         "size",
         "connect",
         "result",
+        "result_words",
+        "result_reason",
+        "opening_plies",
         "complete",
         "exact",
         "ply_time",
+        "ply_nodes",
+        "advice",
         "plies",
         "summary",
     }
-    assert data["ply_time"] is None  # no time limit
+    assert data["ply_time"] is None and data["ply_nodes"] is None  # no limit
+    assert (data["result_words"], data["result_reason"], data["opening_plies"], data["advice"]) == (
+        "unfinished, O to move",
+        None,
+        0,
+        None,
+    )
     assert (data["moves"], data["size"], data["connect"], data["result"]) == ("44556", "7x6", 4, "*")
     assert all(set(ply) == PLY_KEYS for ply in data["plies"])
     assert [ply["ply"] for ply in data["plies"]] == [1, 2, 3, 4, 5]
@@ -331,3 +355,94 @@ def test_the_work_done_beside_the_review_gives_the_review_done_in_line() -> None
         in_line = review_board(Analyst(), board, Limit(time=60), beside=False).to_json()
         assert beside == in_line and beside["exact"]
         assert any(ply["pv"] for ply in beside["plies"])
+
+
+def test_the_result_comes_first_in_words() -> None:
+    analyst = Analyst()
+    won = analyst.review("4455667", UNLIMITED)
+    assert str(won).splitlines()[0] == "Result: X won (1-0)" and won.to_json()["result_words"] == "X won"
+    going_on = analyst.review("44556", UNLIMITED)
+    assert str(going_on).splitlines()[0] == "Result: unfinished, O to move (*)"
+    # a game that ended off the board (a match game lost on time) says so
+    on_time = analyst.review("4455", UNLIMITED, result=("1-0", "time"))
+    assert str(on_time).startswith("Result: X won on time (1-0)\n")
+    assert (on_time.to_json()["result"], on_time.to_json()["result_reason"]) == ("1-0", "time")
+    # a draw: 4x4, nobody gets four in a row
+    drawn = Board.from_moves("1234123443214321", 4, 4)
+    assert drawn.is_draw
+    assert analyst.review(drawn, UNLIMITED).result_words == "a draw"
+
+
+def test_opening_plies_are_scored_but_judged_for_no_one() -> None:
+    analyst = Analyst()
+    whole = analyst.review("44556", UNLIMITED)
+    opened = analyst.review("44556", UNLIMITED, opening_plies=3)  # ply 3, X's blunder, was random
+    assert [ply.verdict for ply in whole.plies] == ["best", "best", "blunder", "blunder", "best"]
+    assert [ply.verdict for ply in opened.plies] == ["not chosen"] * 3 + ["blunder", "best"]
+    assert [ply.chosen for ply in opened.plies] == [False] * 3 + [True] * 2
+    for mine, theirs in zip(opened.plies, whole.plies, strict=True):  # scored the same
+        assert (mine.lower, mine.upper, mine.before_lower, mine.before_upper) == (
+            theirs.lower,
+            theirs.upper,
+            theirs.before_lower,
+            theirs.before_upper,
+        )
+    assert all(ply.mark == "" and ply.pv == () for ply in opened.plies[:3])
+    first, second = opened.summary.first, opened.summary.second
+    assert (first.moves, first.not_chosen, first.blunders, first.turning_points) == (1, 2, 0, ())
+    assert (second.moves, second.not_chosen, second.blunders, second.turning_points) == (1, 1, 1, (4,))
+    assert opened.summary.turning_points == (4,)
+    text = str(opened)
+    assert "Plies 1-3: a random opening, chosen by nobody" in text and "not chosen (opening)" in text
+    assert "X: 1 move (and 2 of the opening, not chosen)" in text
+    assert opened.to_json()["opening_plies"] == 3 and opened.to_json()["plies"][0]["chosen"] is False
+    with pytest.raises(ReviewError, match="6 opening plies: the game has 5 moves"):
+        analyst.review("44556", opening_plies=6)
+
+
+def test_accuracy_needs_enough_proven_moves() -> None:
+    def side(moves: int, best: int, not_proven: int) -> SideSummary:
+        return SideSummary(Player.FIRST, moves, best, moves - not_proven - best, 0, 0, not_proven, ())
+
+    assert MIN_PROVEN_MOVES == 5
+    few = side(moves=9, best=4, not_proven=5)
+    assert few.proven == 4 and few.accuracy is None and few.to_json()["accuracy"] is None
+    assert "accuracy: not enough proven moves (4 proven, 5 needed)" in str(few)
+    enough = side(moves=9, best=4, not_proven=4)
+    assert enough.proven == 5 and enough.accuracy == pytest.approx(0.8)
+    assert "accuracy 80 % of 5 proven" in str(enough) and enough.to_json()["proven"] == 5
+
+
+def test_advice_only_where_more_would_prove_something() -> None:
+    exact = Analyst().review("44556", UNLIMITED)
+    assert exact.advice is None  # nothing left open
+    unproven = replace(exact, plies=(replace(exact.plies[0], verdict="not proven"), *exact.plies[1:]))
+    assert unproven.advice is None  # no budget bounded it: nothing more to give
+    timed = replace(unproven, ply_time=0.5).advice
+    assert timed == "1 ply not proven within 0.5 s a ply: more time a ply may prove them."
+    counted = replace(unproven, ply_nodes=1000).advice
+    assert counted == "1 ply not proven within 1000 nodes a ply: more nodes may prove them."
+    # an opening ply left open is nobody's: no advice for it
+    opening = replace(unproven.plies[0], verdict="not chosen", chosen=False)
+    assert replace(unproven, ply_time=0.5, plies=(opening, *unproven.plies[1:])).advice is None
+    # a board the solver cannot hold: more time does not prove it, and no advice says so
+    big = Analyst().review("1212121232", Limit(depth=2), width=9, height=7, connect=5)
+    advice = big.advice
+    assert advice is not None and advice.startswith("8 plies not proven: the exact solver cannot hold a 9x7")
+    assert advice.endswith("more time does not change that.") and "may prove" not in advice
+    timed = replace(big, ply_time=1.0).advice  # timed estimates vary: how to get the same every run
+    assert timed is not None and timed.endswith("gives the same estimates every run).")
+
+
+def test_a_review_without_a_time_limit_is_the_same_every_run() -> None:
+    # a node budget small enough to leave plies open; a fresh analyst each run
+    game = _random_games(6, 5, 1, seed=3)[0]
+    runs = [Analyst().review(game, Limit(nodes=2000), width=6, height=5).to_json() for _ in range(2)]
+    assert runs[0] == runs[1]
+    verdicts = {ply["verdict"] for ply in runs[0]["plies"]}
+    assert "not proven" in verdicts and verdicts - {"not proven"}  # some proven, some not
+    big = [
+        Analyst().review("1212121232", Limit(depth=3), width=9, height=7, connect=5).to_json()
+        for _ in range(2)
+    ]
+    assert big[0] == big[1]

@@ -12,8 +12,13 @@ move, in words, with the marks ``?!`` (inaccuracy), ``?`` (mistake) and
 ``??`` (blunder) -- then, for each costly move, the better move and its line
 to the end.  ``--json`` writes the review's JSON
 (:meth:`c4engine.search.review.Review.to_json`, docs/review.md) and
-``--svg FILE`` its evaluation graph.  ``--time`` bounds each ply's analysis:
-what is not proven within it is "not proven", never a mistake.
+``--svg FILE`` its evaluation graph (and says where it wrote it, on
+standard error).  ``--time`` bounds each ply's analysis: what is not proven
+within it is "not proven", never a mistake.  With ``--nodes`` or ``--depth``
+and no ``--time`` nothing is timed, and the review (on one solver thread)
+gives the same answer every run.  A game of a match database has its random
+opening marked "not chosen"; a game record or a match game has its own
+board, so ``--size`` and ``--connect`` are refused with them.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import argparse
 import json
 import sqlite3
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -38,6 +44,7 @@ from c4engine.cli.options import (
     check_input_file,
     check_output_path,
     limit_from_args,
+    usable_cores,
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo_path
@@ -60,14 +67,16 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     add_board_options(parser)
     add_limit_options(
         parser,
-        time_help=f"analysis time per ply (default {DEFAULT_PLY_LIMIT.time:g}); "
-        "what it leaves open is not proven",
-        time_default=DEFAULT_PLY_LIMIT.time,
+        time_help=f"analysis time per ply (default {DEFAULT_PLY_LIMIT.time:g}, none with --nodes or "
+        "--depth alone: the review is then the same every run); what it leaves open is not proven",
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON (docs/review.md)")
     parser.add_argument("--svg", metavar="FILE", help="write the evaluation graph to FILE")
     add_table_option(parser)
     add_thread_option(parser)
+    # None: not given -- a game with its own board refuses --size and --connect, a review
+    # without a time limit runs on one thread
+    parser.set_defaults(size=None, connect=None, threads=None)
     parser.add_argument("--no-book", action="store_true", help="search even where the opening book knows")
     color = parser.add_mutually_exclusive_group()
     color.add_argument("--color", dest="color", action="store_true", default=None, help="force colour")
@@ -78,34 +87,44 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
 def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
-    width, height = parse_size(args.size)
-    Board(width, height, args.connect)  # a bad size or connect-N fails before any work
-    check_depth(args.depth, "--depth", width, height)
     if args.game_number is not None and args.db is None:
         raise C4Error("--game needs --db (the match database it is a game of)")
     if args.db is not None and (args.game is not None or args.game_number is None):
         raise C4Error("--db takes --game N and no GAME")
+    _refuse_board_options(args)
+    width, height = parse_size(args.size or "7x6")
+    connect = 4 if args.connect is None else args.connect
+    Board(width, height, connect)  # a bad size or connect-N fails before any work
     if args.svg is not None:  # checked before the review's work
         check_output_path(args.svg, "--svg")
+    limit = _ply_limit(args)
     analyst = Analyst(
-        book=None if args.no_book else DEFAULT_BOOK, table_size_mb=args.table_mb, threads=args.threads
+        book=None if args.no_book else DEFAULT_BOOK,
+        table_size_mb=args.table_mb,
+        threads=_threads(args, limit),
     )
-    limit = limit_from_args(args)
     if args.db is None and args.game is None:
         if args.svg is not None:
             raise C4Error("--svg needs one game (GAME or --db), not a batch")
         if stdin.isatty():  # a batch from a person's keyboard is not what anyone means
             raise C4Error("give GAME (moves or a game.json file), --db FILE --game N, or games on stdin")
-        return _batch(analyst, limit, width, height, args.connect, stdin, out)
-    board = _game_board(args, width, height)
-    with Progress("reviewing", board.move_count, unit=" plies", enabled=args.progress) as bar:
+        check_depth(args.depth, "--depth", width, height)
+        return _batch(analyst, limit, width, height, connect, stdin, out)
+    game = _game(args, width, height, connect)
+    check_depth(args.depth, "--depth", game.board.width, game.board.height)
+    with Progress("reviewing", game.board.move_count, unit=" plies", enabled=args.progress) as bar:
 
         def progress(update: ReviewProgress) -> None:
             bar.advance(note=f"ply {update.ply.ply}: {update.ply.verdict}")
 
-        review = analyst.review(board, limit, progress=progress, poll=bar.poll)
-    if args.svg is not None:
-        Path(args.svg).write_text(review._repr_svg_() + "\n")
+        review = analyst.review(
+            game.board,
+            limit,
+            progress=progress,
+            poll=bar.poll,
+            opening_plies=game.opening_plies,
+            result=game.result,
+        )
     if args.json:
         out.write(json.dumps(review.to_json()) + "\n")
     else:
@@ -113,6 +132,13 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
 
         color = wants_color(out) if args.color is None else args.color
         out.write(render_review(review, color=color) + "\n")
+    if args.svg is not None:
+        Path(args.svg).write_text(review._repr_svg_() + "\n")
+        out.flush()  # the review first; the note on standard error, as standard output may be JSON
+        print(
+            f"wrote the evaluation graph ({len(review.plies)} plies) to {echo_path(args.svg)}",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -130,9 +156,8 @@ def render_review(review: Review, *, color: bool = False) -> str:
     costly = [ply for ply in review.plies if ply.mark and ply.pv]
     if costly:
         lines += ["", "Better moves:"] + ["  " + _better_line(ply) for ply in costly]
-    unproven = sum(ply.verdict == "not proven" for ply in review.plies)
-    if unproven:
-        lines += ["", f"{unproven} plies not proven within the time: more --time may prove them."]
+    if review.advice is not None:
+        lines += ["", review.advice]
     return "\n".join(lines)
 
 
@@ -169,16 +194,68 @@ def _batch(
     return status
 
 
-def _game_board(args: argparse.Namespace, width: int, height: int) -> Board:
+def _ply_limit(args: argparse.Namespace) -> Limit:
+    """Each ply's limit: the options', with the default time unless --nodes or --depth bound it alone."""
+    limit = limit_from_args(args)
+    if limit.unbounded:
+        return DEFAULT_PLY_LIMIT
+    return limit
+
+
+def _threads(args: argparse.Namespace, limit: Limit) -> int:
+    """The solver's threads: every usable core unless asked, one where a node budget bounds the review
+    without a time limit (threads share a budget differently each run; one thread gives one answer)."""
+    deterministic = limit.time is None and limit.nodes is not None
+    if not deterministic:
+        return usable_cores() if args.threads is None else int(args.threads)
+    if args.threads is not None and args.threads > 1:
+        raise C4Error(
+            "--threads: a review bounded by --nodes alone runs on one thread, so that every run gives "
+            "the same answer; add --time to use more"
+        )
+    return 1
+
+
+def _refuse_board_options(args: argparse.Namespace) -> None:
+    """--size and --connect say the board of a move string: a game record or a match game has its own."""
+    given = [
+        option for option, value in (("--size", args.size), ("--connect", args.connect)) if value is not None
+    ]
+    if not given:
+        return
+    if args.db is not None:
+        raise C4Error(f"{given[0]}: a game of a match database has the match's board; leave {given[0]} out")
+    if args.game is not None and _is_record(args.game):
+        raise C4Error(
+            f"{given[0]}: a game record ({echo_path(args.game)}) has its own board; leave {given[0]} out"
+        )
+
+
+@dataclass(frozen=True)
+class _Game:
+    """The game to review: its final board, the plies of its random opening, its result where the
+    board does not tell it (a match game lost on time) with how it ended."""
+
+    board: Board
+    opening_plies: int = 0
+    result: tuple[str, str | None] | None = None
+
+
+def _game(args: argparse.Namespace, width: int, height: int, connect: int) -> _Game:
     """The game to review: from --db, a game record's file, or a move string."""
     if args.db is not None:
         return _match_game(check_input_file(args.db, "--db"), args.game_number)
     text: str = args.game
-    if text.endswith(".json") or _is_file(text):
+    if _is_record(text):
         from c4engine.play.record import GameRecord  # loaded only for a file
 
-        return GameRecord.load(check_input_file(text, "GAME")).to_board()
-    return Board.from_moves(text.strip(), width, height, args.connect)
+        return _Game(GameRecord.load(check_input_file(text, "GAME")).to_board())
+    return _Game(Board.from_moves(text.strip(), width, height, connect))
+
+
+def _is_record(text: str) -> bool:
+    """Whether GAME names a game record's file rather than moves."""
+    return text.endswith(".json") or _is_file(text)
 
 
 def _is_file(text: str) -> bool:
@@ -189,7 +266,7 @@ def _is_file(text: str) -> bool:
         return False
 
 
-def _match_game(path: Path, number: int) -> Board:
+def _match_game(path: Path, number: int) -> _Game:
     from c4engine.experiments.match import MatchStore  # a third of a second of imports: only for --db
 
     try:
@@ -203,7 +280,13 @@ def _match_game(path: Path, number: int) -> Board:
     if number not in games:
         held = f"{min(games)}..{max(games)}" if games else "none"
         raise C4Error(f"--game {number}: {echo_path(path)} has no such game (games held: {held})")
-    return Board.from_moves(games[number].moves, config.width, config.height, config.connect)
+    game = games[number]
+    board = Board.from_moves(game.moves, config.width, config.height, config.connect)
+    result = None
+    if game.reason is not None:  # ended off the board: the match's score says who won
+        first_score = game.score if game.a_first else 1 - game.score
+        result = ({1.0: "1-0", 0.0: "0-1"}.get(first_score, "1/2-1/2"), game.reason)
+    return _Game(board, min(game.opening_plies, board.move_count), result)
 
 
 REVIEW = Command(
@@ -211,7 +294,9 @@ REVIEW = Command(
     summary="review a game: every move scored, mistakes marked",
     description="Score every move of a game exactly (book and solver; what is not proven within "
     "--time is said so), mark inaccuracies ?!, mistakes ? and blunders ??, and show the better "
-    "move and its line.  GAME is a move string or a game record's JSON file; without GAME or "
+    "move and its line; the game's result first, a match game's random opening marked not chosen "
+    "and in no count.  GAME is a move string (--size and --connect give its board) or a game "
+    "record's JSON file (it has its own board, as a --db game has); without GAME or "
     "--db, one game a line is read from standard input and one JSON line a game written.",
     add_options=_review_options,
     run=run_review,

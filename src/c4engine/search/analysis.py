@@ -546,15 +546,29 @@ class Analyst:
         progress: ProgressHook | None = None,
         poll: Poll | None = None,
         total_time: float | None = None,
+        opening_plies: int = 0,
+        result: tuple[str, str | None] | None = None,
     ) -> Review:
         """Every move of ``game`` scored and judged, each ply within ``limit``, the whole within
         ``total_time`` seconds if given: see c4engine.search.review.
 
         ``game`` is a move string (on a ``width`` x ``height`` connect-``connect``
-        board), a :class:`Board` with its history, or a game record.
+        board), a :class:`Board` with its history, or a game record.  Its first
+        ``opening_plies`` moves were chosen by nobody (a match's random opening):
+        they are judged for no one.  ``result`` is the game's result and how it
+        ended, where it did not end on the board (a match game lost on time).
         """
         board = board_of_game(game, width, height, connect)
-        return review_board(self, board, limit, progress=progress, poll=poll, total_time=total_time)
+        return review_board(
+            self,
+            board,
+            limit,
+            progress=progress,
+            poll=poll,
+            total_time=total_time,
+            opening_plies=opening_plies,
+            result=result,
+        )
 
     def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:
         """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.

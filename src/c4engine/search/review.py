@@ -12,7 +12,12 @@ opening -- and compares the move played with the best one:
 * **blunder** -- a win thrown to a loss;
 * **not proven** -- the limit ran out (or the board is too big for the
   solver) before the comparison was proven: the ply carries the proven
-  bounds and the engine's estimate, and no verdict it has not proven.
+  bounds and the engine's estimate, and no verdict it has not proven;
+* **not chosen** -- nobody chose the move (a match's random opening,
+  ``opening_plies``): scored, but judged for no one and out of every count.
+
+A side's accuracy is its share of best moves among its proven ones, given
+only from :data:`MIN_PROVEN_MOVES` proven moves on (fewer say too little).
 
 Every score is on the solver's scale (see :mod:`c4engine.search.solver`),
 from the mover's view: ``score_before`` is the best any column gets,
@@ -25,6 +30,8 @@ says when the move may be worse than its verdict).
 >>> from c4engine.search.limit import UNLIMITED
 >>> review = Analyst().review("44556", UNLIMITED)      # no cap a ply: every score and line proven
 >>> print(review)
+Result: unfinished, O to move (*)
+<BLANKLINE>
 ply  side  col  before      after       verdict
   1  X     4    win in 21   win in 21   best
   2  O     4    loss in 20  loss in 20  best
@@ -32,8 +39,8 @@ ply  side  col  before      after       verdict
   4  O     5    win in 19   loss in 2   ?? blunder  (best 3: 3 3 4 4 4 4 6 6 ...)
   5  X     6    win in 2    win in 2    best
 <BLANKLINE>
-X: 3 moves, accuracy 67 %, 0 inaccuracies, 0 mistakes, 1 blunder
-O: 2 moves, accuracy 50 %, 0 inaccuracies, 0 mistakes, 1 blunder
+X: 3 moves, accuracy: not enough proven moves (3 proven, 5 needed), 0 inaccuracies, 0 mistakes, 1 blunder
+O: 2 moves, accuracy: not enough proven moves (2 proven, 5 needed), 0 inaccuracies, 0 mistakes, 1 blunder
 >>> review.summary.turning_points, review.to_json()["plies"][2]["verdict"]
 ((3, 4), 'blunder')
 """
@@ -46,11 +53,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, get_args
 from weakref import WeakKeyDictionary
 
-from c4engine.board import Board, Player
-from c4engine.errors import NotationError
+from c4engine.board import Board, Player, fits_64_bits
+from c4engine.errors import NotationError, ReviewError
 from c4engine.notation import format_moves
 from c4engine.search.limit import Limit
 from c4engine.search.results import PlayResult, PositionAnalysis, bound_words
@@ -62,6 +69,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_PLY_LIMIT",
     "MARKS",
+    "MIN_PROVEN_MOVES",
     "VERDICTS",
     "GameLike",
     "PlyReview",
@@ -73,10 +81,16 @@ __all__ = [
     "review_board",
 ]
 
-PlyVerdict = Literal["best", "inaccuracy", "mistake", "blunder", "not proven"]
+PlyVerdict = Literal["best", "inaccuracy", "mistake", "blunder", "not proven", "not chosen"]
 
-VERDICTS: Final[tuple[PlyVerdict, ...]] = ("best", "inaccuracy", "mistake", "blunder", "not proven")
-"""Every verdict a ply can get, from the best to none."""
+VERDICTS: Final[tuple[PlyVerdict, ...]] = get_args(PlyVerdict)
+"""Every verdict a ply can get, from the best to none (a ply nobody chose is judged for no one)."""
+
+MIN_PROVEN_MOVES: Final = 5
+"""The fewest proven moves of a side that give it an accuracy: a share of fewer says too little."""
+
+RESULT_WORDS: Final[dict[str, str]] = {"1-0": "X won", "0-1": "O won", "1/2-1/2": "a draw"}
+"""A finished game's result (:attr:`c4engine.board.Board.result`) in words."""
 
 MARKS: Final[dict[str, str]] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The annotation marks of the verdicts that cost something."""
@@ -118,7 +132,8 @@ class PlyReview:
     out before every column is compared), else the analysis' recommendation.  ``pv`` is the
     proven best column's line, to the end of the game when ``pv_complete``,
     where the move was not proven best (empty when it was, or when no
-    column is proven best).
+    column is proven best).  ``chosen`` is False for a move nobody chose (a
+    match's random opening): its verdict is then ``"not chosen"``.
     """
 
     index: int
@@ -138,6 +153,7 @@ class PlyReview:
     or_worse: bool
     pv: tuple[int, ...]
     pv_complete: bool
+    chosen: bool = True
 
     @property
     def ply(self) -> int:
@@ -208,6 +224,7 @@ class PlyReview:
             "mark": self.mark,
             "pv": [column + 1 for column in self.pv],
             "pv_complete": self.pv_complete,
+            "chosen": self.chosen,
         }
 
 
@@ -215,8 +232,8 @@ class PlyReview:
 class SideSummary:
     """How one side played: its moves, the verdicts' counts and the plies where it changed the result.
 
-    ``accuracy`` is the share of best moves among the moves with a proven
-    verdict (None when none is proven); ``turning_points`` are 1-based plies.
+    ``moves`` are the moves the side chose; ``not_chosen`` its moves of a
+    random opening, in no other count.  ``turning_points`` are 1-based plies.
     """
 
     player: Player
@@ -227,11 +244,17 @@ class SideSummary:
     blunders: int
     not_proven: int
     turning_points: tuple[int, ...]
+    not_chosen: int = 0
+
+    @property
+    def proven(self) -> int:
+        """The side's chosen moves with a proven verdict."""
+        return self.moves - self.not_proven
 
     @property
     def accuracy(self) -> float | None:
-        judged = self.moves - self.not_proven
-        return self.best / judged if judged else None
+        """The share of best moves among the proven ones; None below :data:`MIN_PROVEN_MOVES` of them."""
+        return self.best / self.proven if self.proven >= MIN_PROVEN_MOVES else None
 
     def to_json(self) -> dict[str, Any]:
         accuracy = self.accuracy
@@ -240,15 +263,23 @@ class SideSummary:
             "moves": self.moves,
             "best": self.best,
             "accuracy": None if accuracy is None else round(accuracy, 4),
+            "proven": self.proven,
             "inaccuracies": self.inaccuracies,
             "mistakes": self.mistakes,
             "blunders": self.blunders,
             "not_proven": self.not_proven,
+            "not_chosen": self.not_chosen,
             "turning_points": list(self.turning_points),
         }
 
     def __str__(self) -> str:
-        accuracy = "n/a" if self.accuracy is None else f"{round(100 * self.accuracy)} %"
+        moves = _count(self.moves, "move", "moves")
+        if self.not_chosen:
+            moves += f" (and {self.not_chosen} of the opening, not chosen)"
+        if self.accuracy is None:
+            accuracy = f"accuracy: not enough proven moves ({self.proven} proven, {MIN_PROVEN_MOVES} needed)"
+        else:
+            accuracy = f"accuracy {round(100 * self.accuracy)} % of {self.proven} proven"
         counts = [
             _count(self.inaccuracies, "inaccuracy", "inaccuracies"),
             _count(self.mistakes, "mistake", "mistakes"),
@@ -256,10 +287,7 @@ class SideSummary:
         ]
         if self.not_proven:
             counts.append(f"{self.not_proven} not proven")
-        return (
-            f"{self.player.symbol}: {_count(self.moves, 'move', 'moves')}, accuracy {accuracy}, "
-            + ", ".join(counts)
-        )
+        return f"{self.player.symbol}: {moves}, {accuracy}, " + ", ".join(counts)
 
 
 @dataclass(frozen=True)
@@ -308,7 +336,11 @@ class Review:
     ``complete`` is False when the progress hook or the review's total time
     stopped it: ``plies`` then holds the plies reviewed, the game's last ones.
     ``ply_time`` is the seconds each ply's analysis was given (None: no time
-    limit).  In Jupyter a review
+    limit), ``ply_nodes`` its node budget (None: none).  ``result`` is the
+    board's (:attr:`c4engine.board.Board.result`) or, for a game that ended
+    off the board, the recorded one, ``result_reason`` then saying how
+    (``"time"``: the loser ran out of time).  The first ``opening_plies``
+    moves were chosen by nobody (a match's random opening).  In Jupyter a review
     shows as its evaluation graph (:meth:`_repr_svg_`); ``str`` is a table.
     """
 
@@ -321,6 +353,9 @@ class Review:
     complete: bool
     elapsed: float
     ply_time: float | None = None
+    ply_nodes: int | None = None
+    opening_plies: int = 0
+    result_reason: str | None = None
 
     @property
     def move_string(self) -> str:
@@ -336,11 +371,50 @@ class Review:
         return self.complete and all(ply.exact for ply in self.plies)
 
     @property
+    def result_words(self) -> str:
+        """The game's result in words: ``"X won"``, ``"O won on time"``, ``"a draw"``,
+        ``"unfinished, X to move"``."""
+        if self.result not in RESULT_WORDS:
+            mover = Player.FIRST if len(self.moves) % 2 == 0 else Player.SECOND
+            return f"unfinished, {mover.symbol} to move"
+        reason = " on time" if self.result_reason == "time" else ""
+        return RESULT_WORDS[self.result] + reason
+
+    @property
+    def advice(self) -> str | None:
+        """What would prove the plies left "not proven", where anything would; None when nothing is
+        left open, or when no budget bounded the search (then only the board stops the solver)."""
+        unproven = sum(ply.verdict == "not proven" for ply in self.plies)
+        if not unproven:
+            return None
+        plies = _count(unproven, "ply", "plies")
+        if not fits_64_bits(self.width, self.height):
+            bits = self.width * (self.height + 1)
+            # timed estimates vary with the machine's load: say how to get the same ones every run
+            timed = (
+                ""
+                if self.ply_time is None
+                else " (a depth limit without a time limit gives the same estimates every run)"
+            )
+            return (
+                f"{plies} not proven: the exact solver cannot hold a {self.size} board "
+                f"({self.width} x ({self.height} + 1) = {bits} bits, more than 64), so only the rules "
+                "and the wins the engine sees to the end prove anything here; "
+                f"more time does not change that{timed}."
+            )
+        if self.ply_time is not None:
+            return f"{plies} not proven within {self.ply_time:g} s a ply: more time a ply may prove them."
+        if self.ply_nodes is not None:
+            return f"{plies} not proven within {self.ply_nodes} nodes a ply: more nodes may prove them."
+        return None
+
+    @property
     def summary(self) -> ReviewSummary:
         return ReviewSummary(self._side(Player.FIRST), self._side(Player.SECOND))
 
     def _side(self, player: Player) -> SideSummary:
-        own = [ply for ply in self.plies if ply.player is player]
+        mine = [ply for ply in self.plies if ply.player is player]
+        own = [ply for ply in mine if ply.chosen]
 
         def count(verdict: PlyVerdict) -> int:
             return sum(ply.verdict == verdict for ply in own)
@@ -354,25 +428,29 @@ class Review:
             count("blunder"),
             count("not proven"),
             tuple(ply.ply for ply in own if ply.changed_result),
+            len(mine) - len(own),
         )
 
     def to_json(self) -> dict[str, Any]:
         """The review as JSON-ready data (1-based plies and columns), stable for programs::
 
             {"moves": "4455...", "size": "7x6", "connect": 4, "result": "1-0",
-             "complete": true, "exact": true, "ply_time": 1.0,
+             "result_words": "X won", "result_reason": null, "opening_plies": 0,
+             "complete": true, "exact": true, "ply_time": 1.0, "ply_nodes": null, "advice": null,
              "plies": [{"ply", "player" (1 or 2), "column", "score_before", "score_after"
                         (solver scale, the mover's view; null when not proven), "exact",
                         "lower", "upper" (bounds of score_after), "before_lower", "before_upper",
                         "estimate", "best_estimate" (engine units; null when exact),
                         "words_before", "words_after", "best" (columns), "best_proven", "best_complete",
-                        "verdict" ("best" | "inaccuracy" | "mistake" | "blunder" | "not proven"),
-                        "or_worse", "mark" ("?!" | "?" | "??" | ""), "pv", "pv_complete"}, ...],
+                        "verdict" ("best" | "inaccuracy" | "mistake" | "blunder" | "not proven"
+                        | "not chosen"), "or_worse", "mark" ("?!" | "?" | "??" | ""), "pv",
+                        "pv_complete", "chosen"}, ...],
              "summary": {"first": {...}, "second": {...}, "turning_points": [plies]}}
 
-        Each side's summary: ``player``, ``moves``, ``best``, ``accuracy``
-        (share of best moves among the proven ones, null when none is),
-        ``inaccuracies``, ``mistakes``, ``blunders``, ``not_proven``,
+        Each side's summary: ``player``, ``moves`` (chosen), ``best``,
+        ``accuracy`` (share of best moves among the proven ones, null below
+        :data:`MIN_PROVEN_MOVES` of them), ``proven``, ``inaccuracies``,
+        ``mistakes``, ``blunders``, ``not_proven``, ``not_chosen``,
         ``turning_points``.
         """
         return {
@@ -380,9 +458,14 @@ class Review:
             "size": self.size,
             "connect": self.connect,
             "result": self.result,
+            "result_words": self.result_words,
+            "result_reason": self.result_reason,
+            "opening_plies": self.opening_plies,
             "complete": self.complete,
             "exact": self.exact,
             "ply_time": None if self.ply_time is None else round(self.ply_time, 4),
+            "ply_nodes": self.ply_nodes,
+            "advice": self.advice,
             "plies": [ply.to_json() for ply in self.plies],
             "summary": self.summary.to_json(),
         }
@@ -394,7 +477,9 @@ class Review:
         """
         rows = [("ply", "side", "col", "before", "after", "verdict")]
         for ply in self.plies:
-            verdict = ply.verdict + (" or worse" if ply.or_worse else "")
+            verdict = (
+                ply.verdict + (" or worse" if ply.or_worse else "") + ("" if ply.chosen else " (opening)")
+            )
             verdict = f"{ply.mark} {verdict}" if ply.mark else verdict
             if style is not None:
                 verdict = style(ply.mark, verdict)
@@ -413,7 +498,14 @@ class Review:
                 )
             )
         widths = [max(len(row[i]) for row in rows) for i in range(5)]
-        lines = []
+        lines = [f"Result: {self.result_words} ({self.result})"]
+        if self.opening_plies:
+            lines.append(
+                f"Plies 1-{self.opening_plies}: a random opening, chosen by nobody: judged for no one"
+                if self.opening_plies > 1
+                else "Ply 1: a random opening, chosen by nobody: judged for no one"
+            )
+        lines.append("")
         for row in rows:
             cells = [row[0].rjust(widths[0])] + [cell.ljust(widths[i]) for i, cell in enumerate(row[1:5], 1)]
             lines.append("  ".join([*cells, row[5]]).rstrip())
@@ -430,7 +522,7 @@ class Review:
         from c4engine.review_svg import GraphPoint, review_graph_svg
 
         return review_graph_svg(
-            [GraphPoint(*ply.first_player_bounds(), ply.mark) for ply in self.plies],
+            [GraphPoint(*ply.first_player_bounds(), ply.mark, ply.chosen) for ply in self.plies],
             top_score=win_score(self.width * self.height, 0),
             first_ply=self.plies[0].index if self.plies else 0,
         )
@@ -445,8 +537,19 @@ def review_board(
     poll: Poll | None = None,
     beside: bool | None = None,
     total_time: float | None = None,
+    opening_plies: int = 0,
+    result: tuple[str, str | None] | None = None,
 ) -> Review:
     """Review every move that led to ``final`` (its history is the game), each ply within ``limit``.
+
+    The first ``opening_plies`` moves were chosen by nobody (a match's random
+    opening): they are scored but judged for no one (``"not chosen"``).
+    ``result`` is the game's result and how it ended (``("0-1", "time")``)
+    where it did not end on the board (a match game lost on time); by
+    default the board's.  Without a time limit the review gives the same
+    answer every run, as long as the analyst's solver runs on one thread (a
+    node budget counts the nodes of every thread, which share the work
+    differently each run).
 
     ``poll`` is handed to every analysis (it can stop a search);
     ``progress`` is called after each ply and stops the review by returning
@@ -465,6 +568,8 @@ def review_board(
     """
     start = time.perf_counter()
     moves = final.moves
+    if not 0 <= opening_plies <= len(moves):
+        raise ReviewError(f"{opening_plies} opening plies: the game has {len(moves)} moves")
     walk = Board(final.width, final.height, final.connect)
     positions: list[Board] = []
     for column in moves:
@@ -483,7 +588,8 @@ def review_board(
         if moves and not final.is_over and final.geometry.fits_64_bits:
             after_move = _value_bounds(analyst.solve(final, limit, poll=poll))
         for index in reversed(range(len(moves))):
-            ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move, aside)
+            chosen = index >= opening_plies
+            ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move, aside, chosen)
             after_move = (ply.before_lower, ply.before_upper)
             reviewed.append(ply)
             took = time.perf_counter() - start
@@ -493,16 +599,20 @@ def review_board(
                 aside.stop()
                 break
         plies = [aside.finish(ply) for ply in reversed(reviewed)]
+    outcome, reason = result if result is not None else (final.result, None)
     return Review(
         moves=moves,
         width=final.width,
         height=final.height,
         connect=final.connect,
-        result=final.result,
+        result=outcome,
         plies=_agreeing(plies),
         complete=complete,
         elapsed=time.perf_counter() - start,
         ply_time=limit.time,
+        ply_nodes=limit.nodes,
+        opening_plies=opening_plies,
+        result_reason=reason,
     )
 
 
@@ -661,7 +771,7 @@ def _agreeing(plies: list[PlyReview]) -> tuple[PlyReview, ...]:
 
 def _judged(ply: PlyReview) -> PlyReview:
     """``ply`` with its verdict from its bounds (a move now proven best loses its better line)."""
-    verdict, or_worse = judge(ply.before_lower, ply.before_upper, ply.lower, ply.upper)
+    verdict, or_worse = _verdict(ply.before_lower, ply.before_upper, ply.lower, ply.upper, ply.chosen)
     judged = replace(ply, verdict=verdict, or_worse=or_worse)
     if verdict == "best":
         judged = replace(judged, pv=(), pv_complete=False)
@@ -700,9 +810,11 @@ def _review_ply(
     poll: Poll | None,
     after_move: tuple[int, int] | None,
     aside: _Aside,
+    chosen: bool,
 ) -> PlyReview:
     """One ply: the position's value and the best columns proven the cheap way where the solver can,
-    else from a full analysis within what is left.
+    else from a full analysis within what is left.  A move nobody chose (not ``chosen``) is scored
+    the same way but not judged, and gets no better line.
 
     ``after_move`` bounds the value of the position the move leads to, for
     its next mover (known from the ply after it, reviewed first): so the
@@ -733,7 +845,7 @@ def _review_ply(
         # columns (and line), which nothing else waits for: they are found apart (see _Aside)
         apart = known is not None and lower == upper and len(columns) < len(board.legal_moves())
         if apart:
-            costly = lower < before_lower  # the played column below the value: a line is wanted
+            costly = chosen and lower < before_lower  # the played column below the value: a line is wanted
             aside.best(board, before_lower, columns, fast_share, costly)
         if before_lower != before_upper:
             start += _load_solver(analyst, board)
@@ -770,8 +882,8 @@ def _review_ply(
         played_score = analysis.scores[played]
         estimate = None if played_score is None or lower == upper else float(played_score.value)
         best_estimate = None if before_lower == before_upper else float(analysis.score.value)
-    verdict_name, or_worse = judge(before_lower, before_upper, lower, upper)
-    if verdict_name != "best" and proven_best:
+    verdict_name, or_worse = _verdict(before_lower, before_upper, lower, upper, chosen)
+    if verdict_name not in ("best", "not chosen") and proven_best:
         # the line is searched apart (see _Aside) and joins the ply at the end of the review
         value = before_lower if before_lower == before_upper else None
         aside.line(board, next(c for c in board.geometry.center_order if c in proven_best), value)
@@ -793,6 +905,7 @@ def _review_ply(
         or_worse,
         (),
         False,
+        chosen,
     )
 
 
@@ -918,6 +1031,13 @@ def _value_bounds(result: PlayResult) -> tuple[int, int]:
 
 def _intersect(first: tuple[int, int], second: tuple[int, int]) -> tuple[int, int]:
     return max(first[0], second[0]), min(first[1], second[1])
+
+
+def _verdict(
+    before_lower: int, before_upper: int, lower: int, upper: int, chosen: bool
+) -> tuple[PlyVerdict, bool]:
+    """:func:`judge`'s verdict for a move someone chose, ``"not chosen"`` for one nobody did."""
+    return judge(before_lower, before_upper, lower, upper) if chosen else ("not chosen", False)
 
 
 def judge(before_lower: int, before_upper: int, lower: int, upper: int) -> tuple[PlyVerdict, bool]:

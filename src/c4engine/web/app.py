@@ -259,25 +259,31 @@ class PlyOut(BaseModel):
     best_complete: bool = Field(
         description="Whether every column was compared within the ply's time (else best may miss some)"
     )
-    verdict: Literal["best", "inaccuracy", "mistake", "blunder", "not proven"] = Field(
+    verdict: Literal["best", "inaccuracy", "mistake", "blunder", "not proven", "not chosen"] = Field(
         description="best: kept the score; inaccuracy: same result, a slower win or a quicker loss; "
-        "mistake: win to draw or draw to loss; blunder: win to loss; not proven: the time ran out first"
+        "mistake: win to draw or draw to loss; blunder: win to loss; not proven: the time ran out first; "
+        "not chosen: nobody chose the move (a match's random opening), judged for no one"
     )
     or_worse: bool = Field(description="The move is proven at least this bad, and may be worse")
     mark: Literal["", "?!", "?", "??"]
     pv: list[int] = Field(description="Where the move was not best: the best column's line (1-based columns)")
     pv_complete: bool = Field(description="Whether pv reaches the end of the game")
+    chosen: bool = Field(description="False for a move nobody chose (a match's random opening)")
 
 
 class SideSummaryOut(BaseModel):
     player: Literal[1, 2]
     moves: int
     best: int
-    accuracy: float | None = Field(description="Share of best moves among the proven ones; null when none is")
+    accuracy: float | None = Field(
+        description="Share of best moves among the proven ones; null below 5 proven moves (too few to say)"
+    )
+    proven: int = Field(description="The side's moves with a proven verdict")
     inaccuracies: int
     mistakes: int
     blunders: int
     not_proven: int
+    not_chosen: int = Field(description="The side's moves of a random opening, in no other count")
     turning_points: list[int] = Field(description="Plies where this side's move changed the result")
 
 
@@ -292,6 +298,9 @@ class ReviewOut(BaseModel):
     size: str = Field(examples=["7x6"])
     connect: int
     result: str = Field(description='"1-0", "0-1", "1/2-1/2" or "*" (unfinished)')
+    result_words: str = Field(examples=["X won", "a draw", "unfinished, O to move"])
+    result_reason: str | None = Field(description='How a game that did not end on the board ended ("time")')
+    opening_plies: int = Field(description="The first plies, chosen by nobody (a random opening)")
     complete: bool = Field(
         description="False when the server's review cap stopped the review: "
         "plies then holds the game's last plies"
@@ -300,6 +309,10 @@ class ReviewOut(BaseModel):
     plies: list[PlyOut]
     summary: ReviewSummaryOut
     ply_time: float = Field(description="The seconds each ply's analysis was given")
+    ply_nodes: int | None = Field(description="The nodes each ply's analysis was given; null: no node limit")
+    advice: str | None = Field(
+        description="What would prove the plies left not proven, where anything would; else null"
+    )
     elapsed: float
 
 

@@ -14,6 +14,7 @@ const REVIEW_WORDS = {
   mistake: "a mistake",
   blunder: "a blunder",
   "not proven": "not proven",
+  "not chosen": "not chosen (a random opening)",
 };
 const SVG_NS = "http://www.w3.org/2000/svg";
 // The graph's drawing space (the SVG scales it to the page's width).
@@ -230,6 +231,10 @@ function drawSummary() {
   const { summary } = review.data;
   const box = $("review-summary");
   box.replaceChildren();
+  const result = document.createElement("p");
+  result.className = "result";
+  result.textContent = `Result: ${review.data.result_words.replace("X", "red ✕").replace("O", "yellow ◯")}`;
+  box.appendChild(result);
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   for (const title of ["", "accuracy", "?!", "?", "??", "not proven"]) {
@@ -248,6 +253,8 @@ function drawSummary() {
     for (const text of [accuracy, side.inaccuracies, side.mistakes, side.blunders, side.not_proven]) {
       row.insertCell().textContent = String(text);
     }
+    // Too few proven moves say nothing of a side's accuracy: the dash says why on hover.
+    if (side.accuracy === null) row.cells[1].title = `not enough proven moves (${side.proven} proven, 5 needed)`;
   }
   box.appendChild(table);
   const line = document.createElement("p");
