@@ -33,6 +33,7 @@ from c4engine.cli.options import (
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import BudgetTooSmallError, C4Error, TuneError
+from c4engine.experiments.elo import EloEstimate
 from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
 from c4engine.experiments.tuning import (
     METHODS,
@@ -46,7 +47,7 @@ from c4engine.experiments.tuning import (
 from c4engine.notation import parse_size
 from c4engine.search.weight_files import WindowWeights, load_weights
 
-__all__ = ["COMMANDS", "TUNE", "curve_svg", "run_tune", "weights_argument"]
+__all__ = ["COMMANDS", "TUNE", "curve_svg", "run_tune", "verdict", "verdict_line", "weights_argument"]
 
 
 DEFAULT_POOL = "start,default,hand,areas"
@@ -247,8 +248,42 @@ def _metadata(result: TuneResult, validation: MatchSummary | None) -> dict[str, 
             "elo": elo.elo,
             "low": elo.low,
             "high": elo.high,
+            "verdict": verdict(elo),
         }
     return data
+
+
+def verdict(elo: EloEstimate) -> str:
+    """The validation's finding, tuned against start: better or worse only when the whole 95 %
+    interval is on that side of 0.
+
+    >>> from c4engine.experiments.elo import elo_difference
+    >>> verdict(elo_difference(18, 0, 2)), verdict(elo_difference(2, 0, 18)), verdict(elo_difference(5, 0, 5))
+    ('better', 'worse', 'no measurable difference')
+    """
+    if elo.low > 0:
+        return "better"
+    if elo.high < 0:
+        return "worse"
+    return "no measurable difference"
+
+
+def verdict_line(elo: EloEstimate, out: Path, start_path: Path) -> str:
+    """What the validation says of the tuned weights, plainly, and which file to use.
+
+    >>> from c4engine.experiments.elo import elo_difference
+    >>> print(verdict_line(elo_difference(2, 0, 18), Path("t.json"), Path("t-start.json")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    the tuned weights are WORSE than the start: keep the start,
+    saved in t-start.json (--weights t-start.json), not t.json
+    """
+    found = verdict(elo)
+    if found == "better":
+        return f"the tuned weights are better than the start: use {out} (--weights {out})"
+    keep = f"keep the start, saved in {start_path} (--weights {start_path}), not {out}"
+    if found == "worse":
+        return f"the tuned weights are WORSE than the start: {keep}"
+    return f"the tuned weights are not measurably better than the start (the interval includes 0): {keep}"
 
 
 def _validation_depth(spec: str) -> int:
@@ -269,6 +304,8 @@ def run_tune(args: argparse.Namespace) -> int:
     with TuneStore(db) as store:
         store.start(config)
         already = store.games_played()
+        if already:
+            print(f"resumed from {already} games stored in {db}", flush=True)
         with Progress("tune", config.budget, done=already, unit=" games") as bar:
             result = tune(
                 config,
@@ -326,6 +363,7 @@ def run_tune(args: argparse.Namespace) -> int:
             f"validation, tuned against start at depth {depth}: +{validation.wins} ={validation.draws} "
             f"-{validation.losses}, Elo {validation.elo()}"
         )
+        print(verdict_line(validation.elo(), out, start_path))
     print(f"weights in {out}, start in {start_path}, curve in {curve_path}, checkpoint in {db}")
     return 0
 
