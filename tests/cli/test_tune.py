@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests.conftest import kill_mid_run, run_c4, stored_game_rows, stored_games
+from tests.conftest import REPO, kill_mid_run, run_c4, stored_game_rows, stored_games
 
 import c4engine.cli.tune as tune_command
 from c4engine.cli.main import main
@@ -247,3 +247,14 @@ def test_a_validation_that_finds_the_result_worse_says_so_and_names_the_start(
     )
     assert load_weights(out)[1]["validation"]["verdict"] == "worse"
     assert load_weights(start)[0] == reference_weights("default", 3)
+
+
+def test_the_readme_s_tuning_examples_write_files_of_their_own() -> None:
+    commands = [
+        line.split("#")[0].split()
+        for line in (REPO / "README.md").read_text().splitlines()
+        if line.startswith("c4 tune ")
+    ]
+    outs = [command[command.index("--out") + 1] for command in commands if "--out" in command]
+    assert len(commands) >= 2 and len(outs) == len(commands)
+    assert len(set(outs)) == len(outs)

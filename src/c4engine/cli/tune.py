@@ -9,7 +9,10 @@ depth, method, budget, date, validation), the starting weights next to it
 (``NAME-start.json``), the fitness curve as SVG (``NAME-curve.svg``), and
 plays a validation match of ``--validate`` games (its own seed and
 openings) between the tuned and the starting weights, printing the Elo
-gain with its 95 % interval.  See :mod:`c4engine.experiments.tuning`.
+gain with its 95 % interval and a verdict (:func:`verdict_line`: unless
+the tuned weights are measurably better, keep the start, and where it is).
+A resumed run says so ("resumed from N games") and ends with the games,
+weights and Elo of an unbroken one.  See :mod:`c4engine.experiments.tuning`.
 """
 
 from __future__ import annotations
@@ -373,8 +376,9 @@ TUNE = Command(
     summary="tune the windows evaluator's weights by self-play",
     description="Tune the windows weights with CMA-ES or simulated annealing: each candidate plays "
     "paired games (both colours, common seeded openings) at a fixed depth against a reference pool. "
-    "Checkpointed in SQLite: run the same command again to resume.  Ends with a validation match, "
-    "tuned against starting weights, and the Elo gain with a 95% interval.",
+    "Checkpointed in SQLite: run the same command again to resume; it ends as an unbroken run would.  "
+    "Ends with a validation match, tuned against starting weights, the Elo gain with a 95% interval "
+    "and a verdict: unless the tuned weights are measurably better, keep the start (NAME-start.json).",
     epilog="Weights (--start, --pool): default, classic (the hand-made defaults before tuning), "
     "hand (1/10/100), areas (2^k), flat (all 1), bad (flat, centre sign-flipped), "
     "start (the starting weights), or a weights JSON file.",
