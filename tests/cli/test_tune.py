@@ -156,40 +156,45 @@ def test_another_run_in_a_named_database_is_refused_in_one_short_line(tmp_path: 
 CTRL_C_AT = """
 import os, signal, sys
 from c4engine.cli.main import main
+from c4engine.experiments.match import MatchStore
 from c4engine.experiments.tuning import TuneStore
 
-stop_at, add_pair = int(sys.argv[1]), TuneStore.add_pair
+where, count = sys.argv[1].split(":")
+store, method = (TuneStore, "add_pair") if where == "tune" else (MatchStore, "add")
+stop_at, add = int(count), getattr(store, method)
 
 
-def add_pair_then_ctrl_c(self, key, games):
-    add_pair(self, key, games)
-    if self.games_played() == stop_at:  # Ctrl-C on a terminal: SIGINT to the whole process group
-        os.killpg(os.getpgid(0), signal.SIGINT)
+def add_then_ctrl_c(self, *stored):
+    add(self, *stored)
+    if self._db.execute("SELECT count(*) FROM games").fetchone()[0] == stop_at:
+        os.killpg(os.getpgid(0), signal.SIGINT)  # Ctrl-C on a terminal: SIGINT to the process group
 
 
-TuneStore.add_pair = add_pair_then_ctrl_c
+setattr(store, method, add_then_ctrl_c)
 sys.exit(main(sys.argv[2:]))
 """
 
 
-def _c4(*args: str, hash_seed: int, ctrl_c_at: int | None = None) -> subprocess.CompletedProcess[str]:
-    """``c4 ARGS`` in a fresh interpreter with its own string hash; Ctrl-C once ``ctrl_c_at`` games
-    are stored (its own process group: the Ctrl-C reaches its workers as on a terminal)."""
+def _c4(*args: str, hash_seed: int, ctrl_c_at: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``c4 ARGS`` in a fresh interpreter with its own string hash; Ctrl-C once the tuning
+    (``ctrl_c_at`` "tune:N") or the validation ("validation:N") has stored N games.  In its own
+    process group: the Ctrl-C reaches its workers as on a terminal."""
     env = dict(os.environ, NO_COLOR="1", PYTHONHASHSEED=str(hash_seed))
     command = [sys.executable, "-m", "c4engine", *args]
     if ctrl_c_at is not None:
-        command = [sys.executable, "-c", CTRL_C_AT, str(ctrl_c_at), *args]
+        command = [sys.executable, "-c", CTRL_C_AT, ctrl_c_at, *args]
     return subprocess.run(
         command, capture_output=True, text=True, timeout=300, env=env, start_new_session=True
     )
 
 
-def test_tune_interrupted_at_three_points_ends_with_the_weights_games_and_elo_of_an_unbroken_run(
+def test_tune_stopped_at_three_points_and_in_validation_ends_with_the_games_weights_elo_of_an_unbroken_run(
     tmp_path: Path,
 ) -> None:
     """Ctrl-C in the first round, at the end of the second round's games (before cma learns them),
-    and in the last round, which the budget cuts to 3 candidates; each part in its own process with
-    another string hash (a pickled cma learnt other points in another process) and worker count."""
+    in the last round, which the budget cuts to 3 candidates, and in the validation match; each part
+    in its own process with another string hash (a pickled cma learnt other points in another
+    process) and worker count."""
     args = [*TINY, "--start", "bad", "--games-budget", "120", "--validate", "20"]
     unbroken = _c4(*args, "--db", str(tmp_path / "a.sqlite"), "--out", str(tmp_path / "a.json"), hash_seed=1)
     assert unbroken.returncode == 0, unbroken.stderr
@@ -199,17 +204,24 @@ def test_tune_interrupted_at_three_points_ends_with_the_weights_games_and_elo_of
     db, out = tmp_path / "b.sqlite", tmp_path / "b.json"
     mine = [*args, "--db", str(db), "--out", str(out)]
     for before, stop_at, workers, hash_seed in ((0, 10, "0", 2), (10, 64, "2", 3), (64, 116, "1", 4)):
-        stopped = _c4(*mine, "--workers", workers, hash_seed=hash_seed, ctrl_c_at=stop_at)
+        stopped = _c4(*mine, "--workers", workers, hash_seed=hash_seed, ctrl_c_at=f"tune:{stop_at}")
         assert stopped.returncode == 130, stopped.stderr
         assert f"c4 tune: interrupted; the finished games are kept in {db}" in stopped.stderr
         assert stored_games(db) == stop_at and not out.exists()
         assert ("resumed" in stopped.stdout) == (before > 0)
         if before:
             assert stopped.stdout.startswith(f"resumed from {before} games stored in {db}\n")
-    resumed = _c4(*mine, hash_seed=5)
+    validating = _c4(*mine, "--workers", "2", hash_seed=5, ctrl_c_at="validation:8")
+    assert validating.returncode == 130, validating.stderr
+    assert validating.stdout.startswith(f"resumed from 116 games stored in {db}\n")
+    (validation_db,) = tmp_path.glob("b-validation-*.sqlite")
+    assert stored_games(db) == 120 and stored_games(validation_db) == 8
+
+    resumed = _c4(*mine, hash_seed=6)
     assert resumed.returncode == 0, resumed.stderr
-    assert resumed.stdout.startswith(f"resumed from 116 games stored in {db}\n")
+    assert resumed.stdout.startswith(f"resumed from 120 games stored in {db}\n")
     assert resumed.stderr == ""  # no warning of cma's, nor of anyone's
+    assert stored_games(validation_db) == 20
 
     assert stored_game_rows(db) == stored_game_rows(tmp_path / "a.sqlite")
     first, second = json.loads((tmp_path / "a.json").read_text()), json.loads(out.read_text())

@@ -126,7 +126,9 @@ def _db(args: argparse.Namespace, config: TuneConfig) -> Path:
 
 def _kept(args: argparse.Namespace) -> str:
     """What an interrupted run keeps (``c4`` prints it): every finished game, in its checkpoint."""
-    return f"the finished games are kept in {_db(args, _config(args))}"
+    db = _db(args, _config(args))
+    validation = f" (the validation's in {_sibling(db, '-validation-*.sqlite')})" if args.validate else ""
+    return f"the finished games are kept in {db}{validation}"
 
 
 def weights_argument(text: str, connect: int, start: WindowWeights | None = None) -> WindowWeights:
