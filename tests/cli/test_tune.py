@@ -60,6 +60,7 @@ def test_tune_resumes_after_sigkill_and_ends_like_an_unbroken_run(tmp_path: Path
     unbroken = run_c4(*args, "--db", str(tmp_path / "a.sqlite"), "--out", str(tmp_path / "a.json"))
     assert unbroken.returncode == 0, unbroken.stderr
     assert "192 games in 6 rounds" in unbroken.stdout  # rounds of 4 candidates x 8 games
+    assert "not validated (--validate 0): nothing shows the tuned weights better" in unbroken.stdout
 
     db, out = tmp_path / "b.sqlite", tmp_path / "b.json"
     played = kill_mid_run([*args, "--db", str(db), "--out", str(out)], db, at_least=60, total=192)

@@ -369,6 +369,8 @@ def run_tune(args: argparse.Namespace) -> int:
             f"-{validation.losses}, Elo {validation.elo()}"
         )
         print(verdict_line(validation.elo(), out, start_path))
+    else:
+        print("not validated (--validate 0): nothing shows the tuned weights better than the start")
     print(f"weights in {out}, start in {start_path}, curve in {curve_path}, checkpoint in {db}")
     return 0
 
