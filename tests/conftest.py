@@ -63,6 +63,14 @@ def stored_games(db: Path) -> int:
         return 0
 
 
+def stored_game_rows(db: Path) -> list[tuple[object, ...]]:
+    """Every row of the ``games`` table of a tuning database, in the order of its key."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute(
+            "SELECT * FROM games ORDER BY round, candidate, reference, pair, candidate_first"
+        ).fetchall()
+
+
 def kill_mid_run(command: list[str], db: Path, at_least: int, total: int, attempts: int = 5) -> int:
     """SIGKILL ``c4 ARGS`` (``command``) once ``db`` holds ``at_least`` of its ``total`` games; the
     games it holds then.

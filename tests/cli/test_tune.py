@@ -1,14 +1,20 @@
-"""``c4 tune``: files it writes, one-line errors, and resuming after SIGKILL."""
+"""``c4 tune``: files it writes, one-line errors, resuming after Ctrl-C or SIGKILL, the verdict."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests.conftest import kill_mid_run, run_c4, stored_games
+from tests.conftest import REPO, kill_mid_run, run_c4, stored_game_rows, stored_games
 
+import c4engine.cli.tune as tune_command
+from c4engine.cli.main import main
+from c4engine.experiments.tuning import TuneResult, reference_weights
 from c4engine.search.evaluators import DEFAULT_WEIGHTS
 from c4engine.search.weight_files import load_weights
 
@@ -54,6 +60,7 @@ def test_tune_resumes_after_sigkill_and_ends_like_an_unbroken_run(tmp_path: Path
     unbroken = run_c4(*args, "--db", str(tmp_path / "a.sqlite"), "--out", str(tmp_path / "a.json"))
     assert unbroken.returncode == 0, unbroken.stderr
     assert "192 games in 6 rounds" in unbroken.stdout  # rounds of 4 candidates x 8 games
+    assert "not validated (--validate 0): nothing shows the tuned weights better" in unbroken.stdout
 
     db, out = tmp_path / "b.sqlite", tmp_path / "b.json"
     played = kill_mid_run([*args, "--db", str(db), "--out", str(out)], db, at_least=60, total=192)
@@ -71,7 +78,9 @@ def test_tune_resumes_after_sigkill_and_ends_like_an_unbroken_run(tmp_path: Path
     # run again: nothing left to play, same answer
     again = run_c4(*args, "--db", str(db), "--out", str(out))
     assert again.returncode == 0 and stored_games(db) == 192
-    assert resumed.stdout.splitlines()[:3] == again.stdout.splitlines()[:3]
+    assert resumed.stdout.splitlines()[0].startswith(f"resumed from {played} games")
+    assert again.stdout.splitlines()[0].startswith("resumed from 192 games")
+    assert resumed.stdout.splitlines()[1:4] == again.stdout.splitlines()[1:4]
 
 
 @pytest.mark.parametrize(
@@ -143,3 +152,122 @@ def test_another_run_in_a_named_database_is_refused_in_one_short_line(tmp_path: 
     assert other.returncode == 2
     (line,) = other.stderr.strip().splitlines()
     assert "holds another tuning run: start differs, pool differs" in line and len(line) < 200
+
+
+CTRL_C_AT = """
+import os, signal, sys
+from c4engine.cli.main import main
+from c4engine.experiments.match import MatchStore
+from c4engine.experiments.tuning import TuneStore
+
+where, count = sys.argv[1].split(":")
+store, method = (TuneStore, "add_pair") if where == "tune" else (MatchStore, "add")
+stop_at, add = int(count), getattr(store, method)
+
+
+def add_then_ctrl_c(self, *stored):
+    add(self, *stored)
+    if self._db.execute("SELECT count(*) FROM games").fetchone()[0] == stop_at:
+        os.killpg(os.getpgid(0), signal.SIGINT)  # Ctrl-C on a terminal: SIGINT to the process group
+
+
+setattr(store, method, add_then_ctrl_c)
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def _c4(*args: str, hash_seed: int, ctrl_c_at: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``c4 ARGS`` in a fresh interpreter with its own string hash; Ctrl-C once the tuning
+    (``ctrl_c_at`` "tune:N") or the validation ("validation:N") has stored N games.  In its own
+    process group: the Ctrl-C reaches its workers as on a terminal."""
+    env = dict(os.environ, NO_COLOR="1", PYTHONHASHSEED=str(hash_seed))
+    command = [sys.executable, "-m", "c4engine", *args]
+    if ctrl_c_at is not None:
+        command = [sys.executable, "-c", CTRL_C_AT, ctrl_c_at, *args]
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=300, env=env, start_new_session=True
+    )
+
+
+def test_tune_stopped_at_three_points_and_in_validation_ends_with_the_games_weights_elo_of_an_unbroken_run(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C in the first round, at the end of the second round's games (before cma learns them),
+    in the last round, which the budget cuts to 3 candidates, and in the validation match; each part
+    in its own process with another string hash (a pickled cma learnt other points in another
+    process) and worker count."""
+    args = [*TINY, "--start", "bad", "--games-budget", "120", "--validate", "20"]
+    unbroken = _c4(*args, "--db", str(tmp_path / "a.sqlite"), "--out", str(tmp_path / "a.json"), hash_seed=1)
+    assert unbroken.returncode == 0, unbroken.stderr
+    assert "cma: 120 games in 4 rounds (budget 120)" in unbroken.stdout  # 4 + 4 + 4 + 3 candidates x 8
+    assert "resumed" not in unbroken.stdout and unbroken.stderr == ""  # cma's warning of the cut round
+
+    db, out = tmp_path / "b.sqlite", tmp_path / "b.json"
+    mine = [*args, "--db", str(db), "--out", str(out)]
+    for before, stop_at, workers, hash_seed in ((0, 10, "0", 2), (10, 64, "2", 3), (64, 116, "1", 4)):
+        stopped = _c4(*mine, "--workers", workers, hash_seed=hash_seed, ctrl_c_at=f"tune:{stop_at}")
+        assert stopped.returncode == 130, stopped.stderr
+        assert f"c4 tune: interrupted; the finished games are kept in {db}" in stopped.stderr
+        assert stored_games(db) == stop_at and not out.exists()
+        assert ("resumed" in stopped.stdout) == (before > 0)
+        if before:
+            assert stopped.stdout.startswith(f"resumed from {before} games stored in {db}\n")
+    validating = _c4(*mine, "--workers", "2", hash_seed=5, ctrl_c_at="validation:8")
+    assert validating.returncode == 130, validating.stderr
+    assert validating.stdout.startswith(f"resumed from 116 games stored in {db}\n")
+    (validation_db,) = tmp_path.glob("b-validation-*.sqlite")
+    assert stored_games(db) == 120 and stored_games(validation_db) == 8
+
+    resumed = _c4(*mine, hash_seed=6)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith(f"resumed from 120 games stored in {db}\n")
+    assert resumed.stderr == ""  # no warning of cma's, nor of anyone's
+    assert stored_games(validation_db) == 20
+
+    assert stored_game_rows(db) == stored_game_rows(tmp_path / "a.sqlite")
+    first, second = json.loads((tmp_path / "a.json").read_text()), json.loads(out.read_text())
+    for data in (first, second):
+        del data["metadata"]["date"]
+    assert first == second  # the weights and the validation: wins, draws, losses, Elo
+    validations = [[line for line in run.stdout.splitlines() if "Elo" in line] for run in (unbroken, resumed)]
+    assert validations[0] and validations[0] == validations[1]  # the same Elo
+
+
+def test_a_validation_that_finds_the_result_worse_says_so_and_names_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run that ends at worse weights than its start (made so: the run's answer is replaced by
+    the deliberately bad weights, the start is the default) is called worse, the start named."""
+    real_tune = tune_command.tune
+
+    def tune_to_bad_weights(config, **options):  # type: ignore[no-untyped-def]
+        result = real_tune(config, **options)
+        bad = config.space.values(reference_weights("bad", config.connect))
+        return TuneResult(result.config, bad, result.candidates, result.games, result.rounds)
+
+    monkeypatch.setattr(tune_command, "tune", tune_to_bad_weights)
+    out = tmp_path / "t.json"
+    status = main(
+        [*TINY, "--start", "default", "--games-budget", "32", "--validate", "40",
+         "--db", str(tmp_path / "t.sqlite"), "--out", str(out)]
+    )  # fmt: skip
+    assert status == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = tmp_path / "t-start.json"
+    assert (
+        f"the tuned weights are WORSE than the start: keep the start, saved in {start} "
+        f"(--weights {start}), not {out}" in lines
+    )
+    assert load_weights(out)[1]["validation"]["verdict"] == "worse"
+    assert load_weights(start)[0] == reference_weights("default", 3)
+
+
+def test_the_readme_s_tuning_examples_write_files_of_their_own() -> None:
+    commands = [
+        line.split("#")[0].split()
+        for line in (REPO / "README.md").read_text().splitlines()
+        if line.startswith("c4 tune ")
+    ]
+    outs = [command[command.index("--out") + 1] for command in commands if "--out" in command]
+    assert len(commands) >= 2 and len(outs) == len(commands)
+    assert len(set(outs)) == len(outs)

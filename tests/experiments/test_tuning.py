@@ -8,6 +8,7 @@ import random
 import sqlite3
 
 import pytest
+from tests.conftest import stored_game_rows
 
 from c4engine.board import Board
 from c4engine.errors import C4Error, TuneError
@@ -126,7 +127,7 @@ def test_cma_climbs_a_toy_fitness_and_is_repeatable_through_pickle() -> None:
         es.tell(candidates, [_toy(point) for point in candidates])
         twin.tell(candidates, [_toy(point) for point in candidates])
         if generation == 10:
-            twin = pickle.loads(pickle.dumps(twin))  # a checkpoint changes nothing
+            twin = pickle.loads(pickle.dumps(twin))  # in one process; not in another (cma hashes points)
     assert es.best() == twin.best()
     assert _toy(es.best()) > 0.99 > start
     assert es.best() == pytest.approx([0.7, 0.2, 0.5], abs=0.05)
@@ -260,8 +261,9 @@ def test_tune_spends_the_budget_in_whole_rounds_and_stores_everything(tmp_path) 
             config.space.check(candidate.values)
         assert [games for games, _mean, _best in result.curve()] == [32, 64, 96]
         assert all(mean <= best for _games, mean, best in result.curve())
-        round_number, pending, _optimizer = store.state()  # type: ignore[misc]
-        assert (round_number, pending) == (3, False)
+        rounds = [(stored.number, len(stored.candidates)) for stored in store.rounds()]
+        assert rounds == [(0, 4), (1, 4), (2, 4)]
+        assert all(stored.fitness is not None for stored in store.rounds())
         # running again with the same budget plays nothing; a larger budget goes on
         assert tune(config, store=store, workers=0).best == result.best
         assert store.games_played() == 96
@@ -270,31 +272,60 @@ def test_tune_spends_the_budget_in_whole_rounds_and_stores_everything(tmp_path) 
     assert config.space.check(result.best) == result.best
 
 
-def test_a_run_resumed_in_the_middle_of_a_round_ends_like_an_unbroken_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    config = _config(budget=64)
-    unbroken = tune(config, workers=0)
+@pytest.mark.parametrize("method", ["cma", "anneal"])
+def test_a_run_stopped_anywhere_and_resumed_ends_like_an_unbroken_one(tmp_path, method: str) -> None:  # type: ignore[no-untyped-def]
+    """Stopped (as by Ctrl-C) after one pair, at the end of a round's games before it is told, and
+    in the last round, cut by the budget; resumed with another number of workers."""
+    budget = 120 if method == "cma" else 56  # cma: rounds of 4, 4, 4 and a cut 3 candidates of 8 games
+    config = _config(method=method, budget=budget)
+    unbroken_path = tmp_path / "unbroken.sqlite"
+    with TuneStore(unbroken_path) as store:
+        unbroken = tune(config, store=store, workers=0)
+    path = tmp_path / "run.sqlite"
+    for stop_at in (2, 64 if method == "cma" else 16, budget - 4):
+        with TuneStore(path) as store:
+
+            def stop(_games: int, store: TuneStore = store, stop_at: int = stop_at) -> None:
+                if store.games_played() == stop_at:  # as Ctrl-C would, once that many are stored
+                    raise KeyboardInterrupt
+
+            with pytest.raises(KeyboardInterrupt):
+                tune(config, store=store, workers=0, on_pair=stop)
+            assert store.games_played() == stop_at
+    with TuneStore(path) as store:
+        resumed = tune(config, store=store, workers=2)
+    assert resumed == unbroken
+    assert stored_game_rows(path) == stored_game_rows(unbroken_path)
+
+
+def test_a_run_with_a_larger_budget_keeps_its_annealing_schedule() -> None:
+    store = TuneStore(":memory:")
+    tune(_config(method="anneal", budget=24), store=store, workers=0)
+    longer = tune(_config(method="anneal", budget=40), store=store, workers=0)
+    assert store.planned_budget() == 24 and longer.rounds == 5
+    optimizer = _config(method="anneal", budget=40).make_optimizer(24)
+    assert isinstance(optimizer, Annealing) and optimizer.steps == 2
+
+
+def test_a_checkpoint_the_optimiser_would_not_ask_again_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "run.sqlite"
     with TuneStore(path) as store:
-        tune(_config(budget=32), store=store, workers=0)  # round 0 only
-    # forget part of round 1 as if killed: ask it, play 3 pairs, lose the rest
-    with TuneStore(path) as store:
-        _round, _pending, optimizer = store.state()  # type: ignore[misc]
-        candidates = optimizer.ask()
-        store.save_asked(1, optimizer, candidates, config.space)
-    pairs: list[int] = []
-    with TuneStore(path) as store, pytest.raises(KeyboardInterrupt):
+        tune(_config(budget=32), store=store, workers=0)
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE candidates SET unit = '[0.5, 0.5, 0.5, 0.5, 0.5]' WHERE candidate = 1")
+    refused = "round 0 is not the one this run asks again"
+    with TuneStore(path) as store, pytest.raises(TuneError, match=refused):
+        tune(_config(budget=64), store=store, workers=0)
 
-        def stop_after_three(games: int) -> None:
-            pairs.append(games)
-            if len(pairs) == 3:
-                raise KeyboardInterrupt
 
-        tune(config, store=store, workers=0, on_pair=stop_after_three)
+def test_a_checkpoint_of_the_older_layout_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "old.sqlite"
     with TuneStore(path) as store:
-        assert store.games_played() == 32 + 6
-        resumed = tune(config, store=store, workers=0)
-    assert resumed.best == unbroken.best
-    assert resumed.candidates == unbroken.candidates
+        store.start(_config())
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE run SET schema = 1")
+    with TuneStore(path) as store, pytest.raises(TuneError, match="another version of c4engine"):
+        tune(_config(), store=store, workers=0)
 
 
 def test_annealing_runs_rounds_of_one_on_the_same_openings() -> None:

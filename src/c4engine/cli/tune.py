@@ -9,7 +9,10 @@ depth, method, budget, date, validation), the starting weights next to it
 (``NAME-start.json``), the fitness curve as SVG (``NAME-curve.svg``), and
 plays a validation match of ``--validate`` games (its own seed and
 openings) between the tuned and the starting weights, printing the Elo
-gain with its 95 % interval.  See :mod:`c4engine.experiments.tuning`.
+gain with its 95 % interval and a verdict (:func:`verdict_line`: unless
+the tuned weights are measurably better, keep the start, and where it is).
+A resumed run says so ("resumed from N games") and ends with the games,
+weights and Elo of an unbroken one.  See :mod:`c4engine.experiments.tuning`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from c4engine.cli.options import (
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import BudgetTooSmallError, C4Error, TuneError
+from c4engine.experiments.elo import EloEstimate
 from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
 from c4engine.experiments.tuning import (
     METHODS,
@@ -46,7 +50,7 @@ from c4engine.experiments.tuning import (
 from c4engine.notation import parse_size
 from c4engine.search.weight_files import WindowWeights, load_weights
 
-__all__ = ["COMMANDS", "TUNE", "curve_svg", "run_tune", "weights_argument"]
+__all__ = ["COMMANDS", "TUNE", "curve_svg", "run_tune", "verdict", "verdict_line", "weights_argument"]
 
 
 DEFAULT_POOL = "start,default,hand,areas"
@@ -122,7 +126,9 @@ def _db(args: argparse.Namespace, config: TuneConfig) -> Path:
 
 def _kept(args: argparse.Namespace) -> str:
     """What an interrupted run keeps (``c4`` prints it): every finished game, in its checkpoint."""
-    return f"the finished games are kept in {_db(args, _config(args))}"
+    db = _db(args, _config(args))
+    validation = f" (the validation's in {_sibling(db, '-validation-*.sqlite')})" if args.validate else ""
+    return f"the finished games are kept in {db}{validation}"
 
 
 def weights_argument(text: str, connect: int, start: WindowWeights | None = None) -> WindowWeights:
@@ -247,8 +253,42 @@ def _metadata(result: TuneResult, validation: MatchSummary | None) -> dict[str, 
             "elo": elo.elo,
             "low": elo.low,
             "high": elo.high,
+            "verdict": verdict(elo),
         }
     return data
+
+
+def verdict(elo: EloEstimate) -> str:
+    """The validation's finding, tuned against start: better or worse only when the whole 95 %
+    interval is on that side of 0.
+
+    >>> from c4engine.experiments.elo import elo_difference
+    >>> verdict(elo_difference(18, 0, 2)), verdict(elo_difference(2, 0, 18)), verdict(elo_difference(5, 0, 5))
+    ('better', 'worse', 'no measurable difference')
+    """
+    if elo.low > 0:
+        return "better"
+    if elo.high < 0:
+        return "worse"
+    return "no measurable difference"
+
+
+def verdict_line(elo: EloEstimate, out: Path, start_path: Path) -> str:
+    """What the validation says of the tuned weights, plainly, and which file to use.
+
+    >>> from c4engine.experiments.elo import elo_difference
+    >>> print(verdict_line(elo_difference(2, 0, 18), Path("t.json"), Path("t-start.json")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    the tuned weights are WORSE than the start: keep the start,
+    saved in t-start.json (--weights t-start.json), not t.json
+    """
+    found = verdict(elo)
+    if found == "better":
+        return f"the tuned weights are better than the start: use {out} (--weights {out})"
+    keep = f"keep the start, saved in {start_path} (--weights {start_path}), not {out}"
+    if found == "worse":
+        return f"the tuned weights are WORSE than the start: {keep}"
+    return f"the tuned weights are not measurably better than the start (the interval includes 0): {keep}"
 
 
 def _validation_depth(spec: str) -> int:
@@ -269,6 +309,8 @@ def run_tune(args: argparse.Namespace) -> int:
     with TuneStore(db) as store:
         store.start(config)
         already = store.games_played()
+        if already:
+            print(f"resumed from {already} games stored in {db}", flush=True)
         with Progress("tune", config.budget, done=already, unit=" games") as bar:
             result = tune(
                 config,
@@ -326,6 +368,9 @@ def run_tune(args: argparse.Namespace) -> int:
             f"validation, tuned against start at depth {depth}: +{validation.wins} ={validation.draws} "
             f"-{validation.losses}, Elo {validation.elo()}"
         )
+        print(verdict_line(validation.elo(), out, start_path))
+    else:
+        print("not validated (--validate 0): nothing shows the tuned weights better than the start")
     print(f"weights in {out}, start in {start_path}, curve in {curve_path}, checkpoint in {db}")
     return 0
 
@@ -335,8 +380,9 @@ TUNE = Command(
     summary="tune the windows evaluator's weights by self-play",
     description="Tune the windows weights with CMA-ES or simulated annealing: each candidate plays "
     "paired games (both colours, common seeded openings) at a fixed depth against a reference pool. "
-    "Checkpointed in SQLite: run the same command again to resume.  Ends with a validation match, "
-    "tuned against starting weights, and the Elo gain with a 95% interval.",
+    "Checkpointed in SQLite: run the same command again to resume; it ends as an unbroken run would.  "
+    "Ends with a validation match, tuned against starting weights, the Elo gain with a 95% interval "
+    "and a verdict: unless the tuned weights are measurably better, keep the start (NAME-start.json).",
     epilog="Weights (--start, --pool): default, classic (the hand-made defaults before tuning), "
     "hand (1/10/100), areas (2^k), flat (all 1), bad (flat, centre sign-flipped), "
     "start (the starting weights), or a weights JSON file.",

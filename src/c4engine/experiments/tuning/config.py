@@ -102,13 +102,17 @@ class TuneConfig:
         plain: dict[str, Any] = json.loads(json.dumps(values))  # tuples as lists, as JSON gives them back
         return plain
 
-    def make_optimizer(self) -> Optimizer:
+    def make_optimizer(self, planned_budget: int | None = None) -> Optimizer:
+        """A fresh optimiser at the start; annealing cools over the rounds ``planned_budget`` affords.
+
+        ``planned_budget`` is the budget the run was started with (default
+        this one): a run resumed with a larger budget keeps its schedule.
+        """
         start = self.space.to_unit(self.start)
         if self.method == "cma":
             return CmaEs(start, self.sigma, self.seed, self.popsize)
-        return Annealing(
-            start, self.sigma, self.seed, steps=max(1, self.budget // self.games_per_candidate - 1)
-        )
+        budget = self.budget if planned_budget is None else planned_budget
+        return Annealing(start, self.sigma, self.seed, steps=max(1, budget // self.games_per_candidate - 1))
 
     def round_openings(self, round_number: int) -> list[tuple[int, ...]]:
         """The openings every candidate of round ``round_number`` plays (each twice, both colours)."""

@@ -3,7 +3,8 @@
 Both maximise a fitness (a match score, 0..1) over vectors of 0..1 (see
 :class:`~c4engine.experiments.tuning.parameters.ParameterSpace`), round by round:
 :meth:`Optimizer.ask` proposes a round's candidates, :meth:`Optimizer.tell`
-learns their fitness.  Both pickle, so a tuning run checkpoints them.
+learns their fitness.  Both are functions of their seed and the rounds
+they were told, so a tuning run rebuilds them from its stored rounds.
 
 >>> annealing = Annealing([0.5, 0.5], sigma=0.1, seed=1, steps=10)
 >>> annealing.ask()                 # the first round evaluates the start itself
@@ -14,10 +15,11 @@ learns their fitness.  Both pickle, so a tuning run checkpoints them.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -42,6 +44,15 @@ class Optimizer(Protocol):
 _CMA_RANDOM = np.random.RandomState(0)
 
 
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Around every call into ``cma``: its warnings (matplotlib missing, its numerical notes) are
+    its own business, never the user's."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
 def _cma_randn(*shape: int) -> Any:
     """``cma``'s normal samples, from a generator this module seeds (module-level: it pickles by name)."""
     return _CMA_RANDOM.standard_normal(shape)
@@ -53,14 +64,16 @@ class CmaEs:
     ``cma`` samples from a generator that is seeded from ``seed`` and the
     number of calls before every ``ask`` and ``tell`` (numpy's global one
     too, for anything else it draws), so the candidates are a function of
-    the seed and the history, also across a pickled checkpoint.  The answer
+    the seed and the history: a run resumes by asking and telling its stored
+    rounds again.  (A pickle is only good in the process that made it: ``cma``
+    files the points it asked under Python's per-process string hash and,
+    told them in another process, learns from other points.)  The answer
     is CMA's mean (its ``xfavorite``), the best estimate under noise.
     """
 
     def __init__(self, start: Sequence[float], sigma: float, seed: int, popsize: int | None = None) -> None:
         try:
-            with warnings.catch_warnings():  # cma warns when matplotlib is missing; it plots nothing here
-                warnings.simplefilter("ignore")
+            with _quiet():
                 import cma
         except ImportError as error:  # pragma: no cover - depends on the install
             raise TuneError("CMA-ES needs the 'cma' package: pip install 'c4engine[tune]'") from error
@@ -70,7 +83,8 @@ class CmaEs:
         self.seed = seed
         self.calls = 0
         self._reseed()
-        self.es = cma.CMAEvolutionStrategy(list(start), sigma, options)
+        with _quiet():
+            self.es = cma.CMAEvolutionStrategy(list(start), sigma, options)
 
     @staticmethod
     def smallest_round(dimension: int, popsize: int | None = None) -> int:
@@ -92,14 +106,17 @@ class CmaEs:
 
     def ask(self) -> list[list[float]]:
         self._reseed()
-        return [[float(x) for x in point] for point in self.es.ask()]
+        with _quiet():
+            return [[float(x) for x in point] for point in self.es.ask()]
 
     def tell(self, candidates: list[list[float]], fitness: list[float]) -> None:
         self._reseed()
-        self.es.tell([np.array(point) for point in candidates], [-value for value in fitness])
+        with _quiet():
+            self.es.tell([np.array(point) for point in candidates], [-value for value in fitness])
 
     def best(self) -> list[float]:
-        return [float(x) for x in self.es.result.xfavorite]
+        with _quiet():
+            return [float(x) for x in self.es.result.xfavorite]
 
 
 class Annealing:

@@ -12,6 +12,12 @@ that fit (a CMA-ES generation keeps at least half its population, what
 is refused.
 Games run by :class:`c4engine.jobs.JobRunner`, whose workers stay up for
 the whole run.
+
+A run is a function of its configuration: games are deterministic, a
+fitness is a sum of exact halves (the order games finish in, or the number
+of workers, changes nothing), and the optimiser is rebuilt from the stored
+rounds when a run resumes, so a run stopped anywhere and resumed ends with
+the games, weights and fitness values of an unbroken one.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from c4engine.board import Board, Player
+from c4engine.errors import TuneError
 from c4engine.experiments.tuning.config import TuneConfig
+from c4engine.experiments.tuning.optimizers import Optimizer
 from c4engine.experiments.tuning.parameters import ParameterSpace
 from c4engine.experiments.tuning.store import CandidateResult, TuneStore
 from c4engine.jobs import JobRunner
@@ -114,28 +122,49 @@ def tune(
     """
     store = store if store is not None else TuneStore(":memory:")
     store.start(config)
-    state = store.state()
-    if state is None:
-        round_number, pending, optimizer = 0, False, config.make_optimizer()
-    else:
-        round_number, pending, optimizer = state
+    optimizer = config.make_optimizer(store.planned_budget())
+    round_number, pending = _replay(optimizer, store)
     with JobRunner(workers, scheduler) as runner:
         while True:
-            if pending:
-                candidates = store.asked(round_number)
+            if pending is not None:
+                candidates = pending
             else:
                 affordable = (config.budget - store.games_played()) // config.games_per_candidate
                 if affordable < config.smallest_round:
                     break
                 candidates = optimizer.ask()[:affordable]
-                store.save_asked(round_number, optimizer, candidates, config.space)
+                store.save_asked(round_number, candidates, config.space)
             results = _play_round(config, store, round_number, candidates, runner, on_pair)
             optimizer.tell(candidates, [result.fitness for result in results])
-            store.save_told(round_number, optimizer, results)
+            store.save_told(results)
             round_number += 1
-            pending = False
+            pending = None
     best = tuple(float(f"{value:.6g}") for value in config.space.from_unit(optimizer.best()))
     return TuneResult(config, best, tuple(store.results()), store.games_played(), round_number)
+
+
+def _replay(optimizer: Optimizer, store: TuneStore) -> tuple[int, list[list[float]] | None]:
+    """Bring a fresh ``optimizer`` to where the stored run left it: ask and tell every finished round.
+
+    The optimiser is a function of its seed and the rounds it learnt, so this
+    is the state an unbroken run had, whatever process or moment stopped the
+    run.  Returns the number of finished rounds and the candidates of an
+    unfinished last one (None if there is none).  Each round asked again
+    must be the one stored: a checkpoint another version wrote is refused.
+    """
+    finished = 0
+    for stored in store.rounds():
+        asked = optimizer.ask()
+        if stored.number != finished or stored.candidates != asked[: len(stored.candidates)]:
+            raise TuneError(
+                f"{store.path}: round {stored.number} is not the one this run asks again "
+                f"(a checkpoint of another version of c4engine or cma?); {store.remedy}"
+            )
+        if stored.fitness is None:
+            return finished, stored.candidates
+        optimizer.tell(stored.candidates, stored.fitness)
+        finished += 1
+    return finished, None
 
 
 def _play_round(

@@ -1,26 +1,27 @@
-"""The checkpoint of a tuning run in SQLite: its parameters, games, candidates, optimiser state.
+"""The checkpoint of a tuning run in SQLite: its parameters, games, and every round's candidates.
 
-A round's candidates are stored (with the optimiser that asked them) before
-its games are played, every pair of games as it finishes, and the fitness
-values with the optimiser that learnt them in one transaction, so a killed
-run resumes exactly where it stopped.
+A round's candidates are stored before its games are played, every pair of
+games as it finishes, and the round's fitness values in one transaction.
+The optimiser itself is not stored: it is a function of the run's seed and
+the rounds it has learnt, so a resumed run rebuilds it by asking and
+telling the stored rounds again (:func:`~c4engine.experiments.tuning.run.tune`).
+A pickled optimiser would not do: ``cma`` files the candidates it asked
+under Python's string hash, which differs from process to process, so a
+pickle told in another process learns other points.
 """
 
 from __future__ import annotations
 
 import json
-import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from c4engine.errors import TuneError
 from c4engine.experiments.tuning.config import TuneConfig
-from c4engine.experiments.tuning.optimizers import Optimizer
 from c4engine.experiments.tuning.parameters import ParameterSpace
 from c4engine.store import SQLiteStore, identity_table, utc_now
 
-__all__ = ["CandidateResult", "TuneStore"]
+__all__ = ["CandidateResult", "StoredRound", "TuneStore"]
 
 
 @dataclass(frozen=True)
@@ -37,23 +38,34 @@ class CandidateResult:
     losses: int
 
 
+@dataclass(frozen=True)
+class StoredRound:
+    """A round as stored: its candidates (unit cube) and their fitness, None until all were played."""
+
+    number: int
+    candidates: list[list[float]]
+    fitness: list[float] | None
+
+
 class TuneStore(SQLiteStore):
-    """A tuning run in SQLite: parameters, games, candidates, optimiser state (``":memory:"`` allowed).
+    """A tuning run in SQLite: parameters, games, every round's candidates (``":memory:"`` allowed).
 
     >>> store = TuneStore(":memory:")
-    >>> store.state() is None
-    True
+    >>> store.rounds()
+    []
     """
 
     error = TuneError
     description = "a tuning database"
     run = "tuning run"
     remedy = "use another --db"
+    schema_version = 2
+    """2: no pickled optimiser (rebuilt from the rounds), the budget the run was planned with."""
 
     def __init__(self, path: str | Path) -> None:
         super().__init__(
             path,
-            identity_table("run")
+            identity_table("run", "planned_budget INTEGER NOT NULL")
             + """
             CREATE TABLE IF NOT EXISTS games (
                 round INTEGER NOT NULL,
@@ -78,33 +90,23 @@ class TuneStore(SQLiteStore):
                 finished TEXT,
                 PRIMARY KEY (round, candidate)
             );
-            CREATE TABLE IF NOT EXISTS state (
-                id INTEGER PRIMARY KEY CHECK (id = 1),
-                round INTEGER NOT NULL,
-                pending INTEGER NOT NULL,
-                optimizer BLOB NOT NULL,
-                saved TEXT NOT NULL
-            );
             """,
         )
 
     def start(self, config: TuneConfig) -> None:
-        """Record ``config``'s parameters, or check that the stored run has the same."""
-        self.identify("run", config.parameters())
+        """Record ``config``'s parameters and budget, or check that the stored run has the same parameters."""
+        self.identify("run", config.parameters(), planned_budget=config.budget)
 
-    def state(self) -> tuple[int, bool, Any] | None:
-        """``(round, pending, optimizer)``: the round to play, whether it was already asked, the optimiser."""
-        row = self._db.execute("SELECT round, pending, optimizer FROM state WHERE id = 1").fetchone()
+    def planned_budget(self) -> int:
+        """The budget of the run's first start: annealing's schedule, which a larger budget later keeps."""
+        row = self._db.execute("SELECT planned_budget FROM run WHERE id = 1").fetchone()
         if row is None:
-            return None
-        return row[0], bool(row[1]), pickle.loads(row[2])
+            raise TuneError(f"{self.path} holds no tuning run yet")
+        return int(row[0])
 
-    def save_asked(
-        self, round_number: int, optimizer: Optimizer, candidates: list[list[float]], space: ParameterSpace
-    ) -> None:
-        """Store a round's candidates and the optimiser that asked them, in one transaction."""
+    def save_asked(self, round_number: int, candidates: list[list[float]], space: ParameterSpace) -> None:
+        """Store a round's candidates (unit cube, and as values), before its games are played."""
         with self._db:
-            self._db.execute("DELETE FROM candidates WHERE round = ?", (round_number,))
             self._db.executemany(
                 "INSERT INTO candidates (round, candidate, unit, vals) VALUES (?, ?, ?, ?)",
                 [
@@ -112,10 +114,9 @@ class TuneStore(SQLiteStore):
                     for index, unit in enumerate(candidates)
                 ],
             )
-            self._save_state(round_number, True, optimizer)
 
-    def save_told(self, round_number: int, optimizer: Optimizer, results: list[CandidateResult]) -> None:
-        """Store a round's fitness values and the optimiser that learnt them, in one transaction."""
+    def save_told(self, results: list[CandidateResult]) -> None:
+        """Store a round's fitness values, all in one transaction: the round is then finished."""
         with self._db:
             self._db.executemany(
                 "UPDATE candidates SET fitness = ?, games = ?, wins = ?, draws = ?, losses = ?, finished = ? "
@@ -125,19 +126,20 @@ class TuneStore(SQLiteStore):
                     for r in results
                 ],
             )
-            self._save_state(round_number + 1, False, optimizer)
 
-    def _save_state(self, round_number: int, pending: bool, optimizer: Optimizer) -> None:
-        self._db.execute(
-            "INSERT OR REPLACE INTO state VALUES (1, ?, ?, ?, ?)",
-            (round_number, int(pending), pickle.dumps(optimizer), utc_now()),
-        )
-
-    def asked(self, round_number: int) -> list[list[float]]:
-        rows = self._db.execute(
-            "SELECT unit FROM candidates WHERE round = ? ORDER BY candidate", (round_number,)
-        ).fetchall()
-        return [json.loads(row[0]) for row in rows]
+    def rounds(self) -> list[StoredRound]:
+        """Every round asked so far, in order; only the last may be unfinished (its fitness None)."""
+        rows = self._db.execute("SELECT round, unit, fitness FROM candidates ORDER BY round, candidate")
+        candidates: dict[int, list[list[float]]] = {}
+        fitness: dict[int, list[float | None]] = {}
+        for number, unit, value in rows:
+            candidates.setdefault(number, []).append(json.loads(unit))
+            fitness.setdefault(number, []).append(value)
+        stored = []
+        for number, points in candidates.items():
+            values = [value for value in fitness[number] if value is not None]
+            stored.append(StoredRound(number, points, values if len(values) == len(points) else None))
+        return stored
 
     def add_pair(
         self, key: tuple[int, int, int, int], games: tuple[tuple[float, str], tuple[float, str]]
