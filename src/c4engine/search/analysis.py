@@ -354,10 +354,10 @@ class Analyst:
         if open_columns:
             start += self._load_engine(board)
             searched = True
-        estimates, searched = (
+        estimates, estimated_nodes = (
             self._estimate(board, open_columns, limit, start, nodes, poll) if open_columns else ({}, 0)
         )
-        nodes += searched
+        nodes += estimated_nodes
         for column, (value, line) in estimates.items():
             # the child's value, negated, is this column's: count this column's stone as one more ply
             if abs(value) >= WIN_THRESHOLD:
@@ -382,7 +382,8 @@ class Analyst:
                 if answer is None or not answer.is_exact or complete[column]:
                     continue
                 if not searched:  # an answer of the book alone: its lines too, no search
-                    lines[column], complete[column] = self.line(board, column, int(answer.value), search=False)
+                    found = self.line(board, column, int(answer.value), search=False)
+                    lines[column], complete[column] = found
                     continue
                 left = _time_left(limit, start)
                 found = self.line(
@@ -433,7 +434,8 @@ class Analyst:
                     left = _remaining(limit, start, 0)
                     nodes = budget if left.nodes is None else min(budget, left.nodes)
                     # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
-                    beaten = self.solver.is_at_least(_after(board, column), 1 - score, Limit(left.time, nodes))
+                    probe = Limit(time=left.time, nodes=nodes)
+                    beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
                     if beaten is None:
                         if timed_out.is_set() or (left.nodes is not None and nodes == left.nodes):
                             return None, below
@@ -514,7 +516,8 @@ class Analyst:
         else from the solver within ``limit``; where the solver cannot
         answer, the engine's estimate.  ``line`` asks for best play to the end
         of the game (:meth:`line`) from an exact score's best move, within
-        what is left of ``limit``: the result's ``line`` (``line_complete``).  The result is
+        what is left of ``limit``: the result's ``line`` (``line_complete``) -- for an answer
+        from the book, the book's own line, at once, which may stop short.  The result is
         ``proven`` when its score is exact and its column keeps it; with ``best_move=False`` the
         column may be None.
         """
@@ -523,10 +526,13 @@ class Analyst:
         column, score = result.column, result.score
         if not line or weak or not result.proven or column is None or score is None:
             return result
-        left = _time_left(limit, start)
-        found, complete = self.line(
-            board, column, int(score.value), Limit() if left is None else Limit(time=left)
-        )
+        if result.source in ("rules", "book"):  # a book answer comes at once: its line is the book's
+            found, complete = self.line(board, column, int(score.value), search=False)
+        else:
+            left = _time_left(limit, start)
+            found, complete = self.line(
+                board, column, int(score.value), Limit() if left is None else Limit(time=left)
+            )
         return replace(result, line=found, line_complete=complete, time=time.perf_counter() - start)
 
     def _solve(
