@@ -62,19 +62,12 @@ from c4engine.search.results import (
     Score,
     Source,
 )
-from c4engine.search.review import (
-    DEFAULT_PLY_LIMIT,
-    GameLike,
-    ProgressHook,
-    Review,
-    board_of_game,
-    review_board,
-)
 from c4engine.search.scale import score_range, win_score
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
     from c4engine.search.engine import Engine, SearchProgress
     from c4engine.search.evaluators import Evaluator
+    from c4engine.search.review import GameLike, ProgressHook, Review  # on first review: a book answer
     from c4engine.search.solver import SolveProgress, Solver
 
 __all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_by_bounds", "best_column", "shared_analyst"]
@@ -297,11 +290,17 @@ class Analyst:
         open_columns = [c for c in board.legal_moves() if scores[c] is None]
         searched = False  # whether anything beyond the rules and the book answered
         bounded = limit.time is not None or limit.nodes is not None
-        if book_value is not None and bounded and open_columns and self._solves(board):
+        # the columns that may keep the book's score, while none is known to
+        candidates = (
+            [c for c in open_columns if _bound(uppers[c]) >= known]
+            if known is not None and not any(_bound(lowers[c]) >= known for c in board.legal_moves())
+            else []
+        )
+        if book_value is not None and bounded and candidates and self._solves(board):
             # under a limit, first prove a move that keeps the book's score: the recommendation
             start += self._load_solver(board)
             searched = True
-            reaching, below = self._reach(board, book_value, open_columns, self._solver_limit(limit))
+            reaching, below = self._reach(board, book_value, candidates, self._solver_limit(limit))
             for column in below:
                 uppers[column] = min(_bound(uppers[column]), _scaled(book_value - 1, weak))
             if reaching is not None:
@@ -413,33 +412,35 @@ class Analyst:
     def _reach(
         self, board: Board, score: int, columns: Sequence[int], limit: Limit
     ) -> tuple[int | None, list[int]]:
-        """Which of ``columns`` keeps ``board``'s exact (strong) ``score``, within ``limit``: the column
-        proven to (None if none was before the limit ran out), and the columns shown to score less.
+        """Which of ``columns`` -- every column that may keep ``board``'s exact (strong) ``score``;
+        the others are known to score less -- keeps it, within ``limit``: the column proven to
+        (None if none was before the limit ran out), and the columns shown to score less.
 
         One null-window search a column, centre-first, in rounds of growing node budgets
         (:data:`PROBE_NODES`, four times more each round): a column scoring less is usually
         refuted in a few thousand nodes, while proving the one that keeps the score costs the
         whole proof -- so the cheap refutations come first, and when every column but one is
-        refuted, that one keeps the score without a search of its own.
+        refuted, that one keeps the score without a search of its own.  Under a node limit the
+        budgets handed out count against it, whatever the searches took.
         """
         start = time.perf_counter()
         below: list[int] = []
         waiting = [c for c in board.geometry.center_order if c in columns]
-        budget = PROBE_NODES
+        budget, granted = PROBE_NODES, 0
         with self._cancel_after(limit.time) as timed_out:
             while waiting:
                 for column in list(waiting):
                     if len(waiting) == 1 and len(below) + 1 == len(columns):
                         return column, below  # every other column scores less
-                    left = _remaining(limit, start, 0)
-                    nodes = budget if left.nodes is None else min(budget, left.nodes)
+                    nodes = budget if limit.nodes is None else min(budget, limit.nodes - granted)
+                    if nodes <= 0 or timed_out.is_set():
+                        return None, below
+                    granted += nodes
+                    probe = Limit(time=_time_left(limit, start), nodes=nodes)
                     # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
-                    probe = Limit(time=left.time, nodes=nodes)
                     beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
                     if beaten is None:
-                        if timed_out.is_set() or (left.nodes is not None and nodes == left.nodes):
-                            return None, below
-                        continue
+                        continue  # not within this round's budget
                     if not beaten:
                         return column, below
                     below.append(column)
@@ -627,7 +628,7 @@ class Analyst:
     def review(
         self,
         game: str | Board | GameLike,
-        limit: Limit = DEFAULT_PLY_LIMIT,
+        limit: Limit | None = None,
         *,
         width: int = 7,
         height: int = 6,
@@ -640,10 +641,14 @@ class Analyst:
         ``total_time`` seconds if given: see c4engine.search.review.
 
         ``game`` is a move string (on a ``width`` x ``height`` connect-``connect``
-        board), a :class:`Board` with its history, or a game record.
+        board), a :class:`Board` with its history, or a game record.  ``limit`` None: the
+        review's default (:data:`c4engine.search.review.DEFAULT_PLY_LIMIT`).
         """
+        from c4engine.search.review import DEFAULT_PLY_LIMIT, board_of_game, review_board
+
         board = board_of_game(game, width, height, connect)
-        return review_board(self, board, limit, progress=progress, poll=poll, total_time=total_time)
+        ply_limit = DEFAULT_PLY_LIMIT if limit is None else limit
+        return review_board(self, board, ply_limit, progress=progress, poll=poll, total_time=total_time)
 
     def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:
         """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.
