@@ -283,7 +283,8 @@ class Analyst:
             if known is None:
                 return
             reaching = [c for c in board.legal_moves() if _bound(uppers[c]) >= known]
-            if len(reaching) == 1 and scores[reaching[0]] is None:
+            answer = scores[reaching[0]] if len(reaching) == 1 else None
+            if len(reaching) == 1 and (answer is None or not answer.is_exact):
                 settle(reaching[0], known, "book")
 
         settle_by_elimination()
@@ -372,6 +373,7 @@ class Analyst:
                 lines[column], complete[column] = line, _ends_game(board, line)
             else:
                 scores[column], sources[column] = Score.estimate(value, cells=cells, stones=stones), "engine"
+        settle_by_elimination()  # the engine may have seen the end of every other column
         best, proven = best_by_bounds(board, scores, lowers, uppers, at_least=known)
         chosen = best_column(board, [0 if c in best else None for c in range(board.width)])
         if pv and not weak:
