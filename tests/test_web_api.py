@@ -103,7 +103,7 @@ def test_analyze_from_the_book(client: httpx.Client) -> None:
     body = client.get("/api/analyze", params={"pos": "44", "time": CAPS.max_time}).json()
     assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4] and not body["pv_proven"]
     assert body["position_score"] == {
-        "lower": 2, "upper": 2, "score": 2, "exact": True, "label": "win in 20", "source": "book"
+        "lower": 1, "upper": 1, "score": 1, "exact": True, "label": "win in 20", "source": "book"
     }  # fmt: skip
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
