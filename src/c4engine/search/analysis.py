@@ -343,12 +343,12 @@ class Analyst:
                     settle(column, score, "solver")
                     continue
                 # what the solver proved, within what was known before
-                low = max(_bound(lowers[column]), _bound(solved.lowers[column]))
-                high = min(_bound(uppers[column]), _bound(solved.uppers[column]))
-                if low == high:
-                    settle(column, low, "solver")
+                lower = max(_bound(lowers[column]), _bound(solved.lowers[column]))
+                upper = min(_bound(uppers[column]), _bound(solved.uppers[column]))
+                if lower == upper:
+                    settle(column, lower, "solver")
                 else:
-                    lowers[column], uppers[column] = low, high
+                    lowers[column], uppers[column] = lower, upper
             settle_by_elimination()
         open_columns = [c for c in open_columns if scores[c] is None]
         if open_columns:
