@@ -515,7 +515,8 @@ class Analyst:
 
         From the book when it holds the position (the best move is the book's
         when it holds every child, or a child keeping the score as a policy
-        book does; else it costs a few null-window searches);
+        book does; else it costs a few null-window searches, as in
+        :meth:`analyze`: the others refuted first);
         else from the solver within ``limit``; where the solver cannot
         answer, the engine's estimate.  ``line`` asks for best play to the end
         of the game (:meth:`line`) from an exact score's best move, within
@@ -564,9 +565,12 @@ class Analyst:
                     chosen = best_column(board, scores)
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
-                elif board.geometry.fits_64_bits:
+                elif book is not None and board.geometry.fits_64_bits:
                     start += self._load_solver(board)
-                    chosen = self.move_reaching(board, known, self._solver_limit(limit))
+                    # as an analysis does: among the columns the book lacks, cheap refutations first
+                    lacking = [c for c, score in enumerate(book.move_scores(board)) if score is None]
+                    lacking = [c for c in lacking if board.can_play(c)]
+                    chosen, _below = self._reach(board, known, lacking, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     start += self._load_engine(board)
                     guess = self._engine(_remaining(limit, start, 0)).search(board).column
