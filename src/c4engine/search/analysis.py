@@ -234,8 +234,14 @@ class Analyst:
         engine's estimate, every column searched to the same depth (the last
         depth completed for all of them, so the estimates compare).  With no
         time or node limit the solver always finishes: every score is exact.
+        Every column the book knows is exact; the book's score of the position
+        (``book_score``) caps every column, and under a limit the solver's share
+        first looks for the column keeping it (the others refuted first, then
+        elimination); a column below it is never recommended.
         ``pv`` also finds each exact column's line to the end of the game, as
-        far as the limit allows (to the end without one).  ``weak`` asks only
+        far as the limit allows (to the end without one); an answer of the rules
+        and the book alone searches nothing: its lines are the book's own, as far
+        as the book goes (``lines_complete``).  ``weak`` asks only
         win/draw/loss.  ``poll`` is called now and then by the solver and the
         engine alike; returning True stops both (a client that went away, say).
         The best columns follow the dominance rule (:func:`best_by_bounds`).
