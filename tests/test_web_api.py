@@ -23,6 +23,7 @@ from tests.conftest import PONS
 from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
+from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
 from c4engine.web.app import ServerCaps, position_payload
 from c4engine.web.pool import Client, ClientBusyError, Lane, PoolBusyError
@@ -97,22 +98,27 @@ def test_analyze_known_positions(client: httpx.Client) -> None:
 
 
 def test_analyze_from_the_book(client: httpx.Client) -> None:
-    """The scores come from the book at once; the line past the book needs the solver, so the cap is
-    the largest one (a loaded machine stretches the kernels' loading)."""
+    """The scores come from the book at once, the position's own too, and so does the line: the
+    book's own, which stops where the book does (and says so)."""
     body = client.get("/api/analyze", params={"pos": "44", "time": CAPS.max_time}).json()
-    assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4] and body["pv_proven"]
+    assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4] and not body["pv_proven"]
+    assert body["position_score"] == {
+        "lower": 1, "upper": 1, "score": 1, "exact": True, "label": "win in 20", "source": "book"
+    }  # fmt: skip
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
     ]  # fmt: skip
 
 
 def test_analyze_gives_the_best_line_to_the_winning_stone(client: httpx.Client) -> None:
-    """The API's answer is the worker's (with the side to move): its line goes to the winning stone
-    when the cap leaves time for it -- a generous one here, as the machine may be loaded."""
+    """The API's answer is the worker's (with the side to move): searched, its line goes to the
+    winning stone when the cap leaves time for it -- a generous one here, as the machine may be
+    loaded.  (From the book, 133524's line is the book's own: the served one.)"""
     served = client.get("/api/analyze", params={"pos": "133524", "time": 2}).json()
     assert served["best"] == [6] and served["best_proven"] and served["move"] == 6
     assert served["pv"][0] == 6 and served["to_move"] == "X"
-    body = analyze(Board.from_moves("133524"), Limit(time=120))
+    searched = Analyst(book=None).analyze(Board.from_moves("133524"), Limit(time=120))
+    body = searched.to_json("133524", "7x6", 4)
     assert body["best"] == [6] and body["best_proven"] and body["pv_proven"] and body["move"] == 6
     board = Board.from_moves("133524")
     for column in body["pv"]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from typing import Any
@@ -65,26 +66,44 @@ def _ends_the_game(moves: str, line: str, result: str) -> bool:
     return board.winner == (mover if result == "win" else mover.other)
 
 
-def test_solve_from_the_book_scores_without_search_and_its_line_goes_to_the_end() -> None:
-    """The score is the book's (no node searched); the line goes on through the solver to the end."""
-    status, out, _loaded = _c4("solve", "")
+def _keeps_the_books_score(moves: str, line: str) -> bool:
+    """Whether every move of ``line`` after ``moves`` keeps the position's score, as the book says."""
+    path = default_book_path()
+    assert path is not None
+    with OpeningBook.open(path) as book:
+        board = Board.from_moves(moves)
+        for column in line:
+            score = book.score(board)
+            if score is None or book.move_scores(board)[int(column) - 1] != score:
+                return False
+            board.play(int(column) - 1)
+    return True
+
+
+def test_solve_from_the_book_answers_at_once_with_the_books_own_line() -> None:
+    """The score is the book's (no node searched), and so is the line: no solver, no numpy."""
+    status, out, loaded = _c4("solve", "")
     assert status == 0
     assert "score: 1 (win in 21 moves)" in out and "best move: 4" in out and "nodes: 0 " in out
+    assert "pv: " in out and "(not proven to the end)" in out
     line = out.split("pv: ")[1].split()[0]
-    assert line[0] == "4" and _ends_the_game("", line, "win") and len(line) == 41  # the 21st stone wins
+    assert line[0] == "4" and len(line) > 1 and _keeps_the_books_score("", line)
+    assert loaded == []
 
 
-def test_analyze_from_the_book_scores_without_search_and_its_line_goes_to_the_end() -> None:
-    status, out, _loaded = _c4("analyze", "")
+def test_analyze_from_the_book_answers_at_once_with_the_books_own_lines() -> None:
+    status, out, loaded = _c4("analyze", "")
     assert status == 0
     assert "scores: -2 -1 0 1 0 -1 -2" in out and "best moves: 4 (win in 21 moves)" in out
     line = out.split("pv: ")[1].split()[0]
-    assert "not proven" not in out and _ends_the_game("", line, "win") and "nodes: 0 " in out
+    assert "(not proven to the end)" in out and _keeps_the_books_score("", line) and "nodes: 0 " in out
+    assert loaded == []
 
 
 def test_solve_and_analyze_show_a_line_that_ends_in_the_win() -> None:
+    """Searched (no book), the line goes on to the winning stone."""
     for command in ("solve", "analyze"):
-        status, out, _loaded = _c4(command, "133524")
+        status, out, _loaded = _c4(command, "133524", "--no-book")
         assert status == 0 and "win in 17" in out.replace("moves", "").replace("  ", " ")
         line = out.split("pv: ")[1].split()[0]
         assert _ends_the_game("133524", line, "win") and len(line) == 2 * 17 - 1
@@ -246,10 +265,15 @@ def test_json_for_machines_one_object_a_line_in_batch() -> None:
     assert result.returncode == 1 and "line 2:" in result.stderr
     first, bad, empty = (json.loads(line) for line in result.stdout.splitlines())
     assert first["position"] == "133524" and first["best"] == [6] and first["best_proven"]
+    assert first["position_score"] == {
+        "lower": 2, "upper": 2, "score": 2, "exact": True, "label": "win in 17", "source": "book"
+    }  # fmt: skip
     six = first["columns"][5]
     assert (six["lower"], six["upper"], six["score"], six["exact"], six["estimate"]) == (2, 2, 2, True, None)
-    assert six["pv"] == first["pv"] and six["pv_complete"] and six["label"] == "win in 17"
-    assert _ends_the_game("133524", "".join(map(str, six["pv"])), "win")
+    assert six["pv"] == first["pv"] and six["label"] == "win in 17"
+    line = "".join(map(str, six["pv"]))  # the book's own line: each move keeps the score
+    assert _keeps_the_books_score("133524", line)
+    assert six["pv_complete"] == _ends_the_game("133524", line, "win")
     assert bad["position"] == "4x" and "error" in bad
     assert empty["position"] == "" and empty["best"] == [4] and empty["source"] == "book"
 
@@ -257,8 +281,10 @@ def test_json_for_machines_one_object_a_line_in_batch() -> None:
 def test_analyze_takes_one_limit_of_time_nodes_and_depth() -> None:
     """--nodes bounds the question as --time does: a thousand nodes cannot prove the block of this
     position (its proof takes about 1.7 million), which stays an estimate; --depth sets the
-    estimates' depth."""
-    done = run_c4("analyze", "4435541", "--nodes", "1000", "--depth", "2", "--time", "60", "--json")
+    estimates' depth.  (The book holds the block's score: without it, the search must prove it.)"""
+    done = run_c4(
+        "analyze", "4435541", "--no-book", "--nodes", "1000", "--depth", "2", "--time", "60", "--json"
+    )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert not answer["exact"] and answer["columns"][1]["estimate"] is not None
@@ -277,3 +303,71 @@ def test_a_bad_limit_is_one_error_line(option: list[str], words: str) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("c4 analyze: error: ") and words in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_json_keeps_the_books_score_of_a_position_whose_children_it_lacks() -> None:
+    """3775312 is on the book's last ply: its score (2, a win in 17) is the book's, its columns' are
+    not.  Under a cap the JSON still says the position scores 2, no column more, and never recommends
+    a column shown to score less; column 3, the one keeping the 2, is proven best once shown to."""
+    for command in ("solve", "analyze"):
+        found = _json(command, "3775312", "--time", "0.2" if command == "solve" else "0.05", "--json")
+        assert found["position_score"] == {
+            "lower": 2, "upper": 2, "score": 2, "exact": True, "label": "win in 17", "source": "book"
+        }  # fmt: skip
+        columns = [column for column in found["columns"] if column is not None]
+        assert all(column["upper"] <= 2 for column in columns)
+        assert all(columns[best - 1]["upper"] == 2 for best in found["best"])
+        three = columns[2]
+        if three["exact"]:
+            assert three["score"] == 2 and found["best"] == [3] and found["best_proven"]
+        assert not found["best_proven"] or found["best"] == [3]
+
+
+def _book_positions(count: int, seed: int) -> list[tuple[str, int, list[int | None]]]:
+    """``count`` positions of the shipped book drawn at random: (moves, the book's score, the book's
+    score of each column, None where it lacks it)."""
+    path = default_book_path()
+    assert path is not None
+    with OpeningBook.open(path) as book:
+        keys = [key for key, _score in book.items()]
+        drawn = []
+        for key in random.Random(seed).sample(keys, count):
+            board = book.board(key)
+            score = book.score(board)
+            assert score is not None
+            drawn.append((board.move_string, score, book.move_scores(board)))
+    return drawn
+
+
+@pytest.mark.parametrize("cap", ["0.01", "0.2"])
+def test_no_book_position_answers_in_json_less_than_the_book_proves_or_its_text_says(
+    cap: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """200 book positions (every ply up to the book's policy), each under the cap: ``c4 solve`` in
+    text and in JSON.  The JSON's position score is the book's, as the text's score line is; every
+    column the book knows is exact at the book's score; the recommendation never scores less than
+    the book's score where that is shown, and is proven best only at it."""
+    from c4engine.cli import main
+
+    for moves, score, book_columns in _book_positions(200, seed=36):
+        assert main(["solve", moves, "--time", cap, "--table-mb", "8"]) == 0
+        text = capsys.readouterr().out
+        assert f"score: {score} (" in text, (moves, text)
+        assert "source: book" in text or "source: rules" in text, (moves, text)  # rules: a win at once
+        assert main(["solve", moves, "--time", cap, "--table-mb", "8", "--json"]) == 0
+        found = json.loads(capsys.readouterr().out)
+        position = found["position_score"]
+        assert (position["score"], position["exact"], position["source"]) == (score, True, "book"), moves
+        for column, known in zip(found["columns"], book_columns, strict=True):
+            if column is None:
+                continue
+            assert column["upper"] <= score, (moves, column)
+            if known is not None:
+                assert column["exact"] and column["score"] == known, (moves, column)
+                assert column["source"] in ("book", "rules"), (moves, column)
+        best = [found["columns"][column - 1] for column in found["best"]]
+        assert all(column["upper"] == score for column in best), (moves, found["best"])
+        if found["best_proven"]:
+            assert all(column["lower"] == score for column in best), (moves, found["best"])
+        if score in book_columns:  # the book shows a column keeping the score: it is proven best
+            assert found["best_proven"], moves

@@ -13,7 +13,7 @@ from c4engine.search import analysis
 from c4engine.search.analysis import Analyst, best_by_bounds, best_column, shared_analyst
 from c4engine.search.limit import Limit
 from c4engine.search.quick import QuickResult
-from c4engine.search.results import WIN_SCORE, Score
+from c4engine.search.results import WIN_SCORE, Analysis, Score
 from c4engine.search.solver import Solver
 
 
@@ -27,8 +27,10 @@ def test_the_empty_board_is_answered_from_the_book() -> None:
     assert analysis.exact_values() == (-2, -1, 0, 1, 0, -1, -2)
     assert analysis.sources == ("book",) * 7
     assert analysis.best_columns == (3,)
-    assert analysis.exact and analysis.pv_exact and analysis.pv[0] == 3
-    assert analysis.nodes == 0
+    assert analysis.exact and analysis.best_proven and analysis.pv[0] == 3
+    # the line is the book's own, which ends long before the game does: no search
+    assert len(analysis.pv) > 1 and not analysis.pv_exact and analysis.nodes == 0
+    assert analysis.book_score == 1 and analysis.score_bounds == (1, 1)
 
 
 def test_without_the_book_the_solver_answers_exactly(judge: Solver) -> None:
@@ -284,3 +286,71 @@ def test_loading_the_solver_is_neither_search_time_nor_spent_from_the_limit(
     assert len(loading) == 2
     assert analysis.exact and set(analysis.sources) <= {"solver", "rules", None}  # None: a full column
     assert analysis.elapsed <= wall - loading[-1]
+
+
+def _refuse_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("solve", "is_at_least", "analyze", "load"):
+        monkeypatch.setattr(Solver, name, fail)
+
+
+def test_a_book_answer_comes_at_once_with_the_books_own_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """257771: every column is in the book, so even under a 2 s limit nothing is searched -- the
+    lines too are the book's, each move keeping the score, cut where the book stops (and said so)."""
+    _refuse_searches(monkeypatch)
+    analyst = Analyst()
+    board = Board.from_moves("257771")
+    found = analyst.analyze(board, Limit(time=2))
+    book = analyst.book_for(board)
+    assert book is not None and found.exact and found.source == "book" and found.nodes == 0
+    assert found.exact_values() == tuple(book.move_scores(board))
+    for column, line in enumerate(found.lines):
+        walk, value = board.copy(), found.exact_values()[column]
+        for move in line:
+            assert value is not None and book.move_scores(walk)[move] == value  # each move keeps it
+            walk.play(move)
+            value = None if walk.is_over else book.score(walk)
+        assert found.lines_complete[column] == walk.is_over
+        assert found.columns[column].to_json()["pv_complete"] == walk.is_over  # type: ignore[union-attr]
+    assert found.pv == found.lines[found.best_columns[0]] and found.pv_exact == found.lines_complete[4]
+
+
+def test_the_books_score_caps_every_column_and_the_last_column_left_keeps_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """3775312 scores 2 in the book, its children are not there.  Every column gets the upper bound 2;
+    the probes show every column but 3 below 2, while column 3's own proof is too long for them:
+    column 3 then keeps the 2 without a search of its own -- exact, and proven best."""
+    board = Board.from_moves("3775312")
+    asked: list[tuple[str, int]] = []
+
+    def is_at_least(self: Solver, child: Board, score: int, limit: Limit) -> bool | None:
+        asked.append((child.move_string, score))
+        return None if child.move_string.endswith("3") else True  # column 3: not within the budget
+
+    def analyze(self: Solver, board: Board, limit: Limit, **options: object) -> Analysis:
+        return Analysis((None,) * 7, (), (), 0, 0.0, False, False, 42, 7, (-18,) * 7, (18,) * 7)  # nothing
+
+    monkeypatch.setattr(Solver, "load", lambda self, board: None)
+    monkeypatch.setattr(Solver, "is_at_least", is_at_least)
+    monkeypatch.setattr(Solver, "analyze", analyze)
+    found = Analyst().analyze(board, Limit(time=30, depth=2), pv=False)  # the engine: two plies
+    # "can the reply score -1 or more?": then the column scores at most 1
+    assert len(asked) == 7 and {score for _, score in asked} == {-1}
+    assert asked[0][0] == "37753124" and asked[1][0] == "37753123"  # centre first
+    assert found.exact_values() == (None, None, 2, None, None, None, None)
+    assert found.sources[2] == "book" and found.best_columns == (2,) and found.best_proven
+    assert found.uppers == (1, 1, 2, 1, 1, 1, 1) and found.score_bounds == (2, 2)
+    assert found.to_json("3775312", "7x6", 4)["position_score"]["label"] == "win in 17"
+
+
+def test_a_column_shown_below_the_books_score_is_out() -> None:
+    """The book says the position scores 2: a column proven at most 1 is never the recommendation,
+    however well the engine thinks of it."""
+    board = Board.from_moves("3775312")
+    guesses = [Score.estimate(value, cells=42, stones=7) for value in (0.0, 0.0, 5.0, 50.0, 0.0, 0.0, 0.0)]
+    lowers, uppers = [-17] * 7, [2, 2, 2, 1, 2, 2, 2]
+    assert best_by_bounds(board, guesses, lowers, uppers) == ((3,), False)
+    assert best_by_bounds(board, guesses, lowers, uppers, at_least=2) == ((2,), False)

@@ -129,11 +129,15 @@ def _print_result(position: str, result: PlayResult, width: int, out: TextIO) ->
     best = "-" if result.column is None else str(result.column + 1)
     exact = result.score is not None and result.score.is_exact
     score = result.score.value if result.score is not None and exact else f"[{result.lower}, {result.upper}]"
+    why = result.stopped or "an estimate"
+    unproven = "" if result.proven or result.column is None else f" (not proven best: {why})"
     print(f"position: {position or '(empty)'}", file=out)
     print(f"score: {score} ({result.describe()})", file=out)
-    print(f"best move: {best}", file=out)
+    print(f"best move: {best}{unproven}", file=out)
     if result.line_complete:
         print(f"pv: {format_moves(result.line, width)}", file=out)
+    elif result.proven and len(result.line) > 1:  # the book's line, short of the end
+        print(f"pv: {format_moves(result.line, width)} (not proven to the end)", file=out)
     print(f"source: {result.source}", file=out)
     print(
         f"nodes: {result.nodes}{_per_thread(result.nodes_per_thread)}  time: {result.time:.3f} s",

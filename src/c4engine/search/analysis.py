@@ -62,19 +62,12 @@ from c4engine.search.results import (
     Score,
     Source,
 )
-from c4engine.search.review import (
-    DEFAULT_PLY_LIMIT,
-    GameLike,
-    ProgressHook,
-    Review,
-    board_of_game,
-    review_board,
-)
 from c4engine.search.scale import score_range, win_score
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
     from c4engine.search.engine import Engine, SearchProgress
     from c4engine.search.evaluators import Evaluator
+    from c4engine.search.review import GameLike, ProgressHook, Review  # on first review: a book answer
     from c4engine.search.solver import SolveProgress, Solver
 
 __all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_by_bounds", "best_column", "shared_analyst"]
@@ -97,6 +90,10 @@ Python pays only while it stays smaller (about 0.02 CPU s)."""
 QUICK_BUDGET_NODES: Final = 10_000
 """The nodes an analyst spends in pure-Python searches in all (about 0.07 CPU s): a long run of small
 questions (a batch) then goes on compiled, faster once loaded, having lost little."""
+
+PROBE_NODES: Final = 20_000
+"""The first round's node budget of each null-window search for a move keeping the book's score
+(:meth:`Analyst.analyze` under a limit); each round after it gets four times more."""
 
 Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
 """Called now and then during a search with its progress; returning True stops the search."""
@@ -237,8 +234,14 @@ class Analyst:
         engine's estimate, every column searched to the same depth (the last
         depth completed for all of them, so the estimates compare).  With no
         time or node limit the solver always finishes: every score is exact.
+        Every column the book knows is exact; the book's score of the position
+        (``book_score``) caps every column, and under a limit the solver's share
+        first looks for the column keeping it (the others refuted first, then
+        elimination); a column below it is never recommended.
         ``pv`` also finds each exact column's line to the end of the game, as
-        far as the limit allows (to the end without one).  ``weak`` asks only
+        far as the limit allows (to the end without one); an answer of the rules
+        and the book alone searches nothing: its lines are the book's own, as far
+        as the book goes (``lines_complete``).  ``weak`` asks only
         win/draw/loss.  ``poll`` is called now and then by the solver and the
         engine alike; returning True stops both (a client that went away, say).
         The best columns follow the dominance rule (:func:`best_by_bounds`).
@@ -270,15 +273,51 @@ class Analyst:
             elif stones + 1 == cells:
                 settle(column, 0, "rules")
                 lines[column], complete[column] = (column,), True
-        book_scores = self.book_scores(board) if use_book else None
-        if book_scores is not None:
-            for column, score in enumerate(book_scores):
+        book = self._strong_book(board) if use_book else None
+        book_value = None if book is None else book.score(board)
+        known = None if book_value is None else _scaled(book_value, weak)
+        if book is not None:  # every column the book knows, even when it lacks others
+            for column, score in enumerate(book.move_scores(board)):
                 if score is not None and scores[column] is None:
                     settle(column, score, "book")
+        if known is not None:  # no move scores more than the position itself
+            for column in board.legal_moves():
+                uppers[column] = min(_bound(uppers[column]), known)
+
+        def settle_by_elimination() -> None:
+            # the position scores ``known``: when only one column can reach it, that column does
+            if known is None:
+                return
+            reaching = [c for c in board.legal_moves() if _bound(uppers[c]) >= known]
+            answer = scores[reaching[0]] if len(reaching) == 1 else None
+            if len(reaching) == 1 and (answer is None or not answer.is_exact):
+                settle(reaching[0], known, "book")
+
+        settle_by_elimination()
         open_columns = [c for c in board.legal_moves() if scores[c] is None]
+        searched = False  # whether anything beyond the rules and the book answered
+        bounded = limit.time is not None or limit.nodes is not None
+        # the columns that may keep the book's score, while none is known to
+        candidates = (
+            [c for c in open_columns if _bound(uppers[c]) >= known]
+            if known is not None and not any(_bound(lowers[c]) >= known for c in board.legal_moves())
+            else []
+        )
+        if book_value is not None and bounded and candidates and self._solves(board):
+            # under a limit, first prove a move that keeps the book's score: the recommendation
+            start += self._load_solver(board)
+            searched = True
+            reaching, below = self._reach(board, book_value, candidates, self._solver_limit(limit))
+            for column in below:
+                uppers[column] = min(_bound(uppers[column]), _scaled(book_value - 1, weak))
+            if reaching is not None:
+                settle(reaching, book_value, "book")
+            settle_by_elimination()
+            open_columns = [c for c in open_columns if scores[c] is None]
         quick_nodes = self._quick_nodes(board, limit) if open_columns else 0
         quick = analyze_quick(board, weak=weak, pv=pv, node_limit=quick_nodes) if quick_nodes else None
         if quick is not None:
+            searched = True
             self._quick_nodes_left -= quick.nodes
             nodes += quick.nodes
             for column in open_columns:
@@ -290,7 +329,9 @@ class Analyst:
                     lines[column], complete[column] = line, True
         elif open_columns and self._solves(board):
             start += self._load_solver(board)
-            solver_limit = self._solver_limit(limit)
+            searched = True
+            # what the solver's share has left after the probes for the book's score (none without them)
+            solver_limit = _remaining(self._solver_limit(limit), start, 0)
             with self._cancel_after(solver_limit.time):
                 solved = self.solver.analyze(
                     board,
@@ -306,15 +347,23 @@ class Analyst:
                 score = solved.scores[column]
                 if score is not None:
                     settle(column, score, "solver")
+                    continue
+                # what the solver proved, within what was known before
+                lower = max(_bound(lowers[column]), _bound(solved.lowers[column]))
+                upper = min(_bound(uppers[column]), _bound(solved.uppers[column]))
+                if lower == upper:
+                    settle(column, lower, "solver")
                 else:
-                    lowers[column], uppers[column] = solved.lowers[column], solved.uppers[column]
+                    lowers[column], uppers[column] = lower, upper
+            settle_by_elimination()
         open_columns = [c for c in open_columns if scores[c] is None]
         if open_columns:
             start += self._load_engine(board)
-        estimates, searched = (
+            searched = True
+        estimates, estimated_nodes = (
             self._estimate(board, open_columns, limit, start, nodes, poll) if open_columns else ({}, 0)
         )
-        nodes += searched
+        nodes += estimated_nodes
         for column, (value, line) in estimates.items():
             # the child's value, negated, is this column's: count this column's stone as one more ply
             if abs(value) >= WIN_THRESHOLD:
@@ -330,13 +379,18 @@ class Analyst:
                 lines[column], complete[column] = line, _ends_game(board, line)
             else:
                 scores[column], sources[column] = Score.estimate(value, cells=cells, stones=stones), "engine"
-        best, proven = best_by_bounds(board, scores, lowers, uppers)
+        settle_by_elimination()  # the engine may have seen the end of every other column
+        best, proven = best_by_bounds(board, scores, lowers, uppers, at_least=known)
         chosen = best_column(board, [0 if c in best else None for c in range(board.width)])
         if pv and not weak:
             order = [chosen] + [c for c in board.geometry.center_order if c != chosen]
             for column in order:
                 answer = scores[column]
                 if answer is None or not answer.is_exact or complete[column]:
+                    continue
+                if not searched:  # an answer of the book alone: its lines too, no search
+                    found = self.line(board, column, int(answer.value), search=False)
+                    lines[column], complete[column] = found
                     continue
                 left = _time_left(limit, start)
                 found = self.line(
@@ -360,7 +414,47 @@ class Analyst:
             tuple(lines[c] or (c,) if board.can_play(c) else () for c in range(board.width)),
             tuple(complete),
             (nodes - sum(helper_nodes), *helper_nodes) if helper_nodes else (),
+            known,
         )
+
+    def _reach(
+        self, board: Board, score: int, columns: Sequence[int], limit: Limit
+    ) -> tuple[int | None, list[int]]:
+        """Which of ``columns`` -- every column that may keep ``board``'s exact (strong) ``score``;
+        the others are known to score less -- keeps it, within ``limit``: the column proven to
+        (None if none was before the limit ran out), and the columns shown to score less.
+
+        One null-window search a column, centre-first, in rounds of growing node budgets
+        (:data:`PROBE_NODES`, four times more each round): a column scoring less is usually
+        refuted in a few thousand nodes, while proving the one that keeps the score costs the
+        whole proof -- so the cheap refutations come first, and when every column but one is
+        refuted, that one keeps the score without a search of its own.  Under a node limit the
+        budgets handed out count against it, whatever the searches took.
+        """
+        start = time.perf_counter()
+        below: list[int] = []
+        waiting = [c for c in board.geometry.center_order if c in columns]
+        budget, granted = PROBE_NODES, 0
+        with self._cancel_after(limit.time) as timed_out:
+            while waiting:
+                for column in list(waiting):
+                    if len(waiting) == 1 and len(below) + 1 == len(columns):
+                        return column, below  # every other column scores less
+                    nodes = budget if limit.nodes is None else min(budget, limit.nodes - granted)
+                    if nodes <= 0 or timed_out.is_set():
+                        return None, below
+                    granted += nodes
+                    probe = Limit(time=_time_left(limit, start), nodes=nodes)
+                    # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
+                    beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
+                    if beaten is None:
+                        continue  # not within this round's budget
+                    if not beaten:
+                        return column, below
+                    below.append(column)
+                    waiting.remove(column)
+                budget *= 4
+        return None, below
 
     def _estimate(
         self,
@@ -427,11 +521,13 @@ class Analyst:
 
         From the book when it holds the position (the best move is the book's
         when it holds every child, or a child keeping the score as a policy
-        book does; else it costs a few null-window searches);
+        book does; else it costs a few null-window searches, as in
+        :meth:`analyze`: the others refuted first);
         else from the solver within ``limit``; where the solver cannot
         answer, the engine's estimate.  ``line`` asks for best play to the end
         of the game (:meth:`line`) from an exact score's best move, within
-        what is left of ``limit``: the result's ``line`` (``line_complete``).  The result is
+        what is left of ``limit``: the result's ``line`` (``line_complete``) -- for an answer
+        from the book, the book's own line, at once, which may stop short.  The result is
         ``proven`` when its score is exact and its column keeps it; with ``best_move=False`` the
         column may be None.
         """
@@ -440,10 +536,13 @@ class Analyst:
         column, score = result.column, result.score
         if not line or weak or not result.proven or column is None or score is None:
             return result
-        left = _time_left(limit, start)
-        found, complete = self.line(
-            board, column, int(score.value), Limit() if left is None else Limit(time=left)
-        )
+        if result.source in ("rules", "book"):  # a book answer comes at once: its line is the book's
+            found, complete = self.line(board, column, int(score.value), search=False)
+        else:
+            left = _time_left(limit, start)
+            found, complete = self.line(
+                board, column, int(score.value), Limit() if left is None else Limit(time=left)
+            )
         return replace(result, line=found, line_complete=complete, time=time.perf_counter() - start)
 
     def _solve(
@@ -472,9 +571,12 @@ class Analyst:
                     chosen = best_column(board, scores)
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
-                elif board.geometry.fits_64_bits:
+                elif book is not None and board.geometry.fits_64_bits:
                     start += self._load_solver(board)
-                    chosen = self.move_reaching(board, known, self._solver_limit(limit))
+                    # as an analysis does: among the columns the book lacks, cheap refutations first
+                    lacking = [c for c, score in enumerate(book.move_scores(board)) if score is None]
+                    lacking = [c for c in lacking if board.can_play(c)]
+                    chosen, _below = self._reach(board, known, lacking, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     start += self._load_engine(board)
                     guess = self._engine(_remaining(limit, start, 0)).search(board).column
@@ -538,7 +640,7 @@ class Analyst:
     def review(
         self,
         game: str | Board | GameLike,
-        limit: Limit = DEFAULT_PLY_LIMIT,
+        limit: Limit | None = None,
         *,
         width: int = 7,
         height: int = 6,
@@ -557,12 +659,17 @@ class Analyst:
         ``opening_plies`` moves were chosen by nobody (a match's random opening):
         they are judged for no one.  ``result`` is the game's result and how it
         ended, where it did not end on the board (a match game lost on time).
+        ``limit`` None: the review's default
+        (:data:`c4engine.search.review.DEFAULT_PLY_LIMIT`).
         """
+        from c4engine.search.review import DEFAULT_PLY_LIMIT, board_of_game, review_board
+
         board = board_of_game(game, width, height, connect)
+        ply_limit = DEFAULT_PLY_LIMIT if limit is None else limit
         return review_board(
             self,
             board,
-            limit,
+            ply_limit,
             progress=progress,
             poll=poll,
             total_time=total_time,
@@ -592,7 +699,7 @@ class Analyst:
             return self._move_reaching(board, target, limit)
 
     def line(
-        self, board: Board, column: int, score: int, limit: Limit = UNLIMITED
+        self, board: Board, column: int, score: int, limit: Limit = UNLIMITED, *, search: bool = True
     ) -> tuple[tuple[int, ...], bool]:
         """Best play from ``board`` starting with ``column``, whose exact (strong) score is ``score``.
 
@@ -601,12 +708,17 @@ class Analyst:
         it does unless ``limit`` runs out first.  Each move keeps the score:
         the book's where it knows (through a policy book's own moves too),
         else the most central move a null-window search shows keeps it.
+        Without ``search`` the line is the rules' and the book's alone -- no
+        solver, at once -- and stops where the book does.
 
         >>> Analyst().line(Board.from_moves("445566"), 2, 18)   # the win on the spot
         ((2,), True)
+        >>> line, complete = Analyst().line(Board.from_moves("44"), 3, 1, search=False)
+        >>> line[:3], complete                                 # the book's own line, short of the end
+        ((3, 3, 3), False)
         """
         start = time.perf_counter()
-        quick_nodes = self._quick_nodes(board, limit)
+        quick_nodes = self._quick_nodes(board, limit) if search else 0
         quick = line_quick(board, column, node_limit=quick_nodes) if quick_nodes else None
         if quick is not None:  # near the end: no need to load the compiled solver
             self._quick_nodes_left -= quick[1]
@@ -616,7 +728,7 @@ class Analyst:
         target = -score  # the opponent's score after ``column``: the scale counts from the game's end
         while not walk.is_over:
             left = _time_left(limit, start)
-            move = self._keeping_move(walk, target, Limit(time=left, nodes=limit.nodes))
+            move = self._keeping_move(walk, target, Limit(time=left, nodes=limit.nodes) if search else None)
             if move is None:
                 return tuple(line), False
             line.append(move)
@@ -624,9 +736,9 @@ class Analyst:
             target = -target
         return tuple(line), True
 
-    def _keeping_move(self, board: Board, target: int, limit: Limit) -> int | None:
-        """A move of ``board`` keeping its exact score ``target``: the book's, else the solver's; None when
-        neither answers within ``limit`` (or the solver cannot hold the board)."""
+    def _keeping_move(self, board: Board, target: int, limit: Limit | None) -> int | None:
+        """A move of ``board`` keeping its exact score ``target``: the book's, else the solver's within
+        ``limit`` (None: no search); None when neither answers (or the solver cannot hold the board)."""
         wins = board.winning_columns()
         if wins:
             return next(c for c in board.geometry.center_order if c in wins)
@@ -636,7 +748,7 @@ class Analyst:
         book = self._strong_book(board)
         if book is not None and (kept := book.keeping_move(board, target)) is not None:
             return kept
-        if not board.geometry.fits_64_bits:
+        if limit is None or not board.geometry.fits_64_bits:
             return None
         return self.move_reaching(board, target, limit)
 
@@ -819,6 +931,16 @@ def _remaining(limit: Limit, start: float, spent: int) -> Limit:
     return Limit(time=_time_left(limit, start), nodes=nodes, depth=limit.depth)
 
 
+def _scaled(score: int, weak: bool) -> int:
+    """A strong score on the question's scale: its sign when ``weak``."""
+    return (score > 0) - (score < 0) if weak else score
+
+
+def _bound(bound: int | None) -> int:
+    assert bound is not None  # every playable column has bounds
+    return bound
+
+
 def _column_range(cells: int, stones: int, weak: bool) -> tuple[int, int]:
     """The lowest and highest score a move can have, before anything is proved about it.
 
@@ -868,6 +990,8 @@ def best_by_bounds(
     scores: Sequence[Score | None],
     lowers: Sequence[int | None],
     uppers: Sequence[int | None],
+    *,
+    at_least: int | None = None,
 ) -> tuple[tuple[int, ...], bool]:
     """The best columns by the dominance rule, and whether they are proven best.
 
@@ -882,6 +1006,9 @@ def best_by_bounds(
     within the bounds).  So a proven draw is preferred to a column merely
     estimated better, but never to one proven at least a draw; and no
     recommendation is a column another one is proven better than.
+    ``at_least`` is a proven lower bound of the position's own score (the
+    book's): some column reaches it, so a column whose upper bound is below it
+    is out too.
 
     >>> board = Board.from_moves("4435541")
     >>> loss_in_1, loss_in_2 = (Score.exact(s, cells=42, stones=7) for s in (-17, -16))
@@ -892,11 +1019,13 @@ def best_by_bounds(
     ((0,), True)
     """
     playable = [c for c, score in enumerate(scores) if score is not None]
-    bounds = {c: (_known(lowers[c]), _known(uppers[c])) for c in playable}
+    bounds = {c: (_bound(lowers[c]), _bound(uppers[c])) for c in playable}
     proven = tuple(c for c in playable if all(bounds[c][0] >= bounds[d][1] for d in playable if d != c))
     if proven:
         return proven, True
     top_lower = max(low for low, _ in bounds.values())
+    if at_least is not None and any(high >= at_least for _, high in bounds.values()):
+        top_lower = max(top_lower, at_least)
     contenders = [c for c in playable if bounds[c][1] >= top_lower]
 
     def rank(column: int) -> tuple[int, float, float]:
@@ -912,11 +1041,6 @@ def best_by_bounds(
     ranks = {c: rank(c) for c in contenders}
     top = max(ranks.values())
     return tuple(c for c in contenders if ranks[c] == top), False
-
-
-def _known(bound: int | None) -> int:
-    assert bound is not None  # every playable column has bounds
-    return bound
 
 
 def _on_engine_scale(bound: int, like: Score) -> float:

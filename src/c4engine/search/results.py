@@ -297,6 +297,10 @@ class PositionAnalysis:
     proven best play to the end of the game; ``lines[c]`` is column ``c``'s line.
     ``nodes_per_thread`` splits ``nodes`` between the solver's threads (the
     first thread's share counts the engine's too); empty when one searched.
+    ``book_score`` is the position's own exact score from the opening book
+    (None when the book does not hold it): proven even while no column is yet
+    shown to reach it.  :attr:`score_bounds` are the proven bounds of the
+    position's own score, the book's or the columns'.
     """
 
     scores: tuple[Score | None, ...]
@@ -312,6 +316,7 @@ class PositionAnalysis:
     lines: tuple[tuple[int, ...], ...]
     lines_complete: tuple[bool, ...]
     nodes_per_thread: tuple[int, ...] = ()
+    book_score: int | None = None
 
     @property
     def exact(self) -> bool:
@@ -340,6 +345,36 @@ class PositionAnalysis:
         return best
 
     @property
+    def score_bounds(self) -> tuple[int, int]:
+        """The proven bounds of the position's own score (solver scale): the book's score, else the
+        best of the columns' lower bounds and the best of their upper bounds."""
+        if self.book_score is not None:
+            return self.book_score, self.book_score
+        lowers = [low for low in self.lowers if low is not None]
+        uppers = [high for high in self.uppers if high is not None]
+        return max(lowers), max(uppers)
+
+    @property
+    def score_source(self) -> Source:
+        """Where the position's own score comes from: the book when it holds the position, else
+        :attr:`source`."""
+        return "book" if self.book_score is not None else self.source
+
+    def score_json(self) -> dict[str, Any]:
+        """The position's own score as JSON: ``lower``, ``upper``, ``score`` (null unless proven),
+        ``exact``, ``label`` (:func:`bound_words`) and ``source``."""
+        lower, upper = self.score_bounds
+        like = self.score
+        return {
+            "lower": lower,
+            "upper": upper,
+            "score": lower if lower == upper else None,
+            "exact": lower == upper,
+            "label": bound_words(lower, upper, like.cells, like.stones, like.weak),
+            "source": self.score_source,
+        }
+
+    @property
     def source(self) -> Source:
         """The weakest source among the columns' (engine, then solver, then book, then rules)."""
         order: tuple[Source, ...] = ("engine", "solver", "book", "rules")
@@ -351,10 +386,16 @@ class PositionAnalysis:
         return tuple(None if s is None or not s.is_exact else int(s.value) for s in self.scores)
 
     def describe(self) -> str:
+        """The position's score in words, and whether the best columns are proven best."""
         if self.best_proven or self.exact:
             return self.score.describe()
         column = self.columns[self.best_columns[0]]
         assert column is not None
+        lower, upper = self.score_bounds
+        if lower == upper:  # the book's score, no column yet shown to reach it
+            like = column.score
+            position = Score.exact(lower, cells=like.cells, stones=like.stones, weak=like.weak)
+            return f"{position.describe()}; not proven best"
         return f"{column.label()}; not proven best"
 
     def to_json(self, position: str, size: str, connect: int) -> dict[str, Any]:
@@ -373,6 +414,7 @@ class PositionAnalysis:
         ``exact`` whether every column is proven, ``move`` the recommended
         column (the most central of ``best``), ``pv`` its line and
         ``pv_proven`` whether that line is proven best play to the end.
+        ``position_score`` is the position's own score (:meth:`score_json`).
 
         >>> from c4engine.search.analysis import Analyst
         >>> from c4engine import Board
@@ -383,11 +425,14 @@ class PositionAnalysis:
 'pv': [3, 4, 2], 'pv_complete': True, 'label': 'win in 2', 'source': 'book'}
         >>> found["best"], found["best_proven"], found["move"], found["pv"], found["pv_proven"]
         ([3, 6], True, 3, [3, 4, 2], True)
+        >>> found["position_score"]
+        {'lower': 18, 'upper': 18, 'score': 18, 'exact': True, 'label': 'win in 2', 'source': 'book'}
         """
         return {
             "position": position,
             "size": size,
             "connect": connect,
+            "position_score": self.score_json(),
             "columns": [None if column is None else column.to_json() for column in self.columns],
             "best": [column + 1 for column in self.best_columns],
             "best_proven": self.best_proven,

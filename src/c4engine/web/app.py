@@ -164,11 +164,25 @@ class ColumnOut(BaseModel):
     )
 
 
+class PositionScoreOut(BaseModel):
+    lower: int = Field(description="The proven lower bound of the position's own score (solver scale)")
+    upper: int = Field(description="The proven upper bound; equal to lower when exact")
+    score: int | None = Field(description="The exact score; null when not proven")
+    exact: bool
+    label: str = Field(examples=["win in 17", "at least a draw"])
+    source: Literal["rules", "book", "solver", "engine"] = Field(
+        description="book when the opening book holds the position, else the weakest source of the columns"
+    )
+
+
 class AnalysisOut(BaseModel):
     position: str = Field(description="The moves, as a move string")
     size: str
     connect: int
     to_move: Literal["X", "O"]
+    position_score: PositionScoreOut = Field(
+        description="The position's own score for the side to move: the opening book's, or the best column's"
+    )
     columns: list[ColumnOut | None] = Field(description="One per column; null for a full column")
     best: list[int] = Field(
         description="The best column(s), 1-based, by dominance: never a column another is proven better than"

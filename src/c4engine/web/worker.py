@@ -19,7 +19,8 @@ shape, the one ``c4 analyze --json`` gives (docs/analysis.md): every
 column's proven bounds ``lower``/``upper`` on the solver benchmarks' scale,
 its exact ``score`` (null when unproven), the engine's ``estimate`` (null
 when exact), its line ``pv`` and ``label``; ``best`` by the dominance rule
-and ``best_proven``.  For the page, each column also has ``outcome``
+and ``best_proven``; the position's own score ``position_score`` (the
+book's when it holds the position).  For the page, each column also has ``outcome``
 (``win``/``draw``/``loss``, ``unknown`` when unproven), ``moves`` (the
 winner's moves to the end) and ``lean``, the estimate on a human scale from
 -1 (clearly worse) to +1 (clearly better).
