@@ -122,10 +122,8 @@ def _import_graph() -> dict[str, set[str]]:
             if isinstance(node, ast.ImportFrom):
                 assert node.level == 0, f"{module}: relative import"  # the package imports by full name
                 if node.module and node.module.startswith("c4engine"):
-                    graph[module] |= {
-                        f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in paths else node.module
-                        for alias in node.names
-                    }
+                    named = (f"{node.module}.{alias.name}" for alias in node.names)
+                    graph[module] |= {name if name in paths else node.module for name in named}
             elif isinstance(node, ast.Import):
                 graph[module] |= {alias.name for alias in node.names if alias.name.startswith("c4engine")}
     return graph

@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, TextIO
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
+from c4engine.player import Player
 
 if TYPE_CHECKING:  # types only: c4 play --show draws a board without the search layer
     from c4engine.search.review import PlyReview, Review
@@ -80,7 +81,7 @@ def render_review(review: Review, *, color: bool = False) -> str:
     """The review for a terminal: the table, the marks coloured, then each costly move's better line.
 
     >>> from c4engine.search.review import PlyReview
-    >>> from c4engine.board import Player
+    >>> from c4engine.player import Player
     >>> ply = PlyReview(4, Player.FIRST, 4, 42, 2, 2, -1, -1, None, None, (3,), True, True, "blunder",
     ...                 False, (3, 3, 3), True)
     >>> print(_better_line(ply))

@@ -52,7 +52,7 @@ from c4engine.errors import C4Error, echo_path
 from c4engine.notation import parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.review import DEFAULT_PLY_LIMIT, ReviewProgress
+from c4engine.search.review import DEFAULT_PLY_LIMIT, ReviewProgress, review_game
 
 __all__ = ["COMMANDS", "REVIEW", "run_review"]
 
@@ -114,7 +114,8 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
         def progress(update: ReviewProgress) -> None:
             bar.advance(note=f"ply {update.ply.ply}: {update.ply.verdict}")
 
-        review = analyst.review(
+        review = review_game(
+            analyst,
             game.board,
             limit,
             progress=progress,
@@ -144,7 +145,7 @@ def _batch(
     for line_number, raw in enumerate(stdin, start=1):
         moves = position_of(raw)
         try:
-            answer = analyst.review(moves, limit, width=width, height=height, connect=connect).to_json()
+            answer = review_game(analyst, moves, limit, width=width, height=height, connect=connect).to_json()
         except C4Error as error:
             print(f"line {line_number}: {error}", file=sys.stderr)
             answer = {"moves": moves, "error": str(error)}

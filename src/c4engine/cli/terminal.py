@@ -21,13 +21,14 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from c4engine.board import Player
 from c4engine.cli.progress import AgentProgress, Progress
 from c4engine.cli.render import player_symbol, render_board, render_review, wants_color
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
+from c4engine.player import Player
 from c4engine.search.analysis import shared_analyst
 from c4engine.search.limit import Limit
+from c4engine.search.review import review_game
 
 __all__ = ["TerminalGame"]
 
@@ -141,8 +142,9 @@ class TerminalGame:
     def _review(self) -> None:
         board = self.game.board
         with Progress("reviewing the game", board.move_count, unit=" plies", enabled=self.live) as line:
-            review = shared_analyst().review(
-                board.copy(),
+            review = review_game(
+                shared_analyst(),
+                board,
                 Limit(time=REVIEW_SECONDS_PER_PLY),
                 progress=lambda update: line.advance(),
                 poll=line.poll,
