@@ -39,7 +39,6 @@ from c4engine.errors import (
 from c4engine.geometry import Geometry
 from c4engine.lines import has_line, line_cells
 from c4engine.player import Player
-from c4engine.svg import board_svg
 
 __all__ = ["Board"]
 
@@ -533,6 +532,9 @@ class Board:
 
     def _repr_svg_(self) -> str:
         """The board as an SVG picture: Jupyter shows a board with it."""
+        # Loaded when asked for: its XML escaping imports urllib (20 ms), which nothing else here needs
+        from c4engine.svg import board_svg
+
         return board_svg(self)
 
     def __eq__(self, other: object) -> bool:
