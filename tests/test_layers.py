@@ -1,4 +1,5 @@
-"""The package's layers (README, Layout): every import points to the same layer or one below it."""
+"""The package's layers (README, Layout): every import points to the same layer or one below it, and no
+module imports itself back through others."""
 
 from __future__ import annotations
 
