@@ -27,10 +27,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.cli.progress import Progress
 from c4engine.experiments.match import MatchConfig, MatchStore, play_match
 from c4engine.play.levels import LEVELS
+from c4engine.player import Player
 
 
 class KaggleNegamax:

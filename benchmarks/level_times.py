@@ -26,10 +26,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.cli.terminal import HINT_SECONDS
 from c4engine.play.levels import LEVELS
 from c4engine.play.players import AnalystPlayer, EnginePlayer, parse_agent
+from c4engine.player import Player
 from c4engine.search.limit import Limit
 
 BOARDS = ((7, 6, 4), (8, 7, 4), (9, 7, 5))

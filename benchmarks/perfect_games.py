@@ -44,10 +44,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.cli.progress import Progress
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import Agent, EnginePlayer, RandomPlayer
+from c4engine.player import Player
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.limit import Limit
 from c4engine.search.solver import Solver

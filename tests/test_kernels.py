@@ -13,9 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from c4engine.board import Board, center_order, has_line
+from c4engine.board import Board
+from c4engine.geometry import center_order
 from c4engine.kernels import bitboard, is_cached, moves, table
 from c4engine.kernels.transposition import MIN_TABLE_BITS, START_BITS, TABLE_HEADER, Table, table_entries
+from c4engine.lines import has_line
 from c4engine.search.solver import Solver
 
 

@@ -1,8 +1,10 @@
-"""The package's layers (README, Layout): every import points to the same layer or one below it."""
+"""The package's layers (README, Layout): every import points to the same layer or one below it, and no
+module imports itself back through others."""
 
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 from tests.conftest import REPO
 
@@ -98,3 +100,80 @@ def test_the_online_layers_run_no_parallel_jobs_and_keep_no_checkpoints() -> Non
         if _rank(importer)[1] in {"kernels", "search", "play"} and imported in OFFLINE
     ]
     assert offline == []  # e.g. the book builder lives in experiments/, beside matches and tuning
+
+
+def _module_name(path: Path) -> str:
+    """The dotted name of the module at ``path`` (a package's ``__init__`` is the package)."""
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports, every import anywhere in it counted.
+
+    Lazy imports in functions count, and so do those under ``if TYPE_CHECKING:``: a circle of types
+    alone still ties two modules to each other (neither can be read, moved or tested without the
+    other).  ``from c4engine.x import y`` imports the module ``c4engine.x.y`` where ``y`` is one, else
+    ``c4engine.x`` (a package's ``__init__`` and what it re-exports is a module like any other).  The
+    parent packages Python runs before a module are not counted: that order is Python's, not a choice.
+    """
+    paths = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    graph: dict[str, set[str]] = {module: set() for module in paths}
+    for module, path in paths.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{module}: relative import"  # the package imports by full name
+                if node.module and node.module.startswith("c4engine"):
+                    named = (f"{node.module}.{alias.name}" for alias in node.names)
+                    graph[module] |= {name if name in paths else node.module for name in named}
+            elif isinstance(node, ast.Import):
+                graph[module] |= {alias.name for alias in node.names if alias.name.startswith("c4engine")}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of ``graph`` that hold a circle (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for imported in sorted(graph.get(module, ())):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            component = [stack.pop()]
+            while component[-1] != module:
+                component.append(stack.pop())
+            if len(component) > 1 or module in graph.get(module, ()):
+                circles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(circles)
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    graph = _import_graph()
+    circles = [
+        "; ".join(f"{module} imports {sorted(graph[module] & set(circle))}" for module in circle)
+        for circle in _circles(graph)
+    ]
+    assert circles == []  # each idea below the ones using it: what two modules share goes lower
+
+
+def test_the_circle_finder_finds_circles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}, "f": {"d"}}
+    assert _circles(graph) == [["a", "b", "c"], ["e"]]
+
+
+def test_an_imported_submodule_counts_as_imported() -> None:
+    graph = _import_graph()
+    assert "c4engine.search.analysis" in graph["c4engine.cli.review"]
+    assert "c4engine.errors" in graph["c4engine"]  # from c4engine import errors

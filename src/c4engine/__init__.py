@@ -7,8 +7,10 @@
 """
 
 from c4engine import errors
-from c4engine.board import MAX_SIZE, Board, Player
+from c4engine.board import Board
 from c4engine.errors import *  # noqa: F403 -- every exception, as c4engine.ColumnFullError and the like
+from c4engine.geometry import MAX_SIZE
+from c4engine.player import Player
 
 __version__ = "0.1.0"
 

@@ -1,24 +1,8 @@
-"""The rules of Connect-N on any board, kept in bitboards.
+"""The rules of Connect-N on any board, kept in bitboards: :class:`Board`.
 
-Bit layout -- the one of the published Connect-4 solvers, so the compiled
-kernels share it.  One bit per cell, column-major; each column has
-``height + 1`` bits, the top one a sentinel that is always 0 so that a run of
-stones can never continue from the top of one column into the next.  For the
-standard 7x6 board::
-
-    .  .  .  .  .  .  .      sentinel row: 6 13 20 27 34 41 48
-    5 12 19 26 33 40 47
-    4 11 18 25 32 39 46
-    3 10 17 24 31 38 45
-    2  9 16 23 30 37 44
-    1  8 15 22 29 36 43
-    0  7 14 21 28 35 42      bottom row
-
-The position is two integers: ``mask`` (every stone) and ``current`` (the
-stones of the side to move).  A line of N is found by shifts: 1 along a
-column, ``height + 1`` along a row, ``height`` and ``height + 2`` along the
-diagonals.  Python integers have no width limit, so boards of more than 64
-cells work the same way (the compiled kernels take those that fit in 64 bits).
+The position is two integers in the bit layout of :mod:`c4engine.geometry`:
+``mask`` (every stone) and ``current`` (the stones of the side to move);
+the lines of N are found by shifts (:mod:`c4engine.lines`), on any size.
 
 Columns are 0-based here; people read and type them 1-based (see
 :mod:`c4engine.notation`).
@@ -41,210 +25,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from enum import IntEnum
-from functools import cached_property
-from typing import ClassVar
 
 from c4engine import notation
 from c4engine.errors import (
     BoardBusyError,
-    BoardSizeError,
     ColumnFullError,
     ColumnOutOfRangeError,
-    ConnectError,
     GameOverError,
     IllegalMoveError,
     NotationError,
     PositionError,
-    UnsupportedBoardError,
 )
+from c4engine.geometry import Geometry
+from c4engine.lines import has_line, line_cells
+from c4engine.player import Player
 
-__all__ = [
-    "MAX_SIZE",
-    "Board",
-    "Geometry",
-    "Player",
-    "center_order",
-    "fits_64_bits",
-    "has_line",
-    "line_cells",
-    "require_64_bits",
-]
-
-MAX_SIZE = 32
-"""Largest width or height a board may have."""
-
-
-class Player(IntEnum):
-    """The two sides.  ``FIRST`` moves first and plays ``X``."""
-
-    FIRST = 1
-    SECOND = 2
-
-    @property
-    def other(self) -> Player:
-        return Player.SECOND if self is Player.FIRST else Player.FIRST
-
-    @property
-    def symbol(self) -> str:
-        return "X" if self is Player.FIRST else "O"
-
-
-def fits_64_bits(width: int, height: int) -> bool:
-    """Whether a board of this size fits a 64-bit integer in the layout above.
-
-    ``width * (height + 1) <= 64``: a column takes ``height`` bits and its
-    sentinel.  The compiled kernels, the exact solver and opening books take
-    the boards that fit; the pure-Python rules and engine take any size.
-
-    >>> fits_64_bits(7, 6), fits_64_bits(8, 7), fits_64_bits(9, 7)
-    (True, True, False)
-    """
-    return width * (height + 1) <= 64
-
-
-def require_64_bits(width: int, height: int, needs: str = "an exact answer") -> None:
-    """Raise :class:`UnsupportedBoardError` unless :func:`fits_64_bits`: the one refusal of a board
-    the exact solver cannot hold, saying which boards it can.  ``needs`` is what asked for the
-    solver, in the words of the one who asked (``"perfect play"``, ``"--level perfect"``).
-
-    >>> require_64_bits(7, 6)
-    >>> require_64_bits(9, 7)
-    Traceback (most recent call last):
-    ...
-    c4engine.errors.UnsupportedBoardError: an exact answer needs a board the exact solver holds, \
-width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
-9x7 needs 72
-    """
-    if fits_64_bits(width, height):
-        return
-    widest: dict[int, int] = {}  # the widest board of each height
-    for columns in range(1, 33):
-        rows = 64 // columns - 1
-        if rows >= 1:
-            widest[rows] = columns
-    sizes = ", ".join(f"{w}x{h}" for w, h in sorted((w, h) for h, w in widest.items() if w >= 4))
-    raise UnsupportedBoardError(
-        f"{needs} needs a board the exact solver holds, width * (height + 1) <= 64: up to {sizes}; "
-        f"{width}x{height} needs {width * (height + 1)}"
-    )
-
-
-def center_order(width: int) -> tuple[int, ...]:
-    """Columns from the centre outwards, left first on a tie: the order searches try moves in.
-
-    Central columns take part in the most lines, so they are the likeliest
-    good moves.  (The compiled kernels build the same order in
-    :func:`c4engine.kernels.moves.center_order`.)
-
-    >>> center_order(7), center_order(4)
-    ((3, 2, 4, 1, 5, 0, 6), (1, 2, 0, 3))
-    """
-    middle = (width - 1) / 2
-    return tuple(sorted(range(width), key=lambda column: (abs(column - middle), column)))
-
-
-def _run_starts(bits: int, shift: int, length: int) -> int:
-    """Bits where a run of ``length`` set bits, stepping by ``shift``, starts.
-
-    Doubling: after each step ``runs`` marks the starts of runs of ``covered``
-    bits, and two overlapping runs ``step <= covered`` apart make a longer one.
-    """
-    runs = bits
-    covered = 1
-    while covered < length:
-        step = covered if 2 * covered <= length else length - covered
-        runs &= runs >> (shift * step)
-        covered += step
-    return runs
-
-
-def has_line(bits: int, height: int, length: int) -> bool:
-    """Whether ``bits`` (a board's stones in the layout above) hold ``length`` in a row."""
-    # Spelled out, not any() over a generator: every move played checks this (a third of
-    # reading a 35-move position), and the generator and min() were most of its cost.
-    return bool(
-        _run_starts(bits, 1, length)
-        or _run_starts(bits, height + 1, length)
-        or _run_starts(bits, height, length)
-        or _run_starts(bits, height + 2, length)
-    )
-
-
-def line_cells(bits: int, height: int, length: int) -> int:
-    """The bits of every cell in a run of ``length`` or more of ``bits``."""
-    cells = 0
-    for shift in (1, height + 1, height, height + 2):
-        starts = _run_starts(bits, shift, length)
-        for offset in range(length):
-            cells |= starts << (shift * offset)
-    return cells
-
-
-class Geometry:
-    """The masks of one board size, computed once and shared by its boards."""
-
-    _cache: ClassVar[dict[tuple[int, int, int], Geometry]] = {}
-
-    def __init__(self, width: int, height: int, connect: int) -> None:
-        self.width = width
-        self.height = height
-        self.connect = connect
-        self.column_stride = height + 1
-        self.bottom = sum(1 << (column * self.column_stride) for column in range(width))
-        self.full = self.bottom * ((1 << height) - 1)
-
-    @classmethod
-    def of(cls, width: int, height: int, connect: int) -> Geometry:
-        # Validate before the cache lookup: 7.0 and True hash like 7 and 1, so a
-        # lookup first would let them through once the int size is cached.
-        _validate_size(width, height, connect)
-        key = (width, height, connect)
-        geometry = cls._cache.get(key)
-        if geometry is None:
-            geometry = cls._cache[key] = cls(width, height, connect)
-        return geometry
-
-    def bottom_of(self, column: int) -> int:
-        return 1 << (column * self.column_stride)
-
-    def top_of(self, column: int) -> int:
-        return 1 << (column * self.column_stride + self.height - 1)
-
-    def column_mask(self, column: int) -> int:
-        return ((1 << self.height) - 1) << (column * self.column_stride)
-
-    def bit(self, column: int, row: int) -> int:
-        return 1 << (column * self.column_stride + row)
-
-    @property
-    def fits_64_bits(self) -> bool:
-        """Whether this size fits a 64-bit integer (see :func:`fits_64_bits`)."""
-        return fits_64_bits(self.width, self.height)
-
-    @cached_property
-    def center_order(self) -> tuple[int, ...]:
-        """This width's :func:`center_order`."""
-        return center_order(self.width)
-
-    def mirror(self, bits: int) -> int:
-        """``bits`` reflected left to right."""
-        stride = self.column_stride
-        column_bits = (1 << stride) - 1
-        mirrored = 0
-        for column in range(self.width):
-            mirrored |= ((bits >> (column * stride)) & column_bits) << ((self.width - 1 - column) * stride)
-        return mirrored
-
-    def cells_of(self, bits: int) -> list[tuple[int, int]]:
-        """The ``(column, row)`` cells set in ``bits``, column by column, bottom up."""
-        cells = []
-        while bits:
-            low = bits & -bits
-            index = low.bit_length() - 1
-            cells.append(divmod(index, self.column_stride))
-            bits ^= low
-        return cells
+__all__ = ["Board"]
 
 
 def _move_order(columns: list[list[int]], order: tuple[int, ...]) -> list[int] | None:
@@ -282,25 +78,6 @@ def _move_order(columns: list[list[int]], order: tuple[int, ...]) -> list[int] |
             return None
         heights[moves.pop()] -= 1
     return moves
-
-
-def _validate_size(width: int, height: int, connect: int) -> None:
-    for name, value in (("width", width), ("height", height)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise BoardSizeError(f"board {name} must be a whole number, not {value!r}")
-        if not 1 <= value <= MAX_SIZE:
-            raise BoardSizeError(f"board {name} must be between 1 and {MAX_SIZE}, not {value}")
-    if isinstance(connect, bool) or not isinstance(connect, int):
-        raise ConnectError(f"connect must be a whole number, not {connect!r}")
-    if connect < 2:
-        raise ConnectError(f"connect must be at least 2, not {connect}")
-    if max(width, height) < 2:
-        raise ConnectError(f"a {width}x{height} board has no line of 2 cells: make it 2 or more wide or high")
-    if connect > max(width, height):
-        raise ConnectError(
-            f"connect {connect} cannot fit on a {width}x{height} board: "
-            f"no row, column or diagonal has {connect} cells (use 2..{max(width, height)})"
-        )
 
 
 class Board:
@@ -754,6 +531,8 @@ class Board:
         return f"Board.from_moves({self.move_string!r}{size})"
 
     def _repr_svg_(self) -> str:
+        """The board as an SVG picture: Jupyter shows a board with it."""
+        # Loaded when asked for: its XML escaping imports urllib (20 ms), which nothing else here needs
         from c4engine.svg import board_svg
 
         return board_svg(self)

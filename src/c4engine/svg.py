@@ -19,12 +19,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 from xml.sax.saxutils import escape, quoteattr
 
-from c4engine.board import Board, Player
+from c4engine.player import Player
 
-__all__ = ["COLOURS", "board_svg"]
+__all__ = ["COLOURS", "DrawnBoard", "board_svg"]
 
 COLOURS = {
     "frame": "#1d4ed8",
@@ -43,12 +44,47 @@ COLOURS = {
 
 _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 
+
+class DrawnBoard(Protocol):
+    """What the picture reads of a board: a :class:`c4engine.board.Board`.
+
+    A protocol, not the class: the board draws itself with this module
+    (``Board._repr_svg_``, for Jupyter), so this module cannot import it.
+    """
+
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def connect(self) -> int: ...
+    @property
+    def size(self) -> str: ...
+    @property
+    def moves(self) -> Sequence[int]: ...
+    @property
+    def move_count(self) -> int: ...
+    @property
+    def move_string(self) -> str: ...
+    @property
+    def turn(self) -> Player: ...
+    @property
+    def winner(self) -> Player | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def result(self) -> str: ...
+    def cell(self, column: int, row: int) -> Player | None: ...
+    def column_height(self, column: int) -> int: ...
+    def winning_cells(self) -> list[tuple[int, int]]: ...
+
+
 _Point = tuple[float, float]
 _Centre = Callable[[int, int], _Point]
 
 
 def board_svg(
-    board: Board,
+    board: DrawnBoard,
     *,
     size: int = 40,
     highlight_last: bool = True,
@@ -156,7 +192,7 @@ def board_svg(
     return "\n".join(parts)
 
 
-def _segments(board: Board, centre: _Centre) -> list[tuple[_Point, _Point]]:
+def _segments(board: DrawnBoard, centre: _Centre) -> list[tuple[_Point, _Point]]:
     """Centre-to-centre segments of each maximal run of ``connect`` or more of the winner's stones.
 
     ``winning_cells`` gives cells, not lines; a cross or an L of two lines

@@ -12,7 +12,8 @@ import pexpect
 import pytest
 
 from c4engine.board import Board
-from c4engine.cli.terminal import TerminalGame, render_board
+from c4engine.cli.render import render_board
+from c4engine.cli.terminal import TerminalGame
 from c4engine.play.game import Game
 from c4engine.play.players import HumanPlayer, RandomPlayer
 

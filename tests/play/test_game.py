@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.errors import BoardBusyError, ColumnFullError, GameOverError, IllegalMoveError
 from c4engine.play.game import Game, GameOverEvent, MoveEvent, ThinkingEvent
 from c4engine.play.players import EnginePlayer, HumanPlayer, RandomPlayer
+from c4engine.player import Player
 from c4engine.search.limit import Limit
 
 

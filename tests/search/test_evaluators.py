@@ -7,8 +7,9 @@ import math
 import pytest
 from tests.positions import random_positions
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.errors import C4Error, UnknownEvaluatorError, WeightsError
+from c4engine.player import Player
 from c4engine.search.evaluators import (
     DEFAULT_WEIGHTS,
     EVAL_LIMIT,

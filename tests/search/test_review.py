@@ -10,9 +10,10 @@ from dataclasses import replace
 import pytest
 from tests.conftest import PONS
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.errors import NotationError, ReviewError
 from c4engine.play.record import GameRecord
+from c4engine.player import Player
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import moves_to_end
@@ -24,7 +25,7 @@ from c4engine.search.review import (
     ReviewProgress,
     SideSummary,
     judge,
-    review_board,
+    review_game,
 )
 from c4engine.search.solver import Solver
 
@@ -37,7 +38,7 @@ def _reviews() -> dict[str, Review]:
     """Games of the published sets, reviewed with a small cap a ply: early plies may stay unproven."""
     analyst = Analyst()
     games = [line.split()[0] for name in ("Test_L3_R1", "Test_L2_R1") for line in _lines(name)[:3]]
-    return {moves: analyst.review(moves, Limit(time=0.3)) for moves in games}
+    return {moves: review_game(analyst, moves, Limit(time=0.3)) for moves in games}
 
 
 def _lines(name: str) -> list[str]:
@@ -175,7 +176,7 @@ def _wins_after(board: Board, reply: int, plies: int) -> bool:
 def test_a_9x7_connect_5_review_marks_only_what_the_rules_prove() -> None:
     # X stacks column 1, O column 2; at ply 9 X could win at once but plays 3, and O wins.
     moves = "1212121232"
-    review = Analyst().review(moves, Limit(time=0.05), width=9, height=7, connect=5)
+    review = review_game(Analyst(), moves, Limit(time=0.05), width=9, height=7, connect=5)
     assert [ply.verdict for ply in review.plies] == ["not proven"] * 8 + ["blunder", "best"]
     board = Board.from_moves(moves[:8], 9, 7, 5)
     assert board.winning_columns()  # X could win at once...
@@ -226,13 +227,13 @@ def test_a_total_time_shares_out_the_plies_of_a_board_the_solver_cannot_hold() -
     half the review's total; on 7x6 the plies keep the time asked for.  (One ply: a review is cut
     short only after its first, so no wait on a busy machine can make it incomplete.)"""
     analyst = Analyst()
-    big = analyst.review("5", Limit(time=3), width=9, height=7, total_time=2)
+    big = review_game(analyst, "5", Limit(time=3), width=9, height=7, total_time=2)
     assert big.complete and big.ply_time == pytest.approx(TOTAL_SHARE * 2 / 1)
-    assert analyst.review("4455", Limit(time=1), total_time=2).ply_time == 1
+    assert review_game(analyst, "4455", Limit(time=1), total_time=2).ply_time == 1
 
 
 def test_the_json_schema_is_stable() -> None:
-    data = Analyst().review("44556", UNLIMITED).to_json()  # no cap: the lines always reach the end
+    data = review_game(Analyst(), "44556", UNLIMITED).to_json()  # no cap: the lines always reach the end
     assert json.loads(json.dumps(data)) == data
     assert set(data) == {
         "moves",
@@ -273,14 +274,14 @@ def test_the_json_schema_is_stable() -> None:
 def test_a_board_and_a_game_record_review_as_their_moves() -> None:
     analyst = Analyst()
     board = Board.from_moves("4455667")
-    expected = analyst.review("4455667", UNLIMITED).to_json()
-    assert analyst.review(board, UNLIMITED).to_json() == expected
-    assert analyst.review(GameRecord.from_board(board), UNLIMITED).to_json() == expected
+    expected = review_game(analyst, "4455667", UNLIMITED).to_json()
+    assert review_game(analyst, board, UNLIMITED).to_json() == expected
+    assert review_game(analyst, GameRecord.from_board(board), UNLIMITED).to_json() == expected
     assert expected["result"] == "1-0" and expected["plies"][-1]["words_after"] == "win in 1"
     with pytest.raises(NotationError):
-        analyst.review("4x")
+        review_game(analyst, "4x")
     with pytest.raises(NotationError):
-        analyst.review(42)  # type: ignore[arg-type]
+        review_game(analyst, 42)  # type: ignore[arg-type]
 
 
 def test_progress_is_reported_from_the_end_and_can_stop_the_review() -> None:
@@ -290,14 +291,14 @@ def test_progress_is_reported_from_the_end_and_can_stop_the_review() -> None:
         seen.append(update)
         return len(seen) == 2
 
-    review = Analyst().review("445566", progress=stop_after_two)
+    review = review_game(Analyst(), "445566", progress=stop_after_two)
     assert [update.ply.ply for update in seen] == [6, 5] and seen[0].total == 6
     assert not review.complete and [ply.ply for ply in review.plies] == [5, 6]
     assert "stopped: 2 of 6 plies reviewed" in str(review)
 
 
 def test_the_graph_marks_each_costly_move() -> None:
-    review = Analyst().review("44556")
+    review = review_game(Analyst(), "44556")
     svg = review._repr_svg_()
     assert svg.count('class="mark blunder"') == 2 and svg.count('class="point exact"') == 5
     assert review.plies[0].player is Player.FIRST
@@ -321,7 +322,7 @@ def test_every_ply_of_a_review_matches_every_column_solved_on_its_own(width: int
     # by null-window searches against it, the lines searched beside); solved alone, each must agree
     checker = Solver(table_size_mb=8)
     for moves in _random_games(width, height, 3, seed=width):
-        review = Analyst().review(moves, UNLIMITED, width=width, height=height)
+        review = review_game(Analyst(), moves, UNLIMITED, width=width, height=height)
         assert review.exact and len(review.plies) == len(moves)
         for ply in review.plies:
             board = Board.from_moves(moves, width, height)
@@ -351,32 +352,32 @@ def test_the_work_done_beside_the_review_gives_the_review_done_in_line() -> None
     for moves, width, height in games:
         board = Board.from_moves(moves, width, height)
         # a time limit: no pure-Python search, which may choose other lines than the compiled solver
-        beside = review_board(Analyst(), board, Limit(time=60), beside=True).to_json()
-        in_line = review_board(Analyst(), board, Limit(time=60), beside=False).to_json()
+        beside = review_game(Analyst(), board, Limit(time=60), beside=True).to_json()
+        in_line = review_game(Analyst(), board, Limit(time=60), beside=False).to_json()
         assert beside == in_line and beside["exact"]
         assert any(ply["pv"] for ply in beside["plies"])
 
 
 def test_the_result_comes_first_in_words() -> None:
     analyst = Analyst()
-    won = analyst.review("4455667", UNLIMITED)
+    won = review_game(analyst, "4455667", UNLIMITED)
     assert str(won).splitlines()[0] == "Result: X won (1-0)" and won.to_json()["result_words"] == "X won"
-    going_on = analyst.review("44556", UNLIMITED)
+    going_on = review_game(analyst, "44556", UNLIMITED)
     assert str(going_on).splitlines()[0] == "Result: unfinished, O to move (*)"
     # a game that ended off the board (a match game lost on time) says so
-    on_time = analyst.review("4455", UNLIMITED, result=("1-0", "time"))
+    on_time = review_game(analyst, "4455", UNLIMITED, result=("1-0", "time"))
     assert str(on_time).startswith("Result: X won on time (1-0)\n")
     assert (on_time.to_json()["result"], on_time.to_json()["result_reason"]) == ("1-0", "time")
     # a draw: 4x4, nobody gets four in a row
     drawn = Board.from_moves("1234123443214321", 4, 4)
     assert drawn.is_draw
-    assert analyst.review(drawn, UNLIMITED).result_words == "a draw"
+    assert review_game(analyst, drawn, UNLIMITED).result_words == "a draw"
 
 
 def test_opening_plies_are_scored_but_judged_for_no_one() -> None:
     analyst = Analyst()
-    whole = analyst.review("44556", UNLIMITED)
-    opened = analyst.review("44556", UNLIMITED, opening_plies=3)  # ply 3, X's blunder, was random
+    whole = review_game(analyst, "44556", UNLIMITED)
+    opened = review_game(analyst, "44556", UNLIMITED, opening_plies=3)  # ply 3, X's blunder, was random
     assert [ply.verdict for ply in whole.plies] == ["best", "best", "blunder", "blunder", "best"]
     assert [ply.verdict for ply in opened.plies] == ["not chosen"] * 3 + ["blunder", "best"]
     assert [ply.chosen for ply in opened.plies] == [False] * 3 + [True] * 2
@@ -397,7 +398,7 @@ def test_opening_plies_are_scored_but_judged_for_no_one() -> None:
     assert "X: 1 move (and 2 of the opening, not chosen)" in text
     assert opened.to_json()["opening_plies"] == 3 and opened.to_json()["plies"][0]["chosen"] is False
     with pytest.raises(ReviewError, match="6 opening plies: the game has 5 moves"):
-        analyst.review("44556", opening_plies=6)
+        review_game(analyst, "44556", opening_plies=6)
 
 
 def test_accuracy_needs_enough_proven_moves() -> None:
@@ -414,7 +415,7 @@ def test_accuracy_needs_enough_proven_moves() -> None:
 
 
 def test_advice_only_where_more_would_prove_something() -> None:
-    exact = Analyst().review("44556", UNLIMITED)
+    exact = review_game(Analyst(), "44556", UNLIMITED)
     assert exact.advice is None  # nothing left open
     unproven = replace(exact, plies=(replace(exact.plies[0], verdict="not proven"), *exact.plies[1:]))
     assert unproven.advice is None  # no budget bounded it: nothing more to give
@@ -426,7 +427,7 @@ def test_advice_only_where_more_would_prove_something() -> None:
     opening = replace(unproven.plies[0], verdict="not chosen", chosen=False)
     assert replace(unproven, ply_time=0.5, plies=(opening, *unproven.plies[1:])).advice is None
     # a board the solver cannot hold: more time does not prove it, and no advice says so
-    big = Analyst().review("1212121232", Limit(depth=2), width=9, height=7, connect=5)
+    big = review_game(Analyst(), "1212121232", Limit(depth=2), width=9, height=7, connect=5)
     advice = big.advice
     assert advice is not None and advice.startswith("8 plies not proven: the exact solver cannot hold a 9x7")
     assert advice.endswith("more time does not change that.") and "may prove" not in advice
@@ -437,12 +438,12 @@ def test_advice_only_where_more_would_prove_something() -> None:
 def test_a_review_without_a_time_limit_is_the_same_every_run() -> None:
     # a node budget small enough to leave plies open; a fresh analyst each run
     game = _random_games(6, 5, 1, seed=3)[0]
-    runs = [Analyst().review(game, Limit(nodes=2000), width=6, height=5).to_json() for _ in range(2)]
+    runs = [review_game(Analyst(), game, Limit(nodes=2000), width=6, height=5).to_json() for _ in range(2)]
     assert runs[0] == runs[1]
     verdicts = {ply["verdict"] for ply in runs[0]["plies"]}
     assert "not proven" in verdicts and verdicts - {"not proven"}  # some proven, some not
     big = [
-        Analyst().review("1212121232", Limit(depth=3), width=9, height=7, connect=5).to_json()
+        review_game(Analyst(), "1212121232", Limit(depth=3), width=9, height=7, connect=5).to_json()
         for _ in range(2)
     ]
     assert big[0] == big[1]

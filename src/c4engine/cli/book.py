@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from c4engine.board import Board, Geometry
+from c4engine.board import Board
 from c4engine.cli.command import Command
 from c4engine.cli.options import (
     add_board_options,
@@ -40,6 +40,7 @@ from c4engine.experiments.book_builder import (
     default_checkpoint_path,
     solve_positions,
 )
+from c4engine.geometry import Geometry
 from c4engine.notation import parse_size
 from c4engine.search.book import OpeningBook, board_from_key, default_book_path
 

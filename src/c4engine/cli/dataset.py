@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from c4engine.board import Board, require_64_bits
+from c4engine.board import Board
 from c4engine.cli.command import Command
 from c4engine.cli.options import (
     add_board_options,
@@ -38,6 +38,7 @@ from c4engine.experiments.dataset import (
     sample_positions,
     write_dataset,
 )
+from c4engine.geometry import require_64_bits
 from c4engine.notation import parse_size
 
 __all__ = ["COMMANDS", "DATASET", "MAX_POSITIONS", "SUFFIXES", "parse_plies", "run_dataset"]

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from c4engine.board import MAX_SIZE
 from c4engine.errors import C4Error, echo, echo_path
+from c4engine.geometry import MAX_SIZE
 from c4engine.notation import parse_size
 from c4engine.search.limit import MAX_NODES, Limit
 from c4engine.search.results import DEFAULT_TABLE_MB, check_table_mb

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from c4engine.board import Board
 from c4engine.cli.command import Command
 from c4engine.cli.options import add_board_options
+from c4engine.cli.render import render_board, wants_color
 from c4engine.errors import C4Error, echo
 from c4engine.notation import parse_size
 from c4engine.play.levels import DEFAULT_LEVEL, LEVELS
@@ -95,7 +96,7 @@ def _board(args: argparse.Namespace, moves: str = "") -> Board:
 
 def run_play(args: argparse.Namespace) -> int:
     """Handler of ``c4 play``: the game's exit status; bad options raise :class:`C4Error`."""
-    from c4engine.cli.terminal import TerminalGame, render_board, wants_color
+    from c4engine.cli.terminal import TerminalGame
     from c4engine.play.game import Game
     from c4engine.play.perfect import check_perfect_board
     from c4engine.play.players import PERFECT, HumanPlayer

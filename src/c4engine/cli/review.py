@@ -47,17 +47,14 @@ from c4engine.cli.options import (
     usable_cores,
 )
 from c4engine.cli.progress import Progress
+from c4engine.cli.render import render_review, wants_color
 from c4engine.errors import C4Error, echo_path
 from c4engine.notation import parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.review import DEFAULT_PLY_LIMIT, PlyReview, Review, ReviewProgress
+from c4engine.search.review import DEFAULT_PLY_LIMIT, ReviewProgress, review_game
 
-__all__ = ["COMMANDS", "REVIEW", "render_review", "run_review"]
-
-_RESET = "\x1b[0m"
-_MARK_STYLE = {"?!": "\x1b[33m", "?": "\x1b[38;5;208m", "??": "\x1b[1;31m"}
-_DIM = "\x1b[2m"
+__all__ = ["COMMANDS", "REVIEW", "run_review"]
 
 
 def _review_options(parser: argparse.ArgumentParser) -> None:
@@ -117,7 +114,8 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
         def progress(update: ReviewProgress) -> None:
             bar.advance(note=f"ply {update.ply.ply}: {update.ply.verdict}")
 
-        review = analyst.review(
+        review = review_game(
+            analyst,
             game.board,
             limit,
             progress=progress,
@@ -128,8 +126,6 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
     if args.json:
         out.write(json.dumps(review.to_json()) + "\n")
     else:
-        from c4engine.cli.terminal import wants_color
-
         color = wants_color(out) if args.color is None else args.color
         out.write(render_review(review, color=color) + "\n")
     if args.svg is not None:
@@ -142,41 +138,6 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
     return 0
 
 
-def render_review(review: Review, *, color: bool = False) -> str:
-    """The review for a terminal: the table, the marks coloured, then each costly move's better line.
-
-    >>> from c4engine.search.review import PlyReview
-    >>> from c4engine.board import Player
-    >>> ply = PlyReview(4, Player.FIRST, 4, 42, 2, 2, -1, -1, None, None, (3,), True, True, "blunder",
-    ...                 False, (3, 3, 3), True)
-    >>> print(_better_line(ply))
-    ply 5, X played 5 (loss in 19): better 4 (win in 18), line 4 4 4
-    """
-    lines = [review.table(style=_styled if color else None)]
-    costly = [ply for ply in review.plies if ply.mark and ply.pv]
-    if costly:
-        lines += ["", "Better moves:"] + ["  " + _better_line(ply) for ply in costly]
-    if review.advice is not None:
-        lines += ["", review.advice]
-    return "\n".join(lines)
-
-
-def _styled(mark: str, text: str) -> str:
-    style = _MARK_STYLE.get(mark)
-    if style is not None:
-        return f"{style}{text}{_RESET}"
-    return f"{_DIM}{text}{_RESET}" if text.startswith("not proven") else text
-
-
-def _better_line(ply: PlyReview) -> str:
-    line = " ".join(str(column + 1) for column in ply.pv)
-    ending = "" if ply.pv_complete else " ..."
-    return (
-        f"ply {ply.ply}, {ply.player.symbol} played {ply.column + 1} ({ply.words_after()}): "
-        f"better {ply.pv[0] + 1} ({ply.words_before()}), line {line}{ending}"
-    )
-
-
 def _batch(
     analyst: Analyst, limit: Limit, width: int, height: int, connect: int, stdin: TextIO, out: TextIO
 ) -> int:
@@ -184,7 +145,7 @@ def _batch(
     for line_number, raw in enumerate(stdin, start=1):
         moves = position_of(raw)
         try:
-            answer = analyst.review(moves, limit, width=width, height=height, connect=connect).to_json()
+            answer = review_game(analyst, moves, limit, width=width, height=height, connect=connect).to_json()
         except C4Error as error:
             print(f"line {line_number}: {error}", file=sys.stderr)
             answer = {"moves": moves, "error": str(error)}

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from c4engine.board import Board, require_64_bits
+from c4engine.board import Board
 from c4engine.cli.batch import answer_json_lines, answer_lines
 from c4engine.cli.command import Command
 from c4engine.cli.options import (
@@ -45,6 +45,7 @@ from c4engine.cli.options import (
 )
 from c4engine.cli.progress import Progress
 from c4engine.errors import C4Error, echo, echo_path
+from c4engine.geometry import require_64_bits
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit

@@ -17,78 +17,26 @@ Anything else is refused with the reason and the prompt comes back.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from c4engine.board import Board, Player
 from c4engine.cli.progress import AgentProgress, Progress
+from c4engine.cli.render import player_symbol, render_board, render_review, wants_color
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
+from c4engine.player import Player
 from c4engine.search.analysis import shared_analyst
 from c4engine.search.limit import Limit
+from c4engine.search.review import review_game
 
-__all__ = ["TerminalGame", "render_board", "wants_color"]
-
-_RESET = "\x1b[0m"
-_STYLE = {Player.FIRST: "\x1b[1;31m", Player.SECOND: "\x1b[1;33m"}
-_WIN_STYLE = "\x1b[42m"
-_LAST_STYLE = "\x1b[4m"
-_DIM = "\x1b[2m"
+__all__ = ["TerminalGame"]
 
 HINT_SECONDS = 2.0
 """What ``h`` may think: the analysis service's best move (book, solver, then engine) in that time."""
 
 REVIEW_SECONDS_PER_PLY = 1.0
 """What ``r`` may think about each move of the finished game (as ``c4 review``'s default)."""
-
-
-def wants_color(stream: TextIO) -> bool:
-    """Colour only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
-    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
-
-
-def render_board(board: Board, *, color: bool = False) -> str:
-    """The board for a terminal: three characters a cell, column numbers below.
-
-    The winning line is shown in brackets (and on green with colour), so it
-    stands out without colour too; with colour the last stone is underlined.
-
-    >>> print(render_board(Board.from_moves("1212121")))
-     .  .  .  .  .  .  .
-     .  .  .  .  .  .  .
-    [X] .  .  .  .  .  .
-    [X] O  .  .  .  .  .
-    [X] O  .  .  .  .  .
-    [X] O  .  .  .  .  .
-     1  2  3  4  5  6  7
-    """
-    winning = set(board.winning_cells())
-    last = None
-    if board.moves:
-        column = board.moves[-1]
-        last = (column, board.column_height(column) - 1)
-    lines = []
-    for row in reversed(range(board.height)):
-        cells = []
-        for column in range(board.width):
-            owner = board.cell(column, row)
-            symbol = owner.symbol if owner else "."
-            text = f"[{symbol}]" if (column, row) in winning else f" {symbol} "
-            if color and owner:
-                style = _STYLE[owner]
-                if (column, row) in winning:
-                    style += _WIN_STYLE
-                elif (column, row) == last:
-                    style += _LAST_STYLE
-                text = f"{style}{text}{_RESET}"
-            elif color:
-                text = f"{_DIM}{text}{_RESET}"
-            cells.append(text)
-        lines.append("".join(cells).rstrip() if not color else "".join(cells))
-    lines.append("".join(str(column + 1).center(3) for column in range(board.width)).rstrip())
-    return "\n".join(lines)
 
 
 class TerminalGame:
@@ -123,10 +71,7 @@ class TerminalGame:
         self.out.flush()
 
     def _label(self, player: Player) -> str:
-        symbol = player.symbol
-        if self.color:
-            symbol = f"{_STYLE[player]}{symbol}{_RESET}"
-        return f"{symbol} ({self.game.agent(player).name})"
+        return f"{player_symbol(player, color=self.color)} ({self.game.agent(player).name})"
 
     def _thinking(self, event: ThinkingEvent) -> None:
         if not self.live:
@@ -195,12 +140,11 @@ class TerminalGame:
                 self.say(f"{echo(command)}: type r to review the game, n for a new game or q to quit.")
 
     def _review(self) -> None:
-        from c4engine.cli.review import render_review  # the review's renderer, loaded when asked for
-
         board = self.game.board
         with Progress("reviewing the game", board.move_count, unit=" plies", enabled=self.live) as line:
-            review = shared_analyst().review(
-                board.copy(),
+            review = review_game(
+                shared_analyst(),
+                board,
                 Limit(time=REVIEW_SECONDS_PER_PLY),
                 progress=lambda update: line.advance(),
                 poll=line.poll,

@@ -34,9 +34,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from c4engine.board import Board, Geometry, has_line
+from c4engine.board import Board
 from c4engine.errors import BookError
+from c4engine.geometry import Geometry
 from c4engine.jobs import parallelism, run_jobs
+from c4engine.lines import has_line
 from c4engine.search.analysis import Analyst
 from c4engine.search.book import require_book_size, write_book
 from c4engine.search.results import DEFAULT_TABLE_MB

@@ -30,8 +30,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from c4engine.board import Board, require_64_bits
+from c4engine.board import Board
 from c4engine.errors import DatasetError, UnsupportedBoardError
+from c4engine.geometry import require_64_bits
 from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst, shared_analyst
 

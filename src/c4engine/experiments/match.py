@@ -46,7 +46,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.errors import MatchError, MoveTimeoutError, PlayerFailedError
 from c4engine.experiments.elo import EloEstimate, elo_difference
 from c4engine.jobs import WorkerDiedError, run_jobs
@@ -54,6 +54,7 @@ from c4engine.notation import format_moves, parse_moves
 from c4engine.play.hosted import DEFAULT_MOVE_TIMEOUT, HostedPlayer, stop_hosts
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, is_external, parse_agent
+from c4engine.player import Player
 from c4engine.store import SQLiteStore, identity_table, utc_now
 
 __all__ = [

@@ -3,7 +3,8 @@
 Rows are numbered as people see the board, the top row first (row 0), so
 ``planes[0, -1]`` is the bottom row of the player's own stones.
 
->>> from c4engine.board import Board, Player
+>>> from c4engine.board import Board
+>>> from c4engine.player import Player
 >>> board = Board.from_moves("4453", 7, 6)
 >>> planes = board_planes(board, Player.FIRST)
 >>> planes.shape, planes.dtype
@@ -20,7 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
+from c4engine.player import Player
 
 __all__ = ["BACKGROUND", "COLOURS", "action_mask", "board_planes", "board_rgb", "render"]
 

@@ -42,11 +42,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.errors import ColumnFullError, ColumnOutOfRangeError
 from c4engine.integrations.arrays import action_mask, board_planes, render
 from c4engine.integrations.opponents import make_opponent
 from c4engine.play.players import Agent
+from c4engine.player import Player
 
 __all__ = ["ENV_ID", "ConnectFourEnv"]
 

@@ -44,8 +44,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from c4engine.board import MAX_SIZE, Board, center_order
+from c4engine.board import Board
 from c4engine.errors import C4Error
+from c4engine.geometry import MAX_SIZE, center_order
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.results import PlayResult

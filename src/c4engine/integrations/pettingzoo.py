@@ -43,9 +43,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.errors import ColumnFullError, ColumnOutOfRangeError
 from c4engine.integrations.arrays import action_mask, board_planes, render
+from c4engine.player import Player
 
 __all__ = ["AGENTS", "env", "raw_env"]
 

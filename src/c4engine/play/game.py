@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.errors import BoardBusyError, GameOverError, IllegalMoveError
 from c4engine.play.players import Agent
 from c4engine.play.record import GameRecord
+from c4engine.player import Player
 
 __all__ = ["Game", "GameOverEvent", "MoveEvent", "ThinkingEvent"]
 

@@ -8,7 +8,8 @@ moves when the limit stops the solver, with the best move known, and records
 the move as unproven (:attr:`PerfectPlayer.last`, a
 :class:`~c4engine.search.results.PlayResult`; :attr:`PerfectPlayer.unproven`).
 
->>> from c4engine.board import Board, Geometry
+>>> from c4engine.board import Board
+>>> from c4engine.geometry import Geometry
 >>> player = PerfectPlayer(book=None, table_size_mb=8)
 >>> player.choose_move(Board.from_moves("112233", 7, 6))   # take the win: column 4 (0-based 3)
 3
@@ -23,8 +24,9 @@ import time
 from dataclasses import replace
 from typing import Final
 
-from c4engine.board import Board, Geometry, require_64_bits
+from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
+from c4engine.geometry import Geometry, require_64_bits
 from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
 from c4engine.search.limit import Limit

@@ -52,8 +52,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from c4engine.board import Board, Geometry
+from c4engine.board import Board
 from c4engine.errors import BoardSizeError, ConnectError, NotationError, RecordError
+from c4engine.geometry import Geometry
 from c4engine.notation import format_moves, parse_moves
 
 __all__ = ["FORMAT", "RESULTS", "VERSION", "GameRecord"]

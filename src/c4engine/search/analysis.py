@@ -49,8 +49,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from c4engine.board import Board, require_64_bits
+from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
+from c4engine.geometry import require_64_bits
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
@@ -67,7 +68,6 @@ from c4engine.search.scale import score_range, win_score
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
     from c4engine.search.engine import Engine, SearchProgress
     from c4engine.search.evaluators import Evaluator
-    from c4engine.search.review import GameLike, ProgressHook, Review  # on first review: a book answer
     from c4engine.search.solver import SolveProgress, Solver
 
 __all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_by_bounds", "best_column", "shared_analyst"]
@@ -635,46 +635,6 @@ class Analyst:
             nodes=nodes + found.nodes,
             time=time.perf_counter() - start,
             stopped=stopped or found.stopped,
-        )
-
-    def review(
-        self,
-        game: str | Board | GameLike,
-        limit: Limit | None = None,
-        *,
-        width: int = 7,
-        height: int = 6,
-        connect: int = 4,
-        progress: ProgressHook | None = None,
-        poll: Poll | None = None,
-        total_time: float | None = None,
-        opening_plies: int = 0,
-        result: tuple[str, str | None] | None = None,
-    ) -> Review:
-        """Every move of ``game`` scored and judged, each ply within ``limit``, the whole within
-        ``total_time`` seconds if given: see c4engine.search.review.
-
-        ``game`` is a move string (on a ``width`` x ``height`` connect-``connect``
-        board), a :class:`Board` with its history, or a game record.  Its first
-        ``opening_plies`` moves were chosen by nobody (a match's random opening):
-        they are judged for no one.  ``result`` is the game's result and how it
-        ended, where it did not end on the board (a match game lost on time).
-        ``limit`` None: the review's default
-        (:data:`c4engine.search.review.DEFAULT_PLY_LIMIT`).
-        """
-        from c4engine.search.review import DEFAULT_PLY_LIMIT, board_of_game, review_board
-
-        board = board_of_game(game, width, height, connect)
-        ply_limit = DEFAULT_PLY_LIMIT if limit is None else limit
-        return review_board(
-            self,
-            board,
-            ply_limit,
-            progress=progress,
-            poll=poll,
-            total_time=total_time,
-            opening_plies=opening_plies,
-            result=result,
         )
 
     def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:

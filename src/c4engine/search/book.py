@@ -48,9 +48,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from c4engine.board import Board, Geometry, fits_64_bits, has_line
+from c4engine.board import Board
 from c4engine.closing import Closing
 from c4engine.errors import BookError
+from c4engine.geometry import Geometry, fits_64_bits
+from c4engine.lines import has_line
 from c4engine.search.scale import win_score
 
 if TYPE_CHECKING:  # numpy is imported only to write books and by keys_array / scores_array

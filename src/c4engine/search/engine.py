@@ -60,8 +60,9 @@ from dataclasses import dataclass
 from time import monotonic, process_time
 from typing import TYPE_CHECKING
 
-from c4engine.board import Board, has_line
+from c4engine.board import Board
 from c4engine.errors import GameOverError
+from c4engine.lines import has_line
 from c4engine.search.evaluators import Evaluator, windows
 from c4engine.search.limit import Limit
 from c4engine.search.results import PlayResult, Score

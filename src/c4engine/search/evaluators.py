@@ -47,8 +47,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from c4engine.board import Board, Geometry, Player
+from c4engine.board import Board
 from c4engine.errors import UnknownEvaluatorError, WeightsError
+from c4engine.geometry import Geometry
+from c4engine.player import Player
 from c4engine.search.weight_files import WindowWeights
 
 __all__ = [
@@ -152,7 +154,7 @@ def window_tables(geometry: Geometry) -> WindowTables:
 
 
 def window_masks(width: int, height: int, connect: int) -> tuple[int, ...]:
-    """The bit masks (board layout of :mod:`c4engine.board`) of every window of ``connect`` cells.
+    """The bit masks (board layout of :mod:`c4engine.geometry`) of every window of ``connect`` cells.
 
     Vertical windows first, then horizontal, then the two diagonals; cached per size.
 
@@ -175,7 +177,7 @@ def area_score(board: Board, player: Player | None = None) -> int:
     nothing once the opponent has a stone in it.  ``player`` defaults to the
     side to move.
 
-    >>> from c4engine.board import Player
+    >>> from c4engine.player import Player
     >>> area_score(Board(4, 4, 3))              # 4x4 connect 3: 24 empty windows
     24
     >>> board = Board.from_moves("1", 4, 4, 3)  # X in the corner: 3 windows hold it

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from c4engine.board import Geometry
+from c4engine.geometry import Geometry
 
 __all__ = ["PUBLISHED_7X6", "perft"]
 
@@ -123,7 +123,7 @@ def perft(
 def _line_plans(height: int, connect: int) -> list[tuple[int, ...]]:
     """Per direction, the shifts that find ``connect`` in a row by doubling.
 
-    The same steps as :func:`c4engine.board.has_line`: ``runs &= runs >> amount``
+    The same steps as :func:`c4engine.lines.has_line`: ``runs &= runs >> amount``
     for each amount leaves the starts of every run of ``connect``.
 
     >>> _line_plans(6, 4)

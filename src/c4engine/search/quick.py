@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4engine.board import Board, Geometry
+from c4engine.board import Board
+from c4engine.geometry import Geometry
 from c4engine.search.scale import score_range, win_score
 
 __all__ = ["QuickAnalysis", "QuickResult", "analyze_quick", "line_quick", "solve_quick"]

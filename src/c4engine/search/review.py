@@ -1,10 +1,11 @@
 """Game review: every move of a game scored, mistakes marked, the better line shown.
 
-:func:`review_game` (also :meth:`c4engine.search.analysis.Analyst.review`)
-asks the analyst about every position of a game -- from the last move back
-to the first, so that the solver's table, warm from the end of the game,
-makes the earlier positions cheap, and the opening book answers the
-opening -- and compares the move played with the best one:
+:func:`review_game` asks the analysis service (an
+:class:`~c4engine.search.analysis.Analyst`, as any of its clients does)
+about every position of a game -- from the last move back to the first, so
+that the solver's table, warm from the end of the game, makes the earlier
+positions cheap, and the opening book answers the opening -- and compares
+the move played with the best one:
 
 * **best** -- the move kept the mover's score;
 * **inaccuracy** -- same result, but a slower win or a quicker loss;
@@ -28,7 +29,7 @@ says when the move may be worse than its verdict).
 
 >>> from c4engine.search.analysis import Analyst
 >>> from c4engine.search.limit import UNLIMITED
->>> review = Analyst().review("44556", UNLIMITED)      # no cap a ply: every score and line proven
+>>> review = review_game(Analyst(), "44556", UNLIMITED)   # no cap a ply: every score and line proven
 >>> print(review)
 Result: unfinished, O to move (*)
 <BLANKLINE>
@@ -53,18 +54,18 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, get_args
+from typing import Any, Final, Literal, Protocol, get_args
 from weakref import WeakKeyDictionary
 
-from c4engine.board import Board, Player, fits_64_bits
+from c4engine.board import Board
 from c4engine.errors import NotationError, ReviewError
+from c4engine.geometry import fits_64_bits
 from c4engine.notation import format_moves
+from c4engine.player import Player
+from c4engine.search.analysis import Analyst, Poll
 from c4engine.search.limit import Limit
 from c4engine.search.results import PlayResult, PositionAnalysis, bound_words
 from c4engine.search.scale import score_range, win_score
-
-if TYPE_CHECKING:
-    from c4engine.search.analysis import Analyst, Poll
 
 __all__ = [
     "DEFAULT_PLY_LIMIT",
@@ -78,7 +79,7 @@ __all__ = [
     "ReviewSummary",
     "SideSummary",
     "board_of_game",
-    "review_board",
+    "review_game",
 ]
 
 PlyVerdict = Literal["best", "inaccuracy", "mistake", "blunder", "not proven", "not chosen"]
@@ -528,11 +529,14 @@ class Review:
         )
 
 
-def review_board(
+def review_game(
     analyst: Analyst,
-    final: Board,
+    game: str | Board | GameLike,
     limit: Limit = DEFAULT_PLY_LIMIT,
     *,
+    width: int = 7,
+    height: int = 6,
+    connect: int = 4,
     progress: ProgressHook | None = None,
     poll: Poll | None = None,
     beside: bool | None = None,
@@ -540,8 +544,12 @@ def review_board(
     opening_plies: int = 0,
     result: tuple[str, str | None] | None = None,
 ) -> Review:
-    """Review every move that led to ``final`` (its history is the game), each ply within ``limit``.
+    """Every move of ``game`` scored and judged by ``analyst``, each ply within ``limit``: the review's
+    one entry point, a client of the analysis service.
 
+    ``game`` is a move string (on a ``width`` x ``height`` connect-``connect``
+    board), a :class:`Board` with its history, or a game record
+    (:func:`board_of_game`).
     The first ``opening_plies`` moves were chosen by nobody (a match's random
     opening): they are scored but judged for no one (``"not chosen"``).
     ``result`` is the game's result and how it ended (``("0-1", "time")``)
@@ -567,6 +575,7 @@ def review_board(
     move at every step, whichever table found it).
     """
     start = time.perf_counter()
+    final = board_of_game(game, width, height, connect)
     moves = final.moves
     if not 0 <= opening_plies <= len(moves):
         raise ReviewError(f"{opening_plies} opening plies: the game has {len(moves)} moves")
@@ -748,7 +757,6 @@ def _beside(analyst: Analyst, board: Board) -> Analyst:
     with _BESIDE_LOCK:
         helpers = _BESIDE.setdefault(analyst, {})
         if geometry not in helpers:
-            from c4engine.search.analysis import Analyst
             from c4engine.search.solver import Solver
 
             helpers[geometry] = Analyst(analyst.book_for(board), solver=Solver(table_size_mb=BESIDE_TABLE_MB))

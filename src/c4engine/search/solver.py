@@ -33,8 +33,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from c4engine.board import Board, require_64_bits
+from c4engine.board import Board
 from c4engine.errors import GameOverError, ThreadCountError
+from c4engine.geometry import require_64_bits
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
@@ -339,7 +340,7 @@ class Solver:
     # ------------------------------------------------------------ internals
 
     def _check(self, board: Board) -> None:
-        """Refuse a board that is over or too big for the solver (:func:`c4engine.board.fits_64_bits`)."""
+        """Refuse a board that is over or too big for the solver (:func:`c4engine.geometry.fits_64_bits`)."""
         if board.winner is not None or board.is_full:
             raise GameOverError("the game is over: nothing to solve")
         require_64_bits(board.width, board.height)
@@ -793,7 +794,7 @@ def _play(current: int, mask: int, column: int, board: Board) -> tuple[int, int]
 
 
 def _is_winning(current: int, mask: int, column: int, board: Board) -> bool:
-    from c4engine.board import has_line
+    from c4engine.lines import has_line
 
     geometry = board.geometry
     stones = current | ((mask + geometry.bottom_of(column)) & geometry.column_mask(column))

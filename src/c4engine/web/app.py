@@ -53,12 +53,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path
 
 from c4engine import __version__
-from c4engine.board import MAX_SIZE, Board, Player
+from c4engine.board import Board
 from c4engine.errors import C4Error, GameOverError
+from c4engine.geometry import MAX_SIZE
 from c4engine.notation import parse_size
 from c4engine.play import levels
 from c4engine.play.perfect import check_perfect_board
 from c4engine.play.record import GameRecord
+from c4engine.player import Player
 from c4engine.search.limit import MAX_NODES, Limit
 from c4engine.web import worker
 from c4engine.web.pool import Client, ClientBusyError, Function, Lane, PoolBusyError

@@ -50,7 +50,7 @@ from c4engine.search.analysis import shared_analyst
 from c4engine.search.engine import SearchProgress
 from c4engine.search.limit import Limit
 from c4engine.search.results import ColumnAnalysis, PositionAnalysis
-from c4engine.search.review import ReviewProgress
+from c4engine.search.review import ReviewProgress, review_game
 from c4engine.search.solver import SolveProgress
 
 __all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "review_moves", "warm_up"]
@@ -141,10 +141,10 @@ def review_moves(
     total_time: float,
     stop: Stop = _never,
 ) -> dict[str, Any]:
-    """The analysis service's review of the game ``moves`` (:meth:`Analyst.review`), as its JSON.
+    """The review of the game ``moves`` (:func:`~c4engine.search.review.review_game`), as its JSON.
 
     Each ply gets ``ply`` (its time: the server's cap), the whole review
-    ``total_time`` (:func:`c4engine.search.review.review_board`: on boards the
+    ``total_time`` (on boards the
     solver cannot hold, each ply at most its share).  Once it has run
     ``total_time`` seconds, ``complete`` is false and ``plies`` holds the
     plies reviewed, the game's last ones.  ``stop`` ends it at once.  Adds
@@ -159,7 +159,7 @@ def review_moves(
     def stopped(_progress: ReviewProgress) -> bool:
         return stop()
 
-    review = shared_analyst().review(board, ply, progress=stopped, poll=poll, total_time=total_time)
+    review = review_game(shared_analyst(), board, ply, progress=stopped, poll=poll, total_time=total_time)
     result = review.to_json()
     result["elapsed"] = round(monotonic() - started, 4)
     return result

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from c4engine.board import Board, Player
+from c4engine.board import Board
 from c4engine.errors import TuneError
 from c4engine.experiments.tuning.config import TuneConfig
 from c4engine.experiments.tuning.optimizers import Optimizer
@@ -33,6 +33,7 @@ from c4engine.experiments.tuning.parameters import ParameterSpace
 from c4engine.experiments.tuning.store import CandidateResult, TuneStore
 from c4engine.jobs import JobRunner
 from c4engine.play.players import EnginePlayer
+from c4engine.player import Player
 from c4engine.search.limit import Limit
 
 __all__ = ["PairJob", "TuneResult", "play_pair", "tune"]

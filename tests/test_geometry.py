@@ -1,0 +1,53 @@
+"""A board's size and bit layout (c4engine.geometry): masks, mirror, the 64-bit predicate and refusal."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from c4engine.errors import BoardSizeError, UnsupportedBoardError
+from c4engine.geometry import MAX_SIZE, Geometry, center_order, fits_64_bits, require_64_bits
+
+
+def test_the_masks_of_the_standard_board() -> None:
+    geometry = Geometry.of(7, 6, 4)
+    assert geometry.bottom_of(3) == 1 << 21 and geometry.top_of(3) == 1 << 26
+    assert geometry.column_mask(0) == 0b111111
+    assert geometry.full.bit_count() == 42 and geometry.bottom.bit_count() == 7
+    assert not geometry.full & sum(1 << (column * 7 + 6) for column in range(7))  # the sentinels stay 0
+
+
+def test_one_geometry_a_size() -> None:
+    assert Geometry.of(7, 6, 4) is Geometry.of(7, 6, 4)
+    with pytest.raises(BoardSizeError):
+        Geometry.of(MAX_SIZE + 1, 6, 4)
+
+
+@given(st.integers(1, 12), st.integers(1, 12), st.data())
+def test_mirror_reflects_each_cell_and_twice_is_the_identity(
+    width: int, height: int, data: st.DataObject
+) -> None:
+    geometry = Geometry(width, height, 2)
+    cells = data.draw(st.sets(st.tuples(st.integers(0, width - 1), st.integers(0, height - 1))))
+    bits = sum(geometry.bit(column, row) for column, row in cells)
+    mirrored = geometry.mirror(bits)
+    assert set(geometry.cells_of(mirrored)) == {(width - 1 - column, row) for column, row in cells}
+    assert geometry.mirror(mirrored) == bits
+
+
+def test_center_order_starts_in_the_middle_and_takes_every_column_once() -> None:
+    for width in range(1, MAX_SIZE + 1):
+        order = center_order(width)
+        assert sorted(order) == list(range(width))
+        assert abs(order[0] - (width - 1) / 2) <= 0.5
+
+
+def test_the_refusal_agrees_with_the_predicate() -> None:
+    for width in range(1, 33):
+        for height in range(1, 33):
+            if fits_64_bits(width, height):
+                require_64_bits(width, height)
+            else:
+                with pytest.raises(UnsupportedBoardError, match=f"{width}x{height} needs"):
+                    require_64_bits(width, height, "perfect play")
