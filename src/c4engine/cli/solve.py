@@ -373,7 +373,7 @@ BENCH = Command(
     "bench",
     summary="solve the benchmark sets and check the scores",
     description="Solve benchmark files ('MOVES SCORE' lines) and report per set: positions, "
-    f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: the "
+    f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: "
     f"the six published sets of Pascal Pons' solver benchmark ({BENCH_SOURCE}), shipped with "
     f"c4engine; --data DIR or ${BENCH_ENV} names another folder of them.",
     add_options=_bench_options,
