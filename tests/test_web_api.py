@@ -309,7 +309,11 @@ JSON_ROUTES = ("/api/move", "/api/review")
             "the body is not JSON: Expecting property name enclosed in double quotes (at character 1)",
         ),
         (b"\xff\xfe", "application/json", "the body is not JSON: Expecting value (at character 0)"),
-        (b"hello", "text/plain", 'the body is not JSON: send a JSON object with "Content-Type: application/json"'),
+        (
+            b"hello",
+            "text/plain",
+            'the body is not JSON: send a JSON object with "Content-Type: application/json"',
+        ),
         (b"", "application/json", "the body is empty: send a JSON object"),
         (b'"4453"', "application/json", "the body must be a JSON object, not a string"),
         (b"[4, 4]", "application/json", "the body must be a JSON object, not an array"),
@@ -325,7 +329,9 @@ def test_a_body_that_is_not_a_json_object_is_refused_saying_so(
 
 def test_the_routes_checked_are_every_route_taking_a_body(client: httpx.Client) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    taking = {path for path, methods in paths.items() for method in methods.values() if "requestBody" in method}
+    taking = {
+        path for path, methods in paths.items() for method in methods.values() if "requestBody" in method
+    }
     assert taking == set(JSON_ROUTES)
 
 

@@ -87,10 +87,15 @@ class Progress:
         if self._line is not None:
             self._line.update(note=text)
 
-    def update(self, done: int, total: int, note: str) -> None:
-        """Set how much is done of how much (the total may become known late) and the note."""
+    def update(self, done: int, total: int, note: str, *, left: float | None = None) -> None:
+        """Set how much is done of how much (the total may become known late) and the note.
+
+        ``left`` is the caller's own reckoning of the seconds still to go, shown
+        instead of the line's guess from the last half-minute's pace (which has
+        nothing to go on while items take minutes each).
+        """
         if self._line is not None:
-            self._line.update(note, done, total)
+            self._line.update(note, done, total, left)
 
     def poll(self, progress: SearchProgress | SolveProgress) -> None:
         """A poll hook for the engine, the solver or the analysis service: shows how far it got."""

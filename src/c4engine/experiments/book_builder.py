@@ -47,9 +47,11 @@ if TYPE_CHECKING:  # the solver (numba) is imported by the workers that solve: c
     from c4engine.search.solver import Solver
 
 __all__ = [
+    "BuildEstimate",
     "BuildProgress",
     "BuildStats",
     "Checkpoint",
+    "LeafProgress",
     "PolicyProgress",
     "PolicySpan",
     "build_book",
@@ -66,8 +68,72 @@ DEFAULT_POLICY_BATCH = 1
 """Policy positions per job: each costs seconds, so one a job keeps an interruption's loss small."""
 DEFAULT_WORKER_TABLE_MB = DEFAULT_TABLE_MB
 
-BuildProgress = Callable[[int, int, float], None]
-"""``on_progress(solved, leaves, cpu_seconds)`` of :func:`build_book`."""
+ESTIMATE_SAMPLE = 4
+"""Leaves solved first, spread over all, for the estimate of a build's length (at least one a worker)."""
+
+
+@dataclass(frozen=True)
+class LeafProgress:
+    """How far the leaves of a build are (:func:`build_book`'s ``on_progress``).
+
+    ``kept`` leaves had their score before this run (from the checkpoint,
+    or backed up from deeper leaves it holds); ``solved`` were solved by this
+    run so far, in ``cpu_seconds``.
+    """
+
+    leaves: int
+    kept: int
+    solved: int
+    cpu_seconds: float
+
+    @property
+    def done(self) -> int:
+        """Leaves with a score: the kept and the solved."""
+        return self.kept + self.solved
+
+    @property
+    def to_solve(self) -> int:
+        """Leaves this run solves, in all."""
+        return self.leaves - self.kept
+
+
+@dataclass(frozen=True)
+class BuildEstimate:
+    """An estimate of how long the leaves of a build take, from a sample of them solved first.
+
+    ``sampled`` leaves, spread evenly over the ``to_solve`` this run solves,
+    took ``cpu_per_leaf`` CPU seconds each on average, and ``sample_seconds``
+    of wall time until all were in, ``parallel`` jobs running at once.  Leaf
+    costs are heavy-tailed (docs/benchmarks.md: real builds took up to twice
+    what samples said), so this is a guide, not a promise.
+
+    >>> estimate = BuildEstimate(to_solve=568, sampled=4, cpu_per_leaf=10.0, sample_seconds=25.0, parallel=2)
+    >>> estimate.cpu_seconds, estimate.wall_seconds
+    (5680.0, 3550.0)
+    """
+
+    to_solve: int
+    sampled: int
+    cpu_per_leaf: float
+    sample_seconds: float
+    parallel: int
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU time of all the leaves to solve, the sample included."""
+        return self.cpu_per_leaf * self.to_solve
+
+    @property
+    def wall_seconds(self) -> float:
+        """The time all of them take at the sample's pace (its workers' start and the machine's
+        load included)."""
+        return self.sample_seconds / self.sampled * self.to_solve
+
+
+BuildProgress = Callable[[LeafProgress], None]
+"""``on_progress(progress)`` of :func:`build_book`."""
+BuildEstimated = Callable[[BuildEstimate], None]
+"""``on_estimate(estimate)`` of :func:`build_book`, told once the sample is solved."""
 PolicyProgress = Callable[[int, int, int, float], None]
 """``on_policy_progress(ply, solved, positions, cpu_seconds)`` of :func:`build_book`, per policy ply."""
 
@@ -418,6 +484,7 @@ def build_book(
     batch_size: int | None = None,
     table_mb: float = DEFAULT_WORKER_TABLE_MB,
     on_progress: BuildProgress | None = None,
+    on_estimate: BuildEstimated | None = None,
     policy: Sequence[PolicySpan] = (),
     on_policy_progress: PolicyProgress | None = None,
 ) -> BuildStats:
@@ -427,9 +494,12 @@ def build_book(
     positions already there are not solved again.  The leaves are solved
     by :func:`c4engine.jobs.run_jobs`: ``workers=0`` in this process, ``N``
     on N local processes (default one per CPU), ``scheduler`` on that Dask
-    cluster.  ``on_progress(solved, leaves, cpu_seconds)`` is told, once the leaves are
-    known and after each batch, how many of the leaves to solve are solved and
-    the CPU time they took (``c4 book build`` draws its bar from it).
+    cluster.  ``on_progress`` is told, once the leaves are known and after
+    each batch, how far they are (:class:`LeafProgress`: the kept ones
+    count; ``c4 book build`` draws its bar from it).  With ``on_estimate``,
+    a few leaves spread over all (:data:`ESTIMATE_SAMPLE`, at least one a
+    worker) are solved first and the :class:`BuildEstimate` made from them
+    is told as soon as they are in, while the others are solved.
     ``policy`` adds, beyond ``depth``, the perfect player's moves over
     those spans (:class:`PolicySpan`, :func:`walk_policy`; a strong book
     only), and ``on_policy_progress`` follows each ply of it the same way.
@@ -456,17 +526,27 @@ def build_book(
         cpu = 0.0
         solved = 0
         if on_progress is not None:
-            on_progress(solved, len(todo), cpu)
-        for results in solve_positions(
-            geometry, weak, todo, table_mb=table_mb, batch_size=size, workers=workers, scheduler=scheduler
-        ):
+            on_progress(LeafProgress(len(leaves), reused, solved, cpu))
+        parallel = parallelism(workers, scheduler)
+        sample = _spread(todo, max(ESTIMATE_SAMPLE, parallel)) if on_estimate is not None else []
+        sampled, sample_cpu, solving_since = 0, 0.0, time.perf_counter()
+        chosen = set(sample)
+        batches = [[leaf] for leaf in sample] + _batches([leaf for leaf in todo if leaf not in chosen], size)
+        solve = partial(solve_batch, width, height, connect, weak, table_mb)
+        for index, results in run_jobs(solve, batches, workers, scheduler):
             store.add((key, score) for key, score, _seconds in results)
             for key, score, seconds in results:
                 known[key] = score
                 cpu += seconds
             solved += len(results)
+            if index < len(sample):
+                sampled += 1
+                sample_cpu += results[0][2]
+                if sampled == len(sample) and on_estimate is not None:
+                    took = time.perf_counter() - solving_since
+                    on_estimate(BuildEstimate(len(todo), sampled, sample_cpu / sampled, took, parallel))
             if on_progress is not None:
-                on_progress(solved, len(todo), cpu)
+                on_progress(LeafProgress(len(leaves), reused, solved, cpu))
         scores = back_up(levels, known, geometry, weak)
         sparse_depth = policy_solved = 0
         extra: dict[int, int] = {}
@@ -665,6 +745,18 @@ def _back_up_from_deeper(
             score = _negamax(current, mask, geometry, win, known)
             if score is not None:
                 known[key] = score
+
+
+def _spread(items: Sequence[Item], count: int) -> list[Item]:
+    """``count`` of ``items`` spread evenly over them (all when there are no more).
+
+    >>> _spread(list(range(10)), 3)
+    [1, 5, 8]
+    """
+    if count >= len(items):
+        return list(items)
+    step = len(items) / count
+    return [items[int((index + 0.5) * step)] for index in range(count)]
 
 
 def _default_batch(leaves: int, workers: int | None, scheduler: str | None) -> int:

@@ -359,7 +359,13 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "true or false", type(None): "null"}
+_JSON_TYPES = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    bool: "true or false",
+    type(None): "null",
+}
 
 
 def _body_message(error: RequestValidationError) -> str | None:
