@@ -157,10 +157,11 @@ def test_a_resumed_build_counts_its_kept_leaves_and_estimates_what_is_left(
     first, *_, last = _Shown.updates
     assert first == (leaves - 20, leaves, f"{leaves - 20} kept", None)  # not 0/20
     assert last[:2] == (leaves, leaves) and last[3] == 0.0 and last[2].startswith(f"{leaves - 20} kept, ")
-    assert all(
-        left is not None and left >= 0 for *_, left in _Shown.updates[1:]
-    )  # time left, once it has a pace
+    # the time left, once the run has a pace
+    assert all(left is not None and left >= 0 for *_, left in _Shown.updates[1:])
     estimate = capsys.readouterr().err.splitlines()
     assert len(estimate) == 1
-    assert estimate[0].startswith("c4 book build: estimate: 20 leaves to solve, about ")
-    assert f"with this process alone at the pace of the first {ESTIMATE_SAMPLE} (" in estimate[0]
+    assert estimate[0].startswith("c4 book build: estimate: 20 leaves to solve, ")
+    assert f"(the mean of the first {ESTIMATE_SAMPLE} solved)" in estimate[0]
+    assert "with this process alone on a core each" in estimate[0]
+    assert estimate[0].endswith("plan for up to twice that")

@@ -15,6 +15,7 @@ FILE defaults to the book shipped with c4engine for the board.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -30,6 +31,7 @@ from c4engine.cli.options import (
     check_depth,
     check_input_file,
     check_output_path,
+    usable_cores,
 )
 from c4engine.cli.progress import Progress, format_duration
 from c4engine.errors import BookError, C4Error
@@ -162,26 +164,41 @@ LONG_BUILD = 60.0
 """Seconds of estimated solving from which ``c4 book build`` says its estimate before going on."""
 
 
-def describe_estimate(estimate: BuildEstimate, workers: str) -> str:
-    """The line a long build prints once its sample is solved: how long its leaves may take.
+def describe_estimate(
+    estimate: BuildEstimate, workers: str, load: float | None = None, cores: int = 1
+) -> str:
+    """The line a long build prints once its sample is solved: how long its leaves may take, and
+    that a busy machine (``load`` average above its ``cores``) takes longer.
 
-    >>> print(describe_estimate(BuildEstimate(568, 4, 10.8, 25.0, 2), "2 workers"))
+    >>> print(describe_estimate(BuildEstimate(568, 4, 10.8, 2), "2 workers", 13.1, 2))
     ... # doctest: +NORMALIZE_WHITESPACE
-    c4 book build: estimate: 568 leaves to solve, about 59 min 10 s with 2 workers at the pace of the
-    first 4 (10.8 s of CPU each, 1 h 42 min in all); leaf costs vary widely, plan for up to twice that
+    c4 book build: estimate: 568 leaves to solve, 10.8 s of CPU each (the mean of the first 4 solved):
+    1 h 42 min of CPU, about 51 min 7 s with 2 workers on a core each; this machine is busy (load
+    13.1 on 2 cores): expect longer; leaf costs vary widely: plan for up to twice that
     """
+    busy = (
+        f"; this machine is busy (load {load:.1f} on {cores} cores): expect longer"
+        if load is not None and load > cores
+        else ""
+    )
     return (
-        f"c4 book build: estimate: {estimate.to_solve} leaves to solve, about "
-        f"{format_duration(estimate.wall_seconds)} with {workers} at the pace of the first "
-        f"{estimate.sampled} ({format_duration(estimate.cpu_per_leaf)} of CPU each, "
-        f"{format_duration(estimate.cpu_seconds)} in all); leaf costs vary widely, plan for up to twice that"
+        f"c4 book build: estimate: {estimate.to_solve} leaves to solve, "
+        f"{format_duration(estimate.cpu_per_leaf)} of CPU each (the mean of the first {estimate.sampled} "
+        f"solved): {format_duration(estimate.cpu_seconds)} of CPU, about "
+        f"{format_duration(estimate.wall_seconds)} with {workers} on a core each{busy}; leaf costs vary "
+        "widely: plan for up to twice that"
     )
 
 
 def _workers_text(args: argparse.Namespace, parallel: int) -> str:
     if args.scheduler is not None:
-        return f"the cluster at {args.scheduler}"
+        return f"the cluster at {args.scheduler} (taken as {parallel} workers)"
     return "this process alone" if args.workers == 0 else f"{parallel} workers"
+
+
+def _load_average() -> float | None:
+    """The system's load over the last minute, where it tells (not on Windows)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
 
 class _Pace:
@@ -216,7 +233,8 @@ def _run_build(args: argparse.Namespace) -> int:
 
         def tell(estimate: BuildEstimate) -> None:
             if estimate.wall_seconds >= LONG_BUILD:
-                line = describe_estimate(estimate, _workers_text(args, estimate.parallel))
+                workers = _workers_text(args, estimate.parallel)
+                line = describe_estimate(estimate, workers, _load_average(), usable_cores())
                 print(line, file=sys.stderr, flush=True)
 
         def show_policy(ply: int, solved: int, positions: int, cpu: float) -> None:

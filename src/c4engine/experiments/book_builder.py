@@ -102,20 +102,18 @@ class BuildEstimate:
     """An estimate of how long the leaves of a build take, from a sample of them solved first.
 
     ``sampled`` leaves, spread evenly over the ``to_solve`` this run solves,
-    took ``cpu_per_leaf`` CPU seconds each on average, and ``sample_seconds``
-    of wall time until all were in, ``parallel`` jobs running at once.  Leaf
-    costs are heavy-tailed (docs/benchmarks.md: real builds took up to twice
-    what samples said), so this is a guide, not a promise.
+    took ``cpu_per_leaf`` CPU seconds each on average; ``parallel`` jobs run
+    at once.  Leaf costs are heavy-tailed (docs/benchmarks.md: real builds
+    took up to twice what samples said), so this is a guide, not a promise.
 
-    >>> estimate = BuildEstimate(to_solve=568, sampled=4, cpu_per_leaf=10.0, sample_seconds=25.0, parallel=2)
+    >>> estimate = BuildEstimate(to_solve=568, sampled=4, cpu_per_leaf=10.0, parallel=2)
     >>> estimate.cpu_seconds, estimate.wall_seconds
-    (5680.0, 3550.0)
+    (5680.0, 2840.0)
     """
 
     to_solve: int
     sampled: int
     cpu_per_leaf: float
-    sample_seconds: float
     parallel: int
 
     @property
@@ -125,9 +123,9 @@ class BuildEstimate:
 
     @property
     def wall_seconds(self) -> float:
-        """The time all of them take at the sample's pace (its workers' start and the machine's
-        load included)."""
-        return self.sample_seconds / self.sampled * self.to_solve
+        """The time they take with ``parallel`` jobs at once, each on a core of its own (a busy
+        machine takes longer)."""
+        return self.cpu_seconds / self.parallel
 
 
 BuildProgress = Callable[[LeafProgress], None]
@@ -529,7 +527,7 @@ def build_book(
             on_progress(LeafProgress(len(leaves), reused, solved, cpu))
         parallel = parallelism(workers, scheduler)
         sample = _spread(todo, max(ESTIMATE_SAMPLE, parallel)) if on_estimate is not None else []
-        sampled, sample_cpu, solving_since = 0, 0.0, time.perf_counter()
+        sampled, sample_cpu = 0, 0.0
         chosen = set(sample)
         batches = [[leaf] for leaf in sample] + _batches([leaf for leaf in todo if leaf not in chosen], size)
         solve = partial(solve_batch, width, height, connect, weak, table_mb)
@@ -543,8 +541,7 @@ def build_book(
                 sampled += 1
                 sample_cpu += results[0][2]
                 if sampled == len(sample) and on_estimate is not None:
-                    took = time.perf_counter() - solving_since
-                    on_estimate(BuildEstimate(len(todo), sampled, sample_cpu / sampled, took, parallel))
+                    on_estimate(BuildEstimate(len(todo), sampled, sample_cpu / sampled, parallel))
             if on_progress is not None:
                 on_progress(LeafProgress(len(leaves), reused, solved, cpu))
         scores = back_up(levels, known, geometry, weak)
