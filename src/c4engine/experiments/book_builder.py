@@ -415,9 +415,22 @@ def solve_positions(
     this process, one after the other), in order as far as the workers
     allow, so siblings travel together.
     """
-    solve = partial(solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb)
-    for _index, results in run_jobs(solve, _batches(positions, batch_size), workers, scheduler):
+    batches = _batches(positions, batch_size)
+    for _index, results in _solve_batches(geometry, weak, batches, table_mb, workers, scheduler):
         yield results
+
+
+def _solve_batches(
+    geometry: Geometry,
+    weak: bool,
+    batches: Sequence[Sequence[tuple[int, bytes]]],
+    table_mb: float,
+    workers: int | None,
+    scheduler: str | None,
+) -> Iterator[tuple[int, list[tuple[int, int, float]]]]:
+    """``(index, results)`` of each batch of (canonical key, moves) positions, as it returns."""
+    solve = partial(solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb)
+    yield from run_jobs(solve, batches, workers, scheduler)
 
 
 @dataclass(frozen=True)
@@ -530,8 +543,7 @@ def build_book(
         sampled, sample_cpu = 0, 0.0
         chosen = set(sample)
         batches = [[leaf] for leaf in sample] + _batches([leaf for leaf in todo if leaf not in chosen], size)
-        solve = partial(solve_batch, width, height, connect, weak, table_mb)
-        for index, results in run_jobs(solve, batches, workers, scheduler):
+        for index, results in _solve_batches(geometry, weak, batches, table_mb, workers, scheduler):
             store.add((key, score) for key, score, _seconds in results)
             for key, score, seconds in results:
                 known[key] = score
