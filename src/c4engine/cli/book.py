@@ -174,7 +174,7 @@ def describe_estimate(
     ... # doctest: +NORMALIZE_WHITESPACE
     c4 book build: estimate: 568 leaves to solve, 10.8 s of CPU each (the mean of the first 4 solved):
     1 h 42 min of CPU, about 51 min 7 s with 2 workers on a core each; this machine is busy (load
-    13.1 on 2 cores): expect longer; leaf costs vary widely: plan for up to twice that
+    13.1 on 2 cores): expect longer; leaf costs vary widely: samples have come out up to 2.4 times low
     """
     busy = (
         f"; this machine is busy (load {load:.1f} on {cores} cores): expect longer"
@@ -186,7 +186,7 @@ def describe_estimate(
         f"{format_duration(estimate.cpu_per_leaf)} of CPU each (the mean of the first {estimate.sampled} "
         f"solved): {format_duration(estimate.cpu_seconds)} of CPU, about "
         f"{format_duration(estimate.wall_seconds)} with {workers} on a core each{busy}; leaf costs vary "
-        "widely: plan for up to twice that"
+        "widely: samples have come out up to 2.4 times low"
     )
 
 

@@ -104,7 +104,8 @@ class BuildEstimate:
     ``sampled`` leaves, spread evenly over the ``to_solve`` this run solves,
     took ``cpu_per_leaf`` CPU seconds each on average; ``parallel`` jobs run
     at once.  Leaf costs are heavy-tailed (docs/benchmarks.md: real builds
-    took up to twice what samples said), so this is a guide, not a promise.
+    took up to 2.4 times what samples of the same leaves said), so this is a
+    guide, not a promise.
 
     >>> estimate = BuildEstimate(to_solve=568, sampled=4, cpu_per_leaf=10.0, parallel=2)
     >>> estimate.cpu_seconds, estimate.wall_seconds
