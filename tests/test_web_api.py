@@ -286,7 +286,7 @@ BAD_MOVES: list[tuple[Any, int, str]] = [
     ({"pos": "", "size": "3x"}, 400, "WIDTHxHEIGHT"),
     ({"pos": "", "colour": "red"}, 422, "colour"),
     ({"pos": 44}, 422, "pos"),
-    ([1, 2], 422, ""),
+    ([1, 2], 400, "the body must be a JSON object, not an array"),
 ]
 
 
@@ -301,9 +301,44 @@ def test_infinite_time_cap_in_json(client: httpx.Client) -> None:
     assert "time" in error_of(response, 422)
 
 
-def test_malformed_json(client: httpx.Client) -> None:
-    response = client.post("/api/move", content=b"{not json", headers={"content-type": "application/json"})
-    assert "JSON" in error_of(response, 422)
+JSON_ROUTES = ("/api/move", "/api/review")
+"""Every route taking a JSON body."""
+
+
+@pytest.mark.parametrize("route", JSON_ROUTES)
+@pytest.mark.parametrize(
+    ("body", "content_type", "message"),
+    [
+        (
+            b"{not json",
+            "application/json",
+            "the body is not JSON: Expecting property name enclosed in double quotes (at character 1)",
+        ),
+        (b"\xff\xfe", "application/json", "the body is not JSON: Expecting value (at character 0)"),
+        (
+            b"hello",
+            "text/plain",
+            'the body is not JSON: send a JSON object with "Content-Type: application/json"',
+        ),
+        (b"", "application/json", "the body is empty: send a JSON object"),
+        (b'"4453"', "application/json", "the body must be a JSON object, not a string"),
+        (b"[4, 4]", "application/json", "the body must be a JSON object, not an array"),
+        (b"12", "application/json", "the body must be a JSON object, not a number"),
+    ],
+)
+def test_a_body_that_is_not_a_json_object_is_refused_saying_so(
+    client: httpx.Client, route: str, body: bytes, content_type: str, message: str
+) -> None:
+    response = client.post(route, content=body, headers={"content-type": content_type})
+    assert error_of(response, 400) == message
+
+
+def test_the_routes_checked_are_every_route_taking_a_body(client: httpx.Client) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    taking = {
+        path for path, methods in paths.items() for method in methods.values() if "requestBody" in method
+    }
+    assert taking == set(JSON_ROUTES)
 
 
 def test_huge_body_and_query(client: httpx.Client) -> None:

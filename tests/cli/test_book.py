@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from tests.conftest import PONS, run_c4
 
 from c4engine.board import Board
+from c4engine.experiments.book_builder import ESTIMATE_SAMPLE
 from c4engine.search.book import HEADER_SIZE, OpeningBook
 from c4engine.search.solver import Solver
 
@@ -106,3 +109,59 @@ def test_move_level_perfect_picks_best_moves_on_held_positions() -> None:
             board.play(column)
             got = 0 if board.is_full else -(judge.solve(board, best_move=False).score or 0)
         assert got == int(published), moves
+
+
+class _Shown:
+    """Stands for the live line of ``c4 book build``: keeps what it was told to show."""
+
+    updates: ClassVar[list[tuple[int, int, str, float | None]]] = []
+
+    def __init__(self, *args: object, **options: object) -> None:
+        _Shown.updates = []
+
+    def __enter__(self) -> _Shown:
+        return self
+
+    def __exit__(self, *error: object) -> None:
+        return None
+
+    def update(self, done: int, total: int, note: str, *, left: float | None = None) -> None:
+        self.updates.append((done, total, note, left))
+
+
+def test_a_resumed_build_counts_its_kept_leaves_and_estimates_what_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import c4engine.cli.book
+    from c4engine.cli.main import main
+
+    command = [
+        "book",
+        "build",
+        "--depth",
+        "4",
+        "--size",
+        "5x4",
+        "-o",
+        str(tmp_path / "r.c4b"),
+        "--workers",
+        "0",
+    ]
+    assert main(command) == 0
+    leaves = int(capsys.readouterr().out.split("leaves: ")[1].split()[0])
+    with sqlite3.connect(tmp_path / "r.c4b.sqlite") as connection:  # as if stopped with 20 leaves to go
+        connection.execute("DELETE FROM solved WHERE key IN (SELECT key FROM solved LIMIT 20)")
+    monkeypatch.setattr(c4engine.cli.book, "Progress", _Shown)
+    monkeypatch.setattr(c4engine.cli.book, "LONG_BUILD", 0.0)  # this small build counts as long
+    assert main(command) == 0
+    first, *_, last = _Shown.updates
+    assert first == (leaves - 20, leaves, f"{leaves - 20} kept", None)  # not 0/20
+    assert last[:2] == (leaves, leaves) and last[3] == 0.0 and last[2].startswith(f"{leaves - 20} kept, ")
+    # the time left, once the run has a pace
+    assert all(left is not None and left >= 0 for *_, left in _Shown.updates[1:])
+    estimate = capsys.readouterr().err.splitlines()
+    assert len(estimate) == 1
+    assert estimate[0].startswith("c4 book build: estimate: 20 leaves to solve, ")
+    assert f"(the mean of the first {ESTIMATE_SAMPLE} solved)" in estimate[0]
+    assert "with this process alone on a core each" in estimate[0]
+    assert estimate[0].endswith("samples have come out up to 2.4 times low")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -51,6 +52,8 @@ def test_bench_finds_the_shipped_sets() -> None:
     rows = [line.split() for line in result.stdout.splitlines()[1:]]
     assert [row[0] for row in rows] == list(BENCH_SETS)
     assert all(row[1:3] == ["2", "2"] for row in rows), result.stdout
+    # the mean time in a unit people read (format_duration), e.g. 2.18 s rather than 2179493.1us
+    assert all(re.fullmatch(r"\d+(\.\d+)?", row[3]) and row[4] in {"ns", "us", "ms", "s"} for row in rows)
 
 
 @pytest.mark.parametrize("limit", ["0", "-1"])

@@ -134,7 +134,7 @@ def check_stopped(child: pexpect.spawn, elapsed: float, command: str, kept: str)
     assert "Traceback" not in output and "Error" not in output, output[-2000:]
     lines = [line for line in interrupted_lines(output) if not PROGRESS_LINE.search(line)]
     assert len(lines) == 1, lines
-    assert lines[0].startswith(f"c4 {command.split()[0]}: interrupted; {kept}"), lines[0]
+    assert lines[0].startswith(f"c4 {command}: interrupted; {kept}"), lines[0]  # c4 book build, whole
 
 
 def _started_match(tmp_path: Path) -> pexpect.spawn:

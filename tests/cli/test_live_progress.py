@@ -114,3 +114,12 @@ def test_a_player_lends_its_poll_hook_to_the_line_and_gets_it_back(make: Callabl
     with AgentProgress(player, "thinking", stream=io.StringIO(), enabled=True) as line:
         assert searcher.poll == line.poll
     assert searcher.poll is None
+
+
+def test_a_time_left_reckoned_by_the_work_is_shown_as_an_estimate() -> None:
+    stream = io.StringIO()
+    with Progress("book depth 4", unit=" positions", stream=stream, enabled=True, show_after=0) as bar:
+        bar.update(256, 312, "256 kept", left=3725.0)  # 1 h 2 min 5 s
+    text = ANSI.sub("", stream.getvalue())
+    assert "256/312 positions" in text
+    assert re.search(r"~1:0[0-2]:\d\d", text), text  # counting down from 1:02:05, never rich's -:--:--

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 from tests.conftest import run_c4
@@ -130,3 +132,32 @@ def test_help_and_book_info_load_no_compiled_code() -> None:
         [sys.executable, "-c", _NUMBA_PROBE], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.split() == ["False"]
+
+
+def _help_texts(parser: argparse.ArgumentParser) -> Iterator[str]:
+    """The prose of a parser's help, its sub-commands' included: description, epilog, every option's
+    and every sub-command's help line (not the usage or metavars, which repeat names on purpose)."""
+    yield from (text for text in (parser.description, parser.epilog) if text)
+    for action in parser._actions:
+        if action.help and action.help != argparse.SUPPRESS:
+            yield action.help
+        if isinstance(action, argparse._SubParsersAction):
+            yield from (choice.help for choice in action._choices_actions if choice.help)
+            for sub in action.choices.values():
+                yield from _help_texts(sub)
+
+
+_DOUBLED_WORD = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
+
+
+def test_no_help_text_doubles_a_word() -> None:
+    texts = list(_help_texts(build_parser()))
+    assert any("published sets" in text for text in texts)  # c4 bench's description is walked
+    doubled = [
+        (match.group(0), text)
+        for text in texts
+        for match in _DOUBLED_WORD.finditer(text)
+        if not match.group(1).isupper()  # a metavar names its value: "Play GAMES games"
+    ]
+    assert doubled == []
+    assert _DOUBLED_WORD.search("Default: the the six sets")  # the check can fail

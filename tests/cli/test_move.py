@@ -8,8 +8,8 @@ from tests.conftest import run_c4
 from c4engine.board import Board
 from c4engine.cli.move import choose_player
 from c4engine.errors import PlayerSpecError
-from c4engine.play.levels import level
-from c4engine.play.players import EnginePlayer
+from c4engine.play.levels import LEVELS, level
+from c4engine.play.players import LEVEL_CHOICES, EnginePlayer
 from c4engine.search.engine import Engine
 from c4engine.search.evaluators import windows
 from c4engine.search.limit import Limit
@@ -69,6 +69,18 @@ def test_bad_input_is_a_one_line_error(args: list[str], message: str) -> None:
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
+
+
+def test_a_level_that_does_not_exist_is_refused_with_every_level_that_does() -> None:
+    result = run_c4("move", "44", "--level", "99")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"c4 move: error: --level: level 99 does not exist; choose {LEVEL_CHOICES}\n"
+    numbers, _, others = LEVEL_CHOICES.partition(", ")
+    assert numbers == f"{LEVELS[0].number}..{LEVELS[-1].number}"
+    named = others.split(" or ")
+    assert named == ["random", "perfect"]
+    for spec in [str(known.number) for known in LEVELS] + named:  # each one listed is a computer player
+        assert not choose_player(spec).is_human
 
 
 def test_choose_player_refuses_people() -> None:

@@ -19,8 +19,11 @@ import pytest
 from c4engine.board import Board
 from c4engine.errors import BookError
 from c4engine.experiments.book_builder import (
+    ESTIMATE_SAMPLE,
+    BuildEstimate,
     BuildStats,
     Checkpoint,
+    LeafProgress,
     PolicySpan,
     build_book,
     enumerate_positions,
@@ -187,7 +190,7 @@ def test_boards_too_large_are_refused(tmp_path: Path) -> None:
 
 
 def test_progress_is_reported_by_callback(tmp_path: Path) -> None:
-    reports: list[tuple[int, int, float]] = []
+    reports: list[LeafProgress] = []
     stats = build_book(
         tmp_path / "p.c4b",
         3,
@@ -196,12 +199,59 @@ def test_progress_is_reported_by_callback(tmp_path: Path) -> None:
         connect=C,
         workers=0,
         batch_size=4,
-        on_progress=lambda *r: reports.append(r),
+        on_progress=reports.append,
     )
-    solved = [report[0] for report in reports]
+    solved = [report.solved for report in reports]
     assert solved[0] == 0 and solved == sorted(solved) and solved[-1] == stats.solved
-    assert {report[1] for report in reports} == {stats.solved}
-    assert reports[-1][2] == pytest.approx(stats.cpu_seconds)
+    assert {(report.leaves, report.kept) for report in reports} == {(stats.leaves, 0)}
+    assert reports[-1].cpu_seconds == pytest.approx(stats.cpu_seconds)
+
+
+def test_a_resumed_build_counts_the_leaves_it_kept_from_the_start(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "r.sqlite"
+    whole = build_book(tmp_path / "r.c4b", 4, width=W, height=H, connect=C, workers=0, checkpoint=checkpoint)
+    with sqlite3.connect(checkpoint) as connection:  # as if stopped with 20 leaves to go
+        connection.execute("DELETE FROM solved WHERE key IN (SELECT key FROM solved LIMIT 20)")
+    reports: list[LeafProgress] = []
+    resumed = build_book(
+        tmp_path / "r.c4b",
+        4,
+        width=W,
+        height=H,
+        connect=C,
+        workers=0,
+        checkpoint=checkpoint,
+        on_progress=reports.append,
+    )
+    assert (resumed.solved, resumed.reused) == (20, whole.leaves - 20)
+    first, last = reports[0], reports[-1]
+    assert (first.done, first.leaves, first.to_solve) == (whole.leaves - 20, whole.leaves, 20)
+    assert (last.done, last.solved) == (whole.leaves, 20)
+
+
+def test_a_build_estimates_its_length_from_a_sample_solved_first(tmp_path: Path) -> None:
+    events: list[LeafProgress | BuildEstimate] = []
+    stats = build_book(
+        tmp_path / "e.c4b",
+        4,
+        width=W,
+        height=H,
+        connect=C,
+        workers=0,
+        batch_size=8,
+        on_progress=events.append,
+        on_estimate=events.append,
+    )
+    (estimate,) = [event for event in events if isinstance(event, BuildEstimate)]
+    assert (estimate.to_solve, estimate.sampled, estimate.parallel) == (stats.leaves, ESTIMATE_SAMPLE, 1)
+    assert estimate.cpu_seconds == pytest.approx(estimate.cpu_per_leaf * stats.leaves)
+    assert estimate.wall_seconds == estimate.cpu_seconds  # one job at a time
+    with_it = events[events.index(estimate) + 1]  # the progress told with the sample's last leaf
+    assert isinstance(with_it, LeafProgress)
+    assert with_it.solved == ESTIMATE_SAMPLE < stats.leaves  # once the sample is in: before the rest
+    reference = build_book(tmp_path / "plain.c4b", 4, width=W, height=H, connect=C, workers=0)
+    assert reference.leaves == stats.leaves
+    assert (tmp_path / "e.c4b").read_bytes() == (tmp_path / "plain.c4b").read_bytes()
 
 
 POLICY = (PolicySpan(2, 9), PolicySpan(1, 8))  # first player from every 2-ply opening; second player

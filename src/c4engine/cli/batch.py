@@ -7,7 +7,9 @@ blank (blanks around commas do not count): what comes after is ignored, so the
 output of a batch (``4453 -2``) or a benchmark file is input too.  An empty
 line is the empty board; a line that cannot be answered prints an error
 naming its line number on standard error and an empty line on standard
-output, and the batch goes on.
+output, and the batch goes on.  When standard input is a terminal, a line
+on standard error first says that the command waits for positions there
+(a person who forgot the position would otherwise see nothing happen).
 
 >>> import io
 >>> out = io.StringIO()
@@ -20,6 +22,7 @@ output, and the batch goes on.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -27,7 +30,7 @@ from typing import Any, TextIO
 
 from c4engine.errors import C4Error
 
-__all__ = ["answer_json_lines", "answer_lines", "position_of"]
+__all__ = ["END_OF_INPUT_KEY", "WAITING_LINE", "answer_json_lines", "answer_lines", "position_of"]
 
 
 def position_of(line: str) -> str:
@@ -42,12 +45,26 @@ def position_of(line: str) -> str:
     return text.split(maxsplit=1)[0] if text else ""
 
 
+END_OF_INPUT_KEY = "Ctrl-Z then Enter" if os.name == "nt" else "Ctrl-D"
+"""What ends standard input typed on this system's terminal."""
+
+WAITING_LINE = f"c4: reading positions from standard input, one a line; {END_OF_INPUT_KEY} ends"
+"""Said on standard error when a batch reads a terminal."""
+
+
+def _tell_if_typed(stdin: TextIO) -> None:
+    """Say on standard error that positions are awaited, when ``stdin`` is a terminal."""
+    if stdin.isatty():
+        print(WAITING_LINE, file=sys.stderr, flush=True)
+
+
 def answer_lines(answer: Callable[[str], str], stdin: TextIO, out: TextIO) -> int:
     """Write ``POSITION ANSWER`` for each line of ``stdin``; 0, or 1 when some line failed.
 
     ``answer`` gets the line's position (:func:`position_of`) and raises
     :class:`C4Error` for one it cannot answer.
     """
+    _tell_if_typed(stdin)
     status = 0
     for number, raw in enumerate(stdin, start=1):
         position = position_of(raw)
@@ -74,6 +91,7 @@ def answer_json_lines(answer: Callable[[str], dict[str, Any]], stdin: TextIO, ou
     >>> out.getvalue()
     '{"position": "4453"}\\n'
     """
+    _tell_if_typed(stdin)
     status = 0
     for number, raw in enumerate(stdin, start=1):
         position = position_of(raw)

@@ -15,6 +15,7 @@ FILE defaults to the book shipped with c4engine for the board.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -30,11 +31,14 @@ from c4engine.cli.options import (
     check_depth,
     check_input_file,
     check_output_path,
+    usable_cores,
 )
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import Progress, format_duration
 from c4engine.errors import BookError, C4Error
 from c4engine.experiments.book_builder import (
     DEFAULT_WORKER_TABLE_MB,
+    BuildEstimate,
+    LeafProgress,
     PolicySpan,
     build_book,
     default_checkpoint_path,
@@ -44,7 +48,7 @@ from c4engine.geometry import Geometry
 from c4engine.notation import parse_size
 from c4engine.search.book import OpeningBook, board_from_key, default_book_path
 
-__all__ = ["BOOK", "COMMANDS", "run_book"]
+__all__ = ["BOOK", "COMMANDS", "LONG_BUILD", "describe_estimate", "run_book"]
 
 
 def _book_options(parser: argparse.ArgumentParser) -> None:
@@ -157,16 +161,86 @@ def _build_kept(args: argparse.Namespace) -> str:
     return f"the positions solved so far are kept in {_build_paths(args)[1]}"
 
 
+LONG_BUILD = 60.0
+"""Seconds of estimated solving from which ``c4 book build`` says its estimate before going on."""
+
+
+def describe_estimate(
+    estimate: BuildEstimate, workers: str, load: float | None = None, cores: int = 1
+) -> str:
+    """The line a long build prints once its sample is solved: how long its leaves may take, and
+    that a busy machine (``load`` average above its ``cores``) takes longer.
+
+    >>> print(describe_estimate(BuildEstimate(568, 4, 10.8, 2), "2 workers", 13.1, 2))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    c4 book build: estimate: 568 leaves to solve, 10.8 s of CPU each (the mean of the first 4 solved):
+    1 h 42 min of CPU, about 51 min 7 s with 2 workers on a core each; this machine is busy (load
+    13.1 on 2 cores): expect longer; leaf costs vary widely: samples have come out up to 2.4 times low
+    """
+    busy = (
+        f"; this machine is busy (load {load:.1f} on {cores} cores): expect longer"
+        if load is not None and load > cores
+        else ""
+    )
+    return (
+        f"c4 book build: estimate: {estimate.to_solve} leaves to solve, "
+        f"{format_duration(estimate.cpu_per_leaf)} of CPU each (the mean of the first {estimate.sampled} "
+        f"solved): {format_duration(estimate.cpu_seconds)} of CPU, about "
+        f"{format_duration(estimate.wall_seconds)} with {workers} on a core each{busy}; leaf costs vary "
+        "widely: samples have come out up to 2.4 times low"
+    )
+
+
+def _workers_text(args: argparse.Namespace, parallel: int) -> str:
+    if args.scheduler is not None:
+        return f"the cluster at {args.scheduler} (taken as {parallel} workers)"
+    return "this process alone" if args.workers == 0 else f"{parallel} workers"
+
+
+def _load_average() -> float | None:
+    """The system's load over the last minute, where it tells (not on Windows)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+
+
+class _Pace:
+    """The time the work of a phase (the leaves, a ply of the policy) still takes, at this run's
+    pace in it so far: the items done per second of wall time since the phase began."""
+
+    def __init__(self) -> None:
+        self.phase: object = None
+        self.started = time.monotonic()
+
+    def left(self, phase: object, done: int, total: int) -> float | None:
+        """Seconds left of ``phase`` with ``done`` of ``total`` items done; None before the first."""
+        if phase != self.phase:
+            self.phase, self.started = phase, time.monotonic()
+        if done == 0:
+            return None
+        return (total - done) * (time.monotonic() - self.started) / done
+
+
 def _run_build(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     output, checkpoint = _build_paths(args)
     with Progress(f"book depth {args.depth}", unit=" positions", enabled=args.progress) as bar:
+        pace = _Pace()
 
-        def show(solved: int, leaves: int, cpu: float) -> None:
-            bar.update(solved, leaves, f"leaves, {cpu / solved:.2f} CPU s each" if solved else "leaves")
+        def show(progress: LeafProgress) -> None:
+            kept = f"{progress.kept} kept" if progress.kept else ""
+            each = f"{progress.cpu_seconds / progress.solved:.2f} CPU s each" if progress.solved else ""
+            note = ", ".join(part for part in (kept, each) if part)
+            left = pace.left("leaves", progress.solved, progress.to_solve)
+            bar.update(progress.done, progress.leaves, note, left=left)
+
+        def tell(estimate: BuildEstimate) -> None:
+            if estimate.wall_seconds >= LONG_BUILD:
+                workers = _workers_text(args, estimate.parallel)
+                line = describe_estimate(estimate, workers, _load_average(), usable_cores())
+                print(line, file=sys.stderr, flush=True)
 
         def show_policy(ply: int, solved: int, positions: int, cpu: float) -> None:
-            bar.update(solved, positions, f"the player's moves at ply {ply}")
+            left = pace.left(ply, solved, positions)
+            bar.update(solved, positions, f"the player's moves at ply {ply}", left=left)
 
         stats = build_book(
             output,
@@ -181,6 +255,7 @@ def _run_build(args: argparse.Namespace) -> int:
             batch_size=args.batch,
             table_mb=args.table_mb,
             on_progress=show,
+            on_estimate=tell,
             policy=args.policy,
             on_policy_progress=show_policy,
         )

@@ -67,5 +67,6 @@ class Command:
         if self.takes_position:
             parser.add_argument("position", nargs="?", help="moves played so far (omit for batch mode)")
         self.add_options(parser)
-        parser.set_defaults(**{handler: self.run}, **self.defaults)
+        # the innermost command's name wins: c4 book build's Ctrl-C line names c4 book build
+        parser.set_defaults(**{handler: self.run, "command_prog": parser.prog}, **self.defaults)
         return parser

@@ -65,13 +65,19 @@ def interrupted_line(args: argparse.Namespace, arguments: Sequence[str]) -> str:
     'c4 match: interrupted; the games are kept in m.sqlite; resume: c4 match 1 random'
     >>> interrupted_line(argparse.Namespace(command="analyze"), ["analyze", "44"])
     'c4 analyze: interrupted; nothing is kept'
+
+    A nested command is named whole, by the ``command_prog`` its
+    :class:`~c4engine.cli.command.Command` sets:
+
+    >>> interrupted_line(argparse.Namespace(command="book", command_prog="c4 book build"), ["book", "build"])
+    'c4 book build: interrupted; nothing is kept'
     """
     kept: Callable[[argparse.Namespace], str | None] | None = getattr(args, "kept", None)
     try:
         what = kept(args) if kept is not None else None
     except C4Error:  # stopped while reading its own options: nothing was started
         what = None
-    prefix = f"c4 {args.command}" if args.command else "c4"
+    prefix = getattr(args, "command_prog", None) or (f"c4 {args.command}" if args.command else "c4")
     if what is None:
         return f"{prefix}: interrupted; nothing is kept"
     return f"{prefix}: interrupted; {what}; resume: {shlex.join(['c4', *arguments])}"

@@ -67,6 +67,23 @@ class _WhenTotal(ProgressColumn):
         return self.column.render(task) if (task.total is not None) == self.known else Text("")
 
 
+class _TimeLeft(ProgressColumn):
+    """``~H:MM:SS`` to the finish the caller reckoned (the task's field ``finish``, a
+    ``time.monotonic()`` value; it counts down between updates), else rich's own guess."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.guess = TimeRemainingColumn()
+
+    def render(self, task: Task) -> RenderableType:
+        finish = task.fields.get("finish")
+        if finish is None:
+            return self.guess.render(task)
+        minutes, seconds = divmod(max(0, round(finish - time.monotonic())), 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"~{hours}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
+
+
 class LiveLine:
     """One task of a rich progress display on ``stream``: label, bar, count, times, note."""
 
@@ -89,12 +106,12 @@ class LiveLine:
             _WhenTotal(BarColumn(bar_width=20), known=True),
             _Count(unit),
             TimeElapsedColumn(),
-            _WhenTotal(TimeRemainingColumn(), known=True),
+            _WhenTotal(_TimeLeft(), known=True),
             TextColumn("{task.fields[note]}", markup=False),
             show_after=show_after,
             console=Console(file=stream, force_terminal=True if force else None),
         )
-        self._task = self._display.add_task(label, total=total, completed=done, note="")
+        self._task = self._display.add_task(label, total=total, completed=done, note="", finish=None)
         self._display.start()
 
     def advance(self, count: int, note: str | None) -> None:
@@ -103,9 +120,13 @@ class LiveLine:
         else:
             self._display.update(self._task, advance=count, note=note)
 
-    def update(self, note: str, done: int | None = None, total: int | None = None) -> None:
-        """Set the note, and the count and total when given (rich keeps those given as None)."""
-        self._display.update(self._task, completed=done, total=total, note=note)
+    def update(
+        self, note: str, done: int | None = None, total: int | None = None, left: float | None = None
+    ) -> None:
+        """Set the note, and the count and total when given (rich keeps those given as None), and
+        the seconds left as the caller reckons them (None: rich's guess)."""
+        finish = None if left is None else time.monotonic() + left
+        self._display.update(self._task, completed=done, total=total, note=note, finish=finish)
 
     def stop(self) -> None:
         self._display.stop()

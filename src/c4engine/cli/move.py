@@ -25,7 +25,7 @@ from c4engine.cli.batch import answer_lines
 from c4engine.cli.command import Command
 from c4engine.cli.options import MAX_SECONDS, add_board_options, check_depth, number
 from c4engine.cli.progress import AgentProgress
-from c4engine.errors import GameOverError, PlayerSpecError
+from c4engine.errors import GameOverError, LevelError, PlayerSpecError
 from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
@@ -94,7 +94,7 @@ def choose_player(
         return AnalystPlayer(Limit(time=time))
     try:
         player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
-    except PlayerSpecError as error:
+    except (PlayerSpecError, LevelError) as error:
         raise PlayerSpecError(f"--level: {error}") from None
     if player.is_human:
         raise PlayerSpecError(f"{level!r} is not a computer player")

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import math
 import sys
 from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
@@ -32,7 +33,15 @@ if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line
     from c4engine.search.engine import Engine, SearchProgress
     from c4engine.search.solver import SolveProgress
 
-__all__ = ["SHOW_AFTER", "AgentProgress", "Progress", "describe_search", "describe_solve", "tell_of_compile"]
+__all__ = [
+    "SHOW_AFTER",
+    "AgentProgress",
+    "Progress",
+    "describe_search",
+    "describe_solve",
+    "format_duration",
+    "tell_of_compile",
+]
 
 SHOW_AFTER = 1.0
 """Seconds of work before the line appears: what ends sooner shows nothing."""
@@ -78,10 +87,15 @@ class Progress:
         if self._line is not None:
             self._line.update(note=text)
 
-    def update(self, done: int, total: int, note: str) -> None:
-        """Set how much is done of how much (the total may become known late) and the note."""
+    def update(self, done: int, total: int, note: str, *, left: float | None = None) -> None:
+        """Set how much is done of how much (the total may become known late) and the note.
+
+        ``left`` is the caller's own reckoning of the seconds still to go, shown
+        instead of the line's guess from the last half-minute's pace (which has
+        nothing to go on while items take minutes each).
+        """
         if self._line is not None:
-            self._line.update(note, done, total)
+            self._line.update(note, done, total, left)
 
     def poll(self, progress: SearchProgress | SolveProgress) -> None:
         """A poll hook for the engine, the solver or the analysis service: shows how far it got."""
@@ -202,3 +216,30 @@ def tell_of_compile(message: str, stream: TextIO | None = None) -> None:
     stream = stream if stream is not None else sys.stderr
     if stream.isatty():
         print(f"c4: {message}", file=stream, flush=True)
+
+
+_SUBSECOND_UNITS = ((1e-9, "ns"), (1e-6, "us"), (1e-3, "ms"), (1.0, "s"))
+
+
+def format_duration(seconds: float) -> str:
+    """A duration for people: three significant digits in ns, us, ms or s below a minute, then
+    minutes and seconds, then hours and minutes.
+
+    >>> [format_duration(s) for s in (0, 4.2e-8, 2.1794931e-3, 0.9996, 2.1794931, 59.96)]
+    ['0 s', '42 ns', '2.18 ms', '1 s', '2.18 s', '1 min 0 s']
+    >>> format_duration(754.4), format_duration(9000), format_duration(100_000)
+    ('12 min 34 s', '2 h 30 min', '27 h 47 min')
+    """
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"a duration is a finite number of seconds, at least 0, not {seconds}")
+    if seconds == 0:
+        return "0 s"
+    for scale, unit in _SUBSECOND_UNITS:
+        value = float(f"{seconds / scale:.3g}")  # rounded to 3 digits first: 999.96 ms is 1 s
+        if value < 1000 and (unit != "s" or value < 60):
+            return f"{value:g} {unit}"
+    whole = round(seconds)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    minutes = round(seconds / 60)
+    return f"{minutes // 60} h {minutes % 60} min"

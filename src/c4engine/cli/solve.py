@@ -43,7 +43,7 @@ from c4engine.cli.options import (
     check_input_file,
     limit_from_args,
 )
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import Progress, format_duration
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.geometry import require_64_bits
 from c4engine.notation import format_moves, parse_size
@@ -348,7 +348,7 @@ def run_bench(args: argparse.Namespace) -> int:
         rate = nodes / elapsed / 1000 if elapsed > 0 else 0.0
         all_right &= correct == len(cases)
         print(
-            f"{path.name:<14} {len(cases):>9} {correct:>8} {elapsed / n * 1e6:>9.1f}us "
+            f"{path.name:<14} {len(cases):>9} {correct:>8} {format_duration(elapsed / n):>11} "
             f"{nodes / n:>12.1f} {rate:>9.0f}",
             flush=True,
         )
@@ -378,7 +378,7 @@ BENCH = Command(
     "bench",
     summary="solve the benchmark sets and check the scores",
     description="Solve benchmark files ('MOVES SCORE' lines) and report per set: positions, "
-    f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: the "
+    f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: "
     f"the six published sets of Pascal Pons' solver benchmark ({BENCH_SOURCE}), shipped with "
     f"c4engine; --data DIR or ${BENCH_ENV} names another folder of them.",
     add_options=_bench_options,

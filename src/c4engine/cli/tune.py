@@ -64,7 +64,11 @@ VALIDATION_SEED_OFFSET = 1_000_003
 def _tune_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", choices=METHODS, default="cma", help="optimiser (default cma)")
     parser.add_argument(
-        "--start", default="default", metavar="WEIGHTS", help="starting weights (default default)"
+        "--start",
+        default="default",
+        metavar="WEIGHTS",
+        help="starting weights: named (default, classic, areas, hand, flat, bad) or a FILE.json "
+        "(if omitted: default)",
     )
     parser.add_argument(
         "--pool", default=DEFAULT_POOL, metavar="W1,W2,..", help=f"reference pool (default {DEFAULT_POOL})"

@@ -49,9 +49,11 @@ if TYPE_CHECKING:  # the solver (numba) is imported by the workers that solve: c
     from c4engine.search.solver import Solver
 
 __all__ = [
+    "BuildEstimate",
     "BuildProgress",
     "BuildStats",
     "Checkpoint",
+    "LeafProgress",
     "PolicyProgress",
     "PolicySpan",
     "build_book",
@@ -68,8 +70,71 @@ DEFAULT_POLICY_BATCH = 1
 """Policy positions per job: each costs seconds, so one a job keeps an interruption's loss small."""
 DEFAULT_WORKER_TABLE_MB = DEFAULT_TABLE_MB
 
-BuildProgress = Callable[[int, int, float], None]
-"""``on_progress(solved, leaves, cpu_seconds)`` of :func:`build_book`."""
+ESTIMATE_SAMPLE = 4
+"""Leaves solved first, spread over all, for the estimate of a build's length (at least one a worker)."""
+
+
+@dataclass(frozen=True)
+class LeafProgress:
+    """How far the leaves of a build are (:func:`build_book`'s ``on_progress``).
+
+    ``kept`` leaves had their score before this run (from the checkpoint,
+    or backed up from deeper leaves it holds); ``solved`` were solved by this
+    run so far, in ``cpu_seconds``.
+    """
+
+    leaves: int
+    kept: int
+    solved: int
+    cpu_seconds: float
+
+    @property
+    def done(self) -> int:
+        """Leaves with a score: the kept and the solved."""
+        return self.kept + self.solved
+
+    @property
+    def to_solve(self) -> int:
+        """Leaves this run solves, in all."""
+        return self.leaves - self.kept
+
+
+@dataclass(frozen=True)
+class BuildEstimate:
+    """An estimate of how long the leaves of a build take, from a sample of them solved first.
+
+    ``sampled`` leaves, spread evenly over the ``to_solve`` this run solves,
+    took ``cpu_per_leaf`` CPU seconds each on average; ``parallel`` jobs run
+    at once.  Leaf costs are heavy-tailed (docs/benchmarks.md: real builds
+    took up to 2.4 times what samples of the same leaves said), so this is a
+    guide, not a promise.
+
+    >>> estimate = BuildEstimate(to_solve=568, sampled=4, cpu_per_leaf=10.0, parallel=2)
+    >>> estimate.cpu_seconds, estimate.wall_seconds
+    (5680.0, 2840.0)
+    """
+
+    to_solve: int
+    sampled: int
+    cpu_per_leaf: float
+    parallel: int
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU time of all the leaves to solve, the sample included."""
+        return self.cpu_per_leaf * self.to_solve
+
+    @property
+    def wall_seconds(self) -> float:
+        """The time they take with ``parallel`` jobs at once, each on a core of its own (a busy
+        machine takes longer)."""
+        return self.cpu_seconds / self.parallel
+
+
+BuildProgress = Callable[[LeafProgress], None]
+"""``on_progress(progress)`` of :func:`build_book`."""
+BuildEstimated = Callable[[BuildEstimate], None]
+"""``on_estimate(estimate)`` of :func:`build_book`, told once the sample is solved."""
 PolicyProgress = Callable[[int, int, int, float], None]
 """``on_policy_progress(ply, solved, positions, cpu_seconds)`` of :func:`build_book`, per policy ply."""
 
@@ -353,9 +418,22 @@ def solve_positions(
     this process, one after the other), in order as far as the workers
     allow, so siblings travel together.
     """
-    solve = partial(solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb)
-    for _index, results in run_jobs(solve, _batches(positions, batch_size), workers, scheduler):
+    batches = _batches(positions, batch_size)
+    for _index, results in _solve_batches(geometry, weak, batches, table_mb, workers, scheduler):
         yield results
+
+
+def _solve_batches(
+    geometry: Geometry,
+    weak: bool,
+    batches: Sequence[Sequence[tuple[int, bytes]]],
+    table_mb: float,
+    workers: int | None,
+    scheduler: str | None,
+) -> Iterator[tuple[int, list[tuple[int, int, float]]]]:
+    """``(index, results)`` of each batch of (canonical key, moves) positions, as it returns."""
+    solve = partial(solve_batch, geometry.width, geometry.height, geometry.connect, weak, table_mb)
+    yield from run_jobs(solve, batches, workers, scheduler)
 
 
 @dataclass(frozen=True)
@@ -420,6 +498,7 @@ def build_book(
     batch_size: int | None = None,
     table_mb: float = DEFAULT_WORKER_TABLE_MB,
     on_progress: BuildProgress | None = None,
+    on_estimate: BuildEstimated | None = None,
     policy: Sequence[PolicySpan] = (),
     on_policy_progress: PolicyProgress | None = None,
 ) -> BuildStats:
@@ -429,9 +508,12 @@ def build_book(
     positions already there are not solved again.  The leaves are solved
     by :func:`c4engine.jobs.run_jobs`: ``workers=0`` in this process, ``N``
     on N local processes (default one per CPU), ``scheduler`` on that Dask
-    cluster.  ``on_progress(solved, leaves, cpu_seconds)`` is told, once the leaves are
-    known and after each batch, how many of the leaves to solve are solved and
-    the CPU time they took (``c4 book build`` draws its bar from it).
+    cluster.  ``on_progress`` is told, once the leaves are known and after
+    each batch, how far they are (:class:`LeafProgress`: the kept ones
+    count; ``c4 book build`` draws its bar from it).  With ``on_estimate``,
+    a few leaves spread over all (:data:`ESTIMATE_SAMPLE`, at least one a
+    worker) are solved first and the :class:`BuildEstimate` made from them
+    is told as soon as they are in, while the others are solved.
     ``policy`` adds, beyond ``depth``, the perfect player's moves over
     those spans (:class:`PolicySpan`, :func:`walk_policy`; a strong book
     only), and ``on_policy_progress`` follows each ply of it the same way.
@@ -458,17 +540,25 @@ def build_book(
         cpu = 0.0
         solved = 0
         if on_progress is not None:
-            on_progress(solved, len(todo), cpu)
-        for results in solve_positions(
-            geometry, weak, todo, table_mb=table_mb, batch_size=size, workers=workers, scheduler=scheduler
-        ):
+            on_progress(LeafProgress(len(leaves), reused, solved, cpu))
+        parallel = parallelism(workers, scheduler)
+        sample = _spread(todo, max(ESTIMATE_SAMPLE, parallel)) if on_estimate is not None else []
+        sampled, sample_cpu = 0, 0.0
+        chosen = set(sample)
+        batches = [[leaf] for leaf in sample] + _batches([leaf for leaf in todo if leaf not in chosen], size)
+        for index, results in _solve_batches(geometry, weak, batches, table_mb, workers, scheduler):
             store.add((key, score) for key, score, _seconds in results)
             for key, score, seconds in results:
                 known[key] = score
                 cpu += seconds
             solved += len(results)
+            if index < len(sample):
+                sampled += 1
+                sample_cpu += results[0][2]
+                if sampled == len(sample) and on_estimate is not None:
+                    on_estimate(BuildEstimate(len(todo), sampled, sample_cpu / sampled, parallel))
             if on_progress is not None:
-                on_progress(solved, len(todo), cpu)
+                on_progress(LeafProgress(len(leaves), reused, solved, cpu))
         scores = back_up(levels, known, geometry, weak)
         sparse_depth = policy_solved = 0
         extra: dict[int, int] = {}
@@ -667,6 +757,18 @@ def _back_up_from_deeper(
             score = _negamax(current, mask, geometry, win, known)
             if score is not None:
                 known[key] = score
+
+
+def _spread(items: Sequence[Item], count: int) -> list[Item]:
+    """``count`` of ``items`` spread evenly over them (all when there are no more).
+
+    >>> _spread(list(range(10)), 3)
+    [1, 5, 8]
+    """
+    if count >= len(items):
+        return list(items)
+    step = len(items) / count
+    return [items[int((index + 0.5) * step)] for index in range(count)]
 
 
 def _default_batch(leaves: int, workers: int | None, scheduler: str | None) -> int:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from c4engine.board import Board
-from c4engine.errors import GameOverError, PlayerSpecError, echo
+from c4engine.errors import GameOverError, LevelError, PlayerSpecError, echo
 from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
@@ -41,7 +41,9 @@ if TYPE_CHECKING:  # the solver (numba) is imported on the first search that nee
 
 __all__ = [
     "COMPUTER_FORMS",
+    "LEVEL_CHOICES",
     "PERFECT",
+    "RANDOM",
     "Agent",
     "AnalystPlayer",
     "CallableAgent",
@@ -59,9 +61,14 @@ __all__ = [
 
 PERFECT: Literal["perfect"] = "perfect"
 """The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
+RANDOM: Literal["random"] = "random"
+"""The random player's name wherever a player is asked for."""
+
+LEVEL_CHOICES = f"{levels.LEVELS[0].number}..{levels.LEVELS[-1].number}, {RANDOM} or {PERFECT}"
+"""Every computer a level names (``c4 move --level``): the numbered levels, random and perfect."""
 
 COMPUTER_FORMS = (
-    f"'random', a level 1..{len(levels.LEVELS)}, '{PERFECT}', engine settings key=value,... "
+    f"'{RANDOM}', a level 1..{len(levels.LEVELS)}, '{PERFECT}', engine settings key=value,... "
     "(level, depth, evaluator, noise, time, exact: e.g. 'depth=8,evaluator=areas'), "
     "'weights:FILE.json[@DEPTH]' (windows weights, e.g. from c4 tune), or an external player "
     "'module:NAME' (a function board -> column, a class, an Agent object, or 'NAME()' for a "
@@ -70,7 +77,7 @@ COMPUTER_FORMS = (
 """Every way :func:`parse_agent` names a computer player, for help texts."""
 
 SHORT_COMPUTER_FORMS = (
-    f"random, a level 1..{len(levels.LEVELS)}, {PERFECT}, key=value settings, "
+    f"{RANDOM}, a level 1..{len(levels.LEVELS)}, {PERFECT}, key=value settings, "
     "weights:FILE.json or module:NAME"
 )
 """The same, short enough for an error message."""
@@ -564,9 +571,11 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     text = spec.strip().lower()
     if text in {"human", "you", "person"}:
         return HumanPlayer()
-    if text == "random":
+    if text == RANDOM:
         return RandomPlayer(seed=seed)
     if text.isdigit():
+        if not any(int(text) == known.number for known in levels.LEVELS):
+            raise LevelError(f"level {int(text)} does not exist; choose {LEVEL_CHOICES}")
         return EnginePlayer(level=int(text), seed=seed)
     if text == PERFECT:
         return PerfectPlayer(seed=seed)

@@ -388,6 +388,35 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
+_JSON_TYPES = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    bool: "true or false",
+    type(None): "null",
+}
+
+
+def _body_message(error: RequestValidationError) -> str | None:
+    """What is wrong with a JSON body as a whole -- not JSON, empty, not an object -- or None when
+    the body is an object and the errors are about its fields."""
+    for item in error.errors():
+        location = tuple(item.get("loc", ()))
+        if item.get("type") == "json_invalid":
+            reason = item.get("ctx", {}).get("error", "it cannot be read")
+            return f"the body is not JSON: {reason} (at character {location[-1]})"
+        if location != ("body",):
+            continue
+        given = item.get("input")
+        if item.get("type") == "missing":
+            return "the body is empty: send a JSON object"
+        if isinstance(given, bytes):  # a Content-Type other than JSON: FastAPI left the bytes unread
+            return 'the body is not JSON: send a JSON object with "Content-Type: application/json"'
+        what = _JSON_TYPES.get(type(given), "a number")
+        return f"the body must be a JSON object, not {what}"
+    return None
+
+
 def _validation_message(error: RequestValidationError) -> str:
     parts = []
     for item in error.errors():
@@ -554,7 +583,7 @@ ConnectQuery = Annotated[int, Query(ge=2, le=MAX_SIZE, description="Stones in a 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorOut, "description": description}
     for status, description in (
-        (400, "Bad position, size or level"),
+        (400, "Bad position, size or level, or a body that is not a JSON object"),
         (408, "The request was sent too slowly"),
         (409, "The game is already over"),
         (422, "Malformed parameters"),
@@ -600,6 +629,9 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        body_problem = _body_message(error)
+        if body_problem is not None:  # not a bad field: no body the route could read at all
+            return _error(400, body_problem)
         return _error(422, _validation_message(error))
 
     @app.exception_handler(StarletteHTTPException)
