@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from c4engine.search.engine import DEFAULT_DEPTH, Engine
-from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.limit import MIN_TIME, UNLIMITED, Limit
 from c4engine.search.solver import Solver
 
 
@@ -32,3 +32,73 @@ def test_the_engine_takes_one_limit() -> None:
     assert made["limit"].default == Limit(depth=DEFAULT_DEPTH)
     for parameters in (search, made):
         assert not {"time_limit", "node_limit", "depth"} & set(parameters)
+
+
+class FakeClock:
+    """A clock that moves only when told: the budget's tests need no sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_started_budget_counts_time_and_nodes_from_its_start() -> None:
+    clock = FakeClock()
+    budget = Limit(time=2.0, nodes=1000).start(clock)
+    assert budget.time_spent == 0 and budget.nodes_spent == 0
+    clock.now += 0.5
+    budget.spend(300)
+    assert budget.time_spent == 0.5 and budget.time_left() == 1.5
+    assert budget.nodes_spent == 300 and budget.nodes_left() == 700
+    assert budget.expired is None
+    assert budget.remaining() == Limit(time=1.5, nodes=700)
+
+
+def test_a_budget_expires_by_time_or_by_nodes() -> None:
+    clock = FakeClock()
+    timed = Limit(time=1.0).start(clock)
+    clock.now += 1.0
+    assert timed.expired == "time limit" and timed.time_left() == 0
+    counted = Limit(nodes=10).start(clock)
+    counted.spend(9)
+    assert counted.expired is None
+    counted.spend(5)
+    assert counted.expired == "node limit" and counted.nodes_left() == 0
+
+
+def test_a_spent_budget_still_gives_a_valid_limit_that_stops_at_once() -> None:
+    clock = FakeClock()
+    budget = Limit(time=1.0, nodes=10, depth=3).start(clock)
+    clock.now += 5
+    budget.spend(50)
+    assert budget.remaining() == Limit(time=MIN_TIME, nodes=1, depth=3)
+    assert budget.remaining(at_least=0.25).time == 0.25
+
+
+def test_share_splits_what_is_left() -> None:
+    clock = FakeClock()
+    budget = Limit(time=4.0, nodes=1000, depth=6).start(clock)
+    clock.now += 2.0
+    budget.spend(600)
+    assert budget.share(0.5) == Limit(time=1.0, nodes=200, depth=6)
+
+
+def test_an_unbounded_budget_never_expires() -> None:
+    clock = FakeClock()
+    budget = UNLIMITED.start(clock)
+    clock.now += 1e6
+    budget.spend(10**15)
+    assert budget.expired is None and budget.time_left() is None and budget.nodes_left() is None
+    assert budget.remaining() == UNLIMITED
+
+
+def test_a_paused_block_spends_no_time() -> None:
+    clock = FakeClock()
+    budget = Limit(time=1.0).start(clock)
+    clock.now += 0.25
+    with budget.paused():
+        clock.now += 10  # loading a compiled search, say
+    clock.now += 0.25
+    assert budget.time_spent == 0.5
