@@ -57,14 +57,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from time import monotonic, process_time
+from time import process_time
 from typing import TYPE_CHECKING
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError
 from c4engine.lines import has_line
 from c4engine.search.evaluators import Evaluator, windows
-from c4engine.search.limit import Limit
+from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import PlayResult, Score
 from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD
 
@@ -218,9 +218,7 @@ class Engine:
         self._pv: list[tuple[int, ...]] = []
         self._nodes = 0
         self._start = 0.0
-        self._wall_start = 0.0
-        self._deadline = _INF
-        self._node_stop = _NO_NODE_STOP
+        self._budget = UNLIMITED.start()
         self._next_poll = _INF
         self._next_check = 0
         self._stride = 1
@@ -422,7 +420,7 @@ class Engine:
             proven=score.is_exact and complete,
             line=line,
             nodes=self._nodes,
-            time=monotonic() - self._wall_start,
+            time=self._budget.time_spent,
             depth=depth,
             stopped=stopped,
         )
@@ -445,12 +443,16 @@ class Engine:
 
     def _start_clocks(self, limit: Limit) -> None:
         self._start = self._last_tick = process_time()
-        self._wall_start = monotonic()
-        self._deadline = self._wall_start + limit.time if limit.time is not None else _INF
-        self._node_stop = limit.nodes if limit.nodes is not None else _NO_NODE_STOP
+        self._budget = limit.start()
         self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
         self._stride = 1
-        self._next_check = min(self._nodes + 1, self._node_stop)
+        self._next_check = self._nodes + min(1, self._nodes_left())
+
+    def _nodes_left(self) -> int:
+        """The nodes the limit leaves the search (a count no search reaches without a node limit)."""
+        self._budget.nodes_spent = self._nodes  # the search counts its nodes itself, in its hot loop
+        left = self._budget.nodes_left()
+        return _NO_NODE_STOP if left is None else left
 
     def _tick(self) -> None:
         """Check the clock and the nodes (the limit, the poll hook); adapt how often that happens."""
@@ -462,11 +464,10 @@ class Engine:
             self._stride = min(self._stride * 2, 1 << 14)
         elif gap > 0.004 and self._stride > 1:
             self._stride //= 2
-        self._next_check = min(self._nodes + self._stride, self._node_stop)
-        if self._nodes >= self._node_stop:
-            raise _Stop("node limit")
-        if self._deadline < _INF and monotonic() >= self._deadline:
-            raise _Stop("time limit")
+        self._next_check = self._nodes + min(self._stride, self._nodes_left())
+        expired = self._budget.expired
+        if expired is not None:
+            raise _Stop(expired)
         if self.poll is not None and now >= self._next_poll:
             self._next_poll = now + self.poll_interval
             best = self._answer or self._partial
@@ -475,7 +476,7 @@ class Engine:
                 nodes=self._nodes,
                 best_move=best[0] if best else None,
                 score=best[1] if best else None,
-                elapsed=monotonic() - self._wall_start,
+                elapsed=self._budget.time_spent,
                 cpu_time=now - self._start,
             )
             if self.poll(progress):
@@ -534,7 +535,7 @@ class Engine:
             self._tick()
 
         answer, nodes = self._kernel.iterate(
-            self._board, weights, depth, candidates, between_slices, self._node_stop - self._nodes
+            self._board, weights, depth, candidates, between_slices, self._nodes_left()
         )
         self._nodes += nodes
         self._partial = answer

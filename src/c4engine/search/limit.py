@@ -24,10 +24,10 @@ c4engine.errors.LimitError: depth must be a whole number of at least 1, not 0
 from __future__ import annotations
 
 import math
-from time import perf_counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Final
 
 from c4engine.errors import LimitError
@@ -100,8 +100,8 @@ class Limit:
             depth=self.depth,
         )
 
-    def start(self, clock: Clock = perf_counter) -> Budget:
-        """This limit running from now on ``clock``: a :class:`Budget`.
+    def start(self, clock: Clock | None = None) -> Budget:
+        """This limit running from now on ``clock`` (by default ``time.perf_counter``): a :class:`Budget`.
 
         >>> budget = Limit(nodes=100).start()
         >>> budget.spend(30)
@@ -122,13 +122,13 @@ class Budget:
 
     __slots__ = ("_clock", "_start", "limit", "nodes_spent")
 
-    def __init__(self, limit: Limit, clock: Clock = perf_counter) -> None:
+    def __init__(self, limit: Limit, clock: Clock | None = None) -> None:
         self.limit = limit
         """The limit being spent."""
         self.nodes_spent = 0
         """The nodes spent so far."""
-        self._clock = clock
-        self._start = clock()
+        self._clock = perf_counter if clock is None else clock  # read at the start: a test may replace it
+        self._start = self._clock()
 
     def __repr__(self) -> str:
         return f"Budget({self.limit!r}, time_spent={self.time_spent:.3f}, nodes_spent={self.nodes_spent})"
