@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -53,7 +52,7 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_64_bits
 from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Budget, Limit
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
@@ -247,7 +246,7 @@ class Analyst:
         The best columns follow the dominance rule (:func:`best_by_bounds`).
         """
         _check_playable(board)
-        start = time.perf_counter()
+        budget = limit.start()
         cells, stones = board.width * board.height, board.move_count
         scores: list[Score | None] = [None] * board.width
         sources: list[Source | None] = [None] * board.width
@@ -305,7 +304,7 @@ class Analyst:
         )
         if book_value is not None and bounded and candidates and self._solves(board):
             # under a limit, first prove a move that keeps the book's score: the recommendation
-            start += self._load_solver(board)
+            self._load_solver(board, budget)
             searched = True
             reaching, below = self._reach(board, book_value, candidates, self._solver_limit(limit))
             for column in below:
@@ -328,10 +327,10 @@ class Analyst:
                 if line:
                     lines[column], complete[column] = line, True
         elif open_columns and self._solves(board):
-            start += self._load_solver(board)
+            self._load_solver(board, budget)
             searched = True
             # what the solver's share has left after the probes for the book's score (none without them)
-            solver_limit = _remaining(self._solver_limit(limit), start, 0)
+            solver_limit = budget.remaining(self._solver_limit(limit))
             with self._cancel_after(solver_limit.time):
                 solved = self.solver.analyze(
                     board,
@@ -342,6 +341,7 @@ class Analyst:
                     poll_interval=_poll_interval(solver_limit),
                 )
             nodes += solved.nodes
+            budget.spend(solved.nodes)
             helper_nodes = solved.nodes_per_thread[1:]
             for column in open_columns:
                 score = solved.scores[column]
@@ -358,10 +358,10 @@ class Analyst:
             settle_by_elimination()
         open_columns = [c for c in open_columns if scores[c] is None]
         if open_columns:
-            start += self._load_engine(board)
+            self._load_engine(board, budget)
             searched = True
         estimates, estimated_nodes = (
-            self._estimate(board, open_columns, limit, start, nodes, poll) if open_columns else ({}, 0)
+            self._estimate(board, open_columns, budget, poll) if open_columns else ({}, 0)
         )
         nodes += estimated_nodes
         for column, (value, line) in estimates.items():
@@ -392,12 +392,10 @@ class Analyst:
                     found = self.line(board, column, int(answer.value), search=False)
                     lines[column], complete[column] = found
                     continue
-                left = _time_left(limit, start)
-                found = self.line(
-                    board, column, int(answer.value), Limit() if left is None else Limit(time=left)
-                )
+                left = Limit(time=budget.remaining().time)
+                found = self.line(board, column, int(answer.value), left)
                 lines[column], complete[column] = found
-                if not complete[column] and left is not None:
+                if not complete[column] and left.time is not None:
                     break  # the limit ran out
         line = lines[chosen] or (chosen,)
         return PositionAnalysis(
@@ -407,7 +405,7 @@ class Analyst:
             line,
             proven and complete[chosen],
             nodes,
-            time.perf_counter() - start,
+            budget.time_spent,
             tuple(lowers),
             tuple(uppers),
             proven,
@@ -431,20 +429,21 @@ class Analyst:
         refuted, that one keeps the score without a search of its own.  Under a node limit the
         budgets handed out count against it, whatever the searches took.
         """
-        start = time.perf_counter()
+        budget = limit.start()
         below: list[int] = []
         waiting = [c for c in board.geometry.center_order if c in columns]
-        budget, granted = PROBE_NODES, 0
+        round_nodes = PROBE_NODES
         with self._cancel_after(limit.time) as timed_out:
             while waiting:
                 for column in list(waiting):
                     if len(waiting) == 1 and len(below) + 1 == len(columns):
                         return column, below  # every other column scores less
-                    nodes = budget if limit.nodes is None else min(budget, limit.nodes - granted)
+                    left = budget.nodes_left()
+                    nodes = round_nodes if left is None else min(round_nodes, left)
                     if nodes <= 0 or timed_out.is_set():
                         return None, below
-                    granted += nodes
-                    probe = Limit(time=_time_left(limit, start), nodes=nodes)
+                    budget.spend(nodes)
+                    probe = Limit(time=budget.remaining().time, nodes=nodes)
                     # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
                     beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
                     if beaten is None:
@@ -453,21 +452,18 @@ class Analyst:
                         return column, below
                     below.append(column)
                     waiting.remove(column)
-                budget *= 4
+                round_nodes *= 4
         return None, below
 
     def _estimate(
         self,
         board: Board,
         columns: list[int],
-        limit: Limit,
-        start: float,
-        spent: int,
+        budget: Budget,
         poll: Poll | None,
     ) -> tuple[dict[int, tuple[float, tuple[int, ...]]], int]:
         """The engine's values of the unproven ``columns`` (for the side to move, with the line
-        from the column on), and the nodes searched, within what is left of ``limit`` since
-        ``start`` with ``spent`` of its nodes already spent.
+        from the column on), and the nodes searched, within what is left of ``budget``.
 
         Under a time or node limit the columns are searched depth by depth, all of
         them to one depth before any goes deeper, and each keeps its value at
@@ -476,6 +472,7 @@ class Analyst:
         compare, and would make the ranking swing from one round to the next.
         """
         nodes = 0
+        limit = budget.limit
         settled: dict[int, tuple[float, tuple[int, ...]]] = {}
         if limit.time is None and limit.nodes is None:
             engine = self._engine(limit, poll)
@@ -494,10 +491,11 @@ class Analyst:
                 if known is not None and abs(known[0]) >= WIN_THRESHOLD:
                     this_round[column] = known  # seen to the end of the game already
                     continue
-                left = _remaining(limit, start, spent + nodes)
+                left = budget.remaining()
                 engine = self._engine(Limit(time=left.time, nodes=left.nodes, depth=depth), poll)
                 found = engine.search(_after(board, column))
                 nodes += found.nodes
+                budget.spend(found.nodes)
                 if found.stopped and settled:
                     return settled, nodes  # this depth did not finish: keep the last one that did
                 this_round[column] = (-_engine_value(found), (column, *found.line))
@@ -531,36 +529,33 @@ class Analyst:
         ``proven`` when its score is exact and its column keeps it; with ``best_move=False`` the
         column may be None.
         """
-        start = time.perf_counter()
-        result = self._solve(board, limit, weak, use_book, best_move, poll, start)
+        budget = limit.start()
+        result = self._solve(board, budget, weak, use_book, best_move, poll)
         column, score = result.column, result.score
         if not line or weak or not result.proven or column is None or score is None:
             return result
         if result.source in ("rules", "book"):  # a book answer comes at once: its line is the book's
             found, complete = self.line(board, column, int(score.value), search=False)
         else:
-            left = _time_left(limit, start)
-            found, complete = self.line(
-                board, column, int(score.value), Limit() if left is None else Limit(time=left)
-            )
-        return replace(result, line=found, line_complete=complete, time=time.perf_counter() - start)
+            found, complete = self.line(board, column, int(score.value), Limit(time=budget.remaining().time))
+        return replace(result, line=found, line_complete=complete, time=budget.time_spent)
 
     def _solve(
         self,
         board: Board,
-        limit: Limit,
+        budget: Budget,
         weak: bool,
         use_book: bool,
         best_move: bool,
         poll: Poll | None,
-        start: float,
     ) -> PlayResult:
         _check_playable(board)
+        limit = budget.limit
         cells, stones = board.width * board.height, board.move_count
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            return self._exact_result(board, win_score(cells, stones), column, "rules", 0, start, weak)
+            return self._exact_result(board, win_score(cells, stones), column, "rules", 0, budget, weak)
         known = self.book_score(board) if use_book else None
         if known is not None:
             chosen: int | None = None
@@ -572,20 +567,20 @@ class Analyst:
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
                 elif book is not None and board.geometry.fits_64_bits:
-                    start += self._load_solver(board)
+                    self._load_solver(board, budget)
                     # as an analysis does: among the columns the book lacks, cheap refutations first
                     lacking = [c for c, score in enumerate(book.move_scores(board)) if score is None]
                     lacking = [c for c in lacking if board.can_play(c)]
                     chosen, _below = self._reach(board, known, lacking, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
-                    start += self._load_engine(board)
-                    guess = self._engine(_remaining(limit, start, 0)).search(board).column
-                    guessed = self._exact_result(board, known, guess, "book", 0, start, weak)
+                    self._load_engine(board, budget)
+                    guess = self._engine(budget.remaining()).search(board).column
+                    guessed = self._exact_result(board, known, guess, "book", 0, budget, weak)
                     ran_out = "time limit" if limit.time is not None else "node limit"
                     return replace(
                         guessed, proven=False, stopped=ran_out if board.geometry.fits_64_bits else None
                     )
-            return self._exact_result(board, known, chosen, "book", 0, start, weak)
+            return self._exact_result(board, known, chosen, "book", 0, budget, weak)
         quick_nodes = self._quick_nodes(board, limit)
         quick = (
             solve_quick(board, weak=weak, best_move=best_move, node_limit=quick_nodes)
@@ -594,9 +589,11 @@ class Analyst:
         )
         if quick is not None:
             self._quick_nodes_left -= quick.nodes
-            return self._exact_result(board, quick.score, quick.best_move, "solver", quick.nodes, start, weak)
+            return self._exact_result(
+                board, quick.score, quick.best_move, "solver", quick.nodes, budget, weak
+            )
         if self._solves(board):
-            start += self._load_solver(board)
+            self._load_solver(board, budget)
             solver_limit = self._solver_limit(limit)
             with self._cancel_after(solver_limit.time) as timed_out:
                 result = self.solver.solve(
@@ -609,7 +606,7 @@ class Analyst:
                 )
             if result.exact and result.score is not None:
                 solved = self._exact_result(
-                    board, result.score, result.best_move, "solver", result.nodes, start, weak
+                    board, result.score, result.best_move, "solver", result.nodes, budget, weak
                 )
                 return replace(solved, nodes_per_thread=result.nodes_per_thread)
             # the timer cancelling the solver is its time limit too, whichever noticed first
@@ -620,8 +617,9 @@ class Analyst:
         else:
             lower, upper, nodes, stopped = *score_range(cells, stones), 0, None
             drawing = None
-        start += self._load_engine(board)
-        found = self._engine(_remaining(limit, start, nodes), poll).search(board)
+        self._load_engine(board, budget)
+        budget.spend(nodes)
+        found = self._engine(budget.remaining(), poll).search(board)
         assert found.score is not None  # the engine always scores its move
         proven = found.score.is_exact  # the engine saw the end of the game: its move keeps that score
         if drawing is not None and found.column != drawing and _engine_value(found) < WIN_THRESHOLD:
@@ -633,7 +631,7 @@ class Analyst:
             lower=lower,
             upper=upper,
             nodes=nodes + found.nodes,
-            time=time.perf_counter() - start,
+            time=budget.time_spent,
             stopped=stopped or found.stopped,
         )
 
@@ -677,7 +675,7 @@ class Analyst:
         >>> line[:3], complete                                 # the book's own line, short of the end
         ((3, 3, 3), False)
         """
-        start = time.perf_counter()
+        budget = limit.start()
         quick_nodes = self._quick_nodes(board, limit) if search else 0
         quick = line_quick(board, column, node_limit=quick_nodes) if quick_nodes else None
         if quick is not None:  # near the end: no need to load the compiled solver
@@ -687,8 +685,8 @@ class Analyst:
         walk = _after(board, column)
         target = -score  # the opponent's score after ``column``: the scale counts from the game's end
         while not walk.is_over:
-            left = _time_left(limit, start)
-            move = self._keeping_move(walk, target, Limit(time=left, nodes=limit.nodes) if search else None)
+            left = Limit(time=budget.remaining().time, nodes=limit.nodes)
+            move = self._keeping_move(walk, target, left if search else None)
             if move is None:
                 return tuple(line), False
             line.append(move)
@@ -713,7 +711,7 @@ class Analyst:
         return self.move_reaching(board, target, limit)
 
     def _move_reaching(self, board: Board, target: int, limit: Limit) -> int | None:
-        start = time.perf_counter()
+        budget = limit.start()
         child = board.copy()
         for column in board.geometry.center_order:
             if not board.can_play(column):
@@ -724,8 +722,8 @@ class Analyst:
             if child.is_full:
                 reaches: bool | None = target == 0
             else:
-                left = None if limit.time is None else max(1e-3, limit.time - (time.perf_counter() - start))
-                beaten = self.solver.is_at_least(child, 1 - target, Limit(time=left, nodes=limit.nodes))
+                left = Limit(time=budget.remaining().time, nodes=limit.nodes)
+                beaten = self.solver.is_at_least(child, 1 - target, left)
                 reaches = None if beaten is None else not beaten
             child.undo()
             if reaches is None:
@@ -760,22 +758,20 @@ class Analyst:
         finally:
             timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
-    def _load_solver(self, board: Board) -> float:
-        """Make the solver and load its compiled search for ``board``'s size; the seconds it took.
+    def _load_solver(self, board: Board, budget: Budget) -> None:
+        """Make the solver and load its compiled search for ``board``'s size, ``budget`` paused.
 
-        Loading -- compiling, the first time on a machine -- is no search time: a question's
-        clock moves on by it, so neither its time limit nor the time it reports counts it.
+        Loading -- compiling, the first time on a machine -- is no search time: neither a
+        question's time limit nor the time it reports counts it.
         """
-        began = time.perf_counter()
-        self.solver.load(board)
-        return time.perf_counter() - began
+        with budget.paused():
+            self.solver.load(board)
 
-    def _load_engine(self, board: Board) -> float:
-        """Load the engine's compiled search if it serves ``board``; the seconds it took (see
+    def _load_engine(self, board: Board, budget: Budget) -> None:
+        """Load the engine's compiled search if it serves ``board``, ``budget`` paused (see
         :meth:`_load_solver`)."""
-        began = time.perf_counter()
-        self._engine(UNLIMITED).load(board)
-        return time.perf_counter() - began
+        with budget.paused():
+            self._engine(UNLIMITED).load(board)
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and board.geometry.fits_64_bits
@@ -833,7 +829,7 @@ class Analyst:
         column: int | None,
         source: Source,
         nodes: int,
-        start: float,
+        budget: Budget,
         weak: bool,
     ) -> PlayResult:
         """The answer of an exact ``score`` and ``column`` keeping it (None: not asked for)."""
@@ -847,7 +843,7 @@ class Analyst:
             proven=column is not None,
             line=() if column is None else (column,),
             nodes=nodes,
-            time=time.perf_counter() - start,
+            time=budget.time_spent,
             lower=score,
             upper=score,
         )
@@ -871,24 +867,6 @@ def _engine_value(found: PlayResult) -> float:
     """The engine's answer's score on its own scale (a win at ply ``p``: ``WIN_SCORE - p``)."""
     assert found.score is not None  # the engine always scores its move
     return found.score.engine_value()
-
-
-def _time_left(limit: Limit, start: float) -> float | None:
-    """What is left of ``limit``'s time since ``start`` (a sliver when spent); None without a time limit."""
-    return None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
-
-
-def _remaining(limit: Limit, start: float, spent: int) -> Limit:
-    """What is left of ``limit`` since ``start`` with ``spent`` of its nodes spent (a sliver of each
-    when spent), at its depth.
-
-    >>> _remaining(Limit(nodes=100, depth=4), time.perf_counter(), 30)
-    Limit(nodes=70, depth=4)
-    >>> _remaining(Limit(nodes=100), time.perf_counter(), 300)
-    Limit(nodes=1)
-    """
-    nodes = None if limit.nodes is None else max(1, limit.nodes - spent)
-    return Limit(time=_time_left(limit, start), nodes=nodes, depth=limit.depth)
 
 
 def _scaled(score: int, weak: bool) -> int:

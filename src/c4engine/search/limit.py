@@ -161,15 +161,24 @@ class Budget:
             return "time limit"
         return None
 
-    def remaining(self, *, at_least: float = MIN_TIME) -> Limit:
+    def remaining(self, part: Limit | None = None, *, at_least: float = MIN_TIME) -> Limit:
         """What is left, as a limit for the next search (at the limit's depth): at least ``at_least``
-        seconds and one node, so a spent budget still makes a valid limit that stops at once."""
-        seconds = self.time_left()
-        left = self.nodes_left()
+        seconds and one node, so a spent budget still makes a valid limit that stops at once.
+
+        ``part`` is a part of the budget's limit started with it (say a share of it for a first
+        step): what is left of that part.
+
+        >>> clock = iter([0.0, 0.5]).__next__
+        >>> Limit(time=2.0).start(clock).remaining(Limit(time=1.0))
+        Limit(time=0.5)
+        """
+        part = self.limit if part is None else part
+        seconds = None if part.time is None else part.time - self.time_spent
+        nodes = None if part.nodes is None else part.nodes - self.nodes_spent
         return Limit(
             time=None if seconds is None else max(seconds, at_least),
-            nodes=None if left is None else max(1, left),
-            depth=self.limit.depth,
+            nodes=None if nodes is None else max(1, nodes),
+            depth=part.depth,
         )
 
     def share(self, fraction: float) -> Limit:
