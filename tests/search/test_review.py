@@ -222,14 +222,14 @@ SIDE_KEYS = {
 }  # fmt: skip
 
 
-def test_a_total_time_shares_out_the_plies_of_a_board_the_solver_cannot_hold() -> None:
+def test_a_total_limit_shares_out_the_plies_of_a_board_the_solver_cannot_hold() -> None:
     """9x7 (72 bits): every ply would spend its whole time on an estimate, so each gets its share of
     half the review's total; on 7x6 the plies keep the time asked for.  (One ply: a review is cut
     short only after its first, so no wait on a busy machine can make it incomplete.)"""
     analyst = Analyst()
-    big = review_game(analyst, "5", Limit(time=3), width=9, height=7, total_time=2)
+    big = review_game(analyst, "5", Limit(time=3), width=9, height=7, total=Limit(time=2))
     assert big.complete and big.ply_time == pytest.approx(TOTAL_SHARE * 2 / 1)
-    assert review_game(analyst, "4455", Limit(time=1), total_time=2).ply_time == 1
+    assert review_game(analyst, "4455", Limit(time=1), total=Limit(time=2)).ply_time == 1
 
 
 def test_the_json_schema_is_stable() -> None:

@@ -787,7 +787,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
             board.height,
             board.connect,
             ply,
-            caps.review_time,
+            Limit(time=caps.review_time),
         )
         return result
 

@@ -138,15 +138,14 @@ def review_moves(
     height: int,
     connect: int,
     ply: Limit,
-    total_time: float,
+    total: Limit,
     stop: Stop = _never,
 ) -> dict[str, Any]:
     """The review of the game ``moves`` (:func:`~c4engine.search.review.review_game`), as its JSON.
 
     Each ply gets ``ply`` (its time: the server's cap), the whole review
-    ``total_time`` (on boards the
-    solver cannot hold, each ply at most its share).  Once it has run
-    ``total_time`` seconds, ``complete`` is false and ``plies`` holds the
+    ``total``'s time (on boards the solver cannot hold, each ply at most its
+    share).  Once it has run that long, ``complete`` is false and ``plies`` holds the
     plies reviewed, the game's last ones.  ``stop`` ends it at once.  Adds
     ``elapsed``.
     """
@@ -159,7 +158,7 @@ def review_moves(
     def stopped(_progress: ReviewProgress) -> bool:
         return stop()
 
-    review = review_game(shared_analyst(), board, ply, progress=stopped, poll=poll, total_time=total_time)
+    review = review_game(shared_analyst(), board, ply, progress=stopped, poll=poll, total=total)
     result = review.to_json()
     result["elapsed"] = round(monotonic() - started, 4)
     return result
