@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -102,3 +104,66 @@ def test_a_paused_block_spends_no_time() -> None:
         clock.now += 10  # loading a compiled search, say
     clock.now += 0.25
     assert budget.time_spent == 0.5
+
+
+_CLOCKS = {"perf_counter", "monotonic", "time"}
+"""The wall clocks a deadline is read from (``time.process_time`` measures CPU, not a budget)."""
+
+_DISPLAY_TIMERS = {"cli/live.py"}
+"""Modules whose clock arithmetic is a terminal's, not a search's: when a live line first shows and
+its countdown to an estimated finish."""
+
+
+def _is_clock_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    function = node.func
+    name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", None)
+    return name in _CLOCKS and not node.args
+
+
+def _reads_clock(node: ast.AST) -> bool:
+    return any(_is_clock_call(inner) for inner in ast.walk(node))
+
+
+def _is_deadline_arithmetic(node: ast.AST) -> bool:
+    """Whether ``node`` computes a deadline or time left from a wall clock: ``bound - (clock() - start)``
+    (what is left of a bound), ``clock() + seconds`` (a deadline), ``clock() >= deadline`` (one reached)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+        return isinstance(node.right, ast.BinOp) and _reads_clock(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _is_clock_call(node.left) or _is_clock_call(node.right)
+    if isinstance(node, ast.Compare):
+        return any(_is_clock_call(side) for side in (node.left, *node.comparators))
+    return False
+
+
+def _deadline_arithmetic(tree: ast.AST) -> list[int]:
+    """The lines of ``tree`` with deadline arithmetic (:func:`_is_deadline_arithmetic`)."""
+    return sorted({node.lineno for node in ast.walk(tree) if _is_deadline_arithmetic(node)})
+
+
+def test_no_module_but_the_limit_computes_a_deadline_or_time_left() -> None:
+    """Every clock and node count of a search lives in :class:`Budget` (``Limit.start()``)."""
+    import c4engine
+
+    package = Path(c4engine.__file__).parent
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        name = path.relative_to(package).as_posix()
+        if name == "search/limit.py" or name.startswith("kernels/") or name in _DISPLAY_TIMERS:
+            continue
+        lines = _deadline_arithmetic(ast.parse(path.read_text(), name))
+        if lines:
+            found[name] = lines
+    assert found == {}
+
+
+def test_the_deadline_check_finds_the_patterns_it_forbids() -> None:
+    source = """
+left = limit.time - (time.perf_counter() - start)
+deadline = monotonic() + seconds
+if time.monotonic() >= deadline: pass
+took = time.perf_counter() - start
+"""
+    assert _deadline_arithmetic(ast.parse(source)) == [2, 3, 4]
