@@ -26,8 +26,9 @@ from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.geometry import Geometry, require_64_bits
 from c4engine.play.levels import LEVELS
-from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
+from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
 from c4engine.search.limit import Budget, Limit
+from c4engine.search.progress import Hook
 from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, Score, Source
 from c4engine.search.scale import win_score
 
@@ -93,7 +94,7 @@ class PerfectPlayer:
         self.last: PlayResult | None = None
         self.moves = 0
         self.unproven = 0
-        self.poll: Poll | None = None
+        self.poll: Hook | None = None
         """Told the search's progress while a move is chosen (a front-end's live line)."""
         # the board (geometry, moves) our last proven move reached, and the score it kept for us
         self._kept: tuple[Geometry, tuple[int, ...], int] | None = None

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -53,6 +53,7 @@ from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_64_bits
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Budget, Limit
+from c4engine.search.progress import Hook
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
@@ -65,11 +66,11 @@ from c4engine.search.results import (
 from c4engine.search.scale import score_range, win_score
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
-    from c4engine.search.engine import Engine, SearchProgress
+    from c4engine.search.engine import Engine
     from c4engine.search.evaluators import Evaluator
-    from c4engine.search.solver import SolveProgress, Solver
+    from c4engine.search.solver import Solver
 
-__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_by_bounds", "best_column", "shared_analyst"]
+__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "best_by_bounds", "best_column", "shared_analyst"]
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
@@ -93,9 +94,6 @@ questions (a batch) then goes on compiled, faster once loaded, having lost littl
 PROBE_NODES: Final = 20_000
 """The first round's node budget of each null-window search for a move keeping the book's score
 (:meth:`Analyst.analyze` under a limit); each round after it gets four times more."""
-
-Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
-"""Called now and then during a search with its progress; returning True stops the search."""
 
 
 class _DefaultBook:
@@ -222,7 +220,7 @@ class Analyst:
         weak: bool = False,
         use_book: bool = True,
         pv: bool = True,
-        poll: Poll | None = None,
+        poll: Hook | None = None,
     ) -> PositionAnalysis:
         """Every column's proven bounds and score, exact where the rules, the book or the solver prove it.
 
@@ -460,7 +458,7 @@ class Analyst:
         board: Board,
         columns: list[int],
         budget: Budget,
-        poll: Poll | None,
+        poll: Hook | None,
     ) -> tuple[dict[int, tuple[float, tuple[int, ...]]], int]:
         """The engine's values of the unproven ``columns`` (for the side to move, with the line
         from the column on), and the nodes searched, within what is left of ``budget``.
@@ -512,7 +510,7 @@ class Analyst:
         weak: bool = False,
         use_book: bool = True,
         best_move: bool = True,
-        poll: Poll | None = None,
+        poll: Hook | None = None,
         line: bool = False,
     ) -> PlayResult:
         """The position's score for the side to move and a move keeping it (``best_move``).
@@ -547,7 +545,7 @@ class Analyst:
         weak: bool,
         use_book: bool,
         best_move: bool,
-        poll: Poll | None,
+        poll: Hook | None,
     ) -> PlayResult:
         _check_playable(board)
         limit = budget.limit
@@ -809,7 +807,7 @@ class Analyst:
         bounded = limit.time is not None or limit.nodes is not None
         return limit.share(self.solver_share) if bounded else limit
 
-    def _engine(self, limit: Limit, poll: Poll | None = None) -> Engine:
+    def _engine(self, limit: Limit, poll: Hook | None = None) -> Engine:
         """The heuristic engine within ``limit``; ``poll`` can stop it as it stops the solver."""
         from c4engine.search.engine import Engine
         from c4engine.search.evaluators import areas

@@ -55,8 +55,6 @@ search; ``pruning=False`` and any other evaluator always take it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 from time import process_time
 from typing import TYPE_CHECKING
 
@@ -65,6 +63,7 @@ from c4engine.errors import GameOverError
 from c4engine.lines import has_line
 from c4engine.search.evaluators import Evaluator, windows
 from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import PlayResult, Score
 from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD
 
@@ -73,7 +72,7 @@ if TYPE_CHECKING:
     # it is made, so that importing this module -- c4 --help does -- costs nothing.
     from c4engine.search import compiled_engine
 
-__all__ = ["DEFAULT_DEPTH", "DEFAULT_LIMIT", "WIN_SCORE", "Engine", "PollHook", "SearchProgress"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_LIMIT", "WIN_SCORE", "Engine"]
 
 DEFAULT_DEPTH = 6
 """Plies searched when the limit bounds neither the depth, nor the time, nor the nodes."""
@@ -85,28 +84,6 @@ DEFAULT_LIMIT = Limit(depth=DEFAULT_DEPTH)
 _INF = math.inf
 _LOST = -math.inf  # the leaf cache's mark for "the side to move here has already lost"
 _NO_NODE_STOP = 1 << 62  # a node count no search reaches: no node bound
-
-
-@dataclass(frozen=True)
-class SearchProgress:
-    """What a poll hook is told about the search under way.
-
-    ``depth`` is the depth being searched, ``best_move``/``score`` what the
-    search would answer if it stopped now (``None`` before it has any move),
-    ``elapsed`` the wall-clock seconds since the search began and
-    ``cpu_time`` the CPU seconds it has used (the poll interval's clock).
-    """
-
-    depth: int
-    nodes: int
-    best_move: int | None
-    score: float | None
-    elapsed: float
-    cpu_time: float
-
-
-PollHook = Callable[[SearchProgress], bool | None]
-"""Called during a search at least every ``poll_interval`` CPU seconds; return ``True`` to stop it."""
 
 
 def _is_positive(value: object) -> bool:
@@ -145,7 +122,7 @@ class Engine:
     every millisecond or so of CPU, and before the node bound is passed: a
     node-bounded search visits at most about a board's width of nodes more.
     ``poll`` is called at least
-    every ``poll_interval`` CPU seconds with a :class:`SearchProgress`; if it
+    every ``poll_interval`` CPU seconds with a :class:`~c4engine.search.progress.Progress`; if it
     returns ``True`` the search stops and answers with the best move found so
     far.  A search that ends within one interval never calls it.  The clocks
     start once the compiled search is loaded: its one-time loading (compiling,
@@ -177,7 +154,7 @@ class Engine:
         limit: Limit = DEFAULT_LIMIT,
         *,
         pruning: bool = True,
-        poll: PollHook | None = None,
+        poll: Hook | None = None,
         poll_interval: float = 0.05,
         center_first_move: bool = True,
         use_kernel: bool | None = None,
@@ -471,12 +448,12 @@ class Engine:
         if self.poll is not None and now >= self._next_poll:
             self._next_poll = now + self.poll_interval
             best = self._answer or self._partial
-            progress = SearchProgress(
-                depth=self._current_depth,
+            progress = Progress(
                 nodes=self._nodes,
+                time=self._budget.time_spent,
                 best_move=best[0] if best else None,
+                depth=self._current_depth,
                 score=best[1] if best else None,
-                elapsed=self._budget.time_spent,
                 cpu_time=now - self._start,
             )
             if self.poll(progress):

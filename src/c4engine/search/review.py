@@ -61,8 +61,9 @@ from c4engine.errors import NotationError, ReviewError
 from c4engine.geometry import fits_64_bits
 from c4engine.notation import format_moves
 from c4engine.player import Player
-from c4engine.search.analysis import Analyst, Poll
+from c4engine.search.analysis import Analyst
 from c4engine.search.limit import UNLIMITED, Budget, Limit
+from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import PlayResult, PositionAnalysis, bound_words
 from c4engine.search.scale import score_range, win_score
 
@@ -74,7 +75,6 @@ __all__ = [
     "GameLike",
     "PlyReview",
     "Review",
-    "ReviewProgress",
     "ReviewSummary",
     "SideSummary",
     "board_of_game",
@@ -311,25 +311,6 @@ class ReviewSummary:
 
 
 @dataclass(frozen=True)
-class ReviewProgress:
-    """Handed to a review's progress hook after each ply: ``done`` of ``total`` plies, the last one reviewed.
-
-    Plies are reviewed from the game's end backwards.  The ply has no
-    better line yet (``pv``): lines are searched apart and join their
-    plies at the end of the review.
-    """
-
-    done: int
-    total: int
-    ply: PlyReview
-    elapsed: float
-
-
-ProgressHook = Callable[[ReviewProgress], bool | None]
-"""Called after each reviewed ply; returning True stops the review (it comes back incomplete)."""
-
-
-@dataclass(frozen=True)
 class Review:
     """A reviewed game: its moves, board, every ply's :class:`PlyReview` and the :class:`ReviewSummary`.
 
@@ -536,8 +517,8 @@ def review_game(
     width: int = 7,
     height: int = 6,
     connect: int = 4,
-    progress: ProgressHook | None = None,
-    poll: Poll | None = None,
+    progress: Hook | None = None,
+    poll: Hook | None = None,
     beside: bool | None = None,
     total: Limit | None = None,
     opening_plies: int = 0,
@@ -602,8 +583,8 @@ def review_game(
             ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move, aside, chosen)
             after_move = (ply.before_lower, ply.before_upper)
             reviewed.append(ply)
-            took = budget.time_spent
-            stopped = progress is not None and progress(ReviewProgress(len(reviewed), len(moves), ply, took))
+            done = Progress(time=budget.time_spent, plies_done=len(reviewed), plies=len(moves), ply=ply)
+            stopped = progress is not None and progress(done)
             if (stopped is True or budget.expired) and index > 0:
                 complete = False
                 aside.stop()
@@ -815,7 +796,7 @@ def _review_ply(
     board: Board,
     played: int,
     limit: Limit,
-    poll: Poll | None,
+    poll: Hook | None,
     after_move: tuple[int, int] | None,
     aside: _Aside,
     chosen: bool,
@@ -953,7 +934,7 @@ def _probe(analyst: Analyst, board: Board, score: int, budget: Budget) -> bool |
 
 
 def _solve_value(
-    analyst: Analyst, board: Board, at_least: int, budget: Budget, poll: Poll | None
+    analyst: Analyst, board: Board, at_least: int, budget: Budget, poll: Hook | None
 ) -> tuple[int, int]:
     """The proven bounds of ``board``'s value: the solver's search from ``at_least`` (a score already
     proven, say the played column's), within what is left of ``budget``.

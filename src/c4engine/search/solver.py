@@ -28,7 +28,7 @@ import dataclasses
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +41,7 @@ from c4engine.kernels.library import solver_kernel
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
 from c4engine.search import parallel as _parallel
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Budget, Limit
+from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import (
     Analysis,
     BatchResult,
@@ -54,7 +55,6 @@ __all__ = [
     "DEFAULT_TABLE_MB",
     "Analysis",
     "BatchResult",
-    "SolveProgress",
     "SolveResult",
     "Solver",
     "moves_to_end",
@@ -69,35 +69,19 @@ Nearer the end a node's subtree is too small to repay probing every child
 (docs/benchmarks.md: the margin measured with the table's near-end part)."""
 
 
-@dataclass(frozen=True)
-class SolveProgress:
-    """What a running solve knows, handed to the poll hook."""
-
-    nodes: int
-    elapsed: float
-    lower: int
-    upper: int
-    best_move: int | None
-
-
-PollHook = Callable[[SolveProgress], bool | None]
-
-
 @dataclass
 class _Run:
     """One solve or analysis under way: its :class:`Budget` (shared by every kernel call), its poll
     hook, why it stopped, and the measured speed that sizes its slices."""
 
     budget: Budget
-    poll: PollHook | None
+    poll: Hook | None
     poll_interval: float
     stopped: str | None = None
     rate: float = _RATE_GUESS
 
     @classmethod
-    def of(
-        cls, limit: Limit, poll: PollHook | None = None, poll_interval: float = DEFAULT_POLL_INTERVAL
-    ) -> _Run:
+    def of(cls, limit: Limit, poll: Hook | None = None, poll_interval: float = DEFAULT_POLL_INTERVAL) -> _Run:
         """The run of a search bounded by ``limit`` (its depth means nothing here), starting now."""
         return cls(limit.start(), poll, poll_interval)
 
@@ -190,7 +174,7 @@ class Solver:
         limit: Limit = UNLIMITED,
         *,
         weak: bool | None = None,
-        poll: PollHook | None = None,
+        poll: Hook | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         best_move: bool = True,
         at_least: int | None = None,
@@ -204,7 +188,8 @@ class Solver:
 
         ``limit`` bounds the search by its ``time`` (seconds, wall clock) and
         ``nodes``; its ``depth`` means nothing to the exact solver, which always
-        searches to the end, and is ignored.  ``poll`` is called with a :class:`SolveProgress` about every
+        searches to the end, and is ignored.  ``poll`` is called with a
+        :class:`~c4engine.search.progress.Progress` (nodes, time, bounds, best move) about every
         ``poll_interval`` CPU seconds and stops the search by returning True.
         A stopped search returns ``exact=False`` with the bounds proved so far.
 
@@ -310,7 +295,7 @@ class Solver:
         *,
         weak: bool | None = None,
         pv: bool = True,
-        poll: PollHook | None = None,
+        poll: Hook | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
     ) -> Analysis:
         """The score of every move of ``board`` (None for a full column) and a principal variation.
@@ -562,8 +547,12 @@ class Solver:
         """Hand the poll hook the progress; True (and ``run.stopped`` said) when it stops the search."""
         if run.poll is None:
             return False
-        progress = SolveProgress(
-            run.budget.nodes_spent, run.budget.time_spent, lower, upper, root if root >= 0 else None
+        progress = Progress(
+            nodes=run.budget.nodes_spent,
+            time=run.budget.time_spent,
+            best_move=root if root >= 0 else None,
+            lower=lower,
+            upper=upper,
         )
         if run.poll(progress) is True:
             run.stopped = "stopped by poll"
