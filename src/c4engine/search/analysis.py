@@ -41,9 +41,7 @@ transposition table), for front-ends that answer many requests.
 from __future__ import annotations
 
 import random
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -329,15 +327,14 @@ class Analyst:
             searched = True
             # what the solver's share has left after the probes for the book's score (none without them)
             solver_limit = budget.remaining(self._solver_limit(limit))
-            with self._cancel_after(solver_limit.time):
-                solved = self.solver.analyze(
-                    board,
-                    solver_limit,
-                    weak=weak,
-                    pv=False,
-                    poll=poll,
-                    poll_interval=_poll_interval(solver_limit),
-                )
+            solved = self.solver.analyze(
+                board,
+                solver_limit,
+                weak=weak,
+                pv=False,
+                poll=poll,
+                poll_interval=_poll_interval(solver_limit),
+            )
             nodes += solved.nodes
             budget.spend(solved.nodes)
             helper_nodes = solved.nodes_per_thread[1:]
@@ -431,26 +428,25 @@ class Analyst:
         below: list[int] = []
         waiting = [c for c in board.geometry.center_order if c in columns]
         round_nodes = PROBE_NODES
-        with self._cancel_after(limit.time) as timed_out:
-            while waiting:
-                for column in list(waiting):
-                    if len(waiting) == 1 and len(below) + 1 == len(columns):
-                        return column, below  # every other column scores less
-                    left = budget.nodes_left()
-                    nodes = round_nodes if left is None else min(round_nodes, left)
-                    if nodes <= 0 or timed_out.is_set():
-                        return None, below
-                    budget.spend(nodes)
-                    probe = Limit(time=budget.remaining().time, nodes=nodes)
-                    # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
-                    beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
-                    if beaten is None:
-                        continue  # not within this round's budget
-                    if not beaten:
-                        return column, below
-                    below.append(column)
-                    waiting.remove(column)
-                round_nodes *= 4
+        while waiting:
+            for column in list(waiting):
+                if len(waiting) == 1 and len(below) + 1 == len(columns):
+                    return column, below  # every other column scores less
+                left = budget.nodes_left()
+                nodes = round_nodes if left is None else min(round_nodes, left)
+                if nodes <= 0 or budget.expired:
+                    return None, below
+                budget.spend(nodes)
+                probe = Limit(time=budget.remaining().time, nodes=nodes)
+                # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
+                beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
+                if beaten is None:
+                    continue  # not within this round's budget
+                if not beaten:
+                    return column, below
+                below.append(column)
+                waiting.remove(column)
+            round_nodes *= 4
         return None, below
 
     def _estimate(
@@ -593,22 +589,20 @@ class Analyst:
         if self._solves(board):
             self._load_solver(board, budget)
             solver_limit = self._solver_limit(limit)
-            with self._cancel_after(solver_limit.time) as timed_out:
-                result = self.solver.solve(
-                    board,
-                    solver_limit,
-                    weak=weak,
-                    poll=poll,
-                    poll_interval=_poll_interval(solver_limit),
-                    best_move=best_move,
-                )
+            result = self.solver.solve(
+                board,
+                solver_limit,
+                weak=weak,
+                poll=poll,
+                poll_interval=_poll_interval(solver_limit),
+                best_move=best_move,
+            )
             if result.exact and result.score is not None:
                 solved = self._exact_result(
                     board, result.score, result.best_move, "solver", result.nodes, budget, weak
                 )
                 return replace(solved, nodes_per_thread=result.nodes_per_thread)
-            # the timer cancelling the solver is its time limit too, whichever noticed first
-            stopped = "time limit" if timed_out.is_set() else result.stopped
+            stopped = result.stopped
             lower, upper, nodes = result.lower, result.upper, result.nodes
             # a move the solver proved to reach at least a draw, before the limit stopped it
             drawing = result.best_move if result.best_proved and result.lower >= 0 else None
@@ -637,12 +631,11 @@ class Analyst:
         """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.
 
         One null-window search of the solver (a board it can hold, the game not
-        over), cancelled after ``limit.time`` of wall-clock time.
+        over), within ``limit``.
         """
         require_64_bits(board.width, board.height)
         _check_playable(board)
-        with self._cancel_after(limit.time):
-            return self.solver.is_at_least(board, score, limit)
+        return self.solver.is_at_least(board, score, limit)
 
     def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
         """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
@@ -651,8 +644,26 @@ class Analyst:
         ``-target``?") with the table warm: far cheaper than scoring every
         move, and the first move that passes is the centre-first tie-break.
         """
-        with self._cancel_after(limit.time):
-            return self._move_reaching(board, target, limit)
+        budget = limit.start()
+        child = board.copy()
+        for column in board.geometry.center_order:
+            if not board.can_play(column):
+                continue
+            if board.is_winning_move(column):
+                return column
+            child.play(column)
+            if child.is_full:
+                reaches: bool | None = target == 0
+            else:
+                left = Limit(time=budget.remaining().time, nodes=limit.nodes)
+                beaten = self.solver.is_at_least(child, 1 - target, left)
+                reaches = None if beaten is None else not beaten
+            child.undo()
+            if reaches is None:
+                return None
+            if reaches:
+                return column
+        raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
 
     def line(
         self, board: Board, column: int, score: int, limit: Limit = UNLIMITED, *, search: bool = True
@@ -708,53 +719,7 @@ class Analyst:
             return None
         return self.move_reaching(board, target, limit)
 
-    def _move_reaching(self, board: Board, target: int, limit: Limit) -> int | None:
-        budget = limit.start()
-        child = board.copy()
-        for column in board.geometry.center_order:
-            if not board.can_play(column):
-                continue
-            if board.is_winning_move(column):
-                return column
-            child.play(column)
-            if child.is_full:
-                reaches: bool | None = target == 0
-            else:
-                left = Limit(time=budget.remaining().time, nodes=limit.nodes)
-                beaten = self.solver.is_at_least(child, 1 - target, left)
-                reaches = None if beaten is None else not beaten
-            child.undo()
-            if reaches is None:
-                return None
-            if reaches:
-                return column
-        raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
-
     # ------------------------------------------------------------ internals
-
-    @contextmanager
-    def _cancel_after(self, seconds: float | None) -> Iterator[threading.Event]:
-        """Cancel the solver after ``seconds`` of wall-clock time; the event tells whether it did.
-
-        The solver checks its own time limit between slices of work sized by
-        its CPU speed, which a loaded machine stretches several times over.
-        """
-        fired = threading.Event()
-        if seconds is None:
-            yield fired
-            return
-
-        def cancel() -> None:
-            fired.set()
-            self.solver.cancel()
-
-        timer = threading.Timer(seconds, cancel)
-        timer.daemon = True
-        timer.start()
-        try:
-            yield fired
-        finally:
-            timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
     def _load_solver(self, board: Board, budget: Budget) -> None:
         """Make the solver and load its compiled search for ``board``'s size, ``budget`` paused.

@@ -79,6 +79,11 @@ class _Run:
     poll_interval: float
     stopped: str | None = None
     rate: float = _RATE_GUESS
+    timed_out: bool = False  # its timer cancelled it: its time ran out between two looks at the clock
+
+    def why_cancelled(self) -> str:
+        """Why a cancelled search stopped: its own time running out (its timer), else a caller's cancel."""
+        return "time limit" if self.timed_out else "cancelled"
 
     @classmethod
     def of(cls, limit: Limit, poll: Hook | None = None, poll_interval: float = DEFAULT_POLL_INTERVAL) -> _Run:
@@ -207,7 +212,7 @@ class Solver:
         with self._lock:
             self._prepare(board)
             run = _Run.of(limit, poll, poll_interval)
-            with board.frozen():
+            with board.frozen(), self._timed(run):
                 return self._solve(board.current_bits, board.mask_bits, board, weak, run, best_move, at_least)
 
     def solve_many(self, boards: Iterable[Board], *, weak: bool | None = None) -> BatchResult:
@@ -282,7 +287,7 @@ class Solver:
                 return False
             run = _Run.of(limit)
             state = _layout.new_state(score - 1, score)
-            with board.frozen():
+            with board.frozen(), self._timed(run):
                 status = self._run(board.current_bits, board.mask_bits, stones, board, state, run)
             if status != _layout.DONE:
                 return None
@@ -308,12 +313,33 @@ class Solver:
             self._prepare(board)
             run = _Run.of(limit, poll, poll_interval)
             start_lanes = self._lane_nodes()
-            with board.frozen():
+            with board.frozen(), self._timed(run):
                 analysis = self._analyze(board, weak, run, pv)
             split = self._nodes_per_thread(analysis.nodes, start_lanes)
             return dataclasses.replace(analysis, nodes_per_thread=split)
 
     # ------------------------------------------------------------ internals
+
+    @contextlib.contextmanager
+    def _timed(self, run: _Run) -> Iterator[None]:
+        """Cancel the search the moment ``run``'s time is spent: the search looks at the clock only
+        between slices sized by its CPU speed, which a loaded machine stretches several times over."""
+        seconds = run.budget.time_left()
+        if seconds is None:
+            yield
+            return
+
+        def expire() -> None:
+            run.timed_out = True
+            self.cancel()
+
+        timer = threading.Timer(seconds, expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
     def _check(self, board: Board) -> None:
         """Refuse a board that is over or too big for the solver (:func:`c4engine.geometry.fits_64_bits`)."""
@@ -518,7 +544,7 @@ class Solver:
             if status == _layout.DONE:
                 return status
             if status == _layout.CANCELLED:
-                run.stopped = "cancelled"
+                run.stopped = run.why_cancelled()
                 return status
             root = int(state[_layout.S_ROOT_MOVE])
             if self._polled(run, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
@@ -589,7 +615,7 @@ class Solver:
         )
         status = race.run(state)
         if status == _layout.CANCELLED and run.stopped is None:
-            run.stopped = "cancelled"
+            run.stopped = run.why_cancelled()
         return status
 
     def _analyze(self, board: Board, weak: bool, run: _Run, want_pv: bool) -> Analysis:
