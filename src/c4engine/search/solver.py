@@ -243,7 +243,7 @@ class Solver:
         with self._lock:
             for width, height, connect in {(b.width, b.height, b.connect) for b in boards}:
                 self._load(width, height, connect)  # before the clock starts
-            t0 = time.perf_counter()
+            budget = UNLIMITED.start()  # its clock: the batch has no limits
             self._cancel[0] = 0
             start = 0
             while start < len(boards) and complete:
@@ -254,9 +254,7 @@ class Solver:
                     end += 1
                 complete = self._solve_run(boards[start:end], weak, scores, nodes, best_moves)
                 start = end
-        return BatchResult(
-            tuple(scores), tuple(nodes), tuple(best_moves), time.perf_counter() - t0, weak, complete
-        )
+        return BatchResult(tuple(scores), tuple(nodes), tuple(best_moves), budget.time_spent, weak, complete)
 
     def is_at_least(
         self,
@@ -419,7 +417,7 @@ class Solver:
         stones = mask.bit_count()
         start_nodes = run.budget.nodes_spent
         start_lanes = self._lane_nodes()
-        t0 = time.perf_counter()
+        began = run.budget.time_spent
         lowest, highest = score_range(cells, stones)
         lower, upper = (-1, 1) if weak else (lowest, highest)
         if at_least is not None:
@@ -454,7 +452,7 @@ class Solver:
             hi,
             best,
             nodes,
-            time.perf_counter() - t0,
+            run.budget.time_spent - began,
             weak,
             cells,
             stones,
