@@ -140,7 +140,13 @@ def _is_deadline_arithmetic(node: ast.AST) -> bool:
 
 def _deadline_arithmetic(tree: ast.AST) -> list[int]:
     """The lines of ``tree`` with deadline arithmetic (:func:`_is_deadline_arithmetic`)."""
-    return sorted({node.lineno for node in ast.walk(tree) if _is_deadline_arithmetic(node)})
+    return sorted(
+        {
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.expr) and _is_deadline_arithmetic(node)
+        }
+    )
 
 
 def test_no_module_but_the_limit_computes_a_deadline_or_time_left() -> None:
