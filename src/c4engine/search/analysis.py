@@ -310,7 +310,7 @@ class Analyst:
             settle_by_elimination()
             open_columns = [c for c in open_columns if scores[c] is None]
         quick_nodes = self._quick_nodes(board, limit) if open_columns else 0
-        quick = analyze_quick(board, weak=weak, pv=pv, node_limit=quick_nodes) if quick_nodes else None
+        quick = analyze_quick(board, Limit(nodes=quick_nodes), weak=weak, pv=pv) if quick_nodes else None
         if quick is not None:
             searched = True
             self._quick_nodes_left -= quick.nodes
@@ -577,7 +577,7 @@ class Analyst:
             return self._exact_result(board, known, chosen, "book", 0, budget, weak)
         quick_nodes = self._quick_nodes(board, limit)
         quick = (
-            solve_quick(board, weak=weak, best_move=best_move, node_limit=quick_nodes)
+            solve_quick(board, Limit(nodes=quick_nodes), weak=weak, best_move=best_move)
             if quick_nodes
             else None
         )
@@ -686,7 +686,7 @@ class Analyst:
         """
         budget = limit.start()
         quick_nodes = self._quick_nodes(board, limit) if search else 0
-        quick = line_quick(board, column, node_limit=quick_nodes) if quick_nodes else None
+        quick = line_quick(board, column, Limit(nodes=quick_nodes)) if quick_nodes else None
         if quick is not None:  # near the end: no need to load the compiled solver
             self._quick_nodes_left -= quick[1]
             return quick[0], True
