@@ -284,3 +284,30 @@ def test_loading_the_solver_is_neither_search_time_nor_spent_from_the_limit(
     assert len(loading) == 2
     assert analysis.exact and set(analysis.sources) <= {"solver", "rules", None}  # None: a full column
     assert analysis.elapsed <= wall - loading[-1]
+
+
+def test_a_book_answers_time_leaves_out_loading_the_solver_for_its_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``c4 solve 4453`` on a fresh install: the book's answer, and its line to the end of the game
+    found by the solver, whose first load is made to take 2.5 s; the time reported leaves it out."""
+    from c4engine.search import solver as solver_module
+
+    loading: list[float] = []
+    real_kernel = solver_module.solver_kernel
+
+    def slow_first_load(width: int, height: int, connect: int) -> library.Kernel:
+        if not loading:
+            began = time.perf_counter()
+            time.sleep(2.5)
+            loading.append(time.perf_counter() - began)
+        return real_kernel(width, height, connect)
+
+    monkeypatch.setattr(solver_module, "solver_kernel", slow_first_load)
+    monkeypatch.setattr(solver_module, "_LOADED", set())
+    began = time.perf_counter()
+    result = Analyst(table_size_mb=8).solve(Board.from_moves("4453"), line=True)
+    wall = time.perf_counter() - began
+    assert result.source == "book" and result.proven and result.line_complete
+    assert loading  # the line went past the book: the solver was loaded
+    assert result.time <= wall - loading[0]
