@@ -48,10 +48,13 @@ class BuildPyWithKernels(build_py):
         into = [] if editable else ["--into", str(Path(self.build_lib) / "c4engine" / "kernels" / "compiled")]
         began = time.perf_counter()
         with tempfile.TemporaryDirectory() as scratch:
-            environment = dict(os.environ, PYTHONPATH=str(SOURCE))
+            # the package's sources first; then what pip's isolated build environment puts there (numba)
+            paths = [str(SOURCE), *filter(None, [os.environ.get("PYTHONPATH")])]
+            environment = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
             if not editable:  # numba's own cache is of no use to the installed package
                 environment["NUMBA_CACHE_DIR"] = scratch
-            _say(f"compiling the kernels ({', '.join(sum(BATCHES, []))}), about a minute")
+            names = ", ".join(name for batch in BATCHES for name in batch)
+            _say(f"compiling the kernels ({names}), about a minute")
             builds = [
                 subprocess.Popen(
                     [sys.executable, "-m", "c4engine.kernels.library", *names, *into],
@@ -62,11 +65,13 @@ class BuildPyWithKernels(build_py):
                 )
                 for names in BATCHES
             ]
-            failed = [names for names, build in zip(BATCHES, builds) if build.wait() != 0]
-            for build in builds:
-                assert build.stdout is not None
-                for line in build.stdout.read().splitlines()[-3:]:
+            failed = []
+            for batch, build in zip(BATCHES, builds, strict=True):
+                output, _ = build.communicate()
+                for line in output.splitlines()[-3:]:  # what was built; a failure's last words
                     _say(f"  {line}")
+                if build.returncode != 0:
+                    failed.append(batch)
         if failed:
             _say(f"could not build {failed}: the package compiles these kernels on first use instead")
         _say(f"kernels compiled in {time.perf_counter() - began:.0f} s")

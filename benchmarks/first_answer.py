@@ -55,7 +55,7 @@ def install(commit: str, folder: Path, editable: bool) -> tuple[Path, float, str
     subprocess.run(["git", "clone", "--quiet", str(REPOSITORY), str(folder / "clone")], check=True)
     subprocess.run(["git", "-C", str(folder / "clone"), "checkout", "--quiet", commit], check=True)
     subprocess.run(["python3", "-m", "venv", str(folder / "venv")], check=True)
-    pip = [str(folder / "venv" / "bin" / "pip"), "install", "--quiet"]
+    pip = [str(folder / "venv" / "bin" / "pip"), "install"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True, capture_output=True)
     load = load_average()
     began = time.perf_counter()

@@ -56,6 +56,8 @@ from typing import TYPE_CHECKING, Any
 from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, SPECIALISED, announce_compile, cache_dir
 
 if TYPE_CHECKING:  # for the types only: asking whether there is a library imports nothing big
+    import numpy as np
+
     from c4engine.kernels.layout import KernelArgs
 
 ENTRY = "c4_solve"
@@ -232,7 +234,7 @@ def load_engine(folder: Path | None = None) -> Callable[..., int] | None:
     return run
 
 
-def _signed(bits: int) -> int:
+def _signed(bits: int | np.uint64) -> int:
     """The uint64 ``bits`` as the int64 of the same bits (a word of the entry point).
 
     >>> _signed(5), _signed(2**64 - 1)
