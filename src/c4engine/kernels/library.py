@@ -389,23 +389,29 @@ def _build(name: str, object_code: Callable[[], bytes], folder: Path | None) -> 
     return path
 
 
-def build_shipped(folder: Path, say: Callable[[str], None] = print) -> list[Path]:
-    """Build the libraries an install ships into ``folder``: the solver's for every size and for
-    each geometry of :data:`c4engine.kernels.SPECIALISED`, and the engine's; what was built.
+SHIPPED_NAMES = (ENGINE, ANY_SIZE, *(geometry_name(*geometry) for geometry in sorted(SPECIALISED)))
+"""The libraries an install builds: the engine's, the solver's for every size and for each
+geometry of :data:`c4engine.kernels.SPECIALISED`."""
+
+
+def build_shipped(
+    folder: Path, say: Callable[[str], None] = print, names: tuple[str, ...] = SHIPPED_NAMES
+) -> list[Path]:
+    """Build libraries ``names`` (:func:`build_named`), those an install ships by default, into
+    ``folder``; what was built.
 
     ``say`` is told of each, and of each that could not be built (the
     package then compiles it on first use, as without this step).
     """
     made = []
-    for name in [ENGINE, ANY_SIZE, *(geometry_name(*geometry) for geometry in sorted(SPECIALISED))]:
+    for name in names:
         began = time.perf_counter()
         path = build_named(name, folder)
         if path is None:
-            say(f"c4engine: could not build the {name} kernel library (it compiles on first use instead)")
+            say(f"could not build the {name} kernel library (it compiles on first use instead)")
         else:
-            say(
-                f"c4engine: built the {name} kernel library, {time.perf_counter() - began:.0f} s: {path.name}"
-            )
+            seconds = time.perf_counter() - began
+            say(f"built the {name} kernel library in {seconds:.0f} s: {path.name}")
             made.append(path)
     return made
 
@@ -637,17 +643,16 @@ def _never_called(code: str, name: str) -> str:
 
 
 def main(arguments: list[str]) -> int:
-    """``python -m c4engine.kernels.library NAME... [--into FOLDER]``: build libraries ``NAME``
-    (see :func:`build_named`; ``shipped`` for :func:`build_shipped`'s) into ``FOLDER`` (the cache
-    folder if not given); 1 if one could not be built."""
+    """``python -m c4engine.kernels.library [NAME...] [--into FOLDER]``: build libraries ``NAME``
+    (see :func:`build_named`; all of :data:`SHIPPED_NAMES` if none) into ``FOLDER`` (the cache
+    folder if not given), a line for each; 1 if one could not be built."""
     folder = None
     if "--into" in arguments:
         at = arguments.index("--into")
         folder = Path(arguments[at + 1])
         arguments = arguments[:at] + arguments[at + 2 :]
-    if arguments == ["shipped"]:
-        return 0 if build_shipped(folder or cache_dir()) else 1
-    return 0 if all([build_named(name, folder) is not None for name in arguments]) else 1
+    names = tuple(arguments) or SHIPPED_NAMES
+    return 0 if len(build_shipped(folder or cache_dir(), names=names)) == len(names) else 1
 
 
 if __name__ == "__main__":
