@@ -72,6 +72,10 @@ ANY_SIZE = "any"
 ENGINE = "engine"
 """The name of the heuristic engine's library (every geometry that fits 64 bits)."""
 
+BUILD_PATIENCE = 1800
+"""Seconds a build in a process of its own may take (minutes on a machine loaded many times over)
+before it is given up, or its ``.building`` file is taken for a dead one's."""
+
 Kernel = Callable[["KernelArgs"], int]
 _ARGUMENTS = [ctypes.c_void_p, ctypes.c_int64]  # the words, the count
 
@@ -356,10 +360,6 @@ def build_in_background(name: str) -> None:
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # it outlives this process's Ctrl-C
         )
-
-
-BUILD_PATIENCE = 600
-"""Seconds after which a background build that left its ``.building`` file is taken for dead."""
 
 
 def _build(name: str, object_code: Callable[[], bytes], folder: Path | None) -> Path | None:
