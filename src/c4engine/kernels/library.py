@@ -1,4 +1,4 @@
-"""The search kernel as a shared library, so that a process can solve without importing numba.
+"""The kernels as shared libraries, so that a process can search without importing numba.
 
 numba caches the compiled kernel on disk, but a process still pays for
 importing numba and loading that cache: about half a CPU second before its
@@ -30,9 +30,11 @@ words: width, height, connect) and the heuristic engine's
 
     int64 c4_engine(const int64 *words, const double *numbers)
 
-Installing the package builds them (``setup.py``, :func:`build_shipped`)
-into ``kernels/compiled``, which :func:`load` looks in before the cache
-folder: the first answer after an install compiles nothing.
+Installing the package builds them (``setup.py`` runs :func:`main`: all of
+:data:`SHIPPED_NAMES`) into ``kernels/compiled`` (:data:`SHIPPED`), which
+:func:`find` looks in before the cache folder: the first answer after an
+install compiles nothing.  Each build runs in a process of its own, never
+inside a command (:func:`build_apart`, :func:`build_in_background`).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ ENTRY = "c4_solve"
 ENGINE_ENTRY = "c4_engine"
 
 SHIPPED = Path(__file__).resolve().parent / "compiled"
-"""Where an install puts the libraries it built (package data; :func:`build_shipped`)."""
+"""Where an install puts the libraries it built (package data; :data:`SHIPPED_NAMES`)."""
 
 ANY_SIZE = "any"
 """The name of the solver's library for every geometry (sizes at run time)."""
