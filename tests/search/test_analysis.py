@@ -354,3 +354,30 @@ def test_a_column_shown_below_the_books_score_is_out() -> None:
     lowers, uppers = [-17] * 7, [2, 2, 2, 1, 2, 2, 2]
     assert best_by_bounds(board, guesses, lowers, uppers) == ((3,), False)
     assert best_by_bounds(board, guesses, lowers, uppers, at_least=2) == ((2,), False)
+
+
+def test_a_solved_answers_time_leaves_out_loading_the_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``c4 solve`` past the book on a fresh install: the solver's answer and its line to the end of
+    the game, the solver's first load made to take 2.5 s; the time reported leaves it out."""
+    from c4engine.search import solver as solver_module
+
+    loading: list[float] = []
+    real_kernel = solver_module.solver_kernel
+
+    def slow_first_load(width: int, height: int, connect: int) -> library.Kernel:
+        if not loading:
+            began = time.perf_counter()
+            time.sleep(2.5)
+            loading.append(time.perf_counter() - began)
+        return real_kernel(width, height, connect)
+
+    monkeypatch.setattr(solver_module, "solver_kernel", slow_first_load)
+    monkeypatch.setattr(solver_module, "_LOADED", set())
+    began = time.perf_counter()
+    result = Analyst(table_size_mb=8).solve(Board.from_moves("5554224333234511764415115"), line=True)
+    wall = time.perf_counter() - began
+    assert result.source == "solver" and result.proven and result.line_complete
+    assert loading
+    assert result.time <= wall - loading[0]

@@ -164,6 +164,7 @@ class Analyst:
         self._threads = threads
         self._evaluator = evaluator
         self._quick_nodes_left = QUICK_BUDGET_NODES
+        self._load_seconds = 0.0  # spent loading compiled searches: no question's clock counts it
 
     def __repr__(self) -> str:
         return f"Analyst(book={self._book_choice!r}, table_size_mb={self._table_size_mb})"
@@ -393,9 +394,11 @@ class Analyst:
                     lines[column], complete[column] = found
                     continue
                 left = _time_left(limit, start)
+                loaded = self._load_seconds
                 found = self.line(
                     board, column, int(answer.value), Limit() if left is None else Limit(time=left)
                 )
+                start += self._load_seconds - loaded  # the line's loading of the solver, if it did
                 lines[column], complete[column] = found
                 if not complete[column] and left is not None:
                     break  # the limit ran out
@@ -532,18 +535,21 @@ class Analyst:
         column may be None.
         """
         start = time.perf_counter()
+        loads = self._load_seconds
         result = self._solve(board, limit, weak, use_book, best_move, poll, start)
         column, score = result.column, result.score
         if not line or weak or not result.proven or column is None or score is None:
             return result
         if result.source in ("rules", "book"):  # a book answer comes at once: its line is the book's
             found, complete = self.line(board, column, int(score.value), search=False)
+            searched = time.perf_counter() - start
         else:
-            left = _time_left(limit, start)
+            left = _time_left(limit, start + self._load_seconds - loads)  # loading is no search time
             found, complete = self.line(
                 board, column, int(score.value), Limit() if left is None else Limit(time=left)
             )
-        return replace(result, line=found, line_complete=complete, time=time.perf_counter() - start)
+            searched = time.perf_counter() - start - (self._load_seconds - loads)
+        return replace(result, line=found, line_complete=complete, time=searched)
 
     def _solve(
         self,
@@ -678,6 +684,7 @@ class Analyst:
         ((3, 3, 3), False)
         """
         start = time.perf_counter()
+        loads = self._load_seconds
         quick_nodes = self._quick_nodes(board, limit) if search else 0
         quick = line_quick(board, column, node_limit=quick_nodes) if quick_nodes else None
         if quick is not None:  # near the end: no need to load the compiled solver
@@ -687,7 +694,7 @@ class Analyst:
         walk = _after(board, column)
         target = -score  # the opponent's score after ``column``: the scale counts from the game's end
         while not walk.is_over:
-            left = _time_left(limit, start)
+            left = _time_left(limit, start + self._load_seconds - loads)  # loading is no search time
             move = self._keeping_move(walk, target, Limit(time=left, nodes=limit.nodes) if search else None)
             if move is None:
                 return tuple(line), False
@@ -710,6 +717,7 @@ class Analyst:
             return kept
         if limit is None or not board.geometry.fits_64_bits:
             return None
+        self._load_solver(board)  # before the limit's clock starts: the caller leaves it out
         return self.move_reaching(board, target, limit)
 
     def _move_reaching(self, board: Board, target: int, limit: Limit) -> int | None:
@@ -768,14 +776,18 @@ class Analyst:
         """
         began = time.perf_counter()
         self.solver.load(board)
-        return time.perf_counter() - began
+        spent = time.perf_counter() - began
+        self._load_seconds += spent
+        return spent
 
     def _load_engine(self, board: Board) -> float:
         """Load the engine's compiled search if it serves ``board``; the seconds it took (see
         :meth:`_load_solver`)."""
         began = time.perf_counter()
         self._engine(UNLIMITED).load(board)
-        return time.perf_counter() - began
+        spent = time.perf_counter() - began
+        self._load_seconds += spent
+        return spent
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and board.geometry.fits_64_bits
