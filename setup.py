@@ -31,6 +31,14 @@ BATCHES = [["any"], ["engine", "7x6x4"]]
 take a numba compile of about 25 CPU s each, the others a few seconds once those are made)."""
 
 
+_RUN_LIBRARY = (
+    "import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "runpy.run_module('c4engine.kernels.library', run_name='__main__', alter_sys=True)"
+)
+"""``python -m c4engine.kernels.library`` with the package's sources put first on the path by hand:
+pip's isolated build environment drops PYTHONPATH's entries from a child's ``sys.path``."""
+
+
 def _say(line: str) -> None:
     print(f"c4engine: {line}", file=sys.stderr, flush=True)
 
@@ -48,16 +56,14 @@ class BuildPyWithKernels(build_py):
         into = [] if editable else ["--into", str(Path(self.build_lib) / "c4engine" / "kernels" / "compiled")]
         began = time.perf_counter()
         with tempfile.TemporaryDirectory() as scratch:
-            # the package's sources first; then what pip's isolated build environment puts there (numba)
-            paths = [str(SOURCE), *filter(None, [os.environ.get("PYTHONPATH")])]
-            environment = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+            environment = dict(os.environ)  # pip's isolated build environment: its numba
             if not editable:  # numba's own cache is of no use to the installed package
                 environment["NUMBA_CACHE_DIR"] = scratch
             names = ", ".join(name for batch in BATCHES for name in batch)
             _say(f"compiling the kernels ({names}), about a minute")
             builds = [
                 subprocess.Popen(
-                    [sys.executable, "-m", "c4engine.kernels.library", *names, *into],
+                    [sys.executable, "-c", _RUN_LIBRARY, str(SOURCE), *names, *into],
                     env=environment,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
