@@ -297,12 +297,12 @@ def _refuse_searches(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_book_answer_comes_at_once_with_the_books_own_lines(monkeypatch: pytest.MonkeyPatch) -> None:
-    """257771: every column is in the book, so even under a 2 s limit nothing is searched -- the
+    """257771: every column is in the book, so a question without a bound searches nothing -- the
     lines too are the book's, each move keeping the score, cut where the book stops (and said so)."""
     _refuse_searches(monkeypatch)
     analyst = Analyst()
     board = Board.from_moves("257771")
-    found = analyst.analyze(board, Limit(time=2))
+    found = analyst.analyze(board)
     book = analyst.book_for(board)
     assert book is not None and found.exact and found.source == "book" and found.nodes == 0
     assert found.exact_values() == tuple(book.move_scores(board))
@@ -315,6 +315,22 @@ def test_a_book_answer_comes_at_once_with_the_books_own_lines(monkeypatch: pytes
         assert found.lines_complete[column] == walk.is_over
         assert found.columns[column].to_json()["pv_complete"] == walk.is_over  # type: ignore[union-attr]
     assert found.pv == found.lines[found.best_columns[0]] and found.pv_exact == found.lines_complete[4]
+
+
+def test_a_bounded_book_answer_takes_its_recommended_line_past_the_book() -> None:
+    """Under a bound, the recommended column's line goes on past the book with the solver, within
+    BOOK_LINE_SHARE of it; the other columns' lines stay the book's.  A node bound: the same every run
+    (25 million nodes to the end of the game, where the book's line stops after one move)."""
+    board = Board.from_moves("257771")
+    at_once = Analyst(table_size_mb=16).analyze(board)
+    bounded = Analyst(table_size_mb=16).analyze(board, Limit(nodes=100_000_000))
+    chosen = bounded.best_columns[0]
+    assert bounded.exact_values() == at_once.exact_values() and bounded.source == "book"
+    assert not at_once.lines_complete[chosen] and bounded.lines_complete[chosen]
+    assert len(bounded.lines[chosen]) > len(at_once.lines[chosen])
+    assert bounded.lines[chosen][: len(at_once.lines[chosen])] == at_once.lines[chosen]
+    others = [c for c in range(board.width) if c != chosen]
+    assert [bounded.lines[c] for c in others] == [at_once.lines[c] for c in others]
 
 
 def test_the_books_score_caps_every_column_and_the_last_column_left_keeps_it(

@@ -91,6 +91,11 @@ QUICK_BUDGET_NODES: Final = 10_000
 """The nodes an analyst spends in pure-Python searches in all (about 0.07 CPU s): a long run of small
 questions (a batch) then goes on compiled, faster once loaded, having lost little."""
 
+BOOK_LINE_SHARE: Final = 0.25
+"""The most of a bounded question (its time, its nodes) an answer of the book alone spends on
+taking its recommended line past the book with the solver; without a bound it searches nothing:
+its lines are the book's, at once, and say where they stop."""
+
 PROBE_NODES: Final = 20_000
 """The first round's node budget of each null-window search for a move keeping the book's score
 (:meth:`Analyst.analyze` under a limit); each round after it gets four times more."""
@@ -389,8 +394,11 @@ class Analyst:
                 answer = scores[column]
                 if answer is None or not answer.is_exact or complete[column]:
                     continue
-                if not searched:  # an answer of the book alone: its lines too, no search
+                if not searched:  # an answer of the book alone: its lines are the book's ...
                     found = self.line(board, column, int(answer.value), search=False)
+                    if column == chosen and not found[1] and (limit.time or limit.nodes):
+                        # ... but the recommended line goes on within a share of a bounded question
+                        found = self.line(board, column, int(answer.value), limit.share(BOOK_LINE_SHARE))
                     lines[column], complete[column] = found
                     continue
                 left = _time_left(limit, start)
