@@ -501,7 +501,8 @@ def main() -> int:
             every_problem += [line for lines in problems.values() for line in lines]
             after_text = load_text()
             busy = " **busy**" if before > args.max_load else ""
-            for reference_name, rounds in [(r.name, theirs[r.name]) for r in references] or [("-", None)]:
+            rows: list[tuple[str, Rounds | None]] = [(name, theirs[name]) for name in theirs] or [("-", None)]
+            for reference_name, rounds in rows:
                 wrong = problems[ours.name] or problems.get(reference_name)
                 print(
                     f"| {label}{busy}{' **WRONG**' if wrong else ''} | {len(cases)} | {reference_name} "

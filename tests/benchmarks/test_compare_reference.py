@@ -126,3 +126,16 @@ def test_a_wrong_reference_is_reported_and_fails_the_run() -> None:
     assert "| itself |" in rows[0] and "WRONG" not in rows[0]
     assert "| draws |" in rows[1] and "WRONG" in rows[1]
     assert "draws 2252576253462244111563365343671351441: 0 (want -1)" in done.stderr
+
+
+def test_one_process_is_measured_and_read(tmp_path: Path) -> None:
+    # the empty board: one empty line in (a solver's own program waits for it), its report read
+    report = "input(); print('Search completed!'); print('Final strong score is 1 (first player will win).')"
+    run = compare.run_process([sys.executable, "-c", report], [""], tmp_path)
+    assert (run.scores, run.exit_code) == ([1], 0)
+    assert run.wall > 0 and run.cpu > 0
+    assert run.peak_mib is None or run.peak_mib > 0
+    # a batch, and a program that fails: its exit code is kept
+    echo = "import sys\nfor line in sys.stdin: print(line.strip(), len(line.strip()))\nsys.exit(3)"
+    run = compare.run_process([sys.executable, "-c", echo], ["44", "4453"], tmp_path)
+    assert (run.scores, run.exit_code) == ([2, 4], 3)
