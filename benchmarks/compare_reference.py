@@ -29,7 +29,8 @@ and compiled kernel cached by one untimed run first,
 set and reference the table gives the medians of wall and CPU seconds (user
 + sys, the program's threads summed) and the median (lowest-highest) of the
 rounds' ratios c4engine / reference (below 1: c4engine faster), and the
-peak resident memory of each process (GNU ``time``'s, when ``/usr/bin/time`` is there).
+peak resident memory of each process (GNU ``time``'s, when ``/usr/bin/time`` is there: it
+starts the programs, a millisecond of every wall time).
 
 Every answer is checked against the set's published score and against
 c4engine's answer to the same position in the same round (``--weak``: only
@@ -120,13 +121,6 @@ class Run:
     peak_mib: float | None
     scores: list[int | None]
     exit_code: int
-
-
-@dataclass
-class Rounds:
-    """Every round of one program on one set."""
-
-    runs: list[Run]
 
 
 # ------------------------------------------------------------------ pure pieces (tests/benchmarks)
@@ -259,6 +253,8 @@ def ratio_summary(ours: Sequence[float], theirs: Sequence[float]) -> str:
 
 def read_set(path: Path, limit: int | None) -> list[tuple[str, int]]:
     """The (position, published score) lines of a benchmark set, the first ``limit`` of them."""
+    if not path.is_file():
+        raise SystemExit(f"no benchmark set {path}")
     cases = []
     for line in path.read_text().splitlines():
         if line.strip():
@@ -341,13 +337,13 @@ def measure(
     references: list[Program],
     weak: bool,
     workdir: Path,
-) -> tuple[Rounds, dict[str, Rounds], dict[str, list[str]]]:
+) -> tuple[list[Run], dict[str, list[Run]], dict[str, list[str]]]:
     """Interleaved rounds of one set: each reference then c4engine, ``pairs`` times; and each program's
     problems (each also printed on standard error as it is found)."""
     positions = [moves for moves, _ in cases]
     published = [score for _, score in cases]
-    our_rounds = Rounds([])
-    their_rounds = {reference.name: Rounds([]) for reference in references}
+    our_rounds: list[Run] = []
+    their_rounds: dict[str, list[Run]] = {reference.name: [] for reference in references}
     problems: dict[str, list[str]] = {program.name: [] for program in [ours, *references]}
     for _ in range(pairs):
         theirs = {
@@ -355,10 +351,10 @@ def measure(
             for reference in references
         }
         run = run_process(ours.command_for(positions), positions, workdir)
-        our_rounds.runs.append(run)
+        our_rounds.append(run)
         found = {ours.name: problems_of(ours.name, run, positions, published, None, weak)}
         for name, their_run in theirs.items():
-            their_rounds[name].runs.append(their_run)
+            their_rounds[name].append(their_run)
             found[name] = problems_of(name, their_run, positions, published, run, weak)
         for name, lines in found.items():
             for line in lines:
@@ -420,21 +416,21 @@ def references_from(specs: Sequence[str], empty_specs: Sequence[str]) -> list[Pr
     return references
 
 
-def row(ours: Rounds, theirs: Rounds | None) -> str:
+def row(ours: list[Run], theirs: list[Run]) -> str:
     """The table's measured cells of one set and reference: wall, CPU (medians and ratios), peak memory."""
 
     def cells(what: str) -> str:
-        mine = [getattr(run, what) for run in ours.runs]
-        other = [getattr(run, what) for run in theirs.runs] if theirs else []
+        mine = [getattr(run, what) for run in ours]
+        other = [getattr(run, what) for run in theirs]
         their_median = f"{statistics.median(other):.2f}" if other else "-"
         return f"{statistics.median(mine):.2f} | {their_median} | {ratio_summary(mine, other)}"
 
     return f"{cells('wall')} | {cells('cpu')} | {peak(ours)}; {peak(theirs)}"
 
 
-def peak(rounds: Rounds | None) -> str:
+def peak(rounds: list[Run]) -> str:
     """The highest peak resident MiB of the rounds' processes (``-`` when not measured)."""
-    peaks = [run.peak_mib for run in rounds.runs if run.peak_mib is not None] if rounds else []
+    peaks = [run.peak_mib for run in rounds if run.peak_mib is not None]
     return f"{max(peaks):.0f}" if peaks else "-"
 
 
@@ -501,7 +497,7 @@ def main() -> int:
             every_problem += [line for lines in problems.values() for line in lines]
             after_text = load_text()
             busy = " **busy**" if before > args.max_load else ""
-            rows: list[tuple[str, Rounds | None]] = [(name, theirs[name]) for name in theirs] or [("-", None)]
+            rows: list[tuple[str, list[Run]]] = list(theirs.items()) or [("-", [])]
             for reference_name, rounds in rows:
                 wrong = problems[ours.name] or problems.get(reference_name)
                 print(
