@@ -4,7 +4,7 @@ Usage::
 
     PYTHONPATH=src python benchmarks/compare_reference.py \\
         --reference pons=/path/to/c4solver --reference steininger=/path/to/st_strong \\
-        [--threads 1] [--weak] [--pairs 3] [--sets Test_L2_R2 Test_L1_R3:5 empty] \\
+        [--threads 1] [--weak] [--pairs 3] [--sets Test_L2_R2 Test_L1_R3:5] \\
         [--empty-reference steininger=/path/to/c4]
 
 A reference is any program that speaks the published solver protocol: one
