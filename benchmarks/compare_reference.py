@@ -34,8 +34,8 @@ starts the programs, a millisecond of every wall time).
 
 Every answer is checked against the set's published score and against
 c4engine's answer to the same position in the same round (``--weak``: only
-the sign); a wrong or missing score is reported on the spot, marked in the
-table and makes the exit code 1.
+the sign); a wrong or missing score, or a run that fails, is reported on
+the spot, marked in the table and makes the exit code 1.
 
 ``--threads`` goes to c4engine (default: its own default, every usable
 core; ``--threads 1`` for the one-thread comparison with Pons' solver);
@@ -114,13 +114,16 @@ class Program:
 
 @dataclass(frozen=True)
 class Run:
-    """One whole process: wall and CPU seconds, peak resident MiB, its scores (None: none read)."""
+    """One whole process: wall and CPU seconds, peak resident MiB, its scores (None: none read), how it
+    ended."""
 
     wall: float
     cpu: float
     peak_mib: float | None
     scores: list[int | None]
     exit_code: int
+    last_error: str
+    """The last line of its standard error (the reason, when it failed)."""
 
 
 # ------------------------------------------------------------------ pure pieces (tests/benchmarks)
@@ -273,7 +276,11 @@ def run_process(command: list[str], positions: Sequence[str], workdir: Path) -> 
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     peak_file = workdir / "peak-kib"
     wrapper = [GNU_TIME, "--format", "%M", "--output", str(peak_file), "--"] if GNU_TIME else []
-    with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stdout:
+    with (
+        tempfile.TemporaryFile() as stdin,
+        tempfile.TemporaryFile() as stdout,
+        tempfile.TemporaryFile() as stderr,
+    ):
         stdin.write("".join(position + "\n" for position in positions).encode())
         stdin.seek(0)
         start = time.perf_counter()
@@ -281,7 +288,7 @@ def run_process(command: list[str], positions: Sequence[str], workdir: Path) -> 
             wrapper + command,
             stdin=stdin,
             stdout=stdout,
-            stderr=subprocess.DEVNULL,
+            stderr=stderr,
             env=environment,
             cwd=workdir,
         )
@@ -290,6 +297,8 @@ def run_process(command: list[str], positions: Sequence[str], workdir: Path) -> 
         process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         stdout.seek(0)
         output = stdout.read().decode(errors="replace")
+        stderr.seek(0)
+        complaints = stderr.read().decode(errors="replace").strip().splitlines()
     scores = [text_score(output)] if positions == [""] else batch_scores(output, positions)
     return Run(
         wall=wall,
@@ -297,6 +306,7 @@ def run_process(command: list[str], positions: Sequence[str], workdir: Path) -> 
         peak_mib=int(peak_file.read_text().split()[-1]) / 1024 if GNU_TIME else None,  # KiB
         scores=scores,
         exit_code=process.returncode,
+        last_error=complaints[-1] if complaints else "",
     )
 
 
@@ -315,7 +325,7 @@ def problems_of(
     program: str, run: Run, positions: Sequence[str], published: Sequence[int], ours: Run | None, weak: bool
 ) -> list[str]:
     """What is wrong with one run: its exit code, scores unlike the published ones or c4engine's."""
-    problems = [f"{program} exited with {run.exit_code}"] if run.exit_code else []
+    problems = [f"{program} exited with {run.exit_code}: {run.last_error}"] if run.exit_code else []
     wrong = wrong_scores(positions, run.scores, published, weak)
     if ours is not None:
         wrong += [
@@ -358,7 +368,7 @@ def measure(
             found[name] = problems_of(name, their_run, positions, published, run, weak)
         for name, lines in found.items():
             for line in lines:
-                print(f"!!! WRONG ANSWER on {label}: {line}", file=sys.stderr, flush=True)
+                print(f"!!! {label}: {line}", file=sys.stderr, flush=True)
             problems[name] += [f"{label}: {line}" for line in lines]
     return our_rounds, their_rounds, problems
 
@@ -514,7 +524,12 @@ def main() -> int:
                     flush=True,
                 )
     if every_problem:
-        print(f"!!! {len(every_problem)} WRONG ANSWERS:", *every_problem, sep="\n!!! ", flush=True)
+        print(
+            f"!!! {len(every_problem)} WRONG (wrong or missing scores, failed runs):",
+            *every_problem,
+            sep="\n!!! ",
+            flush=True,
+        )
         return 1
     return 0
 

@@ -136,6 +136,8 @@ def test_one_process_is_measured_and_read(tmp_path: Path) -> None:
     assert run.wall > 0 and run.cpu > 0
     assert run.peak_mib is None or run.peak_mib > 0
     # a batch, and a program that fails: its exit code is kept
-    echo = "import sys\nfor line in sys.stdin: print(line.strip(), len(line.strip()))\nsys.exit(3)"
+    echo = (
+        "import sys\nfor line in sys.stdin: print(line.strip(), len(line.strip()))\nsys.exit('out of memory')"
+    )
     run = compare.run_process([sys.executable, "-c", echo], ["44", "4453"], tmp_path)
-    assert (run.scores, run.exit_code) == ([2, 4], 3)
+    assert (run.scores, run.exit_code, run.last_error) == ([2, 4], 1, "out of memory")
