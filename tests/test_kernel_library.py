@@ -1,7 +1,10 @@
-"""The search kernel's shared library: built from numba's kernel, it solves exactly as numba's does."""
+"""The kernels' shared libraries: built from numba's kernels, they search exactly as numba's do."""
 
 from __future__ import annotations
 
+import random
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -11,9 +14,11 @@ import pytest
 from tests.conftest import PONS
 
 from c4engine import Board
-from c4engine.kernels import layout, library
+from c4engine.kernels import heuristic, layout, library
 from c4engine.kernels.solve import busy_slot, kernel_for, shared_key
 from c4engine.kernels.transposition import TABLE_HEADER, Table
+from c4engine.search import compiled_engine
+from c4engine.search.evaluators import areas, windows
 
 BITS = 20  # the smallest table: collisions and replacements happen, and must happen alike
 NEAR_BITS = 18  # a near-end part too, for positions with at most 14 empty cells
@@ -21,10 +26,16 @@ NEAR_BITS = 18  # a near-end part too, for positions with at most 14 empty cells
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The libraries an install builds (:data:`library.SHIPPED_NAMES`), in a folder of their own."""
     made = tmp_path_factory.mktemp("library")
     if library.compiler() is None:
         pytest.skip("no C compiler to link the library with")
-    assert library.build(7, 6, 4, made) is not None
+    # as setup.py builds them: in a process of its own (a compile deep in pytest's stack costs more)
+    command = [sys.executable, "-m", "c4engine.kernels.library", "--into", str(made)]
+    told = subprocess.run(command, capture_output=True, text=True, check=True).stdout.splitlines()
+    for name in [library.ENGINE, library.ANY_SIZE, "7x6x4"]:
+        assert library.named_path(name, made).is_file()
+        assert any(line.startswith(f"built the {name} kernel library") for line in told)
     return made
 
 
@@ -34,16 +45,24 @@ def _solve_all(
     """Status, result rows and table after one batch call of ``kernel`` over the positions of ``lines``
     (``marked``: sharing its work, with the positions two plies below each root through an odd
     column marked busy, as if another thread were searching them)."""
-    boards = [Board.from_moves(line.split()[0]) for line in lines]
+    return _solve_boards(kernel, [Board.from_moves(line.split()[0]) for line in lines], marked)
+
+
+def _solve_boards(
+    kernel: library.Kernel, boards: list[Board], marked: bool = False
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """:func:`_solve_all` of ``boards`` (all of one size)."""
+    width, height = boards[0].width, boards[0].height
+    cells = width * height
     positions = np.array([[b.current_bits, b.mask_bits] for b in boards], dtype=np.uint64)
     rows = np.zeros((len(boards), layout.R_SIZE), dtype=np.int64)
     stones = np.array([b.move_count for b in boards], dtype=np.int64)
     rows[:, layout.R_STONES] = stones
-    rows[:, layout.R_LOWER] = -((42 - stones) // 2)
-    rows[:, layout.R_UPPER] = (43 - stones) // 2
+    rows[:, layout.R_LOWER] = -((cells - stones) // 2)
+    rows[:, layout.R_UPPER] = (cells + 1 - stones) // 2
     state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
     table = Table.with_parts(BITS, NEAR_BITS)
-    args = layout.new_args(7, 6, table, 42 - 8, np.zeros(1, dtype=np.uint8))
+    args = layout.new_args(width, height, table, cells - 8, np.zeros(1, dtype=np.uint8))
     if marked:
         args = args._replace(shared_until=8)
         for board in boards:
@@ -85,6 +104,126 @@ def test_the_library_finds_numbas_scores_nodes_and_moves(folder: Path, name: str
         assert sum(1 << int(live) for live in table[-TABLE_HEADER:]) == (1 << 18) + (
             1 << NEAR_BITS
         )  # both grew
+
+
+def _random_boards(width: int, height: int, connect: int, stones: int, count: int) -> list[Board]:
+    """``count`` positions of ``stones`` stones, by seeded random moves, none of them over."""
+    chance = random.Random(f"{width}x{height}x{connect}")
+    boards: list[Board] = []
+    while len(boards) < count:
+        board = Board(width, height, connect)
+        for _ in range(stones):
+            moves = [column for column in board.legal_moves() if not board.is_winning_move(column)]
+            if not moves:
+                break
+            board.play(chance.choice(moves))
+        else:
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "stones"), [(5, 4, 4, 4), (6, 5, 4, 14), (4, 5, 3, 6)]
+)
+def test_the_library_for_every_size_searches_as_numbas_generic_kernel(
+    folder: Path, width: int, height: int, connect: int, stones: int
+) -> None:
+    boards = _random_boards(width, height, connect, stones, 12)
+    native = library.load_any_size(width, height, connect, folder)
+    assert native is not None
+    status, rows, table = _solve_boards(native, boards)
+    assert status == layout.DONE
+    numba_status, numba_rows, numba_table = _solve_boards(kernel_for(width, height, connect), boards)
+    assert numba_status == layout.DONE
+    assert np.array_equal(rows, numba_rows)  # the same scores, nodes and moves
+    assert np.array_equal(table, numba_table)
+    assert len(set(rows[:, layout.R_SCORE].tolist())) > 1  # positions that differ
+
+
+@pytest.mark.parametrize(("width", "height", "connect", "depth"), [(7, 6, 4, 6), (8, 7, 4, 5), (6, 7, 5, 5)])
+def test_the_engine_library_finds_numbas_moves_scores_lines_and_nodes(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, width: int, height: int, connect: int, depth: int
+) -> None:
+    native = library.load_engine(folder)
+    assert native is not None
+    found: dict[str, list[object]] = {}
+    for name, run in [("library", native), ("numba", heuristic.run)]:
+        monkeypatch.setattr(compiled_engine, "_run", lambda run=run: run)
+        search = compiled_engine.KernelSearch()  # one table across the positions: its moves order them
+        answers: list[object] = []
+        for board in _random_boards(width, height, connect, 6, 5):
+            for evaluator in (areas, windows):
+                weights = compiled_engine.kernel_weights(evaluator, connect)
+                assert weights is not None
+                spent: list[int] = []  # the nodes of each slice but the last: as many as the CPU allows
+                answer, last = search.iterate(board, weights, depth, board.legal_moves(), _adder(spent))
+                answers.append((answer, sum(spent) + last))
+        found[name] = answers
+    assert found["library"] == found["numba"]
+
+
+def _adder(spent: list[int]) -> compiled_engine.SliceHook:
+    return lambda nodes, best: spent.append(nodes)
+
+
+def test_the_engine_library_refuses_arrays_of_the_wrong_shape(folder: Path) -> None:
+    native = library.load_engine(folder)
+    assert native is not None
+    search = compiled_engine.KernelSearch()
+    board = Board()
+    search._prepare(Board(6, 5))  # stacks of another board
+    weights = compiled_engine.kernel_weights(areas, 4)
+    assert weights is not None
+    own, opponent, center = weights
+    ustack, fstack, istack, mstack, pv, pvlen = search._stacks
+    evaluator = compiled_engine.engine_layout.Weights(
+        search._masks, own, opponent, center, search._center, 1e6
+    )
+    with pytest.raises(ValueError, match="C-contiguous"):
+        native(
+            board.current_bits, board.mask_bits, 7, 6, 4, 2, np.arange(7, dtype=np.int64), evaluator,
+            search._keys, search._lower, search._upper, search._gen, search._move, search._bits, 1,
+            ustack, fstack, istack, mstack, pv, pvlen, np.zeros(4, dtype=np.int64), np.zeros(1), 100,
+        )  # fmt: skip
+
+
+def test_installed_libraries_answer_without_numba(folder: Path) -> None:
+    """What an install ships serves the solver (its own library on 7x6, the one for every size
+    on 5x4) and the engine, and the process never imports numba -- so it compiles nothing."""
+    script = f"""
+import sys
+from pathlib import Path
+from c4engine.kernels import library
+library.SHIPPED = Path({str(folder)!r})
+from c4engine import Board
+from c4engine.search.analysis import Analyst
+from c4engine.search.limit import Limit
+analyst = Analyst()
+print(analyst.solve(Board.from_moves("4453")).score)
+print(analyst.solve(Board(5, 4)).score)
+from c4engine.search.engine import Engine
+print(Engine(limit=Limit(depth=6)).search(Board.from_moves("44")).column)
+print("numba" in sys.modules)
+"""
+    environment = {"NUMBA_CACHE_DIR": str(folder / "no-numba-cache")}
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=environment
+    )
+    assert shown.stdout.split()[-1] == "False", shown.stdout + shown.stderr
+
+
+def test_libraries_are_looked_for_where_the_install_put_them_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped, cache = tmp_path / "shipped", tmp_path / "cache"
+    monkeypatch.setattr(library, "SHIPPED", shipped)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    assert library.find(library.ANY_SIZE) is None
+    for place in (cache, shipped):
+        place.mkdir()
+        library.named_path(library.ANY_SIZE, place).write_bytes(b"")
+        assert library.find(library.ANY_SIZE) == library.named_path(library.ANY_SIZE, place)
+    assert library.has_library(9, 7, 5)  # the library for every size serves every size
 
 
 def test_the_library_puts_off_busy_positions_as_numba_does(folder: Path) -> None:
@@ -169,13 +308,17 @@ def test_the_search_is_marked_for_inlining_at_its_definition_only() -> None:
     assert library._inlined(never, "search") == never
 
 
+BUILDING = "compiling the solver into a library, once, about 30 s"
+COMPILING = "compiling the solver, once, about 30 s"
+
+
 @pytest.mark.parametrize(
     ("has_library", "numba_cached", "builds", "told"),
     [
         (True, False, True, []),  # the library loads in milliseconds: nothing compiles
-        (False, False, True, ["compiling the solver, once, about 30 s"]),
-        (False, True, True, ["compiling the solver, once, about 5 s"]),  # the library's build only
-        (False, False, False, ["compiling the solver, once, about 30 s"]),  # numba's compile only
+        (False, False, True, [BUILDING, COMPILING]),  # the build failed: numba compiles
+        (False, True, True, [BUILDING]),  # the build failed: numba's cache serves
+        (False, False, False, [COMPILING]),  # no compiler: numba's compile only
         (False, True, False, []),  # numba's cache, no compiler: nothing compiles
     ],
 )
@@ -190,9 +333,11 @@ def test_the_solvers_first_compile_is_announced_once(
     monkeypatch.setattr(c4engine.kernels, "_announced", set())
     numba_kernel = kernel_for(7, 6, 4)
     monkeypatch.setattr(library, "load", lambda *geometry: numba_kernel if has_library else None)
+    monkeypatch.setattr(library, "load_any_size", lambda *geometry: None)
     monkeypatch.setattr(solve, "is_compiled", lambda *geometry: numba_cached)
-    monkeypatch.setattr(library, "can_build", lambda *geometry: builds)
-    monkeypatch.setattr(library, "build", lambda *geometry: None)  # what would be built is not
+    monkeypatch.setattr(library, "can_build_named", lambda *name: builds)
+    built: list[str] = []
+    monkeypatch.setattr(library, "build_apart", lambda name: built.append(name) or False)  # it fails
     library.solver_kernel.cache_clear()
     try:
         for _ in range(2):
@@ -201,3 +346,65 @@ def test_the_solvers_first_compile_is_announced_once(
     finally:
         library.solver_kernel.cache_clear()
     assert heard == told  # and only once
+    assert built == (["7x6x4", "7x6x4"] if builds and not has_library else [])
+
+
+def test_with_no_library_the_one_needed_is_built_apart_and_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An install that built nothing: the first solve builds its library in a process of its own,
+    which then serves (no numba kernel in this process)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(library, "SHIPPED", tmp_path / "nothing shipped")
+    made: list[str] = []
+
+    def build_apart(name: str) -> bool:
+        made.append(name)
+        library.named_path(name).write_bytes(b"")  # stands for the library: load() is faked below
+        return True
+
+    served = kernel_for(5, 4, 4)
+    monkeypatch.setattr(library, "build_apart", build_apart)
+    monkeypatch.setattr(library, "can_build_named", lambda *name: True)
+    monkeypatch.setattr(
+        library, "load_any_size", lambda *g: served if library.find(library.ANY_SIZE) else None
+    )
+    monkeypatch.setattr(library, "load", lambda *g: None)
+    library.solver_kernel.cache_clear()
+    try:
+        assert library.solver_kernel(5, 4, 4) is served
+    finally:
+        library.solver_kernel.cache_clear()
+    assert made == [library.ANY_SIZE]
+
+
+def test_a_standard_board_without_its_library_is_served_by_the_one_for_every_size_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its own library is then built in the background, for the processes after; nothing waits."""
+    any_size = kernel_for(8, 7, 4)
+    started: list[str] = []
+    monkeypatch.setattr(library, "load", lambda *geometry: None)
+    monkeypatch.setattr(library, "load_any_size", lambda *geometry: any_size)
+    monkeypatch.setattr(library, "can_build", lambda *geometry: True)
+    monkeypatch.setattr(library, "build", lambda *geometry: pytest.fail("built while the solver waits"))
+    monkeypatch.setattr(library, "build_in_background", started.append)
+    library.solver_kernel.cache_clear()
+    try:
+        assert library.solver_kernel(7, 6, 4) is any_size
+        assert library.solver_kernel(8, 7, 4) is any_size
+    finally:
+        library.solver_kernel.cache_clear()
+    assert started == ["7x6x4"]  # 8x7 has no kernel of its own: nothing to build
+
+
+def test_a_background_build_is_started_once_while_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    launched: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda command, **options: launched.append(command))
+    library.build_in_background("7x6x4")
+    library.build_in_background("7x6x4")
+    assert launched == [[sys.executable, "-m", "c4engine.kernels.library", "7x6x4"]]
+    assert library.library_path(7, 6, 4).with_suffix(".building").exists()

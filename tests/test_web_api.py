@@ -25,8 +25,9 @@ from tests.web_server import c4_serve, error_of, server_in_thread
 from c4engine.board import Board
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
-from c4engine.web.app import ServerCaps, position_payload
+from c4engine.web.app import ServerCaps
 from c4engine.web.pool import Client, ClientBusyError, Lane, PoolBusyError
+from c4engine.web.positions import position_payload
 from c4engine.web.worker import analyze, analyze_position, engine_move
 
 CAPS = ServerCaps(

@@ -90,7 +90,8 @@ WORK: list[tuple[str, str]] = [
     ("c4engine.cli.tune", "tune"),
     ("c4engine.cli.dataset", "sample_positions"),
     ("c4engine.web.server", "serve"),
-    ("c4engine.search.analysis.Analyst", "review"),
+    ("c4engine.cli.review", "review_game"),
+    ("c4engine.cli.terminal", "review_game"),
 ]
 
 BINARY = bytes(range(256)) * 4

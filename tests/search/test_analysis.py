@@ -297,12 +297,12 @@ def _refuse_searches(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_book_answer_comes_at_once_with_the_books_own_lines(monkeypatch: pytest.MonkeyPatch) -> None:
-    """257771: every column is in the book, so even under a 2 s limit nothing is searched -- the
+    """257771: every column is in the book, so a question without a bound searches nothing -- the
     lines too are the book's, each move keeping the score, cut where the book stops (and said so)."""
     _refuse_searches(monkeypatch)
     analyst = Analyst()
     board = Board.from_moves("257771")
-    found = analyst.analyze(board, Limit(time=2))
+    found = analyst.analyze(board)
     book = analyst.book_for(board)
     assert book is not None and found.exact and found.source == "book" and found.nodes == 0
     assert found.exact_values() == tuple(book.move_scores(board))
@@ -315,6 +315,22 @@ def test_a_book_answer_comes_at_once_with_the_books_own_lines(monkeypatch: pytes
         assert found.lines_complete[column] == walk.is_over
         assert found.columns[column].to_json()["pv_complete"] == walk.is_over  # type: ignore[union-attr]
     assert found.pv == found.lines[found.best_columns[0]] and found.pv_exact == found.lines_complete[4]
+
+
+def test_a_bounded_book_answer_takes_its_recommended_line_past_the_book() -> None:
+    """Under a bound, the recommended column's line goes on past the book with the solver, within
+    BOOK_LINE_SHARE of it; the other columns' lines stay the book's.  A node bound: the same every run
+    (25 million nodes to the end of the game, where the book's line stops after one move)."""
+    board = Board.from_moves("257771")
+    at_once = Analyst(table_size_mb=16).analyze(board)
+    bounded = Analyst(table_size_mb=16).analyze(board, Limit(nodes=100_000_000))
+    chosen = bounded.best_columns[0]
+    assert bounded.exact_values() == at_once.exact_values() and bounded.source == "book"
+    assert not at_once.lines_complete[chosen] and bounded.lines_complete[chosen]
+    assert len(bounded.lines[chosen]) > len(at_once.lines[chosen])
+    assert bounded.lines[chosen][: len(at_once.lines[chosen])] == at_once.lines[chosen]
+    others = [c for c in range(board.width) if c != chosen]
+    assert [bounded.lines[c] for c in others] == [at_once.lines[c] for c in others]
 
 
 def test_the_books_score_caps_every_column_and_the_last_column_left_keeps_it(
@@ -354,3 +370,30 @@ def test_a_column_shown_below_the_books_score_is_out() -> None:
     lowers, uppers = [-17] * 7, [2, 2, 2, 1, 2, 2, 2]
     assert best_by_bounds(board, guesses, lowers, uppers) == ((3,), False)
     assert best_by_bounds(board, guesses, lowers, uppers, at_least=2) == ((2,), False)
+
+
+def test_a_solved_answers_time_leaves_out_loading_the_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``c4 solve`` past the book on a fresh install: the solver's answer and its line to the end of
+    the game, the solver's first load made to take 2.5 s; the time reported leaves it out."""
+    from c4engine.search import solver as solver_module
+
+    loading: list[float] = []
+    real_kernel = solver_module.solver_kernel
+
+    def slow_first_load(width: int, height: int, connect: int) -> library.Kernel:
+        if not loading:
+            began = time.perf_counter()
+            time.sleep(2.5)
+            loading.append(time.perf_counter() - began)
+        return real_kernel(width, height, connect)
+
+    monkeypatch.setattr(solver_module, "solver_kernel", slow_first_load)
+    monkeypatch.setattr(solver_module, "_LOADED", set())
+    began = time.perf_counter()
+    result = Analyst(table_size_mb=8).solve(Board.from_moves("274552224131661"), line=True)
+    wall = time.perf_counter() - began
+    assert result.source == "solver" and result.proven and result.line_complete
+    assert loading
+    assert result.time <= wall - loading[0]

@@ -183,13 +183,18 @@ def test_fallbacks() -> None:
 
 
 def test_the_engines_first_compile_is_announced_and_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A kernel found not compiled is announced before loading; a search's clock starts after."""
+    """A kernel found not compiled (no library, no C compiler to build one) is announced before
+    loading; a search's clock starts after."""
     import c4engine.kernels
+    from c4engine.kernels import library
 
     heard: list[str] = []
     monkeypatch.setattr(c4engine.kernels, "_listeners", [heard.append])
     monkeypatch.setattr(c4engine.kernels, "_announced", set())
     monkeypatch.setattr(compiled_engine, "is_cached", lambda dispatcher: False)
+    monkeypatch.setattr(library, "load_engine", lambda: None)
+    monkeypatch.setattr(library, "can_build_named", lambda name: False)
+    compiled_engine._run.cache_clear()
     real_iterate = compiled_engine.KernelSearch.iterate
     loading: list[float] = []
 
@@ -209,5 +214,28 @@ def test_the_engines_first_compile_is_announced_and_not_timed(monkeypatch: pytes
         spent = time.monotonic() - began
     finally:
         compiled_engine.load_kernel.cache_clear()  # loaded for real by the next search
+        compiled_engine._run.cache_clear()
     assert heard == ["compiling the engine, once, about 5 s"]
     assert loading and result.time <= spent - loading[0]  # wall seconds, one after the other
+
+
+def test_without_its_library_the_engine_builds_one_apart_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An install that built no engine library: its first search builds it in a process of its own
+    (announced) and loads it; numba's kernel only where that fails."""
+    import c4engine.kernels
+    from c4engine.kernels import heuristic, library
+
+    heard: list[str] = []
+    built: list[str] = []
+    monkeypatch.setattr(c4engine.kernels, "_listeners", [heard.append])
+    monkeypatch.setattr(c4engine.kernels, "_announced", set())
+    monkeypatch.setattr(library, "can_build_named", lambda name: True)
+    monkeypatch.setattr(library, "load_engine", lambda: heuristic.run if built else None)  # once built
+    monkeypatch.setattr(library, "build_apart", lambda name: built.append(name) or True)
+    compiled_engine._run.cache_clear()
+    try:
+        assert compiled_engine._run() is heuristic.run
+    finally:
+        compiled_engine._run.cache_clear()
+    assert built == [library.ENGINE]
+    assert heard == ["compiling the engine into a library, once, about 10 s"]

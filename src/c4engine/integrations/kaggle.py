@@ -32,8 +32,9 @@ How it chooses, within ``think_fraction`` of ``configuration.actTimeout``
    the board fits 64 bits), deepening until the time is up: the best move
    of the last depth it completed.
 
-Importing the module loads the compiled kernels (from numba's cache, or
-compiling them on the very first run) so that move 1 is not slowed by it;
+Importing the module loads the compiled kernels (the libraries the install
+built, else numba's cache, or compiling them on the very first run) so that
+move 1 is not slowed by it;
 :data:`WARM_UP_SECONDS` says what that took.
 """
 

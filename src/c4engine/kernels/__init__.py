@@ -24,11 +24,19 @@ import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 _HERE = Path(__file__).resolve().parent
 
 SOURCE_DIGEST = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(_HERE.glob("*.py")))).hexdigest()
 """A digest of every kernel source file."""
+
+SPECIALISED: Final = frozenset({(7, 6, 4)})
+"""Geometries (width, height, connect) whose solver kernel has the sizes compiled in
+(:func:`c4engine.kernels.solve.kernel_for`).  Each costs a first compile of about 11 CPU
+seconds, so only the standard board has one; every other geometry shares
+``_generic_kernel``, compiled once, so a new board size (a web page's, a tuning run's)
+costs nothing to start."""
 
 LIBRARY_PREFIX = "c4solve-"
 """How the names of :mod:`c4engine.kernels.library`'s shared libraries begin."""

@@ -47,57 +47,42 @@ never searched, so all-zero arrays are an empty table) serves two purposes:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, cast
+from typing import cast
 
 import numpy as np
 from numba import njit
 
 from c4engine.kernels import bitboard
-from c4engine.kernels.bitboard import board_mask, bottom_mask, fast_path, line_directions, winning_cells
+from c4engine.kernels.bitboard import (  # no array made here: the shared library has no numba runtime
+    board_mask,
+    bottom_mask,
+    column_mask,
+    fast_path,
+    line_directions,
+    winning_cells,
+)
+from c4engine.kernels.engine_layout import (  # the search's arrays, named for its callers too
+    F_ALPHA,
+    F_ALPHA0,
+    F_BEST,
+    F_BETA,
+    I_BEST,
+    I_COUNT,
+    I_NEXT,
+    S_DEPTH,
+    S_ENTER,
+    S_NODES,
+    S_PHASE,
+    Weights,
+)
 from c4engine.kernels.layout import DONE, PAUSED, PHASE_DONE, PHASE_SEARCH, PHASE_START
-from c4engine.kernels.moves import center_order, column_masks
+from c4engine.kernels.moves import center_column
 
 popcount = cast(Callable[[np.uint64], int], bitboard.popcount)  # the intrinsic, typed for mypy
 
 
-class Weights(NamedTuple):
-    """The evaluator the search scores its leaves with (:func:`evaluate`'s arguments), packed for numba."""
-
-    masks: np.ndarray
-    """uint64: the board's windows, in the order of :class:`c4engine.search.evaluators.WindowTables`."""
-    own: np.ndarray
-    """float64, by stone count: a window holding only the side to score's stones."""
-    opponent: np.ndarray
-    """float64, by stone count: a window holding only the other side's."""
-    center: float
-    """Per stone of the side's more than the other's in ``center_mask``."""
-    center_mask: np.uint64
-    """The centre cells."""
-    cap: float
-    """The evaluation is clamped to ``[-cap, cap]``."""
-
-
 WIN_SCORE = 1e9  # engine.WIN_SCORE
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-
-# state[] indices
-S_PHASE = 0
-S_DEPTH = 1  # the ply of the node under way
-S_ENTER = 2
-S_NODES = 3
-S_SIZE = 4
-# its phases (state[S_PHASE]) and what run() returns: the exact search's (kernels.layout)
-
-# fstack columns
-F_ALPHA = 0
-F_BETA = 1
-F_BEST = 2
-F_ALPHA0 = 3
-
-# istack columns
-I_COUNT = 0
-I_NEXT = 1
-I_BEST = 2
 
 
 @njit(cache=True, inline="always")
@@ -176,8 +161,6 @@ def run(
     board = board_mask(width, height)
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
-    order = center_order(width)
-    col_masks = column_masks(width, height)
     inf = np.inf
 
     phase = state[S_PHASE]
@@ -233,8 +216,8 @@ def run(
                 if wins:
                     nodes += 1
                     for k in range(width):
-                        if wins & col_masks[order[k]]:
-                            pv[d, 0] = order[k]
+                        if wins & column_mask(center_column(k, width), height):
+                            pv[d, 0] = center_column(k, width)
                             pvlen[d] = 1
                             break
                     ret = win
@@ -256,14 +239,14 @@ def run(
                             ret = bound
                             enter = 0
                             continue
-                if first >= 0 and possible & col_masks[first]:
+                if first >= 0 and possible & column_mask(first, height):
                     mstack[d, 0] = first
                     n = 1
                 else:
                     first = -1
                 for k in range(width):
-                    column = order[k]
-                    if column != first and possible & col_masks[column]:
+                    column = center_column(k, width)
+                    if column != first and possible & column_mask(column, height):
                         mstack[d, n] = column
                         n += 1
 
@@ -274,7 +257,7 @@ def run(
                 for i in range(n):
                     column = mstack[d, i]
                     nodes += 1
-                    child_mask = mask | ((mask + bottom) & col_masks[column])
+                    child_mask = mask | ((mask + bottom) & column_mask(column, height))
                     if child_mask == board:
                         score = 0.0
                     else:
@@ -304,7 +287,7 @@ def run(
             column = mstack[d, 0]
             nodes += 1
             ustack[d + 1, 0] = current ^ mask
-            ustack[d + 1, 1] = mask | ((mask + bottom) & col_masks[column])
+            ustack[d + 1, 1] = mask | ((mask + bottom) & column_mask(column, height))
             fstack[d + 1, F_ALPHA] = -beta
             fstack[d + 1, F_BETA] = -alpha
             d += 1
@@ -341,7 +324,7 @@ def run(
             mask = ustack[d, 1]
             nodes += 1
             ustack[d + 1, 0] = ustack[d, 0] ^ mask
-            ustack[d + 1, 1] = mask | ((mask + bottom) & col_masks[column])
+            ustack[d + 1, 1] = mask | ((mask + bottom) & column_mask(column, height))
             fstack[d + 1, F_ALPHA] = -beta
             fstack[d + 1, F_BETA] = -alpha
             d += 1

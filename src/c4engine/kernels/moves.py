@@ -40,14 +40,6 @@ def center_column(i: int, width: int) -> int:
     return middle + (i + 1) // 2 if i % 2 else middle - i // 2
 
 
-@njit(cache=True)
-def column_masks(width: int, height: int) -> np.ndarray:
-    masks = np.empty(width, dtype=np.uint64)
-    for column in range(width):
-        masks[column] = column_mask(column, height)
-    return masks
-
-
 @njit(cache=True, inline="always")
 def order_moves(
     current: np.uint64,

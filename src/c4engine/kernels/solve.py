@@ -32,12 +32,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Final
 
 import numpy as np
 from numba import njit
 
-from c4engine.kernels import is_cached
+from c4engine.kernels import SPECIALISED, is_cached
 from c4engine.kernels.bitboard import (
     bit_length,
     board_mask,
@@ -528,13 +527,6 @@ def _solve_batch(args: KernelArgs, width: int, height: int, connect: int) -> int
 
 
 Kernel = Callable[[KernelArgs], int]
-
-
-SPECIALISED: Final = frozenset({(7, 6, 4)})
-"""Geometries whose kernel has the sizes compiled in.  Each costs a first compile of about
-11 CPU seconds, so only the standard board has one; every other geometry shares
-``_generic_kernel``, compiled once, so a new board size (a web page's, a tuning run's)
-costs nothing to start."""
 
 
 @njit(cache=True, nogil=True)

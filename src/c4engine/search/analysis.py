@@ -40,8 +40,10 @@ transposition table), for front-ends that answer many requests.
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -88,6 +90,11 @@ Python pays only while it stays smaller (about 0.02 CPU s)."""
 QUICK_BUDGET_NODES: Final = 10_000
 """The nodes an analyst spends in pure-Python searches in all (about 0.07 CPU s): a long run of small
 questions (a batch) then goes on compiled, faster once loaded, having lost little."""
+
+BOOK_LINE_SHARE: Final = 0.25
+"""The most of a bounded question (its time, its nodes) an answer of the book alone spends on
+taking its recommended line past the book with the solver; without a bound it searches nothing:
+its lines are the book's, at once, and say where they stop."""
 
 PROBE_NODES: Final = 20_000
 """The first round's node budget of each null-window search for a move keeping the book's score
@@ -159,6 +166,7 @@ class Analyst:
         self._threads = threads
         self._evaluator = evaluator
         self._quick_nodes_left = QUICK_BUDGET_NODES
+        self._load_seconds = 0.0  # spent loading compiled searches: no question's clock counts it
 
     def __repr__(self) -> str:
         return f"Analyst(book={self._book_choice!r}, table_size_mb={self._table_size_mb})"
@@ -383,12 +391,16 @@ class Analyst:
                 answer = scores[column]
                 if answer is None or not answer.is_exact or complete[column]:
                     continue
-                if not searched:  # an answer of the book alone: its lines too, no search
+                if not searched:  # an answer of the book alone: its lines are the book's ...
                     found = self.line(board, column, int(answer.value), search=False)
+                    if column == chosen and not found[1] and (limit.time or limit.nodes):
+                        # ... but the recommended line goes on within a share of a bounded question
+                        found = self.line(board, column, int(answer.value), limit.share(BOOK_LINE_SHARE))
                     lines[column], complete[column] = found
                     continue
-                left = Limit(time=budget.remaining().time)
-                found = self.line(board, column, int(answer.value), left)
+                with self._loads_left_out(budget):  # the line may load the solver
+                    left = Limit(time=budget.remaining().time)
+                    found = self.line(board, column, int(answer.value), left)
                 lines[column], complete[column] = found
                 if not complete[column] and left.time is not None:
                     break  # the limit ran out
@@ -531,7 +543,9 @@ class Analyst:
         if result.source in ("rules", "book"):  # a book answer comes at once: its line is the book's
             found, complete = self.line(board, column, int(score.value), search=False)
         else:
-            found, complete = self.line(board, column, int(score.value), Limit(time=budget.remaining().time))
+            left = Limit(time=budget.remaining().time)
+            with self._loads_left_out(budget):  # the line may load the solver
+                found, complete = self.line(board, column, int(score.value), left)
         return replace(result, line=found, line_complete=complete, time=budget.time_spent)
 
     def _solve(
@@ -695,7 +709,8 @@ class Analyst:
         target = -score  # the opponent's score after ``column``: the scale counts from the game's end
         while not walk.is_over:
             left = Limit(time=budget.remaining().time, nodes=limit.nodes)
-            move = self._keeping_move(walk, target, left if search else None)
+            with self._loads_left_out(budget):  # the search's loading, before its clock starts
+                move = self._keeping_move(walk, target, left if search else None)
             if move is None:
                 return tuple(line), False
             line.append(move)
@@ -717,24 +732,45 @@ class Analyst:
             return kept
         if limit is None or not board.geometry.fits_64_bits:
             return None
+        self._load_solver(board)  # before the limit's clock starts: the caller leaves it out
         return self.move_reaching(board, target, limit)
 
     # ------------------------------------------------------------ internals
 
-    def _load_solver(self, board: Board, budget: Budget) -> None:
+    def _load_solver(self, board: Board, budget: Budget | None = None) -> None:
         """Make the solver and load its compiled search for ``board``'s size, ``budget`` paused.
 
         Loading -- compiling, the first time on a machine -- is no search time: neither a
-        question's time limit nor the time it reports counts it.
+        question's time limit nor the time it reports counts it (the questions waiting on a
+        nested one leave it out too: :meth:`_loads_left_out`).
         """
-        with budget.paused():
+        with contextlib.nullcontext() if budget is None else budget.paused(), self._counted_load():
             self.solver.load(board)
 
     def _load_engine(self, board: Board, budget: Budget) -> None:
         """Load the engine's compiled search if it serves ``board``, ``budget`` paused (see
         :meth:`_load_solver`)."""
-        with budget.paused():
+        with budget.paused(), self._counted_load():
             self._engine(UNLIMITED).load(board)
+
+    @contextmanager
+    def _counted_load(self) -> Iterator[None]:
+        """A load of a compiled search, its seconds counted in :attr:`_load_seconds`: the questions
+        waiting on a nested one leave them out (:meth:`_loads_left_out`)."""
+        loading = UNLIMITED.start()
+        try:
+            yield
+        finally:
+            self._load_seconds += loading.time_spent
+
+    @contextmanager
+    def _loads_left_out(self, budget: Budget) -> Iterator[None]:
+        """A block in which a nested question may load a compiled search: ``budget`` leaves that out."""
+        loaded = self._load_seconds
+        try:
+            yield
+        finally:
+            budget.exclude(self._load_seconds - loaded)
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and board.geometry.fits_64_bits

@@ -25,8 +25,7 @@ import numpy as np
 
 from c4engine.board import Board
 from c4engine.errors import WeightsError
-from c4engine.kernels import announce_compile, is_cached
-from c4engine.kernels import heuristic as _kernel
+from c4engine.kernels import announce_compile, engine_layout, is_cached
 from c4engine.kernels.layout import DONE
 from c4engine.search.evaluators import EVAL_LIMIT, WindowsEvaluator, areas, window_tables, windows
 
@@ -81,11 +80,29 @@ def kernel_weights(evaluator: object, connect: int) -> KernelWeights | None:
 
 
 @functools.cache
-def load_kernel() -> None:
-    """Load the compiled search now (compiling it the first time on a machine, a few seconds,
-    announced), by a one-ply search of the empty board: a search's clock then counts no loading."""
-    if not is_cached(_kernel.run):
+def _run() -> Callable[..., int]:
+    """The compiled search, :func:`c4engine.kernels.heuristic.run`: from the engine's shared library
+    (no numba then) -- the install's, else built now -- or numba's (its first compile announced)."""
+    from c4engine.kernels import library
+
+    run = library.load_engine()
+    if run is None and library.can_build_named(library.ENGINE):  # an install that could not build it
+        announce_compile("compiling the engine into a library, once, about 10 s")
+        run = library.load_engine() if library.build_apart(library.ENGINE) else None
+    if run is not None:
+        return run
+    from c4engine.kernels import heuristic
+
+    if not is_cached(heuristic.run):
         announce_compile("compiling the engine, once, about 5 s")
+    return heuristic.run
+
+
+@functools.cache
+def load_kernel() -> None:
+    """Load the compiled search now (compiling it the first time on a machine without its library,
+    a few seconds, announced), by a one-ply search of the empty board: a search's clock then counts
+    no loading."""
     board = Board()
     weights = kernel_weights(areas, board.connect)
     assert weights is not None  # areas always has its twin
@@ -172,22 +189,23 @@ class KernelSearch:
         self._generation += 1
         ustack, fstack, istack, mstack, pv, pvlen = self._stacks
         own, opponent, center = weights
-        state = np.zeros(_kernel.S_SIZE, dtype=np.int64)
+        state = np.zeros(engine_layout.S_SIZE, dtype=np.int64)
         fret = np.zeros(1, dtype=np.float64)
         roots = np.array(candidates, dtype=np.int64)
+        cap = float(EVAL_LIMIT - 1)
+        evaluator = engine_layout.Weights(self._masks, own, opponent, center, self._center, cap)
         current, mask = np.uint64(board.current_bits), np.uint64(board.mask_bits)
         done = 0
         while True:
             started = process_time()
-            status = _kernel.run(
-                current, mask, board.width, board.height, board.connect, depth, roots,
-                _kernel.Weights(self._masks, own, opponent, center, self._center, float(EVAL_LIMIT - 1)),
+            status = _run()(
+                current, mask, board.width, board.height, board.connect, depth, roots, evaluator,
                 self._keys, self._lower, self._upper, self._gen, self._move, self._bits,
                 self._generation, ustack, fstack, istack, mstack, pv, pvlen,
                 state, fret, min(done + self._slice_nodes, max_nodes),
             )  # fmt: skip
             spent = process_time() - started
-            nodes = int(state[_kernel.S_NODES])
+            nodes = int(state[engine_layout.S_NODES])
             sliced, done = nodes - done, nodes
             if status == DONE:
                 self._last_nodes = nodes
@@ -197,10 +215,10 @@ class KernelSearch:
                 self._slice_nodes = min(self._slice_nodes * 2, 1 << 24)
             elif spent > self.SLICE_SECONDS * 2 and self._slice_nodes > 256:
                 self._slice_nodes //= 2
-            best = int(istack[0, _kernel.I_BEST])
+            best = int(istack[0, engine_layout.I_BEST])
             on_slice(sliced, self._root_answer() if best >= 0 else None)
 
     def _root_answer(self) -> Answer:
         _, fstack, istack, _, pv, pvlen = self._stacks
         line = tuple(int(column) for column in pv[0, : int(pvlen[0])])
-        return int(istack[0, _kernel.I_BEST]), float(fstack[0, _kernel.F_BEST]), line
+        return int(istack[0, engine_layout.I_BEST]), float(fstack[0, engine_layout.F_BEST]), line

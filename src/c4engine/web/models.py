@@ -1,0 +1,276 @@
+"""The JSON API's inputs and outputs: the bodies it reads and answers (pydantic models, which the
+OpenAPI schema at ``/openapi.json`` shows under their class names) and the query parameters its
+routes share.
+
+Columns and rows count from 1, rows from the bottom; positions are move strings.  The models
+carry no docstrings on purpose: a docstring would become the schema's description.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from c4engine.geometry import MAX_SIZE
+from c4engine.play import levels
+
+__all__ = [
+    "AnalysisOut",
+    "Cell",
+    "ColumnOut",
+    "ConnectQuery",
+    "ErrorOut",
+    "HealthOut",
+    "LevelNumber",
+    "MoveIn",
+    "MoveOut",
+    "PlyOut",
+    "PosQuery",
+    "PositionOut",
+    "PositionScoreOut",
+    "ReviewIn",
+    "ReviewOut",
+    "ReviewSummaryOut",
+    "SideSummaryOut",
+    "SizeQuery",
+]
+
+
+class ErrorOut(BaseModel):
+    error: str = Field(description="What was wrong, for a person to read.")
+
+
+class Cell(BaseModel):
+    column: int = Field(description="1-based, from the left")
+    row: int = Field(description="1-based, from the bottom")
+
+
+class PositionOut(BaseModel):
+    pos: str = Field(description="The moves, as a move string")
+    size: str = Field(examples=["7x6"])
+    width: int
+    height: int
+    connect: int
+    moves: int = Field(description="Stones on the board")
+    grid: list[list[Literal["X", "O"] | None]] = Field(description="Rows, top row first; X moves first")
+    to_move: Literal["X", "O"] | None = Field(description="The side to move; null once the game is over")
+    winner: Literal["X", "O"] | None
+    draw: bool
+    over: bool
+    result: str = Field(description='"1-0", "0-1", "1/2-1/2" or "*"')
+    legal: list[int] = Field(description="Playable columns (1-based)")
+    last_move: int | None = Field(description="The column of the last move (1-based)")
+    winning_cells: list[Cell]
+
+
+class ColumnOut(BaseModel):
+    column: int = Field(description="1-based")
+    lower: int = Field(
+        description="The proven lower bound of the exact score (solver scale: positive = the side to "
+        "move wins by playing here, (cells + 1 - stones before the winning stone) // 2; 0 = draw)"
+    )
+    upper: int = Field(description="The proven upper bound of the exact score; equal to lower when exact")
+    score: int | None = Field(description="The exact score (solver scale); null when not proven")
+    exact: bool
+    estimate: float | None = Field(description="The engine's estimate (its own units); null when exact")
+    pv: list[int] = Field(description="Best play starting with this column (1-based columns)")
+    pv_complete: bool = Field(description="Whether pv reaches the end of the game")
+    label: str = Field(
+        examples=["win in 5", "at least a draw", "draw or loss", "loss in 8", "estimate, not proven"]
+    )
+    source: Literal["rules", "book", "solver", "engine"]
+    outcome: Literal["win", "loss", "draw", "unknown"] = Field(description="unknown when not proven")
+    moves: int | None = Field(description="When exact: the winner's moves to the end (win or loss)")
+    moves_at_most: int | None = Field(
+        description="When a win or a loss is proven but not its distance: the most moves its winner makes "
+        "to the end"
+    )
+    lean: float | None = Field(
+        description="Estimates only: the estimate on a human scale, -1 (clearly worse) to +1 (clearly better)"
+    )
+
+
+class PositionScoreOut(BaseModel):
+    lower: int = Field(description="The proven lower bound of the position's own score (solver scale)")
+    upper: int = Field(description="The proven upper bound; equal to lower when exact")
+    score: int | None = Field(description="The exact score; null when not proven")
+    exact: bool
+    label: str = Field(examples=["win in 17", "at least a draw"])
+    source: Literal["rules", "book", "solver", "engine"] = Field(
+        description="book when the opening book holds the position, else the weakest source of the columns"
+    )
+
+
+class AnalysisOut(BaseModel):
+    position: str = Field(description="The moves, as a move string")
+    size: str
+    connect: int
+    to_move: Literal["X", "O"]
+    position_score: PositionScoreOut = Field(
+        description="The position's own score for the side to move: the opening book's, or the best column's"
+    )
+    columns: list[ColumnOut | None] = Field(description="One per column; null for a full column")
+    best: list[int] = Field(
+        description="The best column(s), 1-based, by dominance: never a column another is proven better than"
+    )
+    best_proven: bool = Field(description="Whether best is proven: its lower bound reaches every other upper")
+    source: Literal["rules", "book", "solver", "engine"] = Field(description="The weakest source used")
+    exact: bool = Field(description="Whether every score is proven (false: the time cap stopped a search)")
+    move: int = Field(description="The recommended column: the most central of best")
+    pv: list[int] = Field(description="The recommended column's line (1-based columns)")
+    pv_proven: bool = Field(description="Whether pv is proven best play to the end of the game")
+    elapsed: float
+
+
+LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    pos: str = Field("", max_length=4096, description="The moves so far", examples=["4453"])
+    size: str = Field("7x6", max_length=16, examples=["7x6"])
+    connect: int = Field(4, ge=2, le=MAX_SIZE, strict=True)
+    level: LevelNumber | Literal["perfect"] = Field(
+        levels.DEFAULT_LEVEL,
+        description="1 (beginner) to 7 (master), or perfect: the analysis service's best move, "
+        "proven wherever the book or the solver can prove one within the time cap; refused (400) on "
+        "boards the exact solver cannot hold (width * (height + 1) > 64)",
+    )
+    time: float | None = Field(
+        None, gt=0, allow_inf_nan=False, strict=True, description="Seconds, at most the server's limit"
+    )
+
+
+class MoveOut(BaseModel):
+    column: int = Field(description="The computer's column (1-based)")
+    pos: str = Field(description="The position after it")
+    level: int | Literal["perfect"]
+    exact: bool = Field(
+        description="Whether the move is proven best: the opening book's or the solver's, or the engine "
+        "saw the end of the game"
+    )
+    complete: bool = Field(description="False when the time cap stopped the search before it finished")
+    elapsed: float
+    position: PositionOut
+
+
+class ReviewIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    moves: str = Field(max_length=4096, description="The game's moves, as a move string", examples=["44556"])
+    size: str = Field("7x6", max_length=16, examples=["7x6"])
+    connect: int = Field(4, ge=2, le=MAX_SIZE, strict=True)
+    time_per_ply: float | None = Field(
+        None,
+        gt=0,
+        allow_inf_nan=False,
+        strict=True,
+        description="Seconds for each ply's analysis, at most the server's time cap (default 1); "
+        "less on long games, so the whole review stays within the server's review cap",
+    )
+
+
+class PlyOut(BaseModel):
+    ply: int = Field(description="1-based")
+    player: Literal[1, 2] = Field(description="1: the first player (X), 2: the second (O)")
+    column: int = Field(description="The column played, 1-based")
+    score_before: int | None = Field(
+        description="The best score any column gets, the mover's view, solver scale; null when not proven"
+    )
+    score_after: int | None = Field(
+        description="The score of the column played, the mover's view, solver scale; null when not proven"
+    )
+    exact: bool = Field(description="Whether both scores are proven")
+    lower: int = Field(description="Proven lower bound of score_after")
+    upper: int = Field(description="Proven upper bound of score_after")
+    before_lower: int = Field(description="Proven lower bound of score_before")
+    before_upper: int = Field(description="Proven upper bound of score_before")
+    estimate: float | None = Field(description="The engine's estimate of the column played; null when exact")
+    best_estimate: float | None = Field(
+        description="The engine's estimate of the best column; null when exact"
+    )
+    words_before: str = Field(examples=["win in 5", "at least a draw", "≈ +3.5, not proven"])
+    words_after: str = Field(examples=["draw"])
+    best: list[int] = Field(description="The best columns, 1-based")
+    best_proven: bool = Field(
+        description="Whether the best columns are proven best (else the engine's choice)"
+    )
+    best_complete: bool = Field(
+        description="Whether every column was compared within the ply's time (else best may miss some)"
+    )
+    verdict: Literal["best", "inaccuracy", "mistake", "blunder", "not proven", "not chosen"] = Field(
+        description="best: kept the score; inaccuracy: same result, a slower win or a quicker loss; "
+        "mistake: win to draw or draw to loss; blunder: win to loss; not proven: the time ran out first; "
+        "not chosen: nobody chose the move (a match's random opening), judged for no one"
+    )
+    or_worse: bool = Field(description="The move is proven at least this bad, and may be worse")
+    mark: Literal["", "?!", "?", "??"]
+    pv: list[int] = Field(description="Where the move was not best: the best column's line (1-based columns)")
+    pv_complete: bool = Field(description="Whether pv reaches the end of the game")
+    chosen: bool = Field(description="False for a move nobody chose (a match's random opening)")
+
+
+class SideSummaryOut(BaseModel):
+    player: Literal[1, 2]
+    moves: int
+    best: int
+    accuracy: float | None = Field(
+        description="Share of best moves among the proven ones; null below 5 proven moves (too few to say)"
+    )
+    proven: int = Field(description="The side's moves with a proven verdict")
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    not_proven: int
+    not_chosen: int = Field(description="The side's moves of a random opening, in no other count")
+    turning_points: list[int] = Field(description="Plies where this side's move changed the result")
+
+
+class ReviewSummaryOut(BaseModel):
+    first: SideSummaryOut
+    second: SideSummaryOut
+    turning_points: list[int] = Field(description="Plies where a move is proven to have changed the result")
+
+
+class ReviewOut(BaseModel):
+    moves: str
+    size: str = Field(examples=["7x6"])
+    connect: int
+    result: str = Field(description='"1-0", "0-1", "1/2-1/2" or "*" (unfinished)')
+    result_words: str = Field(examples=["X won", "a draw", "unfinished, O to move"])
+    result_reason: str | None = Field(description='How a game that did not end on the board ended ("time")')
+    opening_plies: int = Field(description="The first plies, chosen by nobody (a random opening)")
+    complete: bool = Field(
+        description="False when the server's review cap stopped the review: "
+        "plies then holds the game's last plies"
+    )
+    exact: bool = Field(description="Whether every ply was reviewed and proven")
+    plies: list[PlyOut]
+    summary: ReviewSummaryOut
+    ply_time: float = Field(description="The seconds each ply's analysis was given")
+    ply_nodes: int | None = Field(description="The nodes each ply's analysis was given; null: no node limit")
+    advice: str | None = Field(
+        description="What would prove the plies left not proven, where anything would; else null"
+    )
+    elapsed: float
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok"]
+    version: str
+    workers: int = Field(description="Analysis processes")
+    move_workers: int = Field(description="Processes playing moves")
+    pending: int = Field(description="Analyses queued or running")
+    pending_moves: int = Field(description="Moves queued or running")
+    max_pending: int = Field(description="Per kind of work")
+
+
+# The query parameters naming a position, shared by the routes that read one.
+PosQuery = Annotated[
+    str, Query(max_length=4096, description="The moves, e.g. 4453 (10,3,4 on boards wider than 9)")
+]
+SizeQuery = Annotated[str, Query(max_length=16, description="WIDTHxHEIGHT", examples=["7x6"])]
+ConnectQuery = Annotated[int, Query(ge=2, le=MAX_SIZE, description="Stones in a row to win")]
