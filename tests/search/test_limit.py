@@ -173,3 +173,12 @@ if time.monotonic() >= deadline: pass
 took = time.perf_counter() - start
 """
     assert _deadline_arithmetic(ast.parse(source)) == [2, 3, 4]
+
+
+def test_time_excluded_after_the_fact_is_not_spent() -> None:
+    """A nested question's loading, measured apart, leaves the outer budget's clock."""
+    clock = FakeClock()
+    budget = Limit(time=1.0).start(clock)
+    clock.now += 3.0
+    budget.exclude(2.75)
+    assert budget.time_spent == 0.25 and budget.time_left() == 0.75
