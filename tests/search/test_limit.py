@@ -32,3 +32,7 @@ def test_the_engine_takes_one_limit() -> None:
     assert made["limit"].default == Limit(depth=DEFAULT_DEPTH)
     for parameters in (search, made):
         assert not {"time_limit", "node_limit", "depth"} & set(parameters)
+
+
+def test_a_share_of_the_smallest_time_is_still_a_time() -> None:
+    assert Limit(time=5e-324).share(0.25).time == 5e-324
