@@ -43,7 +43,9 @@ from c4engine.kernels.bitboard import (
     board_mask,
     bottom_mask,
     column_mask,
+    even_row_cells,
     fast_path,
+    has_line,
     line_directions,
     mirror,
     winning_cells,
@@ -150,6 +152,34 @@ def busy_slot(h: np.uint64, shift: int, slots: int) -> int:
     return int((h >> np.uint64(shift)) & np.uint64(slots - 1))
 
 
+@njit(cache=True, inline="always")
+def claimeven_bound(
+    current: np.uint64,
+    mask: np.uint64,
+    height: int,
+    connect: int,
+    directions: int,
+    board: np.uint64,
+    bottom: np.uint64,
+    even_rows: np.uint64,
+) -> int:
+    """An upper bound on the score of the side to move from Allis' claimeven, on a board of even
+    height holding an even number of stones (the side to move is the one that began): 0 or -1, or
+    ``UNKNOWN_HIGH`` when the strategy proves nothing.
+
+    The opponent can take every empty cell of an even row (2nd, 4th, ...) that is not playable
+    now: it answers a move in the same column when the cell above is of an even row, and a move
+    onto a playable even-row cell by taking another such cell (there are an even number of
+    them, as the empty cells are even in number).  If the cells it leaves hold no line, the side
+    to move never wins: at most a draw, and a loss (at most -1) if the opponent's hold one.
+    """
+    playable = (mask + bottom) & board
+    follower = (current ^ mask) | (even_rows & board & ~mask & ~playable)
+    if has_line(board & ~follower, height, connect, directions):
+        return UNKNOWN_HIGH
+    return -1 if has_line(follower, height, connect, directions) else 0
+
+
 @njit(inline="always")
 def _search(
     current0: np.uint64,
@@ -173,6 +203,8 @@ def _search(
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
     shape = (width, height, connect, directions, board, fast)  # for the move ordering
+    claimeven = height % 2 == 0  # see claimeven_bound
+    even_rows = even_row_cells(width, height)
     kbits = key_bits(width, height, bits)
     busy_shift = max(kbits - bit_length(np.uint64(busy.shape[0] - 1)), 0)
     # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
@@ -298,6 +330,14 @@ def _search(
                     ret = beta
                     enter = 0
                     continue
+            if claimeven and beta > -1 and not stones & 1:
+                high = claimeven_bound(current, mask, height, connect, directions, board, bottom, even_rows)
+                if beta > high:
+                    beta = high
+                    if alpha >= beta:
+                        ret = beta
+                        enter = 0
+                        continue
             key = current + mask
             mirrored = 0
             if stones < SYMMETRY_STONES:
