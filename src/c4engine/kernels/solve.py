@@ -408,7 +408,7 @@ def _search(
                 n = 1
                 ustack[d, 3] = possible & ~first_move
             else:
-                n = order_moves(current, mask, possible, 0, d, shape, moves, columns, mthreats, scores)
+                n = order_moves(current, mask, possible, threats, 0, d, shape, moves, columns, mthreats, scores)
                 ustack[d, 3] = 0
                 if first_move:  # ranked with the others while the buckets load, but tried first
                     to_front(first_move, n, moves, columns, mthreats, d)
@@ -495,7 +495,10 @@ def _search(
             count = istack[d, I_COUNT]
             if i == count and ustack[d, 3]:
                 current, mask, rest = ustack[d, 0], ustack[d, 1], ustack[d, 3]
-                count = order_moves(current, mask, rest, count, d, shape, moves, columns, mthreats, scores)
+                threats = winning_cells(current ^ mask, mask, height, connect, directions, board, fast)
+                count = order_moves(
+                    current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores
+                )
                 istack[d, I_COUNT] = count
                 ustack[d, 3] = 0
             if d < shared_until:
