@@ -13,11 +13,12 @@ on later exactly where it stopped.  The search stack, the batch's rows and
 the solve's own state are arrays laid out in :mod:`c4engine.kernels.layout`,
 so a Python caller can run a slice, poll, and run the next one.  Per node:
 forced replies and moves that lose at once are pruned, the window is
-clamped by the best and worst score still possible and by the
-transposition table's bounds, a child whose stored bound already refutes
-the node cuts it off and one whose stored bound cannot raise alpha is not
-tried (enhanced transposition cutoff, away from the leaves), then the
-moves are tried best first.  The children's table buckets are prefetched
+clamped by the best and worst score still possible, on boards of even
+height by Allis' claimeven (:func:`claimeven_bound`), and by the
+transposition table's bounds, a child whose stored bound or claimeven bound
+already refutes the node cuts it off and one whose stored bound cannot
+raise alpha is not tried (enhanced transposition cutoff, away from the
+leaves), then the moves are tried best first.  The children's table buckets are prefetched
 (all of them before the cutoff reads any; near the leaves, before the
 first child is searched), so that their loads overlap instead of each
 waiting on memory in turn.  Positions near the end of the game have a
@@ -376,6 +377,25 @@ def _search(
             child_base, child_shift, _ = table_part(
                 stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
             )
+            if claimeven and stones & 1 and beta <= 1 and d > 0 and not cutoff:
+                # a child's claimeven bound (its side to move began) may refute this node: below the
+                # cutoff's plies this is all that is looked at before the moves are searched
+                refuted = -1
+                for i in range(width):
+                    move = possible & column_mask(i, height)
+                    if move:
+                        t = -claimeven_bound(
+                            opponent, mask | move, height, connect, directions, board, bottom, even_rows
+                        )
+                        if t >= beta:
+                            refuted = i
+                            break
+                if refuted >= 0:
+                    best = width - 1 - refuted if mirrored else refuted
+                    store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
+                    ret = t
+                    enter = 0
+                    continue
             if stones >= etc_until:
                 # the buckets of the children about to be ranked, loading while they are
                 # ranked and the first is searched (nodes that try the cutoff ask below)
@@ -418,20 +438,28 @@ def _search(
                 # which cannot raise alpha, is dropped
                 cut = False
                 dropped = np.uint64(0)
+                # so may a child's claimeven bound (its side to move began)
+                child_claimeven = claimeven and stones & 1 and beta <= 1
                 for i in range(width):
                     move = possible & column_mask(i, height)
                     if move:
                         cdata = probe(table, child_base, child_hashes[i], child_shift)
-                        if cdata:
-                            t = -data_upper(cdata)
-                            if t >= beta:
-                                best = width - 1 - i if mirrored else i
-                                store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
-                                ret = t
-                                cut = True
-                                break
-                            if -data_lower(cdata) <= alpha:
-                                dropped |= move
+                        t = -data_upper(cdata) if cdata else UNKNOWN_LOW
+                        if child_claimeven and t < beta:
+                            t = max(
+                                t,
+                                -claimeven_bound(
+                                    opponent, mask | move, height, connect, directions, board, bottom, even_rows
+                                ),
+                            )
+                        if t >= beta:
+                            best = width - 1 - i if mirrored else i
+                            store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
+                            ret = t
+                            cut = True
+                            break
+                        if cdata and -data_lower(cdata) <= alpha:
+                            dropped |= move
                 if cut:
                     enter = 0
                     continue
