@@ -116,7 +116,9 @@ def test_analyze_agrees_with_brute_force_on_small_board() -> None:
             assert analysis.scores[column] == want
 
 
-@pytest.mark.parametrize(("width", "height", "connect"), [(4, 4, 4), (5, 4, 4), (6, 4, 4), (3, 6, 3), (2, 8, 3)])
+@pytest.mark.parametrize(
+    ("width", "height", "connect"), [(4, 4, 4), (5, 4, 4), (6, 4, 4), (3, 6, 3), (2, 8, 3)]
+)
 def test_claimeven_bound_holds_and_binds(width: int, height: int, connect: int) -> None:
     exact = brute_force(width, height, connect)
     full, bottom = bitboard.board_mask(width, height), bitboard.bottom_mask(width, height)

@@ -428,7 +428,9 @@ def _search(
                 n = 1
                 ustack[d, 3] = possible & ~first_move
             else:
-                n = order_moves(current, mask, possible, threats, 0, d, shape, moves, columns, mthreats, scores)
+                n = order_moves(
+                    current, mask, possible, threats, 0, d, shape, moves, columns, mthreats, scores
+                )
                 ustack[d, 3] = 0
                 if first_move:  # ranked with the others while the buckets load, but tried first
                     to_front(first_move, n, moves, columns, mthreats, d)
@@ -446,12 +448,10 @@ def _search(
                         cdata = probe(table, child_base, child_hashes[i], child_shift)
                         t = -data_upper(cdata) if cdata else UNKNOWN_LOW
                         if child_claimeven and t < beta:
-                            t = max(
-                                t,
-                                -claimeven_bound(
-                                    opponent, mask | move, height, connect, directions, board, bottom, even_rows
-                                ),
+                            child_bound = claimeven_bound(
+                                opponent, mask | move, height, connect, directions, board, bottom, even_rows
                             )
+                            t = max(t, -child_bound)
                         if t >= beta:
                             best = width - 1 - i if mirrored else i
                             store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
