@@ -15,7 +15,7 @@ import pytest
 
 from c4engine.board import Board
 from c4engine.geometry import center_order
-from c4engine.kernels import bitboard, is_cached, moves, table
+from c4engine.kernels import bitboard, is_cached, moves, solve, table
 from c4engine.kernels.transposition import MIN_TABLE_BITS, START_BITS, TABLE_HEADER, Table, table_entries
 from c4engine.lines import has_line
 from c4engine.search.solver import Solver
@@ -116,6 +116,37 @@ def test_analyze_agrees_with_brute_force_on_small_board() -> None:
                 child.play(column)
                 want = 0 if child.is_full else -exact(child.current_bits, child.mask_bits)
             assert analysis.scores[column] == want
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "connect"), [(4, 4, 4), (5, 4, 4), (6, 4, 4), (3, 6, 3), (2, 8, 3)]
+)
+def test_claimeven_bound_holds_and_binds(width: int, height: int, connect: int) -> None:
+    exact = brute_force(width, height, connect)
+    full, bottom = bitboard.board_mask(width, height), bitboard.bottom_mask(width, height)
+    even_rows = bitboard.even_row_cells(width, height)
+    directions = bitboard.line_directions(width, height, connect)
+    bound_at_most = {0: 0, -1: 0}
+    for plies in range(0, width * height - 2, 2):
+        for board in random_positions(width, height, connect, plies, 8, seed=plies):
+            if board.move_count % 2 or board.is_over:
+                continue
+            bound = solve.claimeven_bound(
+                np.uint64(board.current_bits),
+                np.uint64(board.mask_bits),
+                height,
+                connect,
+                directions,
+                full,
+                bottom,
+                even_rows,
+            )
+            assert exact(board.current_bits, board.mask_bits) <= bound, board
+            if bound in bound_at_most:
+                bound_at_most[bound] += 1
+    assert bound_at_most[0] + bound_at_most[-1]  # it proves something on these boards
+    if connect == 4:
+        assert bound_at_most[-1]  # losses too
 
 
 def _python_winning_cells(stones: int, mask: int, width: int, height: int, connect: int) -> int:

@@ -8,6 +8,7 @@ from pathlib import Path
 from tests.conftest import run_c4
 
 from c4engine.board import Board
+from c4engine.errors import echo_path
 from c4engine.experiments.match import ON_TIME, GameOutcome, MatchConfig, MatchStore
 from c4engine.play.record import GameRecord
 
@@ -80,7 +81,7 @@ def test_svg_is_written_and_a_bad_path_is_refused_before_any_work(tmp_path: Path
     result = run_c4("review", "44556", "--svg", str(picture), "--json")
     assert result.returncode == 0, result.stderr
     assert _json(result.stdout)["moves"] == "44556"  # standard output stays the JSON
-    assert result.stderr == f"wrote the evaluation graph (5 plies) to {picture}\n"
+    assert result.stderr == f"wrote the evaluation graph (5 plies) to {echo_path(picture)}\n"
     text = picture.read_text()
     assert text.startswith("<svg") and text.count('class="mark blunder"') == 2
     nowhere = tmp_path / "no" / "graph.svg"
@@ -165,7 +166,7 @@ def test_options_that_do_not_apply_are_refused(tmp_path: Path) -> None:
         store.start(MatchConfig("1", "2", games=2, random_plies=0))
         store.add(GameOutcome(0, True, 0, (3, 3), 0.5, ()))
     for args, words in (
-        ((str(record), "--size", "9x7"), f"--size: a game record ({record}) has its own board"),
+        ((str(record), "--size", "9x7"), f"--size: a game record ({echo_path(record)}) has its own board"),
         ((str(record), "--connect", "5"), "--connect: a game record"),
         (("--db", str(db), "--game", "0", "--size", "7x6"), "--size: a game of a match database has"),
         (("44556", "--nodes", "1000", "--threads", "2"), "--threads: a review bounded by --nodes alone"),

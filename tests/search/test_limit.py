@@ -182,3 +182,7 @@ def test_time_excluded_after_the_fact_is_not_spent() -> None:
     clock.now += 3.0
     budget.exclude(2.75)
     assert budget.time_spent == 0.25 and budget.time_left() == 0.75
+
+
+def test_a_share_of_the_smallest_time_is_still_a_time() -> None:
+    assert Limit(time=5e-324).share(0.25).time == 5e-324

@@ -200,7 +200,7 @@ def winning_cells(
     return winning_cells_n(stones, mask, height, connect, directions, board)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_line(stones: np.uint64, height: int, connect: int, directions: int) -> bool:
     """Whether ``stones`` hold ``connect`` in a row."""
     shifts = (np.uint64(1), np.uint64(height + 1), np.uint64(height), np.uint64(height + 2))
@@ -218,6 +218,15 @@ def has_line(stones: np.uint64, height: int, connect: int, directions: int) -> b
         if run:
             return True
     return False
+
+
+@njit(cache=True)
+def even_row_cells(width: int, height: int) -> np.uint64:
+    """The cells of the 2nd, 4th, ... row from the bottom (the rows a claimeven follower takes)."""
+    rows = U0
+    for row in range(1, height, 2):
+        rows |= U1 << np.uint64(row)
+    return rows * bottom_mask(width, height)
 
 
 @njit(cache=True)

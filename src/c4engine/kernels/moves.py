@@ -2,6 +2,7 @@
 
 A move is a one-bit uint64 (the cell it fills).  Moves are ranked by the
 number of cells where the mover would then complete a line (its threats),
+but for threats right above one of the opponent's, which never win;
 ties broken by closeness to the centre.  A move remembered in the
 transposition table goes first of all, and the search ranks the others
 only if that one does not cut the node off.  The sorted moves of a search ply
@@ -45,6 +46,7 @@ def order_moves(
     current: np.uint64,
     mask: np.uint64,
     possible: np.uint64,
+    opponent_threats: np.uint64,
     start: int,
     d: int,
     shape: tuple[int, int, int, int, np.uint64, bool],
@@ -57,6 +59,10 @@ def order_moves(
 
     ``shape`` is the board's ``(width, height, connect, directions, board, fast)``
     (:mod:`c4engine.kernels.bitboard`'s ``board_mask``, ``line_directions``, ``fast_path``).
+
+    A move's rank is the number of its useful threats: the cells where the mover would then
+    complete a line, but for those right above a cell of ``opponent_threats`` (to reach such a
+    threat the mover must first block the opponent's, and the opponent then blocks it at once).
 
     Returns ``start`` plus their number.  ``threats[d, i]`` gets the cells
     where the mover would then complete a line (the child's opponent
@@ -71,13 +77,15 @@ def order_moves(
         threats[d + 1, column] = winning_cells(
             current | (possible & column_mask(column, height)), mask, height, connect, directions, board, fast
         )
+    # a threat right above one of the opponent's can never be played out: it does not count
+    useless = opponent_threats << np.uint64(1)
     n = start
     for i in range(width):
         column = center_column(i, width)
         move = possible & column_mask(column, height)
         if move:
             after = threats[d + 1, column]
-            score = popcount(after)
+            score = popcount(after & ~useless)
             # insertion sort, descending; equal scores keep centre-first order
             j = n
             while j > start and scores[j - 1] < score:

@@ -13,11 +13,12 @@ on later exactly where it stopped.  The search stack, the batch's rows and
 the solve's own state are arrays laid out in :mod:`c4engine.kernels.layout`,
 so a Python caller can run a slice, poll, and run the next one.  Per node:
 forced replies and moves that lose at once are pruned, the window is
-clamped by the best and worst score still possible and by the
-transposition table's bounds, a child whose stored bound already refutes
-the node cuts it off and one whose stored bound cannot raise alpha is not
-tried (enhanced transposition cutoff, away from the leaves), then the
-moves are tried best first.  The children's table buckets are prefetched
+clamped by the best and worst score still possible, on boards of even
+height by Allis' claimeven (:func:`claimeven_bound`), and by the
+transposition table's bounds, a child whose stored bound or claimeven bound
+already refutes the node cuts it off and one whose stored bound cannot
+raise alpha is not tried (enhanced transposition cutoff, away from the
+leaves), then the moves are tried best first.  The children's table buckets are prefetched
 (all of them before the cutoff reads any; near the leaves, before the
 first child is searched), so that their loads overlap instead of each
 waiting on memory in turn.  Positions near the end of the game have a
@@ -42,7 +43,9 @@ from c4engine.kernels.bitboard import (
     board_mask,
     bottom_mask,
     column_mask,
+    even_row_cells,
     fast_path,
+    has_line,
     line_directions,
     mirror,
     winning_cells,
@@ -149,6 +152,34 @@ def busy_slot(h: np.uint64, shift: int, slots: int) -> int:
     return int((h >> np.uint64(shift)) & np.uint64(slots - 1))
 
 
+@njit(cache=True, inline="always")
+def claimeven_bound(
+    current: np.uint64,
+    mask: np.uint64,
+    height: int,
+    connect: int,
+    directions: int,
+    board: np.uint64,
+    bottom: np.uint64,
+    even_rows: np.uint64,
+) -> int:
+    """An upper bound on the score of the side to move from Allis' claimeven, on a board of even
+    height holding an even number of stones (the side to move is the one that began): 0 or -1, or
+    ``UNKNOWN_HIGH`` when the strategy proves nothing.
+
+    The opponent can take every empty cell of an even row (2nd, 4th, ...) that is not playable
+    now: it answers a move in the same column when the cell above is of an even row, and a move
+    onto a playable even-row cell by taking another such cell (there are an even number of
+    them, as the empty cells are even in number).  If the cells it leaves hold no line, the side
+    to move never wins: at most a draw, and a loss (at most -1) if the opponent's hold one.
+    """
+    playable = (mask + bottom) & board
+    follower = (current ^ mask) | (even_rows & board & ~mask & ~playable)
+    if has_line(board & ~follower, height, connect, directions):
+        return UNKNOWN_HIGH
+    return -1 if has_line(follower, height, connect, directions) else 0
+
+
 @njit(inline="always")
 def _search(
     current0: np.uint64,
@@ -172,6 +203,8 @@ def _search(
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect)
     shape = (width, height, connect, directions, board, fast)  # for the move ordering
+    claimeven = height % 2 == 0  # see claimeven_bound
+    even_rows = even_row_cells(width, height)
     kbits = key_bits(width, height, bits)
     busy_shift = max(kbits - bit_length(np.uint64(busy.shape[0] - 1)), 0)
     # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
@@ -297,6 +330,14 @@ def _search(
                     ret = beta
                     enter = 0
                     continue
+            if claimeven and beta > -1 and not stones & 1:
+                high = claimeven_bound(current, mask, height, connect, directions, board, bottom, even_rows)
+                if beta > high:
+                    beta = high
+                    if alpha >= beta:
+                        ret = beta
+                        enter = 0
+                        continue
             key = current + mask
             mirrored = 0
             if stones < SYMMETRY_STONES:
@@ -335,6 +376,25 @@ def _search(
             child_base, child_shift, _ = table_part(
                 stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
             )
+            if claimeven and stones & 1 and beta <= 1 and d > 0 and not cutoff:
+                # a child's claimeven bound (its side to move began) may refute this node: below the
+                # cutoff's plies this is all that is looked at before the moves are searched
+                refuted = -1
+                for i in range(width):
+                    move = possible & column_mask(i, height)
+                    if move:
+                        t = -claimeven_bound(
+                            opponent, mask | move, height, connect, directions, board, bottom, even_rows
+                        )
+                        if t >= beta:
+                            refuted = i
+                            break
+                if refuted >= 0:
+                    best = width - 1 - refuted if mirrored else refuted
+                    store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
+                    ret = t
+                    enter = 0
+                    continue
             if stones >= etc_until:
                 # the buckets of the children about to be ranked, loading while they are
                 # ranked and the first is searched (nodes that try the cutoff ask below)
@@ -367,7 +427,9 @@ def _search(
                 n = 1
                 ustack[d, 3] = possible & ~first_move
             else:
-                n = order_moves(current, mask, possible, 0, d, shape, moves, columns, mthreats, scores)
+                n = order_moves(
+                    current, mask, possible, threats, 0, d, shape, moves, columns, mthreats, scores
+                )
                 ustack[d, 3] = 0
                 if first_move:  # ranked with the others while the buckets load, but tried first
                     to_front(first_move, n, moves, columns, mthreats, d)
@@ -377,20 +439,26 @@ def _search(
                 # which cannot raise alpha, is dropped
                 cut = False
                 dropped = np.uint64(0)
+                # so may a child's claimeven bound (its side to move began)
+                child_claimeven = claimeven and stones & 1 and beta <= 1
                 for i in range(width):
                     move = possible & column_mask(i, height)
                     if move:
                         cdata = probe(table, child_base, child_hashes[i], child_shift)
-                        if cdata:
-                            t = -data_upper(cdata)
-                            if t >= beta:
-                                best = width - 1 - i if mirrored else i
-                                store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
-                                ret = t
-                                cut = True
-                                break
-                            if -data_lower(cdata) <= alpha:
-                                dropped |= move
+                        t = -data_upper(cdata) if cdata else UNKNOWN_LOW
+                        if child_claimeven and t < beta:
+                            child_bound = claimeven_bound(
+                                opponent, mask | move, height, connect, directions, board, bottom, even_rows
+                            )
+                            t = max(t, -child_bound)
+                        if t >= beta:
+                            best = width - 1 - i if mirrored else i
+                            store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
+                            ret = t
+                            cut = True
+                            break
+                        if cdata and -data_lower(cdata) <= alpha:
+                            dropped |= move
                 if cut:
                     enter = 0
                     continue
@@ -454,7 +522,10 @@ def _search(
             count = istack[d, I_COUNT]
             if i == count and ustack[d, 3]:
                 current, mask, rest = ustack[d, 0], ustack[d, 1], ustack[d, 3]
-                count = order_moves(current, mask, rest, count, d, shape, moves, columns, mthreats, scores)
+                threats = winning_cells(current ^ mask, mask, height, connect, directions, board, fast)
+                count = order_moves(
+                    current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores
+                )
                 istack[d, I_COUNT] = count
                 ustack[d, 3] = 0
             if d < shared_until:

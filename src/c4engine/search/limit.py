@@ -95,7 +95,8 @@ class Limit:
         Limit(time=0.5, nodes=250)
         """
         return Limit(
-            time=None if self.time is None else self.time * fraction,
+            # a share too small for a float (of a time such as 5e-324) is the time itself: still positive
+            time=None if self.time is None else (self.time * fraction or self.time),
             nodes=None if self.nodes is None else max(1, int(self.nodes * fraction)),
             depth=self.depth,
         )
