@@ -213,7 +213,8 @@ class Solver:
             self._prepare(board)
             run = _Run.of(limit, poll, poll_interval)
             with board.frozen(), self._timed(run):
-                return self._solve(board.current_bits, board.mask_bits, board, weak, run, best_move, at_least)
+                current, mask = board.current_bits, board.mask_bits
+                return self._solve(current, mask, board, weak, run, best_move, at_least, whole_run=True)
 
     def solve_many(self, boards: Iterable[Board], *, weak: bool | None = None) -> BatchResult:
         """The exact scores of many positions, solved one after the other in one compiled call.
@@ -411,13 +412,15 @@ class Solver:
         run: _Run,
         find_best: bool,
         at_least: int | None = None,
+        whole_run: bool = False,
     ) -> SolveResult:
-        """Solve the position (current, mask) of ``board``'s geometry, which must not be over."""
+        """Solve the position (current, mask) of ``board``'s geometry, which must not be over; its time
+        counts from the start of ``run`` when it is the ``whole_run``, else from now (a child's)."""
         cells = board.width * board.height
         stones = mask.bit_count()
         start_nodes = run.budget.nodes_spent
         start_lanes = self._lane_nodes()
-        began = run.budget.time_spent
+        began = 0.0 if whole_run else run.budget.time_spent
         lowest, highest = score_range(cells, stones)
         lower, upper = (-1, 1) if weak else (lowest, highest)
         if at_least is not None:
