@@ -59,17 +59,17 @@ def test_every_level_carries_a_time_budget() -> None:
 def test_a_level_on_a_big_board_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """9x7 connect 5 does not fit the compiled kernel: the pure-Python search stops when the budget is spent.
 
-    The engine's wall clock is replaced by one that jumps a quarter of a second at every
+    The search's wall clock (its budget's) is replaced by one that jumps a quarter of a second at every
     reading, so the budget runs out after a few readings whatever the machine's speed.
     """
     import itertools
 
     from c4engine.board import Board
     from c4engine.play.players import EnginePlayer
-    from c4engine.search import engine
+    from c4engine.search import limit
 
     ticks = itertools.count()
-    monkeypatch.setattr(engine, "monotonic", lambda: next(ticks) * 0.25)
+    monkeypatch.setattr(limit, "perf_counter", lambda: next(ticks) * 0.25)
     top = LEVELS[-2]  # the strongest level the engine alone plays (level 7 asks the analysis service)
     player = EnginePlayer(level=top.number, seed=0)
     board = Board.from_moves("5564", 9, 7, 5)

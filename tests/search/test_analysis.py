@@ -177,9 +177,9 @@ def test_small_searches_run_in_python_until_the_compiled_solver_is_made(
     limits: list[int] = []
     quick = analysis.solve_quick
 
-    def spy(board: Board, *, weak: bool, best_move: bool, node_limit: int) -> QuickResult | None:
-        limits.append(node_limit)
-        return quick(board, weak=weak, best_move=best_move, node_limit=node_limit)
+    def spy(board: Board, limit: Limit, *, weak: bool, best_move: bool) -> QuickResult | None:
+        limits.append(limit.nodes)
+        return quick(board, limit, weak=weak, best_move=best_move)
 
     monkeypatch.setattr(analysis, "solve_quick", spy)
     analyst = Analyst(book=None, table_size_mb=8)
@@ -210,8 +210,8 @@ def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.M
     found: list[QuickResult | None] = []
     quick = analysis.solve_quick
 
-    def spy(board: Board, *, weak: bool, best_move: bool, node_limit: int) -> QuickResult | None:
-        found.append(quick(board, weak=weak, best_move=best_move, node_limit=node_limit))
+    def spy(board: Board, limit: Limit, *, weak: bool, best_move: bool) -> QuickResult | None:
+        found.append(quick(board, limit, weak=weak, best_move=best_move))
         return found[-1]
 
     monkeypatch.setattr(analysis, "solve_quick", spy)

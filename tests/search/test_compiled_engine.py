@@ -12,9 +12,10 @@ import pytest
 from c4engine.board import Board
 from c4engine.errors import BoardBusyError, WeightsError
 from c4engine.search import compiled_engine
-from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
+from c4engine.search.engine import WIN_SCORE, Engine
 from c4engine.search.evaluators import WindowsEvaluator, areas, threat_distance, windows
 from c4engine.search.limit import Limit
+from c4engine.search.progress import Progress
 from c4engine.search.weight_files import WindowWeights
 
 SIZES = [(7, 6, 4), (6, 5, 4), (5, 4, 3), (8, 7, 5), (9, 6, 4), (4, 4, 2), (6, 7, 4)]
@@ -124,9 +125,9 @@ def test_time_limit_on_the_kernel_path() -> None:
 
 def test_poll_hook_on_the_kernel_path() -> None:
     board = Board.from_moves("44")
-    seen: list[SearchProgress] = []
+    seen: list[Progress] = []
 
-    def hook(progress: SearchProgress) -> bool:
+    def hook(progress: Progress) -> bool:
         seen.append(progress)
         with pytest.raises(BoardBusyError):
             board.play(0)
@@ -147,7 +148,7 @@ def test_fixed_depth_stopped_early_answers_the_last_completed_depth() -> None:
     board = Board.from_moves("44")
     calls = 0
 
-    def hook(progress: SearchProgress) -> bool:
+    def hook(progress: Progress) -> bool:
         nonlocal calls
         calls += 1
         return progress.depth >= 9

@@ -12,9 +12,10 @@ from tests.positions import random_positions
 
 from c4engine.board import Board
 from c4engine.errors import BoardBusyError, GameOverError
-from c4engine.search.engine import WIN_SCORE, Engine, SearchProgress
+from c4engine.search.engine import WIN_SCORE, Engine
 from c4engine.search.evaluators import EVALUATORS, areas, threat_distance, windows
 from c4engine.search.limit import Limit
+from c4engine.search.progress import Progress
 from c4engine.search.results import PlayResult, Score
 
 
@@ -336,11 +337,11 @@ def test_sees_a_double_threat_coming() -> None:
 
 def test_poll_hook_fires_on_schedule() -> None:
     """A 50 ms (CPU) interval during a 1 s (CPU) search fires 10-30 times, whatever the machine's load."""
-    calls: list[SearchProgress] = []
+    calls: list[Progress] = []
 
     stopped_at: list[float] = []
 
-    def record_until_one_second(progress: SearchProgress) -> bool:
+    def record_until_one_second(progress: Progress) -> bool:
         calls.append(progress)
         if progress.cpu_time >= 1.0:
             stopped_at.append(time.process_time())
@@ -369,7 +370,7 @@ def test_poll_hook_fires_with_a_slow_evaluator() -> None:
             pass
         return windows(board)
 
-    calls: list[SearchProgress] = []
+    calls: list[Progress] = []
     engine = Engine(slow, Limit(depth=4), poll=calls.append, poll_interval=0.05)
     began = time.process_time()
     engine.search(Board.from_moves("44"))
@@ -378,9 +379,9 @@ def test_poll_hook_fires_with_a_slow_evaluator() -> None:
 
 
 def test_poll_hook_stops_the_search() -> None:
-    calls: list[SearchProgress] = []
+    calls: list[Progress] = []
 
-    def stop_soon(progress: SearchProgress) -> bool:
+    def stop_soon(progress: Progress) -> bool:
         calls.append(progress)
         return len(calls) >= 3
 
@@ -413,7 +414,7 @@ def test_poll_hook_cannot_change_the_board() -> None:
     before = snapshot(board)
     errors: list[Exception] = []
 
-    def meddle(progress: SearchProgress) -> bool:
+    def meddle(progress: Progress) -> bool:
         for action in (lambda: board.play(0), board.undo):
             try:
                 action()
@@ -432,9 +433,9 @@ def test_poll_hook_cannot_change_the_board() -> None:
 @pytest.mark.parametrize("use_kernel", [True, False])
 def test_poll_hook_exception_propagates_and_releases_the_board(use_kernel: bool) -> None:
     board = Board.from_moves("4453")
-    calls: list[SearchProgress] = []
+    calls: list[Progress] = []
 
-    def fail(progress: SearchProgress) -> None:
+    def fail(progress: Progress) -> None:
         calls.append(progress)
         raise KeyError("stop")
 
@@ -489,10 +490,10 @@ def test_a_search_can_be_given_its_own_limit(monkeypatch: pytest.MonkeyPatch) ->
     The engine's wall clock jumps a quarter of a second at every reading: the one-second
     limit runs out after a few readings, the engine's own thousand seconds would not.
     """
-    from c4engine.search import engine as engine_module
+    from c4engine.search import limit as limit_module
 
     ticks = itertools.count()
-    monkeypatch.setattr(engine_module, "monotonic", lambda: next(ticks) * 0.25)
+    monkeypatch.setattr(limit_module, "perf_counter", lambda: next(ticks) * 0.25)
     engine = Engine(windows, Limit(depth=20, time=1000), use_kernel=False)
     board = Board.from_moves("4453")
     result = engine.search(board, Limit(depth=20, time=1.0))
@@ -505,7 +506,7 @@ def test_partial_first_iteration() -> None:
     """Stopped before depth 1 completes: a legal move anyway (the first iteration's best so far)."""
     calls = []
 
-    def stop_now(progress: SearchProgress) -> bool:
+    def stop_now(progress: Progress) -> bool:
         calls.append(progress)
         return True
 
@@ -623,7 +624,7 @@ def test_hook_cannot_reenter_the_engine() -> None:
     engine: Engine
     errors: list[Exception] = []
 
-    def reenter(progress: SearchProgress) -> bool:
+    def reenter(progress: Progress) -> bool:
         try:
             engine.search(board)
         except RuntimeError as error:
@@ -638,7 +639,7 @@ def test_hook_cannot_reenter_the_engine() -> None:
     other = Engine(windows, Limit(depth=2))
     hints: list[int] = []
 
-    def hint(progress: SearchProgress) -> bool:
+    def hint(progress: Progress) -> bool:
         hints.append(other.best_move(board))
         return True
 

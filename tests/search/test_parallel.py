@@ -21,7 +21,8 @@ from c4engine.kernels import layout
 from c4engine.kernels.transposition import Table
 from c4engine.search.limit import Limit
 from c4engine.search.parallel import probe_value, use_whole_table
-from c4engine.search.solver import SolveProgress, Solver
+from c4engine.search.progress import Progress
+from c4engine.search.solver import Solver
 
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 
@@ -139,7 +140,7 @@ def test_cancel_during_a_raced_search_stops_every_thread() -> None:
     raced = threading.Event()
     results = []
 
-    def poll(progress: SolveProgress) -> None:
+    def poll(progress: Progress) -> None:
         if any(thread.name.startswith("c4-solver") for thread in threading.enumerate()):
             raced.set()  # the helpers have joined
 

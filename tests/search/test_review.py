@@ -16,13 +16,13 @@ from c4engine.play.record import GameRecord
 from c4engine.player import Player
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.progress import Progress
 from c4engine.search.results import moves_to_end
 from c4engine.search.review import (
     MIN_PROVEN_MOVES,
     TOTAL_SHARE,
     VERDICTS,
     Review,
-    ReviewProgress,
     SideSummary,
     judge,
     review_game,
@@ -222,14 +222,14 @@ SIDE_KEYS = {
 }  # fmt: skip
 
 
-def test_a_total_time_shares_out_the_plies_of_a_board_the_solver_cannot_hold() -> None:
+def test_a_total_limit_shares_out_the_plies_of_a_board_the_solver_cannot_hold() -> None:
     """9x7 (72 bits): every ply would spend its whole time on an estimate, so each gets its share of
     half the review's total; on 7x6 the plies keep the time asked for.  (One ply: a review is cut
     short only after its first, so no wait on a busy machine can make it incomplete.)"""
     analyst = Analyst()
-    big = review_game(analyst, "5", Limit(time=3), width=9, height=7, total_time=2)
+    big = review_game(analyst, "5", Limit(time=3), width=9, height=7, total=Limit(time=2))
     assert big.complete and big.ply_time == pytest.approx(TOTAL_SHARE * 2 / 1)
-    assert review_game(analyst, "4455", Limit(time=1), total_time=2).ply_time == 1
+    assert review_game(analyst, "4455", Limit(time=1), total=Limit(time=2)).ply_time == 1
 
 
 def test_the_json_schema_is_stable() -> None:
@@ -285,14 +285,15 @@ def test_a_board_and_a_game_record_review_as_their_moves() -> None:
 
 
 def test_progress_is_reported_from_the_end_and_can_stop_the_review() -> None:
-    seen: list[ReviewProgress] = []
+    seen: list[Progress] = []
 
-    def stop_after_two(update: ReviewProgress) -> bool:
+    def stop_after_two(update: Progress) -> bool:
         seen.append(update)
         return len(seen) == 2
 
     review = review_game(Analyst(), "445566", progress=stop_after_two)
-    assert [update.ply.ply for update in seen] == [6, 5] and seen[0].total == 6
+    assert [update.ply.ply for update in seen if update.ply] == [6, 5]
+    assert [update.plies_done for update in seen] == [1, 2] and seen[0].plies == 6
     assert not review.complete and [ply.ply for ply in review.plies] == [5, 6]
     assert "stopped: 2 of 6 plies reviewed" in str(review)
 

@@ -16,7 +16,8 @@ from c4engine.cli.solve import COMMANDS
 from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
 from c4engine.kernels.transposition import TABLE_HEADER
 from c4engine.search.limit import Limit
-from c4engine.search.solver import SolveProgress, Solver, moves_to_end, score_words
+from c4engine.search.progress import Progress
+from c4engine.search.solver import Solver, moves_to_end, score_words
 
 # (set, every k-th line, how many); chosen to keep the whole file near a minute on one core.
 SAMPLES = [
@@ -280,9 +281,9 @@ def test_time_limit() -> None:
 
 def test_poll_hook_stops_and_sees_progress() -> None:
     solver = Solver(table_size_mb=8)
-    seen: list[SolveProgress] = []
+    seen: list[Progress] = []
 
-    def poll(progress: SolveProgress) -> bool:
+    def poll(progress: Progress) -> bool:
         seen.append(progress)
         return len(seen) >= 3
 
@@ -325,7 +326,7 @@ def test_board_frozen_during_solve() -> None:
     board = Board.from_moves(HARD)
     errors: list[Exception] = []
 
-    def poll(progress: SolveProgress) -> bool:
+    def poll(progress: Progress) -> bool:
         try:
             board.play(0)
         except Exception as error:

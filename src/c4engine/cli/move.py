@@ -23,14 +23,14 @@ from typing import TextIO
 from c4engine.board import Board
 from c4engine.cli.batch import answer_lines
 from c4engine.cli.command import Command
-from c4engine.cli.options import MAX_SECONDS, add_board_options, check_depth, number
+from c4engine.cli.options import MAX_SECONDS, add_board_options, check_depth, limit_from_args, number
 from c4engine.cli.progress import AgentProgress
 from c4engine.errors import GameOverError, LevelError, PlayerSpecError
 from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, engine_with_weights, parse_agent
-from c4engine.search.limit import Limit
+from c4engine.search.limit import UNLIMITED, Limit
 
 __all__ = ["COMMANDS", "DEFAULT_MOVE_LEVEL", "MOVE", "choose_player", "run_move"]
 
@@ -60,38 +60,33 @@ def _move_options(parser: argparse.ArgumentParser) -> None:
 
 def choose_player(
     level: str | None = None,
-    depth: int | None = None,
-    time: float | None = None,
+    limit: Limit = UNLIMITED,
     seed: int | None = None,
     weights: str | None = None,
 ) -> Agent:
-    """The computer player ``c4 move`` asks: by level spec, fixed depth or time budget.
+    """The computer player ``c4 move`` asks: by level spec, or by ``limit`` -- a fixed depth (the
+    engine) or a time budget (the analysis service).
 
     ``weights`` is a weights file (:func:`c4engine.play.players.engine_with_weights`):
     the ``windows`` evaluator with those weights, at the depth the file
-    records unless ``depth``, ``time`` or a level number is given.
+    records unless ``limit`` or a level number says otherwise.
 
-    >>> choose_player(depth=4).name
+    >>> choose_player(limit=Limit(depth=4)).name
     'computer, depth 4'
     >>> choose_player("human")
     Traceback (most recent call last):
     ...
     c4engine.errors.PlayerSpecError: 'human' is not a computer player
     """
-    if depth is not None and depth < 1:
-        raise PlayerSpecError(f"--depth must be at least 1, not {depth}")
-    if time is not None and not time > 0:
-        raise PlayerSpecError(f"--time must be more than 0 seconds, not {time}")
     if weights is not None:
         if level is not None and not level.strip().isdigit():
             raise PlayerSpecError(f"--weights needs a level number, not {level!r}")
         number = None if level is None else int(level)
-        limit = None if depth is None and time is None else Limit(depth=depth, time=time)
-        return engine_with_weights(weights, level=number, limit=limit, seed=seed)
-    if depth is not None:
-        return EnginePlayer(limit=Limit(depth=depth), seed=seed)
-    if time is not None:
-        return AnalystPlayer(Limit(time=time))
+        return engine_with_weights(weights, level=number, limit=None if limit.unbounded else limit, seed=seed)
+    if limit.depth is not None:
+        return EnginePlayer(limit=limit, seed=seed)
+    if limit.time is not None:
+        return AnalystPlayer(limit)
     try:
         player = parse_agent(DEFAULT_MOVE_LEVEL if level is None else level, seed=seed)
     except (PlayerSpecError, LevelError) as error:
@@ -119,7 +114,7 @@ def run_move(args: argparse.Namespace) -> int:
     Board(width, height, args.connect)  # a bad size or connect fails before any work
     # A deeper search cannot see more: no game lasts longer than the board's cells.
     check_depth(args.depth, "--depth", width, height)
-    player = choose_player(args.level, args.depth, args.time, args.seed, args.weights)
+    player = choose_player(args.level, limit_from_args(args), args.seed, args.weights)
     if isinstance(player, PerfectPlayer):
         check_perfect_board(width, height, "--level perfect")  # before any search: it could only guess
     if args.position is None:

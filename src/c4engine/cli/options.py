@@ -190,12 +190,16 @@ def add_limit_options(
 def limit_from_args(args: argparse.Namespace) -> Limit:
     """The one :class:`~c4engine.search.limit.Limit` of the options :func:`add_limit_options` added,
     made where the command line is read and handed down unchanged (check ``--depth`` against the
-    board with :func:`check_depth` first).
+    board with :func:`check_depth` first).  An option the command lacks bounds nothing (``c4 move``
+    has no ``--nodes``).
 
     >>> limit_from_args(argparse.Namespace(time=2.0, nodes=None, depth=8))
     Limit(time=2.0, depth=8)
+    >>> limit_from_args(argparse.Namespace(time=None, depth=3))
+    Limit(depth=3)
     """
-    return Limit(time=args.time, nodes=args.nodes, depth=args.depth)
+    given = vars(args)
+    return Limit(time=given.get("time"), nodes=given.get("nodes"), depth=given.get("depth"))
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"

@@ -30,8 +30,8 @@ if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line
     # by a command answering at once, and the search (numba) not at all
     from c4engine.cli.live import LiveLine
     from c4engine.play.players import Agent, AnalystPlayer, PerfectPlayer
-    from c4engine.search.engine import Engine, SearchProgress
-    from c4engine.search.solver import SolveProgress
+    from c4engine.search.engine import Engine
+    from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
 
 __all__ = [
     "SHOW_AFTER",
@@ -97,11 +97,9 @@ class Progress:
         if self._line is not None:
             self._line.update(note, done, total, left)
 
-    def poll(self, progress: SearchProgress | SolveProgress) -> None:
+    def poll(self, progress: SearchProgress) -> None:
         """A poll hook for the engine, the solver or the analysis service: shows how far it got."""
-        from c4engine.search.solver import SolveProgress  # loaded: a search is running
-
-        if isinstance(progress, SolveProgress):
+        if progress.lower is not None:  # the solver's: its proven bounds
             self.note(describe_solve(progress))
         else:
             self.note(describe_search(progress))
@@ -158,8 +156,8 @@ class AgentProgress(Progress):
 def describe_search(progress: SearchProgress) -> str:
     """The engine's progress in words: depth, nodes, best move so far (1-based) and its value.
 
-    >>> from c4engine.search.engine import SearchProgress
-    >>> describe_search(SearchProgress(9, 1_234_567, 3, 12.5, 2.0, 1.9))
+    >>> from c4engine.search.progress import Progress
+    >>> describe_search(Progress(nodes=1_234_567, time=2.0, best_move=3, depth=9, score=12.5, cpu_time=1.9))
     'depth 9, 1,234,567 nodes, best 4 (score +12.5)'
     """
     text = f"depth {progress.depth}, {progress.nodes:,} nodes"
@@ -185,11 +183,11 @@ def _engine_words(value: float) -> str:
     return f"{'win' if value > 0 else 'loss'} in {moves} move{'' if moves == 1 else 's'}"
 
 
-def describe_solve(progress: SolveProgress) -> str:
+def describe_solve(progress: SearchProgress) -> str:
     """The solver's progress in words: nodes, the score's bounds so far, best move (1-based).
 
-    >>> from c4engine.search.solver import SolveProgress
-    >>> describe_solve(SolveProgress(2_000_000, 3.0, -2, 5, 3))
+    >>> from c4engine.search.progress import Progress
+    >>> describe_solve(Progress(nodes=2_000_000, time=3.0, best_move=3, lower=-2, upper=5))
     '2,000,000 nodes, score between -2 and 5, best 4'
     """
     text = f"{progress.nodes:,} nodes, score between {progress.lower} and {progress.upper}"

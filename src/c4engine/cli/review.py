@@ -52,7 +52,8 @@ from c4engine.errors import C4Error, echo_path
 from c4engine.notation import parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.review import DEFAULT_PLY_LIMIT, ReviewProgress, review_game
+from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
+from c4engine.search.review import DEFAULT_PLY_LIMIT, review_game
 
 __all__ = ["COMMANDS", "REVIEW", "run_review"]
 
@@ -111,8 +112,9 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
     check_depth(args.depth, "--depth", game.board.width, game.board.height)
     with Progress("reviewing", game.board.move_count, unit=" plies", enabled=args.progress) as bar:
 
-        def progress(update: ReviewProgress) -> None:
-            bar.advance(note=f"ply {update.ply.ply}: {update.ply.verdict}")
+        def progress(update: SearchProgress) -> None:
+            ply = update.ply
+            bar.advance(note=None if ply is None else f"ply {ply.ply}: {ply.verdict}")
 
         review = review_game(
             analyst,

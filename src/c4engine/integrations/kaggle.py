@@ -49,7 +49,7 @@ from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.geometry import MAX_SIZE, center_order
 from c4engine.search.analysis import Analyst
-from c4engine.search.limit import Limit
+from c4engine.search.limit import MIN_TIME, Limit
 from c4engine.search.results import PlayResult
 
 __all__ = ["WARM_UP_SECONDS", "ConnectXAgent", "agent", "board_from_observation"]
@@ -123,8 +123,7 @@ class ConnectXAgent:
         return min(seconds, self.max_think) if self.max_think is not None else seconds
 
     def __call__(self, observation: Any, configuration: Any) -> int:
-        start = time.perf_counter()
-        budget = self.budget(configuration)
+        move = Limit(time=max(self.budget(configuration), MIN_TIME)).start()  # this move's clock
         inarow = int(_get(configuration, "inarow", 4))
         columns = int(_get(configuration, "columns", 7))
         rows = int(_get(configuration, "rows", 6))
@@ -134,14 +133,13 @@ class ConnectXAgent:
             cells = list(_get(observation, "board"))
             column = next(c for c in center_order(columns) if cells[c] == 0)
             self.last = PlayResult(
-                column=column, score=None, source="rules", proven=False, time=time.perf_counter() - start
+                column=column, score=None, source="rules", proven=False, time=move.time_spent
             )
             return column
         board = board_from_observation(observation, configuration)
-        left = max(0.01, budget - (time.perf_counter() - start))
-        result = self.analyst.solve(board, Limit(time=left))
+        result = self.analyst.solve(board, move.remaining())
         assert result.column is not None  # the game is not over: a ConnectX agent is asked only then
-        self.last = replace(result, time=time.perf_counter() - start)
+        self.last = replace(result, time=move.time_spent)
         return result.column
 
 

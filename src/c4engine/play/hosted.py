@@ -35,6 +35,7 @@ from pathlib import Path
 from c4engine.board import Board
 from c4engine.errors import MoveTimeoutError, PlayerFailedError, PlayerSpecError
 from c4engine.processes import die_with_parent, sigint_ignored, starts_pdeathsig
+from c4engine.search.limit import Limit
 
 __all__ = ["DEFAULT_MOVE_TIMEOUT", "START_TIMEOUT", "HostedPlayer", "PlayerHost", "main", "stop_hosts"]
 
@@ -160,9 +161,10 @@ class HostedPlayer:
         self.name = spec.strip()
         self.move_timeout = move_timeout
         self.last_cpu = 0.0
-        started = time.monotonic()
+        starting = Limit(time=START_TIMEOUT).start()
         self._host = _host(spec)
-        self._host.ask(("player", seed), max(START_TIMEOUT - (time.monotonic() - started), move_timeout))
+        left = starting.remaining(at_least=move_timeout).time  # what is left, at least a move's time
+        self._host.ask(("player", seed), move_timeout if left is None else left)
 
     def choose_move(self, board: Board) -> int:
         request = ("move", board.moves, board.width, board.height, board.connect)

@@ -20,16 +20,15 @@ the move as unproven (:attr:`PerfectPlayer.last`, a
 from __future__ import annotations
 
 import random
-import time
-from dataclasses import replace
 from typing import Final
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.geometry import Geometry, require_64_bits
 from c4engine.play.levels import LEVELS
-from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, Poll, best_column
-from c4engine.search.limit import Limit
+from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
+from c4engine.search.limit import Budget, Limit
+from c4engine.search.progress import Hook
 from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, Score, Source
 from c4engine.search.scale import win_score
 
@@ -95,7 +94,7 @@ class PerfectPlayer:
         self.last: PlayResult | None = None
         self.moves = 0
         self.unproven = 0
-        self.poll: Poll | None = None
+        self.poll: Hook | None = None
         """Told the search's progress while a move is chosen (a front-end's live line)."""
         # the board (geometry, moves) our last proven move reached, and the score it kept for us
         self._kept: tuple[Geometry, tuple[int, ...], int] | None = None
@@ -103,27 +102,27 @@ class PerfectPlayer:
     def choose_move(self, board: Board) -> int:
         if board.is_over:
             raise GameOverError("the game is over: there is no move to choose")
-        start = time.perf_counter()
+        budget = self.limit.start()
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
             score = win_score(board.width * board.height, board.move_count)
-            return self._record(board, _choice(board, column, score, True, "rules", start))
+            return self._record(board, _choice(board, column, score, True, "rules", budget))
         if self._random is None and self.analyst.book_scores(board) is None and board.geometry.fits_64_bits:
-            return self._record(board, self._solve_centre_first(board, start))
+            return self._record(board, self._solve_centre_first(board, budget))
         analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)
         values = analysis.exact_values()
         if analysis.exact:
             column = best_column(board, values, self._random)
-            return self._record(board, _choice(board, column, values[column], True, analysis.source, start))
+            return self._record(board, _choice(board, column, values[column], True, analysis.source, budget))
         # the analysis's best by dominance: never a column another one is proven better than
         best = analysis.best_columns
         column = best_column(board, [0 if c in best else None for c in range(board.width)], self._random)
         proven = analysis.best_proven and values[column] is not None
-        choice = _choice(board, column, values[column], proven, analysis.source, start)
+        choice = _choice(board, column, values[column], proven, analysis.source, budget)
         return self._record(board, choice)
 
-    def _solve_centre_first(self, board: Board, start: float) -> PlayResult:
+    def _solve_centre_first(self, board: Board, budget: Budget) -> PlayResult:
         """Find the position's score, then the most central move that keeps it.
 
         The score comes from the book when the book holds the position (its
@@ -140,15 +139,15 @@ class PerfectPlayer:
             book = self.analyst.book_for(board)
             column = None if book is None else book.keeping_move(board, target)
             if column is not None:
-                return _choice(board, column, target, True, "book", start)
+                return _choice(board, column, target, True, "book", budget)
         solver = self.analyst.solver
         fallback = next(column for column in board.geometry.center_order if board.can_play(column))
         floor = None if target is not None else self._floor(board)
         if floor is not None:
             # our last move kept ``floor``: unless the reply was a mistake, that is the score
-            better = solver.is_at_least(board, floor + 1, self._left(start))
+            better = solver.is_at_least(board, floor + 1, budget.remaining())
             if better is None:
-                return _choice(board, fallback, None, False, "solver", start)
+                return _choice(board, fallback, None, False, "solver", budget)
             if better:
                 floor += 1
             else:
@@ -156,7 +155,7 @@ class PerfectPlayer:
         if target is None:
             result = solver.solve(
                 board,
-                self._left(start),
+                budget.remaining(),
                 weak=False,
                 best_move=False,
                 at_least=floor,
@@ -166,19 +165,12 @@ class PerfectPlayer:
                 fallback = result.best_move
             if not result.exact or result.score is None:
                 lower = result.lower if result.best_proved else None
-                return _choice(board, fallback, lower, False, "solver", start)
+                return _choice(board, fallback, lower, False, "solver", budget)
             target = result.score
-        column = self.analyst.move_reaching(board, target, self._left(start))
+        column = self.analyst.move_reaching(board, target, budget.remaining())
         if column is None:
-            return _choice(board, fallback, None, False, "solver", start)
-        return _choice(board, column, target, True, "solver", start)
-
-    def _left(self, start: float) -> Limit:
-        """What is left of this move's time since ``start`` (a spent one leaves a sliver), and its nodes
-        for each search."""
-        if self.limit.time is None:
-            return self.limit
-        return replace(self.limit, time=max(1e-3, self.limit.time - (time.perf_counter() - start)))
+            return _choice(board, fallback, None, False, "solver", budget)
+        return _choice(board, column, target, True, "solver", budget)
 
     def _floor(self, board: Board) -> int | None:
         """A score proved for ``board``: the one our last move kept, if ``board`` is one reply later."""
@@ -205,7 +197,7 @@ class PerfectPlayer:
 
 
 def _choice(
-    board: Board, column: int, score: int | None, proven: bool, source: Source, start: float
+    board: Board, column: int, score: int | None, proven: bool, source: Source, budget: Budget
 ) -> PlayResult:
     """The player's answer: ``column`` with its exact ``score`` when ``proven``, else ``score`` is a
     score the move is proved to reach, or None when nothing was proved."""
@@ -217,7 +209,7 @@ def _choice(
         source=source,
         proven=proven,
         line=(column,),
-        time=time.perf_counter() - start,
+        time=budget.time_spent,
         lower=score,
         upper=score if exact is not None else None,
     )

@@ -22,22 +22,20 @@ import random
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, LevelError, PlayerSpecError, echo
 from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
-from c4engine.search.analysis import Analyst, Poll, shared_analyst
-from c4engine.search.engine import Engine, PollHook, SearchProgress
+from c4engine.search.analysis import Analyst, shared_analyst
+from c4engine.search.engine import Engine
 from c4engine.search.evaluators import Evaluator, WindowsEvaluator, areas, evaluator_by_name
 from c4engine.search.limit import Limit
+from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import PlayResult
 from c4engine.search.weight_files import load_weights
-
-if TYPE_CHECKING:  # the solver (numba) is imported on the first search that needs it
-    from c4engine.search.solver import SolveProgress
 
 __all__ = [
     "COMPUTER_FORMS",
@@ -164,7 +162,7 @@ class EnginePlayer:
         noise: float | None = None,
         exact: bool | None = None,
         seed: int | None = None,
-        poll: PollHook | None = None,
+        poll: Hook | None = None,
         poll_interval: float = 0.05,
         name: str | None = None,
     ) -> None:
@@ -232,9 +230,10 @@ class EnginePlayer:
         """The analysis service's move within this player's whole limit (it splits the limit)."""
         hook = self.engine.poll
 
-        def poll(progress: SolveProgress | SearchProgress) -> bool | None:
-            # the player's hook follows the engine's search, as when the engine alone searches
-            return hook(progress) if hook is not None and isinstance(progress, SearchProgress) else None
+        def poll(progress: Progress) -> bool | None:
+            # the player's hook follows the engine's search (the one telling a depth), as when the
+            # engine alone searches
+            return hook(progress) if hook is not None and progress.depth is not None else None
 
         result = self.analyst.solve(board, self.limit, poll=poll)
         assert result.column is not None  # solve raises GameOverError on a finished game
@@ -271,7 +270,7 @@ class AnalystPlayer:
         self.name = name or f"computer, {_describe(limit)} a move"
         self.analyst = analyst or shared_analyst()
         self.last: PlayResult | None = None
-        self.poll: Poll | None = None
+        self.poll: Hook | None = None
         """Told the search's progress while a move is chosen (a front-end's live line)."""
 
     def choose_move(self, board: Board) -> int:

@@ -40,10 +40,9 @@ transposition table), for front-ends that answer many requests.
 
 from __future__ import annotations
 
+import contextlib
 import random
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -53,7 +52,8 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_64_bits
 from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Budget, Limit
+from c4engine.search.progress import Hook
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
@@ -66,11 +66,11 @@ from c4engine.search.results import (
 from c4engine.search.scale import score_range, win_score
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
-    from c4engine.search.engine import Engine, SearchProgress
+    from c4engine.search.engine import Engine
     from c4engine.search.evaluators import Evaluator
-    from c4engine.search.solver import SolveProgress, Solver
+    from c4engine.search.solver import Solver
 
-__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "Poll", "best_by_bounds", "best_column", "shared_analyst"]
+__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "best_by_bounds", "best_column", "shared_analyst"]
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
@@ -99,9 +99,6 @@ its lines are the book's, at once, and say where they stop."""
 PROBE_NODES: Final = 20_000
 """The first round's node budget of each null-window search for a move keeping the book's score
 (:meth:`Analyst.analyze` under a limit); each round after it gets four times more."""
-
-Poll = Callable[["SolveProgress | SearchProgress"], bool | None]
-"""Called now and then during a search with its progress; returning True stops the search."""
 
 
 class _DefaultBook:
@@ -229,7 +226,7 @@ class Analyst:
         weak: bool = False,
         use_book: bool = True,
         pv: bool = True,
-        poll: Poll | None = None,
+        poll: Hook | None = None,
     ) -> PositionAnalysis:
         """Every column's proven bounds and score, exact where the rules, the book or the solver prove it.
 
@@ -253,7 +250,7 @@ class Analyst:
         The best columns follow the dominance rule (:func:`best_by_bounds`).
         """
         _check_playable(board)
-        start = time.perf_counter()
+        budget = limit.start()
         cells, stones = board.width * board.height, board.move_count
         scores: list[Score | None] = [None] * board.width
         sources: list[Source | None] = [None] * board.width
@@ -311,7 +308,7 @@ class Analyst:
         )
         if book_value is not None and bounded and candidates and self._solves(board):
             # under a limit, first prove a move that keeps the book's score: the recommendation
-            start += self._load_solver(board)
+            self._load_solver(board, budget)
             searched = True
             reaching, below = self._reach(board, book_value, candidates, self._solver_limit(limit))
             for column in below:
@@ -321,7 +318,7 @@ class Analyst:
             settle_by_elimination()
             open_columns = [c for c in open_columns if scores[c] is None]
         quick_nodes = self._quick_nodes(board, limit) if open_columns else 0
-        quick = analyze_quick(board, weak=weak, pv=pv, node_limit=quick_nodes) if quick_nodes else None
+        quick = analyze_quick(board, Limit(nodes=quick_nodes), weak=weak, pv=pv) if quick_nodes else None
         if quick is not None:
             searched = True
             self._quick_nodes_left -= quick.nodes
@@ -334,20 +331,20 @@ class Analyst:
                 if line:
                     lines[column], complete[column] = line, True
         elif open_columns and self._solves(board):
-            start += self._load_solver(board)
+            self._load_solver(board, budget)
             searched = True
             # what the solver's share has left after the probes for the book's score (none without them)
-            solver_limit = _remaining(self._solver_limit(limit), start, 0)
-            with self._cancel_after(solver_limit.time):
-                solved = self.solver.analyze(
-                    board,
-                    solver_limit,
-                    weak=weak,
-                    pv=False,
-                    poll=poll,
-                    poll_interval=_poll_interval(solver_limit),
-                )
+            solver_limit = budget.remaining(self._solver_limit(limit))
+            solved = self.solver.analyze(
+                board,
+                solver_limit,
+                weak=weak,
+                pv=False,
+                poll=poll,
+                poll_interval=_poll_interval(solver_limit),
+            )
             nodes += solved.nodes
+            budget.spend(solved.nodes)
             helper_nodes = solved.nodes_per_thread[1:]
             for column in open_columns:
                 score = solved.scores[column]
@@ -364,10 +361,10 @@ class Analyst:
             settle_by_elimination()
         open_columns = [c for c in open_columns if scores[c] is None]
         if open_columns:
-            start += self._load_engine(board)
+            self._load_engine(board, budget)
             searched = True
         estimates, estimated_nodes = (
-            self._estimate(board, open_columns, limit, start, nodes, poll) if open_columns else ({}, 0)
+            self._estimate(board, open_columns, budget, poll) if open_columns else ({}, 0)
         )
         nodes += estimated_nodes
         for column, (value, line) in estimates.items():
@@ -401,14 +398,11 @@ class Analyst:
                         found = self.line(board, column, int(answer.value), limit.share(BOOK_LINE_SHARE))
                     lines[column], complete[column] = found
                     continue
-                left = _time_left(limit, start)
-                loaded = self._load_seconds
-                found = self.line(
-                    board, column, int(answer.value), Limit() if left is None else Limit(time=left)
-                )
-                start += self._load_seconds - loaded  # the line's loading of the solver, if it did
+                with self._loads_left_out(budget):  # the line may load the solver
+                    left = Limit(time=budget.remaining().time)
+                    found = self.line(board, column, int(answer.value), left)
                 lines[column], complete[column] = found
-                if not complete[column] and left is not None:
+                if not complete[column] and left.time is not None:
                     break  # the limit ran out
         line = lines[chosen] or (chosen,)
         return PositionAnalysis(
@@ -418,7 +412,7 @@ class Analyst:
             line,
             proven and complete[chosen],
             nodes,
-            time.perf_counter() - start,
+            budget.time_spent,
             tuple(lowers),
             tuple(uppers),
             proven,
@@ -442,43 +436,40 @@ class Analyst:
         refuted, that one keeps the score without a search of its own.  Under a node limit the
         budgets handed out count against it, whatever the searches took.
         """
-        start = time.perf_counter()
+        budget = limit.start()
         below: list[int] = []
         waiting = [c for c in board.geometry.center_order if c in columns]
-        budget, granted = PROBE_NODES, 0
-        with self._cancel_after(limit.time) as timed_out:
-            while waiting:
-                for column in list(waiting):
-                    if len(waiting) == 1 and len(below) + 1 == len(columns):
-                        return column, below  # every other column scores less
-                    nodes = budget if limit.nodes is None else min(budget, limit.nodes - granted)
-                    if nodes <= 0 or timed_out.is_set():
-                        return None, below
-                    granted += nodes
-                    probe = Limit(time=_time_left(limit, start), nodes=nodes)
-                    # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
-                    beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
-                    if beaten is None:
-                        continue  # not within this round's budget
-                    if not beaten:
-                        return column, below
-                    below.append(column)
-                    waiting.remove(column)
-                budget *= 4
+        round_nodes = PROBE_NODES
+        while waiting:
+            for column in list(waiting):
+                if len(waiting) == 1 and len(below) + 1 == len(columns):
+                    return column, below  # every other column scores less
+                left = budget.nodes_left()
+                nodes = round_nodes if left is None else min(round_nodes, left)
+                if nodes <= 0 or budget.expired:
+                    return None, below
+                budget.spend(nodes)
+                probe = Limit(time=budget.remaining().time, nodes=nodes)
+                # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
+                beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
+                if beaten is None:
+                    continue  # not within this round's budget
+                if not beaten:
+                    return column, below
+                below.append(column)
+                waiting.remove(column)
+            round_nodes *= 4
         return None, below
 
     def _estimate(
         self,
         board: Board,
         columns: list[int],
-        limit: Limit,
-        start: float,
-        spent: int,
-        poll: Poll | None,
+        budget: Budget,
+        poll: Hook | None,
     ) -> tuple[dict[int, tuple[float, tuple[int, ...]]], int]:
         """The engine's values of the unproven ``columns`` (for the side to move, with the line
-        from the column on), and the nodes searched, within what is left of ``limit`` since
-        ``start`` with ``spent`` of its nodes already spent.
+        from the column on), and the nodes searched, within what is left of ``budget``.
 
         Under a time or node limit the columns are searched depth by depth, all of
         them to one depth before any goes deeper, and each keeps its value at
@@ -487,6 +478,7 @@ class Analyst:
         compare, and would make the ranking swing from one round to the next.
         """
         nodes = 0
+        limit = budget.limit
         settled: dict[int, tuple[float, tuple[int, ...]]] = {}
         if limit.time is None and limit.nodes is None:
             engine = self._engine(limit, poll)
@@ -505,10 +497,11 @@ class Analyst:
                 if known is not None and abs(known[0]) >= WIN_THRESHOLD:
                     this_round[column] = known  # seen to the end of the game already
                     continue
-                left = _remaining(limit, start, spent + nodes)
+                left = budget.remaining()
                 engine = self._engine(Limit(time=left.time, nodes=left.nodes, depth=depth), poll)
                 found = engine.search(_after(board, column))
                 nodes += found.nodes
+                budget.spend(found.nodes)
                 if found.stopped and settled:
                     return settled, nodes  # this depth did not finish: keep the last one that did
                 this_round[column] = (-_engine_value(found), (column, *found.line))
@@ -525,7 +518,7 @@ class Analyst:
         weak: bool = False,
         use_book: bool = True,
         best_move: bool = True,
-        poll: Poll | None = None,
+        poll: Hook | None = None,
         line: bool = False,
     ) -> PlayResult:
         """The position's score for the side to move and a move keeping it (``best_move``).
@@ -542,39 +535,35 @@ class Analyst:
         ``proven`` when its score is exact and its column keeps it; with ``best_move=False`` the
         column may be None.
         """
-        start = time.perf_counter()
-        loads = self._load_seconds
-        result = self._solve(board, limit, weak, use_book, best_move, poll, start)
+        budget = limit.start()
+        result = self._solve(board, budget, weak, use_book, best_move, poll)
         column, score = result.column, result.score
         if not line or weak or not result.proven or column is None or score is None:
             return result
         if result.source in ("rules", "book"):  # a book answer comes at once: its line is the book's
             found, complete = self.line(board, column, int(score.value), search=False)
-            searched = time.perf_counter() - start
         else:
-            left = _time_left(limit, start + self._load_seconds - loads)  # loading is no search time
-            found, complete = self.line(
-                board, column, int(score.value), Limit() if left is None else Limit(time=left)
-            )
-            searched = time.perf_counter() - start - (self._load_seconds - loads)
-        return replace(result, line=found, line_complete=complete, time=searched)
+            left = Limit(time=budget.remaining().time)
+            with self._loads_left_out(budget):  # the line may load the solver
+                found, complete = self.line(board, column, int(score.value), left)
+        return replace(result, line=found, line_complete=complete, time=budget.time_spent)
 
     def _solve(
         self,
         board: Board,
-        limit: Limit,
+        budget: Budget,
         weak: bool,
         use_book: bool,
         best_move: bool,
-        poll: Poll | None,
-        start: float,
+        poll: Hook | None,
     ) -> PlayResult:
         _check_playable(board)
+        limit = budget.limit
         cells, stones = board.width * board.height, board.move_count
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            return self._exact_result(board, win_score(cells, stones), column, "rules", 0, start, weak)
+            return self._exact_result(board, win_score(cells, stones), column, "rules", 0, budget, weak)
         known = self.book_score(board) if use_book else None
         if known is not None:
             chosen: int | None = None
@@ -586,56 +575,57 @@ class Analyst:
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
                 elif book is not None and board.geometry.fits_64_bits:
-                    start += self._load_solver(board)
+                    self._load_solver(board, budget)
                     # as an analysis does: among the columns the book lacks, cheap refutations first
                     lacking = [c for c, score in enumerate(book.move_scores(board)) if score is None]
                     lacking = [c for c in lacking if board.can_play(c)]
                     chosen, _below = self._reach(board, known, lacking, self._solver_limit(limit))
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
-                    start += self._load_engine(board)
-                    guess = self._engine(_remaining(limit, start, 0)).search(board).column
-                    guessed = self._exact_result(board, known, guess, "book", 0, start, weak)
+                    self._load_engine(board, budget)
+                    guess = self._engine(budget.remaining()).search(board).column
+                    guessed = self._exact_result(board, known, guess, "book", 0, budget, weak)
                     ran_out = "time limit" if limit.time is not None else "node limit"
                     return replace(
                         guessed, proven=False, stopped=ran_out if board.geometry.fits_64_bits else None
                     )
-            return self._exact_result(board, known, chosen, "book", 0, start, weak)
+            return self._exact_result(board, known, chosen, "book", 0, budget, weak)
         quick_nodes = self._quick_nodes(board, limit)
         quick = (
-            solve_quick(board, weak=weak, best_move=best_move, node_limit=quick_nodes)
+            solve_quick(board, Limit(nodes=quick_nodes), weak=weak, best_move=best_move)
             if quick_nodes
             else None
         )
         if quick is not None:
             self._quick_nodes_left -= quick.nodes
-            return self._exact_result(board, quick.score, quick.best_move, "solver", quick.nodes, start, weak)
+            return self._exact_result(
+                board, quick.score, quick.best_move, "solver", quick.nodes, budget, weak
+            )
         if self._solves(board):
-            start += self._load_solver(board)
+            self._load_solver(board, budget)
             solver_limit = self._solver_limit(limit)
-            with self._cancel_after(solver_limit.time) as timed_out:
-                result = self.solver.solve(
-                    board,
-                    solver_limit,
-                    weak=weak,
-                    poll=poll,
-                    poll_interval=_poll_interval(solver_limit),
-                    best_move=best_move,
-                )
+            result = self.solver.solve(
+                board,
+                solver_limit,
+                weak=weak,
+                poll=poll,
+                poll_interval=_poll_interval(solver_limit),
+                best_move=best_move,
+            )
             if result.exact and result.score is not None:
                 solved = self._exact_result(
-                    board, result.score, result.best_move, "solver", result.nodes, start, weak
+                    board, result.score, result.best_move, "solver", result.nodes, budget, weak
                 )
                 return replace(solved, nodes_per_thread=result.nodes_per_thread)
-            # the timer cancelling the solver is its time limit too, whichever noticed first
-            stopped = "time limit" if timed_out.is_set() else result.stopped
+            stopped = result.stopped
             lower, upper, nodes = result.lower, result.upper, result.nodes
             # a move the solver proved to reach at least a draw, before the limit stopped it
             drawing = result.best_move if result.best_proved and result.lower >= 0 else None
         else:
             lower, upper, nodes, stopped = *score_range(cells, stones), 0, None
             drawing = None
-        start += self._load_engine(board)
-        found = self._engine(_remaining(limit, start, nodes), poll).search(board)
+        self._load_engine(board, budget)
+        budget.spend(nodes)
+        found = self._engine(budget.remaining(), poll).search(board)
         assert found.score is not None  # the engine always scores its move
         proven = found.score.is_exact  # the engine saw the end of the game: its move keeps that score
         if drawing is not None and found.column != drawing and _engine_value(found) < WIN_THRESHOLD:
@@ -647,7 +637,7 @@ class Analyst:
             lower=lower,
             upper=upper,
             nodes=nodes + found.nodes,
-            time=time.perf_counter() - start,
+            time=budget.time_spent,
             stopped=stopped or found.stopped,
         )
 
@@ -655,12 +645,11 @@ class Analyst:
         """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.
 
         One null-window search of the solver (a board it can hold, the game not
-        over), cancelled after ``limit.time`` of wall-clock time.
+        over), within ``limit``.
         """
         require_64_bits(board.width, board.height)
         _check_playable(board)
-        with self._cancel_after(limit.time):
-            return self.solver.is_at_least(board, score, limit)
+        return self.solver.is_at_least(board, score, limit)
 
     def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
         """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
@@ -669,8 +658,26 @@ class Analyst:
         ``-target``?") with the table warm: far cheaper than scoring every
         move, and the first move that passes is the centre-first tie-break.
         """
-        with self._cancel_after(limit.time):
-            return self._move_reaching(board, target, limit)
+        budget = limit.start()
+        child = board.copy()
+        for column in board.geometry.center_order:
+            if not board.can_play(column):
+                continue
+            if board.is_winning_move(column):
+                return column
+            child.play(column)
+            if child.is_full:
+                reaches: bool | None = target == 0
+            else:
+                left = Limit(time=budget.remaining().time, nodes=limit.nodes)
+                beaten = self.solver.is_at_least(child, 1 - target, left)
+                reaches = None if beaten is None else not beaten
+            child.undo()
+            if reaches is None:
+                return None
+            if reaches:
+                return column
+        raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
 
     def line(
         self, board: Board, column: int, score: int, limit: Limit = UNLIMITED, *, search: bool = True
@@ -691,10 +698,9 @@ class Analyst:
         >>> line[:3], complete                                 # the book's own line, short of the end
         ((3, 3, 3), False)
         """
-        start = time.perf_counter()
-        loads = self._load_seconds
+        budget = limit.start()
         quick_nodes = self._quick_nodes(board, limit) if search else 0
-        quick = line_quick(board, column, node_limit=quick_nodes) if quick_nodes else None
+        quick = line_quick(board, column, Limit(nodes=quick_nodes)) if quick_nodes else None
         if quick is not None:  # near the end: no need to load the compiled solver
             self._quick_nodes_left -= quick[1]
             return quick[0], True
@@ -702,8 +708,9 @@ class Analyst:
         walk = _after(board, column)
         target = -score  # the opponent's score after ``column``: the scale counts from the game's end
         while not walk.is_over:
-            left = _time_left(limit, start + self._load_seconds - loads)  # loading is no search time
-            move = self._keeping_move(walk, target, Limit(time=left, nodes=limit.nodes) if search else None)
+            left = Limit(time=budget.remaining().time, nodes=limit.nodes)
+            with self._loads_left_out(budget):  # the search's loading, before its clock starts
+                move = self._keeping_move(walk, target, left if search else None)
             if move is None:
                 return tuple(line), False
             line.append(move)
@@ -728,74 +735,42 @@ class Analyst:
         self._load_solver(board)  # before the limit's clock starts: the caller leaves it out
         return self.move_reaching(board, target, limit)
 
-    def _move_reaching(self, board: Board, target: int, limit: Limit) -> int | None:
-        start = time.perf_counter()
-        child = board.copy()
-        for column in board.geometry.center_order:
-            if not board.can_play(column):
-                continue
-            if board.is_winning_move(column):
-                return column
-            child.play(column)
-            if child.is_full:
-                reaches: bool | None = target == 0
-            else:
-                left = None if limit.time is None else max(1e-3, limit.time - (time.perf_counter() - start))
-                beaten = self.solver.is_at_least(child, 1 - target, Limit(time=left, nodes=limit.nodes))
-                reaches = None if beaten is None else not beaten
-            child.undo()
-            if reaches is None:
-                return None
-            if reaches:
-                return column
-        raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
-
     # ------------------------------------------------------------ internals
 
-    @contextmanager
-    def _cancel_after(self, seconds: float | None) -> Iterator[threading.Event]:
-        """Cancel the solver after ``seconds`` of wall-clock time; the event tells whether it did.
+    def _load_solver(self, board: Board, budget: Budget | None = None) -> None:
+        """Make the solver and load its compiled search for ``board``'s size, ``budget`` paused.
 
-        The solver checks its own time limit between slices of work sized by
-        its CPU speed, which a loaded machine stretches several times over.
+        Loading -- compiling, the first time on a machine -- is no search time: neither a
+        question's time limit nor the time it reports counts it (the questions waiting on a
+        nested one leave it out too: :meth:`_loads_left_out`).
         """
-        fired = threading.Event()
-        if seconds is None:
-            yield fired
-            return
+        with contextlib.nullcontext() if budget is None else budget.paused(), self._counted_load():
+            self.solver.load(board)
 
-        def cancel() -> None:
-            fired.set()
-            self.solver.cancel()
-
-        timer = threading.Timer(seconds, cancel)
-        timer.daemon = True
-        timer.start()
-        try:
-            yield fired
-        finally:
-            timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
-
-    def _load_solver(self, board: Board) -> float:
-        """Make the solver and load its compiled search for ``board``'s size; the seconds it took.
-
-        Loading -- compiling, the first time on a machine -- is no search time: a question's
-        clock moves on by it, so neither its time limit nor the time it reports counts it.
-        """
-        began = time.perf_counter()
-        self.solver.load(board)
-        spent = time.perf_counter() - began
-        self._load_seconds += spent
-        return spent
-
-    def _load_engine(self, board: Board) -> float:
-        """Load the engine's compiled search if it serves ``board``; the seconds it took (see
+    def _load_engine(self, board: Board, budget: Budget) -> None:
+        """Load the engine's compiled search if it serves ``board``, ``budget`` paused (see
         :meth:`_load_solver`)."""
-        began = time.perf_counter()
-        self._engine(UNLIMITED).load(board)
-        spent = time.perf_counter() - began
-        self._load_seconds += spent
-        return spent
+        with budget.paused(), self._counted_load():
+            self._engine(UNLIMITED).load(board)
+
+    @contextmanager
+    def _counted_load(self) -> Iterator[None]:
+        """A load of a compiled search, its seconds counted in :attr:`_load_seconds`: the questions
+        waiting on a nested one leave them out (:meth:`_loads_left_out`)."""
+        loading = UNLIMITED.start()
+        try:
+            yield
+        finally:
+            self._load_seconds += loading.time_spent
+
+    @contextmanager
+    def _loads_left_out(self, budget: Budget) -> Iterator[None]:
+        """A block in which a nested question may load a compiled search: ``budget`` leaves that out."""
+        loaded = self._load_seconds
+        try:
+            yield
+        finally:
+            budget.exclude(self._load_seconds - loaded)
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and board.geometry.fits_64_bits
@@ -833,7 +808,7 @@ class Analyst:
         bounded = limit.time is not None or limit.nodes is not None
         return limit.share(self.solver_share) if bounded else limit
 
-    def _engine(self, limit: Limit, poll: Poll | None = None) -> Engine:
+    def _engine(self, limit: Limit, poll: Hook | None = None) -> Engine:
         """The heuristic engine within ``limit``; ``poll`` can stop it as it stops the solver."""
         from c4engine.search.engine import Engine
         from c4engine.search.evaluators import areas
@@ -853,7 +828,7 @@ class Analyst:
         column: int | None,
         source: Source,
         nodes: int,
-        start: float,
+        budget: Budget,
         weak: bool,
     ) -> PlayResult:
         """The answer of an exact ``score`` and ``column`` keeping it (None: not asked for)."""
@@ -867,7 +842,7 @@ class Analyst:
             proven=column is not None,
             line=() if column is None else (column,),
             nodes=nodes,
-            time=time.perf_counter() - start,
+            time=budget.time_spent,
             lower=score,
             upper=score,
         )
@@ -891,24 +866,6 @@ def _engine_value(found: PlayResult) -> float:
     """The engine's answer's score on its own scale (a win at ply ``p``: ``WIN_SCORE - p``)."""
     assert found.score is not None  # the engine always scores its move
     return found.score.engine_value()
-
-
-def _time_left(limit: Limit, start: float) -> float | None:
-    """What is left of ``limit``'s time since ``start`` (a sliver when spent); None without a time limit."""
-    return None if limit.time is None else max(limit.time - (time.perf_counter() - start), 0.002)
-
-
-def _remaining(limit: Limit, start: float, spent: int) -> Limit:
-    """What is left of ``limit`` since ``start`` with ``spent`` of its nodes spent (a sliver of each
-    when spent), at its depth.
-
-    >>> _remaining(Limit(nodes=100, depth=4), time.perf_counter(), 30)
-    Limit(nodes=70, depth=4)
-    >>> _remaining(Limit(nodes=100), time.perf_counter(), 300)
-    Limit(nodes=1)
-    """
-    nodes = None if limit.nodes is None else max(1, limit.nodes - spent)
-    return Limit(time=_time_left(limit, start), nodes=nodes, depth=limit.depth)
 
 
 def _scaled(score: int, weak: bool) -> int:

@@ -38,7 +38,9 @@ _DEFAULT_WINDOWS = WindowsEvaluator()
 """What the ``windows`` function evaluates with: the default weights of each connect-N."""
 
 Answer = tuple[int, float, tuple[int, ...]]
-SliceHook = Callable[[int, Answer | None], None]
+BetweenSlices = Callable[[int, Answer | None], None]
+"""The engine's own callback between the kernel's slices (nodes searched, the best so far): it keeps the
+nodes, the clock and the poll hook; no hook of a caller."""
 
 
 def has_kernel(evaluator: object) -> bool:
@@ -170,7 +172,7 @@ class KernelSearch:
         weights: KernelWeights,
         depth: int,
         candidates: list[int],
-        on_slice: SliceHook,
+        on_slice: BetweenSlices,
         max_nodes: int = 1 << 62,
     ) -> tuple[Answer, int]:
         """Search ``candidates`` of ``board`` to ``depth`` plies: ((move, score, pv), nodes).

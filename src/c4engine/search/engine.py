@@ -55,16 +55,15 @@ search; ``pruning=False`` and any other evaluator always take it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from time import monotonic, process_time
+from time import process_time
 from typing import TYPE_CHECKING
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError
 from c4engine.lines import has_line
 from c4engine.search.evaluators import Evaluator, windows
-from c4engine.search.limit import Limit
+from c4engine.search.limit import UNLIMITED, Limit
+from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import PlayResult, Score
 from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD
 
@@ -73,7 +72,7 @@ if TYPE_CHECKING:
     # it is made, so that importing this module -- c4 --help does -- costs nothing.
     from c4engine.search import compiled_engine
 
-__all__ = ["DEFAULT_DEPTH", "DEFAULT_LIMIT", "WIN_SCORE", "Engine", "PollHook", "SearchProgress"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_LIMIT", "WIN_SCORE", "Engine"]
 
 DEFAULT_DEPTH = 6
 """Plies searched when the limit bounds neither the depth, nor the time, nor the nodes."""
@@ -85,28 +84,6 @@ DEFAULT_LIMIT = Limit(depth=DEFAULT_DEPTH)
 _INF = math.inf
 _LOST = -math.inf  # the leaf cache's mark for "the side to move here has already lost"
 _NO_NODE_STOP = 1 << 62  # a node count no search reaches: no node bound
-
-
-@dataclass(frozen=True)
-class SearchProgress:
-    """What a poll hook is told about the search under way.
-
-    ``depth`` is the depth being searched, ``best_move``/``score`` what the
-    search would answer if it stopped now (``None`` before it has any move),
-    ``elapsed`` the wall-clock seconds since the search began and
-    ``cpu_time`` the CPU seconds it has used (the poll interval's clock).
-    """
-
-    depth: int
-    nodes: int
-    best_move: int | None
-    score: float | None
-    elapsed: float
-    cpu_time: float
-
-
-PollHook = Callable[[SearchProgress], bool | None]
-"""Called during a search at least every ``poll_interval`` CPU seconds; return ``True`` to stop it."""
 
 
 def _is_positive(value: object) -> bool:
@@ -145,7 +122,7 @@ class Engine:
     every millisecond or so of CPU, and before the node bound is passed: a
     node-bounded search visits at most about a board's width of nodes more.
     ``poll`` is called at least
-    every ``poll_interval`` CPU seconds with a :class:`SearchProgress`; if it
+    every ``poll_interval`` CPU seconds with a :class:`~c4engine.search.progress.Progress`; if it
     returns ``True`` the search stops and answers with the best move found so
     far.  A search that ends within one interval never calls it.  The clocks
     start once the compiled search is loaded: its one-time loading (compiling,
@@ -177,7 +154,7 @@ class Engine:
         limit: Limit = DEFAULT_LIMIT,
         *,
         pruning: bool = True,
-        poll: PollHook | None = None,
+        poll: Hook | None = None,
         poll_interval: float = 0.05,
         center_first_move: bool = True,
         use_kernel: bool | None = None,
@@ -218,9 +195,7 @@ class Engine:
         self._pv: list[tuple[int, ...]] = []
         self._nodes = 0
         self._start = 0.0
-        self._wall_start = 0.0
-        self._deadline = _INF
-        self._node_stop = _NO_NODE_STOP
+        self._budget = UNLIMITED.start()
         self._next_poll = _INF
         self._next_check = 0
         self._stride = 1
@@ -422,7 +397,7 @@ class Engine:
             proven=score.is_exact and complete,
             line=line,
             nodes=self._nodes,
-            time=monotonic() - self._wall_start,
+            time=self._budget.time_spent,
             depth=depth,
             stopped=stopped,
         )
@@ -445,12 +420,16 @@ class Engine:
 
     def _start_clocks(self, limit: Limit) -> None:
         self._start = self._last_tick = process_time()
-        self._wall_start = monotonic()
-        self._deadline = self._wall_start + limit.time if limit.time is not None else _INF
-        self._node_stop = limit.nodes if limit.nodes is not None else _NO_NODE_STOP
+        self._budget = limit.start()
         self._next_poll = self._start + self.poll_interval if self.poll is not None else _INF
         self._stride = 1
-        self._next_check = min(self._nodes + 1, self._node_stop)
+        self._next_check = self._nodes + min(1, self._nodes_left())
+
+    def _nodes_left(self) -> int:
+        """The nodes the limit leaves the search (a count no search reaches without a node limit)."""
+        self._budget.nodes_spent = self._nodes  # the search counts its nodes itself, in its hot loop
+        left = self._budget.nodes_left()
+        return _NO_NODE_STOP if left is None else left
 
     def _tick(self) -> None:
         """Check the clock and the nodes (the limit, the poll hook); adapt how often that happens."""
@@ -462,20 +441,19 @@ class Engine:
             self._stride = min(self._stride * 2, 1 << 14)
         elif gap > 0.004 and self._stride > 1:
             self._stride //= 2
-        self._next_check = min(self._nodes + self._stride, self._node_stop)
-        if self._nodes >= self._node_stop:
-            raise _Stop("node limit")
-        if self._deadline < _INF and monotonic() >= self._deadline:
-            raise _Stop("time limit")
+        self._next_check = self._nodes + min(self._stride, self._nodes_left())
+        expired = self._budget.expired
+        if expired is not None:
+            raise _Stop(expired)
         if self.poll is not None and now >= self._next_poll:
             self._next_poll = now + self.poll_interval
             best = self._answer or self._partial
-            progress = SearchProgress(
-                depth=self._current_depth,
+            progress = Progress(
                 nodes=self._nodes,
+                time=self._budget.time_spent,
                 best_move=best[0] if best else None,
+                depth=self._current_depth,
                 score=best[1] if best else None,
-                elapsed=monotonic() - self._wall_start,
                 cpu_time=now - self._start,
             )
             if self.poll(progress):
@@ -534,7 +512,7 @@ class Engine:
             self._tick()
 
         answer, nodes = self._kernel.iterate(
-            self._board, weights, depth, candidates, between_slices, self._node_stop - self._nodes
+            self._board, weights, depth, candidates, between_slices, self._nodes_left()
         )
         self._nodes += nodes
         self._partial = answer

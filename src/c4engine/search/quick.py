@@ -15,12 +15,12 @@ narrowing the score.  Scores follow the same convention (see
 :mod:`c4engine.search.solver`); node counts differ from the kernel's.
 
 >>> from c4engine import Board
->>> found = solve_quick(Board.from_moves("2252576253462244111563365343671351441"), node_limit=1000)
+>>> found = solve_quick(Board.from_moves("2252576253462244111563365343671351441"), Limit(nodes=1000))
 >>> found.score, found.best_move, found.nodes > 0
 (-1, 5, True)
->>> solve_quick(Board(), node_limit=1000) is None   # the empty board: far too big
+>>> solve_quick(Board(), Limit(nodes=1000)) is None   # the empty board: far too big
 True
->>> analysis = analyze_quick(Board.from_moves("22525762534622441115633653436713514"), node_limit=1000)
+>>> analysis = analyze_quick(Board.from_moves("22525762534622441115633653436713514"), Limit(nodes=1000))
 >>> analysis.scores, analysis.pv
 ((-3, None, None, -3, None, -2, -3), (5, 6, 3, 6))
 """
@@ -30,7 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from c4engine.board import Board
+from c4engine.errors import LimitError
 from c4engine.geometry import Geometry
+from c4engine.search.limit import Limit
 from c4engine.search.scale import score_range, win_score
 
 __all__ = ["QuickAnalysis", "QuickResult", "analyze_quick", "line_quick", "solve_quick"]
@@ -63,9 +65,9 @@ class _OutOfNodes(Exception):
 
 
 def solve_quick(
-    board: Board, *, weak: bool = False, best_move: bool = True, node_limit: int
+    board: Board, limit: Limit, *, weak: bool = False, best_move: bool = True
 ) -> QuickResult | None:
-    """The exact score of ``board`` for the side to move, or None if it takes more than ``node_limit`` nodes.
+    """The exact score of ``board`` for the side to move, or None if it takes more than ``limit``'s nodes.
 
     The result names the move that proved the score, if one had to;
     otherwise, with ``best_move``, the most central move that a null-window
@@ -74,7 +76,7 @@ def solve_quick(
     """
     if board.connect != 4:
         raise ValueError(f"solve_quick plays connect 4 only, not connect {board.connect}")
-    search = _Search(board.geometry, node_limit)
+    search = _Search(board.geometry, _nodes_of(limit))
     current, mask, stones = board.current_bits, board.mask_bits, board.move_count
     try:
         score, column = search.value(current, mask, stones, weak)
@@ -85,10 +87,8 @@ def solve_quick(
     return QuickResult(score, column, search.nodes)
 
 
-def analyze_quick(
-    board: Board, *, weak: bool = False, pv: bool = True, node_limit: int
-) -> QuickAnalysis | None:
-    """Every column's exact score on ``board``, or None if it takes more than ``node_limit`` nodes.
+def analyze_quick(board: Board, limit: Limit, *, weak: bool = False, pv: bool = True) -> QuickAnalysis | None:
+    """Every column's exact score on ``board``, or None if it takes more than ``limit``'s nodes.
 
     Scored as :meth:`c4engine.search.solver.Solver.analyze` scores them, its
     principal variation starting, like the solver's, from the leftmost best
@@ -97,7 +97,7 @@ def analyze_quick(
     """
     if board.connect != 4:
         raise ValueError(f"analyze_quick plays connect 4 only, not connect {board.connect}")
-    search = _Search(board.geometry, node_limit)
+    search = _Search(board.geometry, _nodes_of(limit))
     scores: list[int | None] = [None] * board.width
     line: list[int] = []
     lines: list[tuple[int, ...]] = []
@@ -123,20 +123,27 @@ def analyze_quick(
     return QuickAnalysis(tuple(scores), tuple(line), search.nodes, tuple(lines) if pv else ())
 
 
-def line_quick(board: Board, column: int, *, node_limit: int) -> tuple[tuple[int, ...], int] | None:
+def line_quick(board: Board, column: int, limit: Limit) -> tuple[tuple[int, ...], int] | None:
     """Best play from ``board`` to the end of the game starting with ``column``, and the nodes searched;
-    None if it takes more than ``node_limit`` nodes.  Connect 4 only.
+    None if it takes more than ``limit``'s nodes.  Connect 4 only.
 
-    >>> line_quick(Board.from_moves("22525762534622441115633653436713514"), 5, node_limit=1000)[0]
+    >>> line_quick(Board.from_moves("22525762534622441115633653436713514"), 5, Limit(nodes=1000))[0]
     (5, 6, 3, 6)
     """
     if board.connect != 4:
         raise ValueError(f"line_quick plays connect 4 only, not connect {board.connect}")
-    search = _Search(board.geometry, node_limit)
+    search = _Search(board.geometry, _nodes_of(limit))
     try:
         return tuple(search.line(board, column)), search.nodes
     except _OutOfNodes:
         return None
+
+
+def _nodes_of(limit: Limit) -> int:
+    """The nodes a quick search may take: ``limit``'s, which it must have (the search looks at no clock)."""
+    if limit.nodes is None:
+        raise LimitError(f"a quick search is bounded by nodes alone: {limit!r} has none")
+    return limit.nodes
 
 
 def _sign(x: int) -> int:
@@ -151,7 +158,7 @@ def _half_towards_zero(x: int) -> int:
 class _Search:
     """One search's state: the board's masks, the table of upper bounds and the node count."""
 
-    def __init__(self, geometry: Geometry, node_limit: int) -> None:
+    def __init__(self, geometry: Geometry, most_nodes: int) -> None:
         self.cells = geometry.width * geometry.height
         # the win score by the stones on the board (search.scale), looked up where the search is hot
         self.win_at = [win_score(self.cells, stones) for stones in range(self.cells + 4)]
@@ -163,7 +170,7 @@ class _Search:
         self.steps = (stride, stride - 1, stride + 1)  # across, and the two diagonals
         self.table: dict[int, int] = {}
         self.nodes = 0
-        self.node_limit = node_limit
+        self.most_nodes = most_nodes
         self.root_stones = -1
         self.root_move: int | None = None  # the move of the root's last cut: it scores at least beta
 
@@ -252,7 +259,7 @@ class _Search:
     def negamax(self, current: int, mask: int, stones: int, alpha: int, beta: int) -> int:
         """The score within (alpha, beta) of a position whose side to move cannot win at once."""
         self.nodes += 1
-        if self.nodes > self.node_limit:
+        if self.nodes > self.most_nodes:
             raise _OutOfNodes
         cells, win_at = self.cells, self.win_at
         playable = (mask + self.bottom) & self.full

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -62,8 +61,9 @@ from c4engine.errors import NotationError, ReviewError
 from c4engine.geometry import fits_64_bits
 from c4engine.notation import format_moves
 from c4engine.player import Player
-from c4engine.search.analysis import Analyst, Poll
-from c4engine.search.limit import Limit
+from c4engine.search.analysis import Analyst
+from c4engine.search.limit import UNLIMITED, Budget, Limit
+from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import PlayResult, PositionAnalysis, bound_words
 from c4engine.search.scale import score_range, win_score
 
@@ -75,7 +75,6 @@ __all__ = [
     "GameLike",
     "PlyReview",
     "Review",
-    "ReviewProgress",
     "ReviewSummary",
     "SideSummary",
     "board_of_game",
@@ -101,7 +100,7 @@ DEFAULT_PLY_LIMIT: Final = Limit(time=1.0)
 
 TOTAL_SHARE: Final = 0.5
 """On a board the solver cannot hold, where every ply spends its whole time on an estimate, the part of
-a review's ``total_time`` its plies share (the rest for what a ply costs beyond its limit)."""
+a review's ``total`` time its plies share (the rest for what a ply costs beyond its limit)."""
 
 SOLVE_SHARE: Final = 0.7
 """The part of a ply's time for the exact way (the solver); the rest, if that does not prove it all,
@@ -312,25 +311,6 @@ class ReviewSummary:
 
 
 @dataclass(frozen=True)
-class ReviewProgress:
-    """Handed to a review's progress hook after each ply: ``done`` of ``total`` plies, the last one reviewed.
-
-    Plies are reviewed from the game's end backwards.  The ply has no
-    better line yet (``pv``): lines are searched apart and join their
-    plies at the end of the review.
-    """
-
-    done: int
-    total: int
-    ply: PlyReview
-    elapsed: float
-
-
-ProgressHook = Callable[[ReviewProgress], bool | None]
-"""Called after each reviewed ply; returning True stops the review (it comes back incomplete)."""
-
-
-@dataclass(frozen=True)
 class Review:
     """A reviewed game: its moves, board, every ply's :class:`PlyReview` and the :class:`ReviewSummary`.
 
@@ -537,10 +517,10 @@ def review_game(
     width: int = 7,
     height: int = 6,
     connect: int = 4,
-    progress: ProgressHook | None = None,
-    poll: Poll | None = None,
+    progress: Hook | None = None,
+    poll: Hook | None = None,
     beside: bool | None = None,
-    total_time: float | None = None,
+    total: Limit | None = None,
     opening_plies: int = 0,
     result: tuple[str, str | None] | None = None,
 ) -> Review:
@@ -561,9 +541,10 @@ def review_game(
 
     ``poll`` is handed to every analysis (it can stop a search);
     ``progress`` is called after each ply and stops the review by returning
-    True.  ``total_time`` bounds the whole review: it stops once it has run
-    that long, and on a board the solver cannot hold each ply gets at most
-    its share of :data:`TOTAL_SHARE` of it.  What nothing else waits for --
+    True.  ``total``'s time bounds the whole review (each ply's nodes and
+    depth are ``limit``'s): it stops once it has run that long, and on a
+    board the solver cannot hold each ply gets at most its share of
+    :data:`TOTAL_SHARE` of it.  What nothing else waits for --
     the better lines of the costly moves, and the best columns of the plies
     whose value the book gives -- is searched in a thread beside the
     review, by a second analyst (its own solver and table), when ``beside``
@@ -574,7 +555,7 @@ def review_game(
     Either way the review is the same (each line is the most central best
     move at every step, whichever table found it).
     """
-    start = time.perf_counter()
+    budget = (total or UNLIMITED).start()
     final = board_of_game(game, width, height, connect)
     moves = final.moves
     if not 0 <= opening_plies <= len(moves):
@@ -586,8 +567,9 @@ def review_game(
         walk.play(column)
     if beside is None:
         beside = (os.cpu_count() or 1) > 1
-    if total_time is not None and limit.time is not None and not final.geometry.fits_64_bits:
-        limit = replace(limit, time=min(limit.time, TOTAL_SHARE * total_time / max(1, len(moves))))
+    if budget.limit.time is not None and limit.time is not None and not final.geometry.fits_64_bits:
+        ply_share = budget.limit.share(TOTAL_SHARE / max(1, len(moves)))
+        limit = replace(limit, time=min(limit.time, ply_share.time or limit.time))
     reviewed: list[PlyReview] = []
     complete = True
     with _Aside(analyst, limit, beside=beside and final.geometry.fits_64_bits) as aside:
@@ -601,9 +583,9 @@ def review_game(
             ply = _review_ply(analyst, positions[index], moves[index], limit, poll, after_move, aside, chosen)
             after_move = (ply.before_lower, ply.before_upper)
             reviewed.append(ply)
-            took = time.perf_counter() - start
-            stopped = progress is not None and progress(ReviewProgress(len(reviewed), len(moves), ply, took))
-            if (stopped is True or (total_time is not None and took > total_time)) and index > 0:
+            done = Progress(time=budget.time_spent, plies_done=len(reviewed), plies=len(moves), ply=ply)
+            stopped = progress is not None and progress(done)
+            if (stopped is True or budget.expired) and index > 0:
                 complete = False
                 aside.stop()
                 break
@@ -617,7 +599,7 @@ def review_game(
         result=outcome,
         plies=_agreeing(plies),
         complete=complete,
-        elapsed=time.perf_counter() - start,
+        elapsed=budget.time_spent,
         ply_time=limit.time,
         ply_nodes=limit.nodes,
         opening_plies=opening_plies,
@@ -667,10 +649,10 @@ class _Aside:
         scores ``value`` (None: not known exactly yet)."""
         self._submit(board, _line_found, first, value)
 
-    def best(self, board: Board, value: int, columns: Bounds, budget: Limit, with_line: bool) -> None:
+    def best(self, board: Board, value: int, columns: Bounds, share: Limit, with_line: bool) -> None:
         """Find the best columns of ``board``, whose value is ``value``, from the bounds ``columns``
-        within ``budget``; then, ``with_line``, the line from the most central of them."""
-        self._submit(board, _best_found, value, dict(columns), budget, with_line)
+        within ``share``; then, ``with_line``, the line from the most central of them."""
+        self._submit(board, _best_found, value, dict(columns), share, with_line)
 
     def _submit(self, board: Board, job: Callable[..., _Found], *args: object) -> None:
         if self._pool is None:
@@ -709,11 +691,11 @@ def _best_found(
     board: Board,
     value: int,
     columns: Bounds,
-    budget: Limit,
+    share: Limit,
     with_line: bool,
     limit: Limit,
 ) -> _Found:
-    best, complete = _columns_reaching(analyst, board, value, columns, budget, time.perf_counter())
+    best, complete = _columns_reaching(analyst, board, value, columns, share.start())
     if not (with_line and best):
         return _Found(best, complete, (), False)
     first = next(column for column in board.geometry.center_order if column in best)
@@ -725,7 +707,7 @@ def _best_line(
 ) -> tuple[tuple[int, ...], bool]:
     """Best play from ``board`` starting with ``first``, a best column scoring ``value`` (found first
     when None), and whether it reaches the game's end: the whole line within ``limit``."""
-    start = time.perf_counter()
+    budget = limit.start()
     if value is None:
         child = board.copy()
         child.play(first)
@@ -735,10 +717,9 @@ def _best_line(
         if not found.proven or found.score is None:
             return (first,), False
         value = -int(found.score.value)
-    left = _left(limit, start)
-    if left is not None and left <= 0:
+    if budget.expired:
         return (first,), False
-    return analyst.line(board, first, value, _within(limit, left))
+    return analyst.line(board, first, value, budget.remaining())
 
 
 _BESIDE: Final[WeakKeyDictionary[Analyst, dict[tuple[int, int, int], Analyst]]] = WeakKeyDictionary()
@@ -815,7 +796,7 @@ def _review_ply(
     board: Board,
     played: int,
     limit: Limit,
-    poll: Poll | None,
+    poll: Hook | None,
     after_move: tuple[int, int] | None,
     aside: _Aside,
     chosen: bool,
@@ -832,7 +813,6 @@ def _review_ply(
     search of its child against the value.  A costly move's better line is
     asked of ``lines``.
     """
-    start = time.perf_counter()
     cells, stones = board.width * board.height, board.move_count
     lowest, highest = _score_range(board)
     columns = _known_columns(analyst, board)
@@ -844,7 +824,8 @@ def _review_ply(
     proven_best: tuple[int, ...] = ()
     best_complete = False
     estimate = best_estimate = None
-    fast_share = limit.share(SOLVE_SHARE) if limit.time is not None else limit
+    budget = limit.start()
+    fast = (limit.share(SOLVE_SHARE) if limit.time is not None else limit).start()  # the cheap way's part
     if board.geometry.fits_64_bits:
         before_lower, before_upper = _intersect((before_lower, before_upper), _best_bounds(board, columns))
         if (known := analyst.book_score(board)) is not None:
@@ -854,20 +835,18 @@ def _review_ply(
         apart = known is not None and lower == upper and len(columns) < len(board.legal_moves())
         if apart:
             costly = chosen and lower < before_lower  # the played column below the value: a line is wanted
-            aside.best(board, before_lower, columns, fast_share, costly)
+            aside.best(board, before_lower, columns, fast.limit, costly)
         if before_lower != before_upper:
-            start += _load_solver(analyst, board)
-            solved = _solve_value(analyst, board, before_lower, fast_share, start, poll)
+            with budget.paused(), fast.paused():  # loading the solver is no ply's time
+                analyst.solver.load(board)
+            solved = _solve_value(analyst, board, before_lower, fast, poll)
             before_lower, before_upper = _intersect((before_lower, before_upper), solved)
         if before_lower == before_upper and not apart:
-            proven_best, best_complete = _columns_reaching(
-                analyst, board, before_lower, columns, fast_share, start
-            )
+            proven_best, best_complete = _columns_reaching(analyst, board, before_lower, columns, fast)
     if not (lower == upper and before_lower == before_upper):
-        left = None if limit.time is None else max(limit.time - (time.perf_counter() - start), limit.time / 4)
-        analysis = analyst.analyze(
-            board, Limit(time=left, nodes=limit.nodes, depth=limit.depth), pv=False, poll=poll
-        )
+        # what the cheap way left, and a quarter of the ply's time at least, whatever it took
+        left = budget.remaining(at_least=(limit.time or 0.0) / 4)
+        analysis = analyst.analyze(board, left, pv=False, poll=poll)
         bounds = {column: _column_bounds(analysis, column, board) for column in board.legal_moves()}
         lower, upper = _intersect((lower, upper), bounds[played])
         bounds[played] = (lower, upper)
@@ -946,31 +925,29 @@ def _best_bounds(board: Board, columns: Bounds) -> tuple[int, int]:
     return max(low for low, _ in every), max(high for _, high in every)
 
 
-def _probe(analyst: Analyst, board: Board, score: int, limit: Limit, start: float) -> bool | None:
+def _probe(analyst: Analyst, board: Board, score: int, budget: Budget) -> bool | None:
     """Whether ``board`` scores at least ``score`` for its mover: one null-window search within what is
-    left of ``limit`` since ``start``; None when nothing is left or it ran out."""
-    left = _left(limit, start)
-    if left is not None and left <= 0:
+    left of ``budget``; None when nothing is left or it ran out."""
+    if budget.expired:
         return None
-    return analyst.is_at_least(board, score, _within(limit, left))
+    return analyst.is_at_least(board, score, budget.remaining())
 
 
 def _solve_value(
-    analyst: Analyst, board: Board, at_least: int, limit: Limit, start: float, poll: Poll | None
+    analyst: Analyst, board: Board, at_least: int, budget: Budget, poll: Hook | None
 ) -> tuple[int, int]:
     """The proven bounds of ``board``'s value: the solver's search from ``at_least`` (a score already
-    proven, say the played column's), within what is left of ``limit`` since ``start``.
+    proven, say the played column's), within what is left of ``budget``.
 
     The solver itself, not :meth:`Analyst.solve`: the review wants no estimate of the engine where
     the solver runs out (an analysis follows, which gives one), and the search starts from the bound.
     """
     lowest, highest = _score_range(board)
-    left = _left(limit, start)
-    if left is not None and left <= 0:
+    if budget.expired:
         return lowest, highest
     result = analyst.solver.solve(
         board,
-        _within(limit, left),
+        budget.remaining(),
         poll=poll,
         poll_interval=SOLVE_POLL_INTERVAL,
         best_move=False,
@@ -979,29 +956,12 @@ def _solve_value(
     return result.lower, result.upper
 
 
-def _load_solver(analyst: Analyst, board: Board) -> float:
-    """Load the solver's compiled search for ``board`` (compiling it, the first time on a machine):
-    the seconds it took, which count in no ply's time."""
-    began = time.perf_counter()
-    analyst.solver.load(board)
-    return time.perf_counter() - began
-
-
-def _left(limit: Limit, start: float) -> float | None:
-    return None if limit.time is None else limit.time - (time.perf_counter() - start)
-
-
-def _within(limit: Limit, seconds: float | None) -> Limit:
-    return Limit(time=seconds, nodes=limit.nodes)
-
-
 def _columns_reaching(
     analyst: Analyst,
     board: Board,
     value: int,
     columns: Bounds,
-    limit: Limit,
-    start: float,
+    budget: Budget,
 ) -> tuple[tuple[int, ...], bool]:
     """The columns proven to score the position's exact ``value`` (its best columns), and whether
     they are all of them (no column left unanswered when the limit ran out).
@@ -1021,7 +981,7 @@ def _columns_reaching(
             reaches: bool | None = known[0] >= value
         else:
             child.play(column)
-            beaten = _probe(analyst, child, 1 - value, limit, start)
+            beaten = _probe(analyst, child, 1 - value, budget)
             child.undo()
             reaches = None if beaten is None else not beaten
         if reaches is None:

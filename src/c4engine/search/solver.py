@@ -28,7 +28,7 @@ import dataclasses
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,7 +40,8 @@ from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
 from c4engine.search import parallel as _parallel
-from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Budget, Limit
+from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import (
     Analysis,
     BatchResult,
@@ -54,7 +55,6 @@ __all__ = [
     "DEFAULT_TABLE_MB",
     "Analysis",
     "BatchResult",
-    "SolveProgress",
     "SolveResult",
     "Solver",
     "moves_to_end",
@@ -69,44 +69,26 @@ Nearer the end a node's subtree is too small to repay probing every child
 (docs/benchmarks.md: the margin measured with the table's near-end part)."""
 
 
-@dataclass(frozen=True)
-class SolveProgress:
-    """What a running solve knows, handed to the poll hook."""
-
-    nodes: int
-    elapsed: float
-    lower: int
-    upper: int
-    best_move: int | None
-
-
-PollHook = Callable[[SolveProgress], bool | None]
-
-
 @dataclass
-class _Budget:
-    """Limits shared by every kernel call of one solve or analysis."""
+class _Run:
+    """One solve or analysis under way: its :class:`Budget` (shared by every kernel call), its poll
+    hook, why it stopped, and the measured speed that sizes its slices."""
 
-    start: float
-    time_limit: float | None
-    node_limit: int | None
-    poll: PollHook | None
+    budget: Budget
+    poll: Hook | None
     poll_interval: float
-    nodes: int = 0
     stopped: str | None = None
     rate: float = _RATE_GUESS
+    timed_out: bool = False  # its timer cancelled it: its time ran out between two looks at the clock
+
+    def why_cancelled(self) -> str:
+        """Why a cancelled search stopped: its own time running out (its timer), else a caller's cancel."""
+        return "time limit" if self.timed_out else "cancelled"
 
     @classmethod
-    def of(
-        cls, limit: Limit, poll: PollHook | None = None, poll_interval: float = DEFAULT_POLL_INTERVAL
-    ) -> _Budget:
-        """The budget of a search bounded by ``limit`` (its depth means nothing here), starting now."""
-        return cls(time.perf_counter(), limit.time, limit.nodes, poll, poll_interval)
-
-    def remaining_nodes(self) -> int | None:
-        if self.node_limit is None:
-            return None
-        return max(0, self.node_limit - self.nodes)
+    def of(cls, limit: Limit, poll: Hook | None = None, poll_interval: float = DEFAULT_POLL_INTERVAL) -> _Run:
+        """The run of a search bounded by ``limit`` (its depth means nothing here), starting now."""
+        return cls(limit.start(), poll, poll_interval)
 
 
 class Solver:
@@ -197,7 +179,7 @@ class Solver:
         limit: Limit = UNLIMITED,
         *,
         weak: bool | None = None,
-        poll: PollHook | None = None,
+        poll: Hook | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         best_move: bool = True,
         at_least: int | None = None,
@@ -211,7 +193,8 @@ class Solver:
 
         ``limit`` bounds the search by its ``time`` (seconds, wall clock) and
         ``nodes``; its ``depth`` means nothing to the exact solver, which always
-        searches to the end, and is ignored.  ``poll`` is called with a :class:`SolveProgress` about every
+        searches to the end, and is ignored.  ``poll`` is called with a
+        :class:`~c4engine.search.progress.Progress` (nodes, time, bounds, best move) about every
         ``poll_interval`` CPU seconds and stops the search by returning True.
         A stopped search returns ``exact=False`` with the bounds proved so far.
 
@@ -228,11 +211,10 @@ class Solver:
         weak = self.weak if weak is None else weak
         with self._lock:
             self._prepare(board)
-            budget = _Budget.of(limit, poll, poll_interval)
-            with board.frozen():
-                return self._solve(
-                    board.current_bits, board.mask_bits, board, weak, budget, best_move, at_least
-                )
+            run = _Run.of(limit, poll, poll_interval)
+            with board.frozen(), self._timed(run):
+                current, mask = board.current_bits, board.mask_bits
+                return self._solve(current, mask, board, weak, run, best_move, at_least, whole_run=True)
 
     def solve_many(self, boards: Iterable[Board], *, weak: bool | None = None) -> BatchResult:
         """The exact scores of many positions, solved one after the other in one compiled call.
@@ -262,7 +244,7 @@ class Solver:
         with self._lock:
             for width, height, connect in {(b.width, b.height, b.connect) for b in boards}:
                 self._load(width, height, connect)  # before the clock starts
-            t0 = time.perf_counter()
+            budget = UNLIMITED.start()  # its clock: the batch has no limits
             self._cancel[0] = 0
             start = 0
             while start < len(boards) and complete:
@@ -273,9 +255,7 @@ class Solver:
                     end += 1
                 complete = self._solve_run(boards[start:end], weak, scores, nodes, best_moves)
                 start = end
-        return BatchResult(
-            tuple(scores), tuple(nodes), tuple(best_moves), time.perf_counter() - t0, weak, complete
-        )
+        return BatchResult(tuple(scores), tuple(nodes), tuple(best_moves), budget.time_spent, weak, complete)
 
     def is_at_least(
         self,
@@ -304,10 +284,10 @@ class Solver:
                 return True
             if score > highest:
                 return False
-            budget = _Budget.of(limit)
+            run = _Run.of(limit)
             state = _layout.new_state(score - 1, score)
-            with board.frozen():
-                status = self._run(board.current_bits, board.mask_bits, stones, board, state, budget)
+            with board.frozen(), self._timed(run):
+                status = self._run(board.current_bits, board.mask_bits, stones, board, state, run)
             if status != _layout.DONE:
                 return None
             return int(state[_layout.S_MIN]) >= score
@@ -319,7 +299,7 @@ class Solver:
         *,
         weak: bool | None = None,
         pv: bool = True,
-        poll: PollHook | None = None,
+        poll: Hook | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
     ) -> Analysis:
         """The score of every move of ``board`` (None for a full column) and a principal variation.
@@ -330,14 +310,35 @@ class Solver:
         weak = self.weak if weak is None else weak
         with self._lock:
             self._prepare(board)
-            budget = _Budget.of(limit, poll, poll_interval)
+            run = _Run.of(limit, poll, poll_interval)
             start_lanes = self._lane_nodes()
-            with board.frozen():
-                analysis = self._analyze(board, weak, budget, pv)
+            with board.frozen(), self._timed(run):
+                analysis = self._analyze(board, weak, run, pv)
             split = self._nodes_per_thread(analysis.nodes, start_lanes)
             return dataclasses.replace(analysis, nodes_per_thread=split)
 
     # ------------------------------------------------------------ internals
+
+    @contextlib.contextmanager
+    def _timed(self, run: _Run) -> Iterator[None]:
+        """Cancel the search the moment ``run``'s time is spent: the search looks at the clock only
+        between slices sized by its CPU speed, which a loaded machine stretches several times over."""
+        seconds = run.budget.time_left()
+        if seconds is None:
+            yield
+            return
+
+        def expire() -> None:
+            run.timed_out = True
+            self.cancel()
+
+        timer = threading.Timer(seconds, expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
     def _check(self, board: Board) -> None:
         """Refuse a board that is over or too big for the solver (:func:`c4engine.geometry.fits_64_bits`)."""
@@ -408,16 +409,18 @@ class Solver:
         mask: int,
         board: Board,
         weak: bool,
-        budget: _Budget,
+        run: _Run,
         find_best: bool,
         at_least: int | None = None,
+        whole_run: bool = False,
     ) -> SolveResult:
-        """Solve the position (current, mask) of ``board``'s geometry, which must not be over."""
+        """Solve the position (current, mask) of ``board``'s geometry, which must not be over; its time
+        counts from the start of ``run`` when it is the ``whole_run``, else from now (a child's)."""
         cells = board.width * board.height
         stones = mask.bit_count()
-        start_nodes = budget.nodes
+        start_nodes = run.budget.nodes_spent
         start_lanes = self._lane_nodes()
-        t0 = time.perf_counter()
+        began = 0.0 if whole_run else run.budget.time_spent
         lowest, highest = score_range(cells, stones)
         lower, upper = (-1, 1) if weak else (lowest, highest)
         if at_least is not None:
@@ -425,7 +428,7 @@ class Solver:
                 raise ValueError(f"at_least={at_least} is above the best score possible here")
             lower = max(lower, _sign(at_least) if weak else at_least)
         state = _layout.new_state(lower, upper)
-        status = self._run(current, mask, stones, board, state, budget, weak)
+        status = self._run(current, mask, stones, board, state, run, weak)
         lo, hi = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
         if weak:
             lo, hi = _sign(lo), _sign(hi)
@@ -435,9 +438,9 @@ class Solver:
         proved = root_move >= 0 and int(state[_layout.S_ROOT_BOUND]) >= int(state[_layout.S_MIN])
         if best is not None and best < 0:
             best = None
-        nodes = budget.nodes - start_nodes
+        nodes = run.budget.nodes_spent - start_nodes
         if exact and not proved and find_best:
-            best, extra = self._find_best(current, mask, board, lo, weak, budget)
+            best, extra = self._find_best(current, mask, board, lo, weak, run)
             nodes += extra
             proved = best is not None
         if exact and not proved:
@@ -452,11 +455,11 @@ class Solver:
             hi,
             best,
             nodes,
-            time.perf_counter() - t0,
+            run.budget.time_spent - began,
             weak,
             cells,
             stones,
-            stopped=budget.stopped,
+            stopped=run.stopped,
             best_proved=proved,
             nodes_per_thread=self._nodes_per_thread(nodes, start_lanes),
         )
@@ -471,10 +474,10 @@ class Solver:
         return (nodes - sum(helpers), *helpers)
 
     def _find_best(
-        self, current: int, mask: int, board: Board, score: int, weak: bool, budget: _Budget
+        self, current: int, mask: int, board: Board, score: int, weak: bool, run: _Run
     ) -> tuple[int | None, int]:
         """A column reaching ``score`` (solving the children, cheap with a warm table)."""
-        start = budget.nodes
+        start = run.budget.nodes_spent
         for column in board.geometry.center_order:
             child = _play(current, mask, column, board)
             if child is None:
@@ -483,13 +486,13 @@ class Solver:
             if child_mask == board.geometry.full:
                 child_score = 0
             else:
-                result = self._solve(child_current, child_mask, board, weak, budget, False)
+                result = self._solve(child_current, child_mask, board, weak, run, False)
                 if not result.exact or result.score is None:
-                    return None, budget.nodes - start
+                    return None, run.budget.nodes_spent - start
                 child_score = result.score
             if -child_score == score:
-                return column, budget.nodes - start
-        return None, budget.nodes - start
+                return column, run.budget.nodes_spent - start
+        return None, run.budget.nodes_spent - start
 
     def _call_kernel(
         self,
@@ -516,7 +519,7 @@ class Solver:
         stones: int,
         board: Board,
         state: np.ndarray,
-        budget: _Budget,
+        run: _Run,
         weak: bool = False,
     ) -> int:
         positions = np.array([[current, mask]], dtype=np.uint64)
@@ -524,9 +527,9 @@ class Solver:
         rows[0, _layout.R_STONES] = stones
         status = _layout.PAUSED
         while True:
-            if budget.stopped is not None:
+            if run.stopped is not None:
                 return _layout.CANCELLED
-            slice_nodes = self._next_slice(budget)
+            slice_nodes = self._next_slice(run)
             if slice_nodes is None:
                 return _layout.PAUSED
             if self.threads > 1:  # alone up to where the helpers join in
@@ -536,86 +539,87 @@ class Solver:
             status = self._call_kernel(board, positions, rows, state, before + slice_nodes)
             cpu = time.thread_time() - cpu
             done = int(state[_layout.S_NODES]) - before
-            budget.nodes += done
+            run.budget.spend(done)
             if cpu > 0.01 and done > 0:
-                budget.rate = done / cpu
+                run.rate = done / cpu
             if status == _layout.DONE:
                 return status
             if status == _layout.CANCELLED:
-                budget.stopped = "cancelled"
+                run.stopped = run.why_cancelled()
                 return status
             root = int(state[_layout.S_ROOT_MOVE])
-            if self._polled(budget, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
+            if self._polled(run, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
                 return _layout.CANCELLED
             if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
-                return self._race(_parallel.Root(current, mask, stones), board, state, budget, weak)
+                return self._race(_parallel.Root(current, mask, stones), board, state, run, weak)
 
-    def _next_slice(self, budget: _Budget, threads: int = 1) -> int | None:
+    def _next_slice(self, run: _Run, threads: int = 1) -> int | None:
         """How many nodes the next kernel call may search (``threads`` sharing the node limit), or
-        None when a limit has stopped the search (``budget.stopped`` says which)."""
-        slice_nodes = max(1000, int(budget.rate * budget.poll_interval))
-        left = budget.remaining_nodes()
+        None when a limit has stopped the search (``run.stopped`` says which)."""
+        slice_nodes = max(1000, int(run.rate * run.poll_interval))
+        budget = run.budget
+        expired = budget.expired
+        if expired is not None:
+            run.stopped = expired
+            return None
+        left = budget.nodes_left()
         if left is not None:
-            if left <= 0:
-                budget.stopped = "node limit"
-                return None
             slice_nodes = min(slice_nodes, max(1, left // threads))
-        if budget.time_limit is not None:
-            remaining = budget.time_limit - (time.perf_counter() - budget.start)
-            if remaining <= 0:
-                budget.stopped = "time limit"
-                return None
-            slice_nodes = min(slice_nodes, max(1000, int(budget.rate * remaining)))
+        seconds = budget.time_left()
+        if seconds is not None:
+            slice_nodes = min(slice_nodes, max(1000, int(run.rate * seconds)))
         return slice_nodes
 
-    def _polled(self, budget: _Budget, lower: int, upper: int, root: int) -> bool:
-        """Hand the poll hook the progress; True (and ``budget.stopped`` said) when it stops the search."""
-        if budget.poll is None:
+    def _polled(self, run: _Run, lower: int, upper: int, root: int) -> bool:
+        """Hand the poll hook the progress; True (and ``run.stopped`` said) when it stops the search."""
+        if run.poll is None:
             return False
-        progress = SolveProgress(
-            budget.nodes, time.perf_counter() - budget.start, lower, upper, root if root >= 0 else None
+        progress = Progress(
+            nodes=run.budget.nodes_spent,
+            time=run.budget.time_spent,
+            best_move=root if root >= 0 else None,
+            lower=lower,
+            upper=upper,
         )
-        if budget.poll(progress) is True:
-            budget.stopped = "stopped by poll"
+        if run.poll(progress) is True:
+            run.stopped = "stopped by poll"
             return True
         return False
 
-    def _race(
-        self, root: _parallel.Root, board: Board, state: np.ndarray, budget: _Budget, weak: bool
-    ) -> int:
+    def _race(self, root: _parallel.Root, board: Board, state: np.ndarray, run: _Run, weak: bool) -> int:
         """Search ``root`` on from the paused ``state`` with every thread
         (:class:`c4engine.search.parallel.Race`); a ``weak`` solve's helpers share the first thread's
         question."""
         _parallel.use_whole_table(self.table)  # no thread grows it now
 
         def count(nodes: int) -> None:
-            budget.nodes += nodes
+            run.budget.spend(nodes)
 
         def next_slice(threads: int) -> int | None:
-            return self._next_slice(budget, threads)
+            return self._next_slice(run, threads)
 
-        def run(
+        def call(
             lane: _parallel.Lane, positions: np.ndarray, rows: np.ndarray, state: np.ndarray, stop: int
         ) -> int:
             return self._call_kernel(board, positions, rows, state, stop, lane)
 
         race = _parallel.Race(
             self._lanes,
-            run,
+            call,
             root,
             next_slice=next_slice,
             count=count,
-            poll=lambda lower, upper, move: self._polled(budget, lower, upper, -1 if move is None else move),
+            poll=lambda lower, upper, move: self._polled(run, lower, upper, -1 if move is None else move),
             cancelled=lambda: bool(self._cancel[0]),
-            remaining_nodes=budget.remaining_nodes,
+            remaining_nodes=run.budget.nodes_left,
             other_values=not weak,
         )
         status = race.run(state)
-        if status == _layout.CANCELLED and budget.stopped is None:
-            budget.stopped = "cancelled"
+        if status == _layout.CANCELLED and run.stopped is None:
+            run.stopped = run.why_cancelled()
         return status
 
-    def _analyze(self, board: Board, weak: bool, budget: _Budget, want_pv: bool) -> Analysis:
+    def _analyze(self, board: Board, weak: bool, run: _Run, want_pv: bool) -> Analysis:
         width = board.width
         cells = width * board.height
         stones = board.move_count
@@ -640,12 +644,12 @@ class Solver:
                 continue
             children[column] = child
             lowers[column], uppers[column] = -child_highest, -child_lowest
-        if budget.time_limit is None and budget.node_limit is None:
+        if run.budget.limit.time is None and run.budget.limit.nodes is None:
             for column, (child_current, child_mask) in children.items():
-                result = self._solve(child_current, child_mask, board, weak, budget, False)
+                result = self._solve(child_current, child_mask, board, weak, run, False)
                 lowers[column], uppers[column] = -result.upper, -result.lower
         else:
-            self._bound_columns(board, children, lowers, uppers, budget, weak)
+            self._bound_columns(board, children, lowers, uppers, run, weak)
         if weak:  # win, draw or loss: the bounds' signs
             lowers = [None if low is None else _sign(low) for low in lowers]
             uppers = [None if high is None else _sign(high) for high in uppers]
@@ -658,13 +662,13 @@ class Solver:
         best_columns = tuple(c for c in range(width) if best_score is not None and scores[c] == best_score)
         pv: list[int] = []
         if want_pv and best_columns and exact:
-            pv = self._pv(board, best_columns[0], weak, budget)
+            pv = self._pv(board, best_columns[0], weak, run)
         return Analysis(
             tuple(scores),
             best_columns if exact else (),
             tuple(pv),
-            budget.nodes,
-            time.perf_counter() - budget.start,
+            run.budget.nodes_spent,
+            run.budget.time_spent,
             weak,
             exact,
             cells,
@@ -679,7 +683,7 @@ class Solver:
         children: dict[int, tuple[int, int]],
         lowers: list[int | None],
         uppers: list[int | None],
-        budget: _Budget,
+        run: _Run,
         weak: bool,
     ) -> None:
         """Within a limit, prove each column's bounds as far as it allows: first win, draw or loss of
@@ -702,7 +706,7 @@ class Solver:
                 # "column >= threshold" is "child <= -threshold", that is not "child >= 1 - threshold"
                 child_min = 1 - threshold
                 state = _layout.new_state(child_min - 1, child_min)
-                status = self._run(child_current, child_mask, child_mask.bit_count(), board, state, budget)
+                status = self._run(child_current, child_mask, child_mask.bit_count(), board, state, run)
                 if status != _layout.DONE:
                     return  # the limit ran out: nothing more is proved
                 if int(state[_layout.S_MIN]) >= child_min:
@@ -720,13 +724,13 @@ class Solver:
                 continue
             child_current, child_mask = children[column]
             state = _layout.new_state(-high, -low)  # the child's proven bounds
-            status = self._run(child_current, child_mask, child_mask.bit_count(), board, state, budget)
+            status = self._run(child_current, child_mask, child_mask.bit_count(), board, state, run)
             lowers[column] = max(low, -int(state[_layout.S_MAX]))
             uppers[column] = min(high, -int(state[_layout.S_MIN]))
             if status != _layout.DONE:
                 return
 
-    def _pv(self, board: Board, first: int, weak: bool, budget: _Budget) -> list[int]:
+    def _pv(self, board: Board, first: int, weak: bool, run: _Run) -> list[int]:
         """Best play from ``board`` starting with ``first``, as far as the limits allow."""
         pv = [first]
         current, mask = board.current_bits, board.mask_bits
@@ -740,7 +744,7 @@ class Solver:
             current, mask = child
             if mask == geometry.full:
                 break
-            result = self._solve(current, mask, board, weak, budget, True)
+            result = self._solve(current, mask, board, weak, run, True)
             if result.best_move is None or not result.exact:
                 break
             column = result.best_move

@@ -47,11 +47,10 @@ from c4engine.board import Board
 from c4engine.play import levels
 from c4engine.play.players import PERFECT, EnginePlayer
 from c4engine.search.analysis import shared_analyst
-from c4engine.search.engine import SearchProgress
 from c4engine.search.limit import Limit
+from c4engine.search.progress import Progress
 from c4engine.search.results import ColumnAnalysis, PositionAnalysis
-from c4engine.search.review import ReviewProgress, review_game
-from c4engine.search.solver import SolveProgress
+from c4engine.search.review import review_game
 
 __all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "review_moves", "warm_up"]
 
@@ -87,7 +86,7 @@ def warm_up() -> int:
 def _analysis(board: Board, limit: Limit, stop: Stop) -> PositionAnalysis:
     """The analysis service's answer within ``limit``, stopped early when ``stop`` says so."""
 
-    def poll(_progress: SolveProgress | SearchProgress) -> bool:
+    def poll(_progress: Progress) -> bool:
         return stop()
 
     return shared_analyst().analyze(board, limit, poll=poll)
@@ -138,28 +137,27 @@ def review_moves(
     height: int,
     connect: int,
     ply: Limit,
-    total_time: float,
+    total: Limit,
     stop: Stop = _never,
 ) -> dict[str, Any]:
     """The review of the game ``moves`` (:func:`~c4engine.search.review.review_game`), as its JSON.
 
     Each ply gets ``ply`` (its time: the server's cap), the whole review
-    ``total_time`` (on boards the
-    solver cannot hold, each ply at most its share).  Once it has run
-    ``total_time`` seconds, ``complete`` is false and ``plies`` holds the
+    ``total``'s time (on boards the solver cannot hold, each ply at most its
+    share).  Once it has run that long, ``complete`` is false and ``plies`` holds the
     plies reviewed, the game's last ones.  ``stop`` ends it at once.  Adds
     ``elapsed``.
     """
     board = Board.from_moves(moves, width, height, connect)
     started = monotonic()
 
-    def poll(_progress: SolveProgress | SearchProgress) -> bool:
+    def poll(_progress: Progress) -> bool:
         return stop()
 
-    def stopped(_progress: ReviewProgress) -> bool:
+    def stopped(_progress: Progress) -> bool:
         return stop()
 
-    review = review_game(shared_analyst(), board, ply, progress=stopped, poll=poll, total_time=total_time)
+    review = review_game(shared_analyst(), board, ply, progress=stopped, poll=poll, total=total)
     result = review.to_json()
     result["elapsed"] = round(monotonic() - started, 4)
     return result
@@ -188,7 +186,7 @@ def engine_move(
     started = monotonic()
     if level == PERFECT:
 
-        def stop_poll(_progress: SolveProgress | SearchProgress) -> bool:
+        def stop_poll(_progress: Progress) -> bool:
             return stop()
 
         result = shared_analyst().solve(board, limit, poll=stop_poll)
@@ -198,9 +196,9 @@ def engine_move(
         capped = False
         time_cap = math.inf if limit.time is None else limit.time
 
-        def poll(progress: SearchProgress) -> bool:
+        def poll(progress: Progress) -> bool:
             nonlocal capped
-            if progress.elapsed >= time_cap or stop():
+            if progress.time >= time_cap or stop():
                 capped = True
             return capped
 

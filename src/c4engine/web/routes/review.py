@@ -42,6 +42,8 @@ def review_routes(caps: ServerCaps, analyses: Lane) -> APIRouter:
         if not board.moves:
             raise StarletteHTTPException(400, "moves: the game has no moves to review")
         ply = Limit(time=caps.seconds(body.time_per_ply, caps.review_ply_time, "time_per_ply"))
-        return await run_in_lane(request, analyses, worker.review_moves, board, ply, caps.review_time)
+        return await run_in_lane(
+            request, analyses, worker.review_moves, board, ply, Limit(time=caps.review_time)
+        )
 
     return router
