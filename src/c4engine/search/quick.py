@@ -287,10 +287,11 @@ class _Search:
             if alpha >= beta:
                 return beta
         moves = []
+        counted = ~(threats << 1)  # not a threat right above one of the opponent's: it never wins (kernels.moves)
         for rank, column_mask in enumerate(self.columns):
             move = playable & column_mask
             if move:
-                threats_made = self.winning_cells(current | move, mask).bit_count()
+                threats_made = (self.winning_cells(current | move, mask) & counted).bit_count()
                 moves.append((-threats_made, rank, move))
         moves.sort()
         for _threats, rank, move in moves:
