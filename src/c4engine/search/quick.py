@@ -287,7 +287,7 @@ class _Search:
             if alpha >= beta:
                 return beta
         moves = []
-        counted = ~(threats << 1)  # not a threat right above one of the opponent's: it never wins (kernels.moves)
+        counted = ~(threats << 1)  # not right above an opponent's threat: that never wins (kernels.moves)
         for rank, column_mask in enumerate(self.columns):
             move = playable & column_mask
             if move:
