@@ -18,9 +18,10 @@ from c4engine import Board
 from c4engine.cli import main
 from c4engine.errors import ThreadCountError
 from c4engine.kernels import layout
-from c4engine.kernels.transposition import Table
+from c4engine.kernels.transposition import TABLE_HEADER, Table
+from c4engine.search import parallel
 from c4engine.search.limit import Limit
-from c4engine.search.parallel import probe_value, use_whole_table
+from c4engine.search.parallel import RACE_FROM_NODES, probe_value, use_whole_table
 from c4engine.search.progress import Progress
 from c4engine.search.solver import Solver
 
@@ -65,6 +66,54 @@ def test_two_threads_score_every_set_as_published(name: str) -> None:
             assert -Solver(table_size_mb=8).solve(child).score == score  # type: ignore[operator]
     if name in ("Test_L1_R2", "Test_L1_R3"):  # searches long enough for a helper to be scheduled
         assert helped > 0
+
+
+def _whole_table_bytes(solver: Solver) -> int:
+    """The bytes of ``solver``'s table in use once it is whole: all but its header."""
+    return solver.table_bytes - TABLE_HEADER * solver.table.array.itemsize
+
+
+def _count_races(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the races started from here on (a hook on :meth:`parallel.Race.run`): one a list entry."""
+    started: list[int] = []
+    run = parallel.Race.run
+
+    def counted(race: parallel.Race, state: np.ndarray) -> int:
+        started.append(1)
+        return run(race, state)
+
+    monkeypatch.setattr(parallel.Race, "run", counted)
+    return started
+
+
+def test_searches_shorter_than_the_threshold_never_start_a_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the default threshold, Test_L1_R2's first 20 (up to a few million nodes each) run alone:
+    no race, no helper node, and the table grows as on one thread (never made whole)."""
+    races = _count_races(monkeypatch)
+    solver = Solver(threads=2)
+    longest = 0
+    for moves, score in _cases("Test_L1_R2", 1, 20):
+        result = solver.solve(Board.from_moves(moves), best_move=False)
+        assert result.exact and result.score == score, moves
+        assert result.nodes_per_thread == (result.nodes, 0), moves
+        longest = max(longest, result.nodes)
+    assert races == []
+    assert 1_000_000 < longest < RACE_FROM_NODES  # the set has searches a lower threshold would race
+    assert solver.table_bytes_in_use < _whole_table_bytes(solver)
+
+
+def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The weak empty board, stopped a little after the threshold: raced once, its first thread
+    alone up to the threshold, the table then whole."""
+    races = _count_races(monkeypatch)
+    solver = Solver(threads=2)
+    limit = RACE_FROM_NODES + 500_000
+    result = solver.solve(Board(), Limit(nodes=limit), weak=True)
+    assert races == [1]
+    assert not result.exact and result.stopped == "node limit"
+    assert result.nodes_per_thread[0] >= RACE_FROM_NODES and sum(result.nodes_per_thread) == result.nodes
+    assert result.nodes <= limit
+    assert solver.table_bytes_in_use == _whole_table_bytes(solver)
 
 
 @pytest.mark.slow

@@ -36,7 +36,8 @@ every entry), so a raced search first has the table at its full size
 (:func:`use_whole_table`).
 
 The serial parts left: the first :data:`RACE_FROM_NODES` nodes of a search
-(alone, so short searches pay nothing for threads), and the first move of
+(alone, so short searches pay nothing for threads, neither the helpers nor
+the whole table), and the first move of
 every node, which all threads search together before they split the rest.
 docs/benchmarks.md, "The solver on two cores", says what this gains and
 why it would gain less per core on more of them.
@@ -64,9 +65,15 @@ __all__ = [
     "use_whole_table",
 ]
 
-RACE_FROM_NODES = 200_000
-"""A search runs alone until it has taken this many nodes (a few hundredths of a second), then
-the helpers join: shorter searches end before threads would pay for starting."""
+RACE_FROM_NODES = 4_000_000
+"""A search runs alone until it has taken this many nodes (a few tenths of a second), then the
+helpers join.  Starting a helper costs little (a thread, a kernel call: well under a millisecond);
+sharing the table costs more: a race has the table whole (:func:`use_whole_table`), and every
+short search after it then misses the cache where the grown table would have held it (one thread
+on a whole 72 MB table: 1.4 times the CPU on Test_L2_R2, 1.09 on Test_L1_R2).  At 200 000 nodes
+the helpers joined 11 of Test_L2_R2's searches and the set took 1.45 times the CPU of one
+thread, nodes alike; from here on no search of Test_L2_R2 or of Test_L1_R2's first 20 is
+raced (docs/benchmarks.md, "Threads that never cost")."""
 SHARED_PLIES = 12
 """In a race, nodes fewer plies than this from the root mark the positions they search busy and
 put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelArgs.shared_until`):

@@ -107,7 +107,7 @@ class Solver:
     cleared when the board size or connect-N changes.
 
     ``threads`` searches share the table (:mod:`c4engine.search.parallel`):
-    a search that runs past a few hundredths of a second is raced by
+    a search that runs past a few tenths of a second is raced by
     ``threads - 1`` helper threads, which makes the table whole at once
     (it no longer grows).  The answers are the same with any number of
     threads; the results count the nodes of each (``nodes_per_thread``).
