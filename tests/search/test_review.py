@@ -15,6 +15,7 @@ from c4engine.errors import NotationError, ReviewError
 from c4engine.play.record import GameRecord
 from c4engine.player import Player
 from c4engine.search.analysis import Analyst
+from c4engine.search.judging import judge
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.progress import Progress
 from c4engine.search.results import moves_to_end
@@ -24,7 +25,6 @@ from c4engine.search.review import (
     VERDICTS,
     Review,
     SideSummary,
-    judge,
     review_game,
 )
 from c4engine.search.solver import Solver
