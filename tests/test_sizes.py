@@ -21,10 +21,7 @@ LONG_MODULES = {
 }
 """The modules still longer than :data:`MAX_MODULE_LINES`, to be split."""
 
-LONG_FUNCTIONS = {
-    "play/record.py:GameRecord.from_dict",
-    "svg.py:board_svg",
-}
+LONG_FUNCTIONS: set[str] = set()
 """The functions still longer than :data:`MAX_FUNCTION_LINES` (``module:qualified.name``), to be split."""
 
 
