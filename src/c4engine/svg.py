@@ -116,19 +116,39 @@ def board_svg(
     def centre(column: int, row: int) -> _Point:
         return pad + (column + 0.5) * size, pad + (height - 1 - row + 0.5) * size
 
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(total_width)}" height="{_n(total_height)}" '
+        f'viewBox="0 0 {_n(total_width)} {_n(total_height)}" role="img">',
+        f"<title>{escape(_title(board))}</title>",
+        f'<rect class="frame" x="0" y="0" width="{_n(total_width)}" height="{_n(height * size + 2 * pad)}" '
+        f'rx="{_n(pad)}" fill="{COLOURS["frame"]}"/>',
+    ]
+    parts += _holes(width, height, centre, hole_radius)
+    parts += _stones(board, centre, size, piece_radius)
+    if show_winning_line and board.winner is not None:
+        parts += _winning_marks(board, centre, size)
+    if highlight_last and board.moves:
+        parts.append(_last_mark(board, centre, size))
+    if coordinates:
+        baseline = height * size + 2 * pad + label_band * 0.75
+        parts += _coordinates(width, baseline, centre, size)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _title(board: DrawnBoard) -> str:
+    """The picture's title: the game, its moves, its result and who is to move."""
     to_move = "game over" if board.is_over else f"{board.turn.symbol} to move"
-    title = (
+    return (
         f"Connect-{board.connect} on {board.size}: "
         f"{board.move_count} move{'s' if board.move_count != 1 else ''}"
         f"{' (' + board.move_string + ')' if board.move_count else ''}, {board.result}, {to_move}"
     )
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(total_width)}" height="{_n(total_height)}" '
-        f'viewBox="0 0 {_n(total_width)} {_n(total_height)}" role="img">',
-        f"<title>{escape(title)}</title>",
-        f'<rect class="frame" x="0" y="0" width="{_n(total_width)}" height="{_n(height * size + 2 * pad)}" '
-        f'rx="{_n(pad)}" fill="{COLOURS["frame"]}"/>',
-    ]
+
+
+def _holes(width: int, height: int, centre: _Centre, hole_radius: float) -> list[str]:
+    """Every cell's hole in the frame."""
+    parts = []
     for column in range(width):
         for row in range(height):
             x, y = centre(column, row)
@@ -136,8 +156,13 @@ def board_svg(
                 f'<circle class="hole" cx="{_n(x)}" cy="{_n(y)}" r="{_n(hole_radius)}" '
                 f'fill="{COLOURS["hole"]}"/>'
             )
+    return parts
 
-    for column in range(width):
+
+def _stones(board: DrawnBoard, centre: _Centre, size: int, piece_radius: float) -> list[str]:
+    """Every stone, the second player's ringed."""
+    parts = []
+    for column in range(board.width):
         for row in range(board.column_height(column)):
             player = board.cell(column, row)
             assert player is not None  # below column_height every cell holds a stone
@@ -154,42 +179,50 @@ def board_svg(
                     f'<circle class="mark" cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.2)}" fill="none" '
                     f'stroke="{COLOURS["second_mark"]}" stroke-width="{_n(size * 0.06)}"/>'
                 )
+    return parts
 
-    if show_winning_line and board.winner is not None:
-        for (x1, y1), (x2, y2) in _segments(board, centre):
-            parts.append(
-                f'<line class="win-line" x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
-                f'stroke="{COLOURS["win_line"]}" stroke-opacity="0.55" stroke-width="{_n(size * 0.1)}" '
-                f'stroke-linecap="round"/>'
-            )
-        for column, row in board.winning_cells():
-            x, y = centre(column, row)
-            # White on the blue frame: the outline sits just outside the stone.
-            parts.append(
-                f'<circle class="win" data-column="{column}" data-row="{row}" cx="{_n(x)}" cy="{_n(y)}" '
-                f'r="{_n(size * 0.43)}" fill="none" stroke="{COLOURS["win"]}" '
-                f'stroke-width="{_n(size * 0.07)}"/>'
-            )
 
-    if highlight_last and board.moves:
-        column = board.moves[-1]
-        x, y = centre(column, board.column_height(column) - 1)
+def _winning_marks(board: DrawnBoard, centre: _Centre, size: int) -> list[str]:
+    """The winner's line(s) drawn through, and its winning stones outlined."""
+    parts = []
+    for (x1, y1), (x2, y2) in _segments(board, centre):
         parts.append(
-            f'<circle class="last" cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.09)}" fill="{COLOURS["last"]}" '
-            f'stroke="#ffffff" stroke-width="{_n(size * 0.03)}"/>'
+            f'<line class="win-line" x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
+            f'stroke="{COLOURS["win_line"]}" stroke-opacity="0.55" stroke-width="{_n(size * 0.1)}" '
+            f'stroke-linecap="round"/>'
         )
+    for column, row in board.winning_cells():
+        x, y = centre(column, row)
+        # White on the blue frame: the outline sits just outside the stone.
+        parts.append(
+            f'<circle class="win" data-column="{column}" data-row="{row}" cx="{_n(x)}" cy="{_n(y)}" '
+            f'r="{_n(size * 0.43)}" fill="none" stroke="{COLOURS["win"]}" '
+            f'stroke-width="{_n(size * 0.07)}"/>'
+        )
+    return parts
 
-    if coordinates:
-        baseline = height * size + 2 * pad + label_band * 0.75
-        for column in range(width):
-            x, _ = centre(column, 0)
-            parts.append(
-                f'<text class="coordinate" x="{_n(x)}" y="{_n(baseline)}" text-anchor="middle" '
-                f"font-family={quoteattr('DejaVu Sans, Arial, sans-serif')} "
-                f'font-size="{_n(size * 0.4)}" fill="{COLOURS["text"]}">{column + 1}</text>'
-            )
-    parts.append("</svg>")
-    return "\n".join(parts)
+
+def _last_mark(board: DrawnBoard, centre: _Centre, size: int) -> str:
+    """The dot on the last stone played."""
+    column = board.moves[-1]
+    x, y = centre(column, board.column_height(column) - 1)
+    return (
+        f'<circle class="last" cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.09)}" fill="{COLOURS["last"]}" '
+        f'stroke="#ffffff" stroke-width="{_n(size * 0.03)}"/>'
+    )
+
+
+def _coordinates(width: int, baseline: float, centre: _Centre, size: int) -> list[str]:
+    """The columns' numbers, 1..width, under the board on ``baseline``."""
+    parts = []
+    for column in range(width):
+        x, _ = centre(column, 0)
+        parts.append(
+            f'<text class="coordinate" x="{_n(x)}" y="{_n(baseline)}" text-anchor="middle" '
+            f"font-family={quoteattr('DejaVu Sans, Arial, sans-serif')} "
+            f'font-size="{_n(size * 0.4)}" fill="{COLOURS["text"]}">{column + 1}</text>'
+        )
+    return parts
 
 
 def _segments(board: DrawnBoard, centre: _Centre) -> list[tuple[_Point, _Point]]:

@@ -28,22 +28,27 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from c4engine.board import Board
 from c4engine.errors import BookError
+from c4engine.experiments.book_checkpoint import Checkpoint, default_checkpoint_path
+from c4engine.experiments.book_positions import (
+    Position,
+    back_up,
+    children,
+    enumerate_positions,
+    negamax,
+    win_score_at,
+)
 from c4engine.geometry import Geometry
 from c4engine.jobs import parallelism, run_jobs
-from c4engine.lines import has_line
 from c4engine.search.analysis import Analyst
 from c4engine.search.book import require_book_size, write_book
 from c4engine.search.results import DEFAULT_TABLE_MB
-from c4engine.search.scale import win_score
-from c4engine.store import SQLiteStore
 
 if TYPE_CHECKING:  # the solver (numba) is imported by the workers that solve: c4 book info needs none
     from c4engine.search.solver import Solver
@@ -138,179 +143,7 @@ BuildEstimated = Callable[[BuildEstimate], None]
 PolicyProgress = Callable[[int, int, int, float], None]
 """``on_policy_progress(ply, solved, positions, cpu_seconds)`` of :func:`build_book`, per policy ply."""
 
-Position = tuple[int, int, bytes]
-"""(current, mask, moves): the side to move's stones, all stones, and a move order reaching them."""
-
 Item = TypeVar("Item")
-
-
-# ------------------------------------------------------------- enumeration
-
-
-def enumerate_positions(width: int, height: int, connect: int, depth: int) -> list[dict[int, Position]]:
-    """The positions of each ply 0..depth that are not over, one per mirror pair, keyed by canonical key.
-
-    Won positions and full boards are left out: their score needs no book.
-    Within a ply, positions come in the order they were first reached, so a
-    position's children sit together (good for batching: they share subtrees).
-
-    >>> [len(level) for level in enumerate_positions(7, 6, 4, 3)]
-    [1, 4, 25, 121]
-    """
-    geometry = Geometry.of(width, height, connect)
-    if depth < 0:
-        raise BookError(f"depth must be 0 or more, not {depth}")
-    if depth > width * height:
-        raise BookError(f"depth {depth} is more than the {width * height} cells of the board")
-    levels: list[dict[int, Position]] = [{0: (0, 0, b"")}]
-    for _ply in range(depth):
-        following: dict[int, Position] = {}
-        for current, mask, moves in levels[-1].values():
-            for column, child_current, child_mask in _children(current, mask, geometry):
-                if child_current < 0:
-                    continue
-                key = child_current + child_mask
-                canonical = min(key, geometry.mirror(key))
-                if canonical not in following:
-                    following[canonical] = (child_current, child_mask, moves + bytes((column,)))
-        levels.append(following)
-    return levels
-
-
-def _children(current: int, mask: int, geometry: Geometry) -> Iterator[tuple[int, int, int]]:
-    """(column, current, mask) per move; current -1 for a move that wins, -2 for one filling the board."""
-    for column in range(geometry.width):
-        if mask & geometry.top_of(column):
-            continue
-        stone = (mask + geometry.bottom_of(column)) & geometry.column_mask(column)
-        mover = current | stone
-        if has_line(mover, geometry.height, geometry.connect):
-            yield column, -1, 0
-            continue
-        child_mask = mask | stone
-        if child_mask == geometry.full:
-            yield column, -2, 0
-            continue
-        yield column, mover ^ child_mask, child_mask
-
-
-def _negamax(current: int, mask: int, geometry: Geometry, win: int, scores: Mapping[int, int]) -> int | None:
-    """The position's score from its children's (``scores``, canonical keys); None if one is missing.
-
-    ``win`` is the score of a move that wins at once (it depends on the ply).
-    """
-    best = -geometry.width * geometry.height
-    for _column, child_current, child_mask in _children(current, mask, geometry):
-        if child_current == -1:
-            value = win
-        elif child_current == -2:
-            value = 0
-        else:
-            child_key = child_current + child_mask
-            found = scores.get(min(child_key, geometry.mirror(child_key)))
-            if found is None:
-                return None
-            value = -found
-        best = max(best, value)
-    return best
-
-
-def _win_score(geometry: Geometry, weak: bool, ply: int) -> int:
-    """The score of winning with the stone played at ``ply``."""
-    return 1 if weak else win_score(geometry.width * geometry.height, ply)
-
-
-def back_up(
-    levels: Sequence[dict[int, Position]], leaf_scores: dict[int, int], geometry: Geometry, weak: bool
-) -> dict[int, int]:
-    """Scores of every position of ``levels``: the leaves' from ``leaf_scores``, the rest by negamax."""
-    scores = {key: leaf_scores[key] for key in levels[-1]}
-    for ply in range(len(levels) - 2, -1, -1):
-        win = _win_score(geometry, weak, ply)
-        for key, (current, mask, _moves) in levels[ply].items():
-            score = _negamax(current, mask, geometry, win, scores)
-            if score is None:
-                raise KeyError(f"position {key} has a child with no score")
-            scores[key] = score
-    return scores
-
-
-# -------------------------------------------------------------- checkpoint
-
-
-def _to_sql(key: int) -> int:
-    return key - (1 << 64) if key >= 1 << 63 else key
-
-
-def _from_sql(value: int) -> int:
-    return value + (1 << 64) if value < 0 else value
-
-
-class Checkpoint(SQLiteStore):
-    """Solved positions (canonical key -> score) of one game, in SQLite; safe against a killed process.
-
-    Written in SQLite's write-ahead-log mode, one transaction per batch of
-    results, so a kill loses at most the batch being written.
-    """
-
-    error = BookError
-    description = "a book checkpoint"
-    run = "book build"
-    remedy = "use another --checkpoint file"
-
-    def __init__(self, path: str | os.PathLike[str], width: int, height: int, connect: int, weak: bool):
-        super().__init__(
-            path,
-            """
-            CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS solved (key INTEGER PRIMARY KEY, score INTEGER NOT NULL);
-            CREATE TABLE IF NOT EXISTS policy
-                (key INTEGER PRIMARY KEY, score INTEGER NOT NULL, move INTEGER NOT NULL);
-            """,  # policy: by Board.key(), not canonical: centre-first choices depend on the orientation
-            wal=True,
-        )
-        wanted = {"width": width, "height": height, "connect": connect, "kind": "weak" if weak else "strong"}
-        stored = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
-        if stored:
-            # Stored as text: compare as text, report as the numbers they are.
-            stored = {name: int(value) if value.isdigit() else value for name, value in stored.items()}
-            self.check_identity(stored, wanted)
-        else:
-            with self._db:
-                self._db.executemany(
-                    "INSERT INTO meta VALUES (?, ?)", [(name, str(value)) for name, value in wanted.items()]
-                )
-
-    def scores(self) -> dict[int, int]:
-        """Every recorded score."""
-        return {_from_sql(k): s for k, s in self._db.execute("SELECT key, score FROM solved")}
-
-    def add(self, results: Iterable[tuple[int, int]]) -> None:
-        """Record results in one transaction (committed when this returns)."""
-        with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO solved VALUES (?, ?)", [(_to_sql(k), s) for k, s in results]
-            )
-
-    def policy(self) -> dict[int, tuple[int, int]]:
-        """Every recorded policy move: position key (not canonical) -> (score, column)."""
-        return {_from_sql(k): (s, m) for k, s, m in self._db.execute("SELECT key, score, move FROM policy")}
-
-    def add_policy(self, results: Iterable[tuple[int, int, int]]) -> None:
-        """Record (key, score, column) policy moves in one transaction."""
-        with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO policy VALUES (?, ?, ?)", [(_to_sql(k), s, m) for k, s, m in results]
-            )
-
-    def __len__(self) -> int:
-        return int(self._db.execute("SELECT count(*) FROM solved").fetchone()[0])
-
-
-def default_checkpoint_path(output: str | os.PathLike[str]) -> Path:
-    """Where the checkpoint of a book goes by default: next to it, ``FILE.sqlite``."""
-    output = Path(output)
-    return output.with_name(output.name + ".sqlite")
 
 
 # ------------------------------------------------------------------- jobs
@@ -519,11 +352,7 @@ def build_book(
     only), and ``on_policy_progress`` follows each ply of it the same way.
     """
     require_book_size(width, height)
-    if policy and weak:
-        raise BookError("a policy needs exact scores: build a strong book")
-    for span in policy:
-        if span.start > depth:
-            raise BookError(f"a policy span starts at ply {span.start}, deeper than the book's depth {depth}")
+    _check_policy(policy, weak, depth)
     geometry = Geometry.of(width, height, connect)
     started = time.perf_counter()
     levels = enumerate_positions(width, height, connect, depth)
@@ -537,49 +366,17 @@ def build_book(
         size = batch_size or _default_batch(len(todo), workers, scheduler)
         if size < 1:
             raise BookError(f"batch size must be at least 1, not {size}")
-        cpu = 0.0
-        solved = 0
-        if on_progress is not None:
-            on_progress(LeafProgress(len(leaves), reused, solved, cpu))
-        parallel = parallelism(workers, scheduler)
-        sample = _spread(todo, max(ESTIMATE_SAMPLE, parallel)) if on_estimate is not None else []
-        sampled, sample_cpu = 0, 0.0
-        chosen = set(sample)
-        batches = [[leaf] for leaf in sample] + _batches([leaf for leaf in todo if leaf not in chosen], size)
-        for index, results in _solve_batches(geometry, weak, batches, table_mb, workers, scheduler):
-            store.add((key, score) for key, score, _seconds in results)
-            for key, score, seconds in results:
-                known[key] = score
-                cpu += seconds
-            solved += len(results)
-            if index < len(sample):
-                sampled += 1
-                sample_cpu += results[0][2]
-                if sampled == len(sample) and on_estimate is not None:
-                    on_estimate(BuildEstimate(len(todo), sampled, sample_cpu / sampled, parallel))
-            if on_progress is not None:
-                on_progress(LeafProgress(len(leaves), reused, solved, cpu))
+        run = _LeafRun(geometry, weak, table_mb, workers, scheduler, on_progress, on_estimate)
+        cpu = run.solve(todo, known, store, len(leaves), reused, size)
         scores = back_up(levels, known, geometry, weak)
         sparse_depth = policy_solved = 0
         extra: dict[int, int] = {}
         if policy:
             job = partial(solve_policy_batch, width, height, connect, table_mb)
-
-            def solve_policy(jobs: list[PolicyJob], on_done: Callable[[PolicyResults], None]) -> None:
-                nonlocal cpu, policy_solved
-                ply, done = len(jobs[0][1]), 0
-                if on_policy_progress is not None:
-                    on_policy_progress(ply, done, len(jobs), cpu)
-                batches = _batches(jobs, batch_size or DEFAULT_POLICY_BATCH)
-                for _index, results in run_jobs(job, batches, workers, scheduler):
-                    on_done(results)
-                    cpu += sum(result[3] for result in results)
-                    done += len(results)
-                    policy_solved += len(results)
-                    if on_policy_progress is not None:
-                        on_policy_progress(ply, done, len(jobs), cpu)
-
-            extra, sparse_depth = walk_policy(levels, scores, policy, geometry, store, solve_policy)
+            batches = batch_size or DEFAULT_POLICY_BATCH
+            policy_run = _PolicyRun(job, batches, workers, scheduler, on_policy_progress, cpu)
+            extra, sparse_depth = walk_policy(levels, scores, policy, geometry, store, policy_run)
+            cpu, policy_solved = policy_run.cpu, policy_run.solved
         write_book(
             output,
             scores | extra,
@@ -609,6 +406,94 @@ def build_book(
 PolicyResults = list[tuple[int, int, int, float]]
 Frontier = dict[int, tuple[int, int, bytes, int | None]]
 """position key -> (current, mask, moves, a score the perfect player's last move kept, or None)."""
+
+
+def _check_policy(policy: Sequence[PolicySpan], weak: bool, depth: int) -> None:
+    """Refuse a policy a build cannot follow: on a weak book, or starting deeper than the book."""
+    if policy and weak:
+        raise BookError("a policy needs exact scores: build a strong book")
+    for span in policy:
+        if span.start > depth:
+            raise BookError(f"a policy span starts at ply {span.start}, deeper than the book's depth {depth}")
+
+
+@dataclass(frozen=True)
+class _LeafRun:
+    """How a build solves its leaves: on which workers, with what table, telling whom how far it is."""
+
+    geometry: Geometry
+    weak: bool
+    table_mb: float
+    workers: int | None
+    scheduler: str | None
+    on_progress: BuildProgress | None
+    on_estimate: BuildEstimated | None
+
+    def solve(
+        self,
+        todo: list[tuple[int, bytes]],
+        known: dict[int, int],
+        store: Checkpoint,
+        leaves: int,
+        reused: int,
+        size: int,
+    ) -> float:
+        """Solve the leaves ``todo`` (canonical key, moves) in batches of ``size``, the estimate's sample
+        first, each batch recorded in ``store`` and ``known`` as it returns: the CPU seconds spent.
+        ``leaves`` and ``reused`` count all the leaves and those already known, for the progress."""
+        on_progress, on_estimate = self.on_progress, self.on_estimate
+        cpu = 0.0
+        solved = 0
+        if on_progress is not None:
+            on_progress(LeafProgress(leaves, reused, solved, cpu))
+        parallel = parallelism(self.workers, self.scheduler)
+        sample = _spread(todo, max(ESTIMATE_SAMPLE, parallel)) if on_estimate is not None else []
+        sampled, sample_cpu = 0, 0.0
+        chosen = set(sample)
+        batches = [[leaf] for leaf in sample] + _batches([leaf for leaf in todo if leaf not in chosen], size)
+        found = _solve_batches(self.geometry, self.weak, batches, self.table_mb, self.workers, self.scheduler)
+        for index, results in found:
+            store.add((key, score) for key, score, _seconds in results)
+            for key, score, seconds in results:
+                known[key] = score
+                cpu += seconds
+            solved += len(results)
+            if index < len(sample):
+                sampled += 1
+                sample_cpu += results[0][2]
+                if sampled == len(sample) and on_estimate is not None:
+                    on_estimate(BuildEstimate(len(todo), sampled, sample_cpu / sampled, parallel))
+            if on_progress is not None:
+                on_progress(LeafProgress(leaves, reused, solved, cpu))
+        return cpu
+
+
+@dataclass
+class _PolicyRun:
+    """How a build solves its policy's positions (:func:`walk_policy`'s ``solve``): ``job`` over
+    batches of ``batch_size`` on the workers, counting the CPU seconds (from ``cpu``, the leaves')
+    and the positions ``solved``, telling ``on_policy_progress`` how far each ply is."""
+
+    job: Callable[[Sequence[PolicyJob]], PolicyResults]
+    batch_size: int
+    workers: int | None
+    scheduler: str | None
+    on_policy_progress: PolicyProgress | None
+    cpu: float
+    solved: int = 0
+
+    def __call__(self, jobs: list[PolicyJob], on_done: Callable[[PolicyResults], None]) -> None:
+        ply, done = len(jobs[0][1]), 0
+        if self.on_policy_progress is not None:
+            self.on_policy_progress(ply, done, len(jobs), self.cpu)
+        batches = _batches(jobs, self.batch_size)
+        for _index, results in run_jobs(self.job, batches, self.workers, self.scheduler):
+            on_done(results)
+            self.cpu += sum(result[3] for result in results)
+            done += len(results)
+            self.solved += len(results)
+            if self.on_policy_progress is not None:
+                self.on_policy_progress(ply, done, len(jobs), self.cpu)
 
 
 def walk_policy(
@@ -651,7 +536,7 @@ def walk_policy(
                 frontiers[index] = _both_orientations(levels[ply], geometry)
             if span.start <= ply <= span.end and (ply - span.start) % 2 == 0:
                 _merge(turns, frontiers[index])
-        win = _win_score(geometry, False, ply)
+        win = win_score_at(geometry, False, ply)
         todo: list[PolicyJob] = []
         for key, (current, mask, moves, floor) in turns.items():
             if key in choices:
@@ -687,7 +572,7 @@ def walk_policy(
                         kept: tuple[int, int, bytes, int | None] = (*child, moves + bytes((column,)), score)
                         _merge(following, {sum(child): kept})
                 else:
-                    for column, child_current, child_mask in _children(current, mask, geometry):
+                    for column, child_current, child_mask in children(current, mask, geometry):
                         if child_current >= 0:
                             child = (child_current, child_mask)
                             item = (*child, moves + bytes((column,)), floor)
@@ -725,7 +610,7 @@ def _canonical(position: tuple[int, int], geometry: Geometry) -> int:
 
 def _child(current: int, mask: int, column: int, geometry: Geometry) -> tuple[int, int] | None:
     """(current, mask) after ``column``, or None when that move ends the game."""
-    for played, child_current, child_mask in _children(current, mask, geometry):
+    for played, child_current, child_mask in children(current, mask, geometry):
         if played == column:
             return None if child_current < 0 else (child_current, child_mask)
     raise BookError(f"column {column} is full")
@@ -736,7 +621,7 @@ def _best_child(
 ) -> tuple[int, int]:
     """(score, column) of the best move by the children's scores, centre-first among equals."""
     values: dict[int, int] = {}
-    for column, child_current, child_mask in _children(current, mask, geometry):
+    for column, child_current, child_mask in children(current, mask, geometry):
         if child_current == -1:
             values[column] = win
         elif child_current == -2:
@@ -751,10 +636,10 @@ def _back_up_from_deeper(
     leaves: dict[int, Position], known: dict[int, int], geometry: Geometry, weak: bool, ply: int
 ) -> None:
     """Score, without solving, each leaf whose children a deeper build already solved."""
-    win = _win_score(geometry, weak, ply)
+    win = win_score_at(geometry, weak, ply)
     for key, (current, mask, _moves) in leaves.items():
         if key not in known:
-            score = _negamax(current, mask, geometry, win, known)
+            score = negamax(current, mask, geometry, win, known)
             if score is not None:
                 known[key] = score
 

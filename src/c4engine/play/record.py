@@ -301,98 +301,23 @@ after which the game is unfinished ('*')
         c4engine.errors.RecordError: missing fields: 'width', 'height', 'connect', 'moves', 'columns', \
 'players', 'result'
         """
-        if not isinstance(data, dict):
-            raise RecordError(f"a game record must be a JSON object, not {_describe(data)}")
-        if "format" not in data:
-            raise RecordError("missing field 'format': this does not look like a c4engine game record")
-        if data["format"] != FORMAT:
-            raise RecordError(
-                f"not a c4engine game record: format is {_describe(data['format'])}, expected {FORMAT!r}"
-            )
-        if "version" not in data:
-            raise RecordError("missing field 'version'")
-        version = data["version"]
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise RecordError(f"field 'version' must be a whole number, not {_describe(version)}")
-        if version > VERSION:
-            raise RecordError(
-                f"this record is version {version}, written by a newer c4engine; "
-                f"this one reads up to version {VERSION}"
-            )
-        if version < 1:
-            raise RecordError(f"field 'version' must be 1 or more, not {version}")
-        missing = [name for name in _REQUIRED if name not in data]
-        if missing:
-            raise RecordError(f"missing field{'s' if len(missing) > 1 else ''}: {_names(missing)}")
-        unknown = [name for name in data if name not in _REQUIRED and name not in _OPTIONAL]
-        if unknown:
-            raise RecordError(
-                f"unknown field{'s' if len(unknown) > 1 else ''} {_names(unknown)}; "
-                "put extra information in 'metadata'"
-            )
-
-        for name in ("width", "height", "connect"):
-            if not _is_int(data[name]):
-                raise RecordError(f"field {name!r} must be a whole number, not {_describe(data[name])}")
-        try:
-            Geometry.of(data["width"], data["height"], data["connect"])
-        except (BoardSizeError, ConnectError) as error:
-            raise RecordError(f"impossible board: {error}") from error
-
-        move_string, columns = data["moves"], data["columns"]
-        if not isinstance(move_string, str):
-            raise RecordError(
-                f"field 'moves' must be a move string such as \"4453\", not {_describe(move_string)}"
-            )
-        if not isinstance(columns, list):
-            raise RecordError(f"field 'columns' must be a list of 0-based columns, not {_describe(columns)}")
-        for index, column in enumerate(columns):
-            if not _is_int(column):
-                raise RecordError(
-                    f"field 'columns': item {index + 1} must be a whole number, not {_describe(column)}"
-                )
-        try:
-            parsed = parse_moves(move_string, data["width"])
-        except NotationError as error:
-            raise RecordError(f"field 'moves': {error}") from error
-        if parsed != columns:
-            raise RecordError(_disagreement(parsed, columns))
-
-        players = data["players"]
-        if not isinstance(players, dict):
-            raise RecordError(
-                f'field \'players\' must be an object like {{"first": "Ann", "second": "Bo"}}, '
-                f"not {_describe(players)}"
-            )
-        for side in ("first", "second"):
-            if side not in players:
-                raise RecordError(f"field 'players' has no {side!r} name")
-            if not isinstance(players[side], str):
-                raise RecordError(f"the {side} player's name must be text, not {_describe(players[side])}")
-        extra = [side for side in players if side not in ("first", "second")]
-        if extra:
-            raise RecordError(f"field 'players' has only 'first' and 'second', not {_names(extra)}")
-
-        result = data["result"]
+        fields = _checked_header(data)
+        _check_board(fields)
+        columns = _checked_columns(fields)
+        players = _checked_players(fields)
+        result = fields["result"]
         if not isinstance(result, str) or result not in RESULTS:
             raise RecordError(f"field 'result' must be one of {', '.join(RESULTS)}, not {_describe(result)}")
-
-        times: dict[str, datetime | None] = {}
-        for name in ("started", "ended"):
-            value = data.get(name)
-            if value is not None and not isinstance(value, str):
-                raise RecordError(f"field {name!r} must be an ISO-8601 time or null, not {_describe(value)}")
-            times[name] = None if value is None else _parse_time(value, name)
-
-        metadata = data.get("metadata", {})
+        times = _checked_times(fields)
+        metadata = fields.get("metadata", {})
         if not isinstance(metadata, dict):
             raise RecordError(f"field 'metadata' must be an object, not {_describe(metadata)}")
 
         # The rest -- legality of the moves, the result against them -- the constructor checks.
         return cls(
-            width=data["width"],
-            height=data["height"],
-            connect=data["connect"],
+            width=fields["width"],
+            height=fields["height"],
+            connect=fields["connect"],
             moves=columns,
             players=(players["first"], players["second"]),
             result=result,
@@ -544,3 +469,102 @@ def _format_time(moment: datetime) -> str:
     """ISO-8601 in UTC with a ``Z``, the form most readers expect."""
     text = moment.astimezone(UTC).isoformat()
     return text.removesuffix("+00:00") + "Z"
+
+
+def _checked_header(data: object) -> dict[str, Any]:
+    """``data`` as a record's fields, checked to be a JSON object of this format, of a version this
+    c4engine reads, with every required field and no unknown one."""
+    if not isinstance(data, dict):
+        raise RecordError(f"a game record must be a JSON object, not {_describe(data)}")
+    if "format" not in data:
+        raise RecordError("missing field 'format': this does not look like a c4engine game record")
+    if data["format"] != FORMAT:
+        raise RecordError(
+            f"not a c4engine game record: format is {_describe(data['format'])}, expected {FORMAT!r}"
+        )
+    if "version" not in data:
+        raise RecordError("missing field 'version'")
+    version = data["version"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RecordError(f"field 'version' must be a whole number, not {_describe(version)}")
+    if version > VERSION:
+        raise RecordError(
+            f"this record is version {version}, written by a newer c4engine; "
+            f"this one reads up to version {VERSION}"
+        )
+    if version < 1:
+        raise RecordError(f"field 'version' must be 1 or more, not {version}")
+    missing = [name for name in _REQUIRED if name not in data]
+    if missing:
+        raise RecordError(f"missing field{'s' if len(missing) > 1 else ''}: {_names(missing)}")
+    unknown = [name for name in data if name not in _REQUIRED and name not in _OPTIONAL]
+    if unknown:
+        raise RecordError(
+            f"unknown field{'s' if len(unknown) > 1 else ''} {_names(unknown)}; "
+            "put extra information in 'metadata'"
+        )
+    return data
+
+
+def _check_board(data: dict[str, Any]) -> None:
+    """Check the record's board: whole numbers making a possible board."""
+    for name in ("width", "height", "connect"):
+        if not _is_int(data[name]):
+            raise RecordError(f"field {name!r} must be a whole number, not {_describe(data[name])}")
+    try:
+        Geometry.of(data["width"], data["height"], data["connect"])
+    except (BoardSizeError, ConnectError) as error:
+        raise RecordError(f"impossible board: {error}") from error
+
+
+def _checked_columns(data: dict[str, Any]) -> list[int]:
+    """The record's 0-based columns, checked against its move string."""
+    move_string, columns = data["moves"], data["columns"]
+    if not isinstance(move_string, str):
+        raise RecordError(
+            f"field 'moves' must be a move string such as \"4453\", not {_describe(move_string)}"
+        )
+    if not isinstance(columns, list):
+        raise RecordError(f"field 'columns' must be a list of 0-based columns, not {_describe(columns)}")
+    for index, column in enumerate(columns):
+        if not _is_int(column):
+            raise RecordError(
+                f"field 'columns': item {index + 1} must be a whole number, not {_describe(column)}"
+            )
+    try:
+        parsed = parse_moves(move_string, data["width"])
+    except NotationError as error:
+        raise RecordError(f"field 'moves': {error}") from error
+    if parsed != columns:
+        raise RecordError(_disagreement(parsed, columns))
+    return columns
+
+
+def _checked_players(data: dict[str, Any]) -> dict[str, str]:
+    """The record's players, checked: the first's and the second's names, nothing else."""
+    players = data["players"]
+    if not isinstance(players, dict):
+        raise RecordError(
+            f'field \'players\' must be an object like {{"first": "Ann", "second": "Bo"}}, '
+            f"not {_describe(players)}"
+        )
+    for side in ("first", "second"):
+        if side not in players:
+            raise RecordError(f"field 'players' has no {side!r} name")
+        if not isinstance(players[side], str):
+            raise RecordError(f"the {side} player's name must be text, not {_describe(players[side])}")
+    extra = [side for side in players if side not in ("first", "second")]
+    if extra:
+        raise RecordError(f"field 'players' has only 'first' and 'second', not {_names(extra)}")
+    return players
+
+
+def _checked_times(data: dict[str, Any]) -> dict[str, datetime | None]:
+    """The record's start and end times (None where not recorded), checked."""
+    times: dict[str, datetime | None] = {}
+    for name in ("started", "ended"):
+        value = data.get(name)
+        if value is not None and not isinstance(value, str):
+            raise RecordError(f"field {name!r} must be an ISO-8601 time or null, not {_describe(value)}")
+        times[name] = None if value is None else _parse_time(value, name)
+    return times

@@ -41,8 +41,7 @@ transposition table), for front-ends that answer many requests.
 from __future__ import annotations
 
 import contextlib
-import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -52,7 +51,11 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_64_bits
 from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Budget, Limit
+from c4engine.search.book_first import reach
+from c4engine.search.column_answers import ColumnAnswers, after
+from c4engine.search.column_choice import best_by_bounds, best_column
+from c4engine.search.estimates import engine_value, estimate_columns
+from c4engine.search.limit import UNLIMITED, Budget, Limit, poll_interval
 from c4engine.search.progress import Hook
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
@@ -96,10 +99,6 @@ BOOK_LINE_SHARE: Final = 0.25
 taking its recommended line past the book with the solver; without a bound it searches nothing:
 its lines are the book's, at once, and say where they stop."""
 
-PROBE_NODES: Final = 20_000
-"""The first round's node budget of each null-window search for a move keeping the book's score
-(:meth:`Analyst.analyze` under a limit); each round after it gets four times more."""
-
 
 class _DefaultBook:
     """Marker: the book shipped with c4engine for the board, if there is one."""
@@ -111,19 +110,6 @@ class _DefaultBook:
 DEFAULT_BOOK: Final = _DefaultBook()
 
 BookChoice = OpeningBook | str | Path | _DefaultBook | None
-
-
-def best_column(board: Board, scores: Sequence[int | None], rng: random.Random | None = None) -> int:
-    """The best-scoring column: centre-first among equals, or at random with ``rng``.
-
-    >>> best_column(Board(), [-2, -1, 0, 1, 0, -1, -2])
-    3
-    """
-    best = max(score for score in scores if score is not None)
-    ties = [column for column in board.geometry.center_order if scores[column] == best]
-    if rng is not None and len(ties) > 1:
-        return rng.choice(sorted(ties))
-    return ties[0]
 
 
 class Analyst:
@@ -251,264 +237,109 @@ class Analyst:
         """
         _check_playable(board)
         budget = limit.start()
-        cells, stones = board.width * board.height, board.move_count
-        scores: list[Score | None] = [None] * board.width
-        sources: list[Source | None] = [None] * board.width
-        lowest, highest = _column_range(cells, stones, weak)
-        lowers: list[int | None] = [lowest if board.can_play(c) else None for c in range(board.width)]
-        uppers: list[int | None] = [highest if board.can_play(c) else None for c in range(board.width)]
-        lines: list[tuple[int, ...]] = [() for _ in range(board.width)]
-        complete = [False] * board.width
-        nodes = 0
-        helper_nodes: tuple[int, ...] = ()  # the solver's other threads'
-
-        def settle(column: int, score: int, source: Source) -> None:
-            if weak:
-                score = (score > 0) - (score < 0)
-            scores[column] = Score.exact(score, cells=cells, stones=stones, weak=weak)
-            sources[column] = source
-            lowers[column] = uppers[column] = score
-
-        for column in board.legal_moves():
-            if board.is_winning_move(column):
-                settle(column, win_score(cells, stones), "rules")
-                lines[column], complete[column] = (column,), True
-            elif stones + 1 == cells:
-                settle(column, 0, "rules")
-                lines[column], complete[column] = (column,), True
-        book = self._strong_book(board) if use_book else None
-        book_value = None if book is None else book.score(board)
-        known = None if book_value is None else _scaled(book_value, weak)
-        if book is not None:  # every column the book knows, even when it lacks others
-            for column, score in enumerate(book.move_scores(board)):
-                if score is not None and scores[column] is None:
-                    settle(column, score, "book")
-        if known is not None:  # no move scores more than the position itself
-            for column in board.legal_moves():
-                uppers[column] = min(_bound(uppers[column]), known)
-
-        def settle_by_elimination() -> None:
-            # the position scores ``known``: when only one column can reach it, that column does
-            if known is None:
-                return
-            reaching = [c for c in board.legal_moves() if _bound(uppers[c]) >= known]
-            answer = scores[reaching[0]] if len(reaching) == 1 else None
-            if len(reaching) == 1 and (answer is None or not answer.is_exact):
-                settle(reaching[0], known, "book")
-
-        settle_by_elimination()
-        open_columns = [c for c in board.legal_moves() if scores[c] is None]
+        answers = ColumnAnswers(board, weak)
+        answers.settle_by_rules()
+        book_value = answers.settle_by_book(self._strong_book(board) if use_book else None)
+        answers.settle_by_elimination()
+        open_columns = [c for c in board.legal_moves() if answers.scores[c] is None]
         searched = False  # whether anything beyond the rules and the book answered
         bounded = limit.time is not None or limit.nodes is not None
-        # the columns that may keep the book's score, while none is known to
-        candidates = (
-            [c for c in open_columns if _bound(uppers[c]) >= known]
-            if known is not None and not any(_bound(lowers[c]) >= known for c in board.legal_moves())
-            else []
-        )
+        candidates = answers.book_candidates(open_columns)
         if book_value is not None and bounded and candidates and self._solves(board):
             # under a limit, first prove a move that keeps the book's score: the recommendation
             self._load_solver(board, budget)
             searched = True
-            reaching, below = self._reach(board, book_value, candidates, self._solver_limit(limit))
-            for column in below:
-                uppers[column] = min(_bound(uppers[column]), _scaled(book_value - 1, weak))
-            if reaching is not None:
-                settle(reaching, book_value, "book")
-            settle_by_elimination()
-            open_columns = [c for c in open_columns if scores[c] is None]
-        quick_nodes = self._quick_nodes(board, limit) if open_columns else 0
-        quick = analyze_quick(board, Limit(nodes=quick_nodes), weak=weak, pv=pv) if quick_nodes else None
-        if quick is not None:
-            searched = True
-            self._quick_nodes_left -= quick.nodes
-            nodes += quick.nodes
-            for column in open_columns:
-                quick_score = quick.scores[column]
-                assert quick_score is not None  # a legal move
-                settle(column, quick_score, "solver")
-            for column, line in enumerate(quick.lines):
-                if line:
-                    lines[column], complete[column] = line, True
-        elif open_columns and self._solves(board):
-            self._load_solver(board, budget)
-            searched = True
-            # what the solver's share has left after the probes for the book's score (none without them)
-            solver_limit = budget.remaining(self._solver_limit(limit))
-            solved = self.solver.analyze(
-                board,
-                solver_limit,
-                weak=weak,
-                pv=False,
-                poll=poll,
-                poll_interval=_poll_interval(solver_limit),
+            probe = self._solver_is_at_least
+            answers.take_reach(
+                *reach(probe, board, book_value, candidates, self._solver_limit(limit)), book_value
             )
-            nodes += solved.nodes
-            budget.spend(solved.nodes)
-            helper_nodes = solved.nodes_per_thread[1:]
-            for column in open_columns:
-                score = solved.scores[column]
-                if score is not None:
-                    settle(column, score, "solver")
-                    continue
-                # what the solver proved, within what was known before
-                lower = max(_bound(lowers[column]), _bound(solved.lowers[column]))
-                upper = min(_bound(uppers[column]), _bound(solved.uppers[column]))
-                if lower == upper:
-                    settle(column, lower, "solver")
-                else:
-                    lowers[column], uppers[column] = lower, upper
-            settle_by_elimination()
-        open_columns = [c for c in open_columns if scores[c] is None]
+            open_columns = [c for c in open_columns if answers.scores[c] is None]
+        nodes, helper_nodes, solved = self._solve_open(answers, open_columns, limit, budget, pv, poll)
+        searched = searched or solved
+        open_columns = [c for c in open_columns if answers.scores[c] is None]
         if open_columns:
             self._load_engine(board, budget)
             searched = True
         estimates, estimated_nodes = (
-            self._estimate(board, open_columns, budget, poll) if open_columns else ({}, 0)
+            estimate_columns(board, open_columns, budget, lambda share: self._engine(share, poll))
+            if open_columns
+            else ({}, 0)
         )
         nodes += estimated_nodes
-        for column, (value, line) in estimates.items():
-            # the child's value, negated, is this column's: count this column's stone as one more ply
-            if abs(value) >= WIN_THRESHOLD:
-                value += -1 if value > 0 else 1
-            estimate = Score.from_engine(value, cells=cells, stones=stones)
-            low, high = lowers[column], uppers[column]
-            assert low is not None and high is not None
-            seen = int(estimate.value) if estimate.is_exact else None
-            if seen is not None and weak:
-                seen = (seen > 0) - (seen < 0)
-            if seen is not None and low <= seen <= high:  # the engine saw the end of the game
-                settle(column, seen, "engine")
-                lines[column], complete[column] = line, _ends_game(board, line)
-            else:
-                scores[column], sources[column] = Score.estimate(value, cells=cells, stones=stones), "engine"
-        settle_by_elimination()  # the engine may have seen the end of every other column
-        best, proven = best_by_bounds(board, scores, lowers, uppers, at_least=known)
+        answers.take_estimates(estimates)
+        best, proven = best_by_bounds(
+            board, answers.scores, answers.lowers, answers.uppers, at_least=answers.known
+        )
         chosen = best_column(board, [0 if c in best else None for c in range(board.width)])
         if pv and not weak:
-            order = [chosen] + [c for c in board.geometry.center_order if c != chosen]
-            for column in order:
-                answer = scores[column]
-                if answer is None or not answer.is_exact or complete[column]:
-                    continue
-                if not searched:  # an answer of the book alone: its lines are the book's ...
-                    found = self.line(board, column, int(answer.value), search=False)
-                    if column == chosen and not found[1] and (limit.time or limit.nodes):
-                        # ... but the recommended line goes on within a share of a bounded question
-                        found = self.line(board, column, int(answer.value), limit.share(BOOK_LINE_SHARE))
-                    lines[column], complete[column] = found
-                    continue
-                with self._loads_left_out(budget):  # the line may load the solver
-                    left = Limit(time=budget.remaining().time)
-                    found = self.line(board, column, int(answer.value), left)
-                lines[column], complete[column] = found
-                if not complete[column] and left.time is not None:
-                    break  # the limit ran out
-        line = lines[chosen] or (chosen,)
-        return PositionAnalysis(
-            tuple(scores),
-            tuple(sources),
-            best,
-            line,
-            proven and complete[chosen],
-            nodes,
-            budget.time_spent,
-            tuple(lowers),
-            tuple(uppers),
-            proven,
-            tuple(lines[c] or (c,) if board.can_play(c) else () for c in range(board.width)),
-            tuple(complete),
-            (nodes - sum(helper_nodes), *helper_nodes) if helper_nodes else (),
-            known,
-        )
+            self._find_lines(answers, chosen, searched, limit, budget)
+        return answers.analysis(best, proven, chosen, nodes, budget.time_spent, helper_nodes)
 
-    def _reach(
-        self, board: Board, score: int, columns: Sequence[int], limit: Limit
-    ) -> tuple[int | None, list[int]]:
-        """Which of ``columns`` -- every column that may keep ``board``'s exact (strong) ``score``;
-        the others are known to score less -- keeps it, within ``limit``: the column proven to
-        (None if none was before the limit ran out), and the columns shown to score less.
+    def _solver_is_at_least(self, board: Board, score: int, limit: Limit) -> bool | None:
+        """The solver's null-window search: whether ``board`` scores at least ``score`` (None: not
+        within ``limit``)."""
+        return self.solver.is_at_least(board, score, limit)
 
-        One null-window search a column, centre-first, in rounds of growing node budgets
-        (:data:`PROBE_NODES`, four times more each round): a column scoring less is usually
-        refuted in a few thousand nodes, while proving the one that keeps the score costs the
-        whole proof -- so the cheap refutations come first, and when every column but one is
-        refuted, that one keeps the score without a search of its own.  Under a node limit the
-        budgets handed out count against it, whatever the searches took.
-        """
-        budget = limit.start()
-        below: list[int] = []
-        waiting = [c for c in board.geometry.center_order if c in columns]
-        round_nodes = PROBE_NODES
-        while waiting:
-            for column in list(waiting):
-                if len(waiting) == 1 and len(below) + 1 == len(columns):
-                    return column, below  # every other column scores less
-                left = budget.nodes_left()
-                nodes = round_nodes if left is None else min(round_nodes, left)
-                if nodes <= 0 or budget.expired:
-                    return None, below
-                budget.spend(nodes)
-                probe = Limit(time=budget.remaining().time, nodes=nodes)
-                # the column keeps ``score`` unless the opponent's reply scores more than ``-score``
-                beaten = self.solver.is_at_least(_after(board, column), 1 - score, probe)
-                if beaten is None:
-                    continue  # not within this round's budget
-                if not beaten:
-                    return column, below
-                below.append(column)
-                waiting.remove(column)
-            round_nodes *= 4
-        return None, below
-
-    def _estimate(
+    def _solve_open(
         self,
-        board: Board,
-        columns: list[int],
+        answers: ColumnAnswers,
+        open_columns: list[int],
+        limit: Limit,
         budget: Budget,
+        pv: bool,
         poll: Hook | None,
-    ) -> tuple[dict[int, tuple[float, tuple[int, ...]]], int]:
-        """The engine's values of the unproven ``columns`` (for the side to move, with the line
-        from the column on), and the nodes searched, within what is left of ``budget``.
+    ) -> tuple[int, tuple[int, ...], bool]:
+        """``open_columns`` searched exactly -- a small search in pure Python, else the compiled solver
+        within its share of ``budget`` -- into ``answers``: the nodes searched, the solver's other
+        threads' nodes, and whether anything was searched."""
+        board, weak = answers.board, answers.weak
+        quick_nodes = self._quick_nodes(board, limit) if open_columns else 0
+        quick = analyze_quick(board, Limit(nodes=quick_nodes), weak=weak, pv=pv) if quick_nodes else None
+        if quick is not None:
+            self._quick_nodes_left -= quick.nodes
+            answers.take_quick(quick, open_columns)
+            return quick.nodes, (), True
+        if not (open_columns and self._solves(board)):
+            return 0, (), False
+        self._load_solver(board, budget)
+        # what the solver's share has left after the probes for the book's score (none without them)
+        solver_limit = budget.remaining(self._solver_limit(limit))
+        solved = self.solver.analyze(
+            board,
+            solver_limit,
+            weak=weak,
+            pv=False,
+            poll=poll,
+            poll_interval=poll_interval(solver_limit),
+        )
+        budget.spend(solved.nodes)
+        answers.take_solved(solved, open_columns)
+        return solved.nodes, solved.nodes_per_thread[1:], True
 
-        Under a time or node limit the columns are searched depth by depth, all of
-        them to one depth before any goes deeper, and each keeps its value at
-        the last depth completed for all: values of different depths (an odd
-        depth ends on the mover's stone, an even one on the reply's) do not
-        compare, and would make the ranking swing from one round to the next.
-        """
-        nodes = 0
-        limit = budget.limit
-        settled: dict[int, tuple[float, tuple[int, ...]]] = {}
-        if limit.time is None and limit.nodes is None:
-            engine = self._engine(limit, poll)
-            for column in columns:
-                found = engine.search(_after(board, column))
-                nodes += found.nodes
-                settled[column] = (-_engine_value(found), (column, *found.line))
-            return settled, nodes
-        deepest = board.width * board.height - board.move_count - 1
-        if limit.depth is not None:
-            deepest = min(deepest, limit.depth)
-        for depth in range(1, max(deepest, 1) + 1):
-            this_round: dict[int, tuple[float, tuple[int, ...]]] = {}
-            for column in columns:
-                known = settled.get(column)
-                if known is not None and abs(known[0]) >= WIN_THRESHOLD:
-                    this_round[column] = known  # seen to the end of the game already
-                    continue
-                left = budget.remaining()
-                engine = self._engine(Limit(time=left.time, nodes=left.nodes, depth=depth), poll)
-                found = engine.search(_after(board, column))
-                nodes += found.nodes
-                budget.spend(found.nodes)
-                if found.stopped and settled:
-                    return settled, nodes  # this depth did not finish: keep the last one that did
-                this_round[column] = (-_engine_value(found), (column, *found.line))
-            settled = this_round
-            if all(abs(value) >= WIN_THRESHOLD for value, _ in settled.values()):
-                break
-        return settled, nodes
+    def _find_lines(
+        self, answers: ColumnAnswers, chosen: int, searched: bool, limit: Limit, budget: Budget
+    ) -> None:
+        """Each exact column's line to the end of the game, the ``chosen`` one first, as far as ``budget``
+        allows; an answer of the book alone (not ``searched``) takes the book's lines."""
+        board, scores, lines, complete = answers.board, answers.scores, answers.lines, answers.complete
+        order = [chosen] + [c for c in board.geometry.center_order if c != chosen]
+        for column in order:
+            answer = scores[column]
+            if answer is None or not answer.is_exact or complete[column]:
+                continue
+            if not searched:  # an answer of the book alone: its lines are the book's ...
+                found = self.line(board, column, int(answer.value), search=False)
+                if column == chosen and not found[1] and (limit.time or limit.nodes):
+                    # ... but the recommended line goes on within a share of a bounded question
+                    found = self.line(board, column, int(answer.value), limit.share(BOOK_LINE_SHARE))
+                lines[column], complete[column] = found
+                continue
+            with self._loads_left_out(budget):  # the line may load the solver
+                left = Limit(time=budget.remaining().time)
+                found = self.line(board, column, int(answer.value), left)
+            lines[column], complete[column] = found
+            if not complete[column] and left.time is not None:
+                break  # the limit ran out
 
     def solve(
         self,
@@ -579,7 +410,9 @@ class Analyst:
                     # as an analysis does: among the columns the book lacks, cheap refutations first
                     lacking = [c for c, score in enumerate(book.move_scores(board)) if score is None]
                     lacking = [c for c in lacking if board.can_play(c)]
-                    chosen, _below = self._reach(board, known, lacking, self._solver_limit(limit))
+                    chosen, _below = reach(
+                        self._solver_is_at_least, board, known, lacking, self._solver_limit(limit)
+                    )
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     self._load_engine(board, budget)
                     guess = self._engine(budget.remaining()).search(board).column
@@ -608,7 +441,7 @@ class Analyst:
                 solver_limit,
                 weak=weak,
                 poll=poll,
-                poll_interval=_poll_interval(solver_limit),
+                poll_interval=poll_interval(solver_limit),
                 best_move=best_move,
             )
             if result.exact and result.score is not None:
@@ -628,7 +461,7 @@ class Analyst:
         found = self._engine(budget.remaining(), poll).search(board)
         assert found.score is not None  # the engine always scores its move
         proven = found.score.is_exact  # the engine saw the end of the game: its move keeps that score
-        if drawing is not None and found.column != drawing and _engine_value(found) < WIN_THRESHOLD:
+        if drawing is not None and found.column != drawing and engine_value(found) < WIN_THRESHOLD:
             # dominance: a move proven at least a draw ranks above one only estimated, bar a win seen
             found, proven = replace(found, column=drawing, line=(drawing,)), False
         return replace(
@@ -705,7 +538,7 @@ class Analyst:
             self._quick_nodes_left -= quick[1]
             return quick[0], True
         line = [column]
-        walk = _after(board, column)
+        walk = after(board, column)
         target = -score  # the opponent's score after ``column``: the scale counts from the game's end
         while not walk.is_over:
             left = Limit(time=budget.remaining().time, nodes=limit.nodes)
@@ -862,124 +695,6 @@ def shared_analyst(table_size_mb: float = DEFAULT_TABLE_MB) -> Analyst:
     return _ANALYSTS[table_size_mb]
 
 
-def _engine_value(found: PlayResult) -> float:
-    """The engine's answer's score on its own scale (a win at ply ``p``: ``WIN_SCORE - p``)."""
-    assert found.score is not None  # the engine always scores its move
-    return found.score.engine_value()
-
-
-def _scaled(score: int, weak: bool) -> int:
-    """A strong score on the question's scale: its sign when ``weak``."""
-    return (score > 0) - (score < 0) if weak else score
-
-
-def _bound(bound: int | None) -> int:
-    assert bound is not None  # every playable column has bounds
-    return bound
-
-
-def _column_range(cells: int, stones: int, weak: bool) -> tuple[int, int]:
-    """The lowest and highest score a move can have, before anything is proved about it.
-
-    >>> _column_range(42, 0, False), _column_range(42, 0, True)   # a win at once is the rules'
-    ((-21, 20), (-1, 1))
-    """
-    if weak:
-        return -1, 1
-    # a move's score is minus its child's, whose range is that of a position with one more stone
-    return -win_score(cells, stones + 1), win_score(cells, stones + 2)
-
-
-def _after(board: Board, column: int) -> Board:
-    """A copy of ``board`` with ``column`` played."""
-    child = board.copy()
-    child.play(column)
-    return child
-
-
-def _ends_game(board: Board, line: Sequence[int]) -> bool:
-    """Whether playing ``line`` from ``board`` ends the game with its last stone (and not before)."""
-    walk = board.copy()
-    for column in line:
-        if walk.is_over or not walk.can_play(column):
-            return False
-        walk.play(column)
-    return walk.is_over
-
-
 def _check_playable(board: Board) -> None:
     if board.is_over:
         raise GameOverError("the game is over: nothing to analyze")
-
-
-def _poll_interval(limit: Limit) -> float:
-    """CPU seconds between the solver's looks at the clock: short under a short time limit.
-
-    On a busy machine a slice of CPU takes several times as long on the wall clock.
-    """
-    if limit.time is None:
-        return DEFAULT_POLL_INTERVAL
-    return max(0.005, min(DEFAULT_POLL_INTERVAL, limit.time / 20))
-
-
-def best_by_bounds(
-    board: Board,
-    scores: Sequence[Score | None],
-    lowers: Sequence[int | None],
-    uppers: Sequence[int | None],
-    *,
-    at_least: int | None = None,
-) -> tuple[tuple[int, ...], bool]:
-    """The best columns by the dominance rule, and whether they are proven best.
-
-    Each column's exact score lies in ``[lowers[c], uppers[c]]`` (solver
-    scale); ``scores[c]`` is that score when proven, else the engine's
-    estimate.  A column is proven best when its lower bound reaches every
-    other column's upper bound: the best are then all such columns.  A
-    column whose upper bound is below another's lower bound is *out*.
-    Otherwise the best are the columns not out that rank first: by the
-    result their lower bound proves (a win, at least a draw, nothing), then
-    by the value (an exact score on the engine's scale, or the estimate held
-    within the bounds).  So a proven draw is preferred to a column merely
-    estimated better, but never to one proven at least a draw; and no
-    recommendation is a column another one is proven better than.
-    ``at_least`` is a proven lower bound of the position's own score (the
-    book's): some column reaches it, so a column whose upper bound is below it
-    is out too.
-
-    >>> board = Board.from_moves("4435541")
-    >>> loss_in_1, loss_in_2 = (Score.exact(s, cells=42, stones=7) for s in (-17, -16))
-    >>> guess = Score.estimate(-500.0, cells=42, stones=7)
-    >>> best_by_bounds(board, [loss_in_2, loss_in_1, guess], [-16, -17, -17], [-16, -17, 17])
-    ((2,), False)
-    >>> best_by_bounds(board, [loss_in_2, loss_in_1, guess], [-16, -17, -17], [-16, -17, -16])
-    ((0,), True)
-    """
-    playable = [c for c, score in enumerate(scores) if score is not None]
-    bounds = {c: (_bound(lowers[c]), _bound(uppers[c])) for c in playable}
-    proven = tuple(c for c in playable if all(bounds[c][0] >= bounds[d][1] for d in playable if d != c))
-    if proven:
-        return proven, True
-    top_lower = max(low for low, _ in bounds.values())
-    if at_least is not None and any(high >= at_least for _, high in bounds.values()):
-        top_lower = max(top_lower, at_least)
-    contenders = [c for c in playable if bounds[c][1] >= top_lower]
-
-    def rank(column: int) -> tuple[int, float, float]:
-        score = scores[column]
-        assert score is not None
-        low, high = bounds[column]
-        value = raw = score.engine_value()
-        if not score.is_exact:  # an estimate is held within what is proven
-            value = min(max(value, _on_engine_scale(low, score)), _on_engine_scale(high, score))
-        # among columns held alike (two "at least a draw" estimated below 0), the estimate decides
-        return (1 if low > 0 else 0 if low == 0 else -1), value, raw
-
-    ranks = {c: rank(c) for c in contenders}
-    top = max(ranks.values())
-    return tuple(c for c in contenders if ranks[c] == top), False
-
-
-def _on_engine_scale(bound: int, like: Score) -> float:
-    """A bound of a column's exact score on the engine's scale (0: a draw, about +-1e9: a win or loss)."""
-    return Score.exact(bound, cells=like.cells, stones=like.stones, weak=like.weak).engine_value()

@@ -32,7 +32,7 @@ from typing import Final
 
 from c4engine.errors import LimitError
 
-__all__ = ["MAX_NODES", "MIN_TIME", "UNLIMITED", "Budget", "Clock", "Limit"]
+__all__ = ["MAX_NODES", "MIN_TIME", "UNLIMITED", "Budget", "Clock", "Limit", "poll_interval"]
 
 MAX_NODES = 10**12
 """The most nodes a front-end lets one question ask for (``--nodes``, the web's ``nodes``): more
@@ -204,3 +204,13 @@ class Budget:
 
 UNLIMITED = Limit()
 """No bound at all: the exact solver always answers exactly."""
+
+
+def poll_interval(limit: Limit) -> float:
+    """CPU seconds between the solver's looks at the clock: short under a short time limit.
+
+    On a busy machine a slice of CPU takes several times as long on the wall clock.
+    """
+    if limit.time is None:
+        return DEFAULT_POLL_INTERVAL
+    return max(0.005, min(DEFAULT_POLL_INTERVAL, limit.time / 20))

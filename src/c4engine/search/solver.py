@@ -29,7 +29,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,7 +39,7 @@ from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
 from c4engine.search import parallel as _parallel
-from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Budget, Limit
+from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import (
     Analysis,
@@ -50,6 +49,9 @@ from c4engine.search.results import (
     score_words,
 )
 from c4engine.search.scale import score_range, win_score
+from c4engine.search.solver_bits import first_legal, play, sign
+from c4engine.search.solver_columns import best_line, bound_columns
+from c4engine.search.solver_run import SolverRun
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -61,34 +63,11 @@ __all__ = [
     "score_words",
 ]
 
-_RATE_GUESS = 5_000_000.0  # nodes per CPU second, until measured
 ETC_MARGIN = 11
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
 
 Nearer the end a node's subtree is too small to repay probing every child
 (docs/benchmarks.md: the margin measured with the table's near-end part)."""
-
-
-@dataclass
-class _Run:
-    """One solve or analysis under way: its :class:`Budget` (shared by every kernel call), its poll
-    hook, why it stopped, and the measured speed that sizes its slices."""
-
-    budget: Budget
-    poll: Hook | None
-    poll_interval: float
-    stopped: str | None = None
-    rate: float = _RATE_GUESS
-    timed_out: bool = False  # its timer cancelled it: its time ran out between two looks at the clock
-
-    def why_cancelled(self) -> str:
-        """Why a cancelled search stopped: its own time running out (its timer), else a caller's cancel."""
-        return "time limit" if self.timed_out else "cancelled"
-
-    @classmethod
-    def of(cls, limit: Limit, poll: Hook | None = None, poll_interval: float = DEFAULT_POLL_INTERVAL) -> _Run:
-        """The run of a search bounded by ``limit`` (its depth means nothing here), starting now."""
-        return cls(limit.start(), poll, poll_interval)
 
 
 class Solver:
@@ -211,7 +190,7 @@ class Solver:
         weak = self.weak if weak is None else weak
         with self._lock:
             self._prepare(board)
-            run = _Run.of(limit, poll, poll_interval)
+            run = SolverRun.of(limit, poll, poll_interval)
             with board.frozen(), self._timed(run):
                 current, mask = board.current_bits, board.mask_bits
                 return self._solve(current, mask, board, weak, run, best_move, at_least, whole_run=True)
@@ -284,7 +263,7 @@ class Solver:
                 return True
             if score > highest:
                 return False
-            run = _Run.of(limit)
+            run = SolverRun.of(limit)
             state = _layout.new_state(score - 1, score)
             with board.frozen(), self._timed(run):
                 status = self._run(board.current_bits, board.mask_bits, stones, board, state, run)
@@ -310,7 +289,7 @@ class Solver:
         weak = self.weak if weak is None else weak
         with self._lock:
             self._prepare(board)
-            run = _Run.of(limit, poll, poll_interval)
+            run = SolverRun.of(limit, poll, poll_interval)
             start_lanes = self._lane_nodes()
             with board.frozen(), self._timed(run):
                 analysis = self._analyze(board, weak, run, pv)
@@ -320,7 +299,7 @@ class Solver:
     # ------------------------------------------------------------ internals
 
     @contextlib.contextmanager
-    def _timed(self, run: _Run) -> Iterator[None]:
+    def _timed(self, run: SolverRun) -> Iterator[None]:
         """Cancel the search the moment ``run``'s time is spent: the search looks at the clock only
         between slices sized by its CPU speed, which a loaded machine stretches several times over."""
         seconds = run.budget.time_left()
@@ -409,7 +388,7 @@ class Solver:
         mask: int,
         board: Board,
         weak: bool,
-        run: _Run,
+        run: SolverRun,
         find_best: bool,
         at_least: int | None = None,
         whole_run: bool = False,
@@ -426,12 +405,12 @@ class Solver:
         if at_least is not None:
             if at_least > highest:
                 raise ValueError(f"at_least={at_least} is above the best score possible here")
-            lower = max(lower, _sign(at_least) if weak else at_least)
+            lower = max(lower, sign(at_least) if weak else at_least)
         state = _layout.new_state(lower, upper)
         status = self._run(current, mask, stones, board, state, run, weak)
         lo, hi = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
         if weak:
-            lo, hi = _sign(lo), _sign(hi)
+            lo, hi = sign(lo), sign(hi)
         exact = status == _layout.DONE
         root_move = int(state[_layout.S_ROOT_MOVE])
         best: int | None = root_move
@@ -446,7 +425,7 @@ class Solver:
         if exact and not proved:
             best = None
         if not exact and best is None:
-            best = _first_legal(mask, board)
+            best = first_legal(mask, board)
             proved = False
         return SolveResult(
             lo if exact else None,
@@ -474,12 +453,12 @@ class Solver:
         return (nodes - sum(helpers), *helpers)
 
     def _find_best(
-        self, current: int, mask: int, board: Board, score: int, weak: bool, run: _Run
+        self, current: int, mask: int, board: Board, score: int, weak: bool, run: SolverRun
     ) -> tuple[int | None, int]:
         """A column reaching ``score`` (solving the children, cheap with a warm table)."""
         start = run.budget.nodes_spent
         for column in board.geometry.center_order:
-            child = _play(current, mask, column, board)
+            child = play(current, mask, column, board)
             if child is None:
                 continue
             child_current, child_mask = child
@@ -519,7 +498,7 @@ class Solver:
         stones: int,
         board: Board,
         state: np.ndarray,
-        run: _Run,
+        run: SolverRun,
         weak: bool = False,
     ) -> int:
         positions = np.array([[current, mask]], dtype=np.uint64)
@@ -553,7 +532,7 @@ class Solver:
             if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
                 return self._race(_parallel.Root(current, mask, stones), board, state, run, weak)
 
-    def _next_slice(self, run: _Run, threads: int = 1) -> int | None:
+    def _next_slice(self, run: SolverRun, threads: int = 1) -> int | None:
         """How many nodes the next kernel call may search (``threads`` sharing the node limit), or
         None when a limit has stopped the search (``run.stopped`` says which)."""
         slice_nodes = max(1000, int(run.rate * run.poll_interval))
@@ -570,7 +549,7 @@ class Solver:
             slice_nodes = min(slice_nodes, max(1000, int(run.rate * seconds)))
         return slice_nodes
 
-    def _polled(self, run: _Run, lower: int, upper: int, root: int) -> bool:
+    def _polled(self, run: SolverRun, lower: int, upper: int, root: int) -> bool:
         """Hand the poll hook the progress; True (and ``run.stopped`` said) when it stops the search."""
         if run.poll is None:
             return False
@@ -586,7 +565,7 @@ class Solver:
             return True
         return False
 
-    def _race(self, root: _parallel.Root, board: Board, state: np.ndarray, run: _Run, weak: bool) -> int:
+    def _race(self, root: _parallel.Root, board: Board, state: np.ndarray, run: SolverRun, weak: bool) -> int:
         """Search ``root`` on from the paused ``state`` with every thread
         (:class:`c4engine.search.parallel.Race`); a ``weak`` solve's helpers share the first thread's
         question."""
@@ -619,7 +598,7 @@ class Solver:
             run.stopped = run.why_cancelled()
         return status
 
-    def _analyze(self, board: Board, weak: bool, run: _Run, want_pv: bool) -> Analysis:
+    def _analyze(self, board: Board, weak: bool, run: SolverRun, want_pv: bool) -> Analysis:
         width = board.width
         cells = width * board.height
         stones = board.move_count
@@ -637,7 +616,7 @@ class Solver:
             if board.is_winning_move(column):
                 scores[column] = lowers[column] = uppers[column] = winning
                 continue
-            child = _play(current, mask, column, board)
+            child = play(current, mask, column, board)
             assert child is not None
             if child[1] == board.geometry.full:
                 scores[column] = lowers[column] = uppers[column] = 0
@@ -649,10 +628,10 @@ class Solver:
                 result = self._solve(child_current, child_mask, board, weak, run, False)
                 lowers[column], uppers[column] = -result.upper, -result.lower
         else:
-            self._bound_columns(board, children, lowers, uppers, run, weak)
+            bound_columns(self._run, board, children, lowers, uppers, run, weak)
         if weak:  # win, draw or loss: the bounds' signs
-            lowers = [None if low is None else _sign(low) for low in lowers]
-            uppers = [None if high is None else _sign(high) for high in uppers]
+            lowers = [None if low is None else sign(low) for low in lowers]
+            uppers = [None if high is None else sign(high) for high in uppers]
         for column in range(width):
             if lowers[column] is not None and lowers[column] == uppers[column]:
                 scores[column] = lowers[column]
@@ -662,7 +641,7 @@ class Solver:
         best_columns = tuple(c for c in range(width) if best_score is not None and scores[c] == best_score)
         pv: list[int] = []
         if want_pv and best_columns and exact:
-            pv = self._pv(board, best_columns[0], weak, run)
+            pv = best_line(self._solve, board, best_columns[0], weak, run)
         return Analysis(
             tuple(scores),
             best_columns if exact else (),
@@ -676,80 +655,6 @@ class Solver:
             tuple(lowers),
             tuple(uppers),
         )
-
-    def _bound_columns(
-        self,
-        board: Board,
-        children: dict[int, tuple[int, int]],
-        lowers: list[int | None],
-        uppers: list[int | None],
-        run: _Run,
-        weak: bool,
-    ) -> None:
-        """Within a limit, prove each column's bounds as far as it allows: first win, draw or loss of
-        every column, by null-window probes around 0; then (unless ``weak``) each exact score.
-
-        Round one asks of each column (centre first) "at least a draw?", round
-        two "a win?" of those not proven lost: within a time limit a player
-        learns more from every column's result than from one column's exact
-        distance.  A probe's value is a proven bound beyond the question's
-        (the kernel's searches fail soft), so it may settle more.  Then each
-        column's bounds are narrowed to its exact score, the columns that
-        may be best first.
-        """
-        for threshold in (0, 1):
-            for column, (child_current, child_mask) in children.items():
-                low, high = lowers[column], uppers[column]
-                assert low is not None and high is not None
-                if low >= threshold or high < threshold:
-                    continue  # already known on this side of the threshold
-                # "column >= threshold" is "child <= -threshold", that is not "child >= 1 - threshold"
-                child_min = 1 - threshold
-                state = _layout.new_state(child_min - 1, child_min)
-                status = self._run(child_current, child_mask, child_mask.bit_count(), board, state, run)
-                if status != _layout.DONE:
-                    return  # the limit ran out: nothing more is proved
-                if int(state[_layout.S_MIN]) >= child_min:
-                    uppers[column] = min(high, -int(state[_layout.S_MIN]))
-                else:
-                    lowers[column] = max(low, -int(state[_layout.S_MAX]))
-        if weak:
-            return
-        top = max(low for low in lowers if low is not None)
-        contenders = [column for column in children if (high := uppers[column]) is not None and high >= top]
-        for column in contenders + [column for column in children if column not in contenders]:
-            low, high = lowers[column], uppers[column]
-            assert low is not None and high is not None
-            if low == high:
-                continue
-            child_current, child_mask = children[column]
-            state = _layout.new_state(-high, -low)  # the child's proven bounds
-            status = self._run(child_current, child_mask, child_mask.bit_count(), board, state, run)
-            lowers[column] = max(low, -int(state[_layout.S_MAX]))
-            uppers[column] = min(high, -int(state[_layout.S_MIN]))
-            if status != _layout.DONE:
-                return
-
-    def _pv(self, board: Board, first: int, weak: bool, run: _Run) -> list[int]:
-        """Best play from ``board`` starting with ``first``, as far as the limits allow."""
-        pv = [first]
-        current, mask = board.current_bits, board.mask_bits
-        geometry = board.geometry
-        column = first
-        while True:
-            won = _is_winning(current, mask, column, board)
-            child = _play(current, mask, column, board)
-            if child is None or won:
-                break
-            current, mask = child
-            if mask == geometry.full:
-                break
-            result = self._solve(current, mask, board, weak, run, True)
-            if result.best_move is None or not result.exact:
-                break
-            column = result.best_move
-            pv.append(column)
-        return pv
 
 
 @contextlib.contextmanager
@@ -782,31 +687,3 @@ def _warm_up(width: int, height: int, connect: int, table: Table) -> None:
     solver_kernel(width, height, connect)(
         _layout.new_args(width, height, table, 0, np.zeros(1, dtype=np.uint8))
     )
-
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
-
-
-def _play(current: int, mask: int, column: int, board: Board) -> tuple[int, int] | None:
-    """(current, mask) after the side to move plays ``column``, None if it is full."""
-    geometry = board.geometry
-    if mask & geometry.top_of(column):
-        return None
-    new_mask = mask | (mask + geometry.bottom_of(column))
-    return current ^ mask, new_mask
-
-
-def _is_winning(current: int, mask: int, column: int, board: Board) -> bool:
-    from c4engine.lines import has_line
-
-    geometry = board.geometry
-    stones = current | ((mask + geometry.bottom_of(column)) & geometry.column_mask(column))
-    return has_line(stones, geometry.height, geometry.connect)
-
-
-def _first_legal(mask: int, board: Board) -> int | None:
-    for column in board.geometry.center_order:
-        if not mask & board.geometry.top_of(column):
-            return column
-    return None
