@@ -51,7 +51,7 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_64_bits
 from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.book_first import reach
+from c4engine.search.book_first import PROBE_SHARE, reach
 from c4engine.search.column_answers import ColumnAnswers, after
 from c4engine.search.column_choice import best_by_bounds, best_column
 from c4engine.search.estimates import engine_value, estimate_columns
@@ -250,9 +250,8 @@ class Analyst:
             self._load_solver(board, budget)
             searched = True
             probe = self._solver_is_at_least
-            answers.take_reach(
-                *reach(probe, board, book_value, candidates, self._solver_limit(limit)), book_value
-            )
+            found = reach(probe, board, book_value, candidates, limit.share(PROBE_SHARE))
+            answers.take_reach(*found, book_value)
             open_columns = [c for c in open_columns if answers.scores[c] is None]
         nodes, helper_nodes, solved = self._solve_open(answers, open_columns, limit, budget, pv, poll)
         searched = searched or solved
@@ -411,7 +410,7 @@ class Analyst:
                     lacking = [c for c, score in enumerate(book.move_scores(board)) if score is None]
                     lacking = [c for c in lacking if board.can_play(c)]
                     chosen, _below = reach(
-                        self._solver_is_at_least, board, known, lacking, self._solver_limit(limit)
+                        self._solver_is_at_least, board, known, lacking, limit.share(PROBE_SHARE)
                     )
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     self._load_engine(board, budget)

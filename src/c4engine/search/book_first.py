@@ -11,11 +11,17 @@ from c4engine.board import Board
 from c4engine.search.column_answers import after
 from c4engine.search.limit import Limit
 
-__all__ = ["PROBE_NODES", "reach"]
+__all__ = ["PROBE_NODES", "PROBE_SHARE", "reach"]
 
-PROBE_NODES: Final = 20_000
+PROBE_NODES: Final = 60_000
 """The first round's node budget of each null-window search for a move keeping the book's score
 (:meth:`c4engine.search.analysis.Analyst.analyze` under a limit); each round after it gets four times more."""
+
+
+PROBE_SHARE: Final = 0.9
+"""The part of a bounded question the probes may take when the book knows the position's score:
+the move keeping it is the recommendation, worth more than the engine's estimates of the rest,
+which get what the probes leave (all of it when they end early, as they mostly do)."""
 
 
 def reach(
