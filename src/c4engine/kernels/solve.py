@@ -105,6 +105,9 @@ from c4engine.kernels.transposition import GROWTH_SHIFT, NEAR_GROWTH_SHIFT, TABL
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
+NEAR_SCORE_STONES = 6
+"""Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
+
 UNKNOWN_LOW = -63
 UNKNOWN_HIGH = 63
 
@@ -256,7 +259,11 @@ def _search(
                 phase = PHASE_DONE
                 break
             med = lo + (hi - lo) // 2
-            if med <= 0 and half(lo) < med:
+            if stones0 < NEAR_SCORE_STONES and lo < 0 < hi:
+                # early in the game scores are near 0: the sign first (the weak solve's search,
+                # whose table the rest reuse), then from the extremes inward
+                med = 0
+            elif med <= 0 and half(lo) < med:
                 med = half(lo)
             elif med >= 0 and half(hi) > med:
                 med = half(hi)
