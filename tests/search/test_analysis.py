@@ -323,7 +323,7 @@ def test_a_bounded_book_answer_takes_its_recommended_line_past_the_book() -> Non
     (25 million nodes to the end of the game, where the book's line stops after one move)."""
     board = Board.from_moves("257771")
     at_once = Analyst(table_size_mb=16).analyze(board)
-    bounded = Analyst(table_size_mb=16).analyze(board, Limit(nodes=100_000_000))
+    bounded = Analyst(table_size_mb=16).analyze(board, Limit(nodes=250_000_000))
     chosen = bounded.best_columns[0]
     assert bounded.exact_values() == at_once.exact_values() and bounded.source == "book"
     assert not at_once.lines_complete[chosen] and bounded.lines_complete[chosen]

@@ -94,7 +94,7 @@ QUICK_BUDGET_NODES: Final = 10_000
 """The nodes an analyst spends in pure-Python searches in all (about 0.07 CPU s): a long run of small
 questions (a batch) then goes on compiled, faster once loaded, having lost little."""
 
-BOOK_LINE_SHARE: Final = 0.25
+BOOK_LINE_SHARE: Final = 0.1
 """The most of a bounded question (its time, its nodes) an answer of the book alone spends on
 taking its recommended line past the book with the solver; without a bound it searches nothing:
 its lines are the book's, at once, and say where they stop."""
