@@ -318,7 +318,7 @@ class Solver:
             run.timed_out = True
             self.cancel()
 
-        with self._deadline.armed(run.budget.time_left(), expire):
+        with self._deadline.armed(run.budget, expire):
             yield
 
     def _check(self, board: Board) -> None:

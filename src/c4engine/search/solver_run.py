@@ -4,7 +4,6 @@ why it stopped and its measured speed; the :class:`Deadline` that cancels it whe
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -46,7 +45,7 @@ class SolverRun:
 
 
 class Deadline:
-    """Calls a function once a block has run for its seconds, from one thread kept between blocks.
+    """Calls a function once a block has spent its budget's time, from one thread kept between blocks.
 
     A timer thread started for each timed search costs 0.1 ms to start, and several on a loaded
     machine, where a search waits for it to be scheduled: the probes for the book's score, a dozen
@@ -56,19 +55,19 @@ class Deadline:
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
-        self._due = 0.0  # time.monotonic() when the action is due
+        self._budget: Budget | None = None  # the armed block's, whose time is watched
         self._action: Callable[[], None] | None = None
         self._waiting = False  # whether the thread runs
 
     @contextmanager
-    def armed(self, seconds: float | None, action: Callable[[], None]) -> Iterator[None]:
-        """A block in which ``action`` is called (once) when ``seconds`` have passed -- never after
-        the block ends; without ``seconds``, never."""
-        if seconds is None:
+    def armed(self, budget: Budget, action: Callable[[], None]) -> Iterator[None]:
+        """A block in which ``action`` is called (once) when ``budget``'s time is spent -- never after
+        the block ends; without a time limit, never."""
+        if budget.time_left() is None:
             yield
             return
         with self._changed:
-            self._due, self._action = time.monotonic() + seconds, action
+            self._budget, self._action = budget, action
             if not self._waiting:
                 self._waiting = True
                 threading.Thread(target=self._wait, name="c4-deadline", daemon=True).start()
@@ -77,21 +76,21 @@ class Deadline:
             yield
         finally:
             with self._changed:
-                self._action = None
+                self._budget = self._action = None
 
     def _wait(self) -> None:
         """The thread: call each armed action when it is due, until unused for a while."""
         with self._changed:
             while True:
-                action = self._action
-                if action is None:
+                budget, action = self._budget, self._action
+                if budget is None or action is None:
                     if not self._changed.wait(DEADLINE_IDLE_SECONDS) and self._action is None:
                         self._waiting = False
                         return
                     continue
-                left = self._due - time.monotonic()
-                if left > 0:
+                left = budget.time_left()
+                if left is not None and left > 0:
                     self._changed.wait(left)
                     continue
-                self._action = None
+                self._budget = self._action = None
                 action()  # under the lock: a block that has ended is never acted on
