@@ -275,13 +275,17 @@ class Analyst:
 
     def _reach(self, board: Board, score: int, columns: list[int], budget: Budget) -> Reached:
         """Which of ``columns`` keeps ``board``'s (strong) book ``score``, within :data:`PROBE_SHARE` of
-        what ``budget`` has left (:func:`reach`), the engine's choice last: both's nodes spent from it."""
+        what ``budget`` has left (:func:`reach`: a won position's engine's choice last), nodes spent."""
         self._load_solver(board, budget)
-        self._load_engine(board, budget)
-        guess = self._engine(Limit(time=budget.remaining().time, depth=LIKELY_KEEPER_DEPTH)).search(board)
-        found = reach(self.solver.null_window, board, score, columns, budget.share(PROBE_SHARE), guess.column)
-        budget.spend(guess.nodes + found.nodes)
-        return replace(found, nodes=found.nodes + guess.nodes)
+        guess, guessed = None, 0  # the engine's choice, which reach takes last in a won position
+        if score > 0:
+            self._load_engine(board, budget)
+            ahead = Limit(time=budget.remaining().time, depth=LIKELY_KEEPER_DEPTH)
+            chosen = self._engine(ahead).search(board)
+            guess, guessed = chosen.column, chosen.nodes
+        found = reach(self.solver.null_window, board, score, columns, budget.share(PROBE_SHARE), guess)
+        budget.spend(guessed + found.nodes)
+        return replace(found, nodes=found.nodes + guessed)
 
     def _solve_open(
         self,
@@ -646,13 +650,8 @@ class Analyst:
         from c4engine.search.engine import Engine
         from c4engine.search.evaluators import areas
 
-        return Engine(
-            self._evaluator or areas,
-            limit,
-            center_first_move=False,
-            poll=poll,
-            poll_interval=_ENGINE_POLL_INTERVAL,
-        )
+        evaluator, interval = self._evaluator or areas, _ENGINE_POLL_INTERVAL
+        return Engine(evaluator, limit, center_first_move=False, poll=poll, poll_interval=interval)
 
     def _exact_result(
         self,

@@ -1,5 +1,5 @@
 """The book first: under a limit, the probes for a column keeping the book's score of a position, the
-cheap refutations first and the likely keeper last (:func:`reach`).
+cheap refutations first (:func:`reach`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ the move keeping it is the recommendation, worth more than the engine's estimate
 which get what the probes leave (all of it when they end early, as they mostly do)."""
 
 LIKELY_KEEPER_DEPTH: Final = 4
-"""The plies of the engine's search that names the column likely to keep the book's score, probed
-last in each round (:func:`reach`): a fraction of a millisecond."""
+"""The plies of the engine's search that names the column likely to keep a won position's book
+score, probed last (:func:`reach`): a fraction of a millisecond."""
 
 Probe = Callable[[Board, int, Limit], tuple[bool | None, int]]
 """A null-window search: whether a board scores at least a score (None: not within the limit), and
@@ -54,25 +54,28 @@ def reach(
     """Which of ``columns`` -- every column that may keep ``board``'s exact (strong) ``score``;
     the others are known to score less -- keeps it, within ``limit``.
 
-    One null-window search a column, in rounds of growing node budgets (:data:`PROBE_NODES`,
-    four times more each round), each search going on from what the last one of the column left
-    in the solver's table.  A column scoring less is often refuted in a few hundred thousand
-    nodes, while proving the one that keeps the score may cost ten times more (or less: the
-    rounds give every column its chance) -- and when every column but one is refuted, that one
-    keeps the score without a search of its own.  ``likely`` (the engine's choice) is the column
-    guessed to keep it: it comes last in each round, so a round that refutes all the others never
-    searches it; the others go centre-first.  The nodes searched count against ``limit``.
+    One null-window search a column, centre-first, in rounds of growing node budgets
+    (:data:`PROBE_NODES`, four times more each round), each search going on from what the
+    column's last one left in the solver's table.  Either the column keeping the score is
+    proven, or every other column is refuted and the last one left keeps the score without a
+    search of its own.  In a won position (``score`` above 0) the refutations are usually the
+    cheap way -- one defence each, where the keeper's proof must beat every defence -- so
+    ``likely`` (the engine's choice) comes last, from the second round on: a round that refutes
+    all the others never searches it.  The nodes searched count against ``limit``.
     """
     budget = limit.start()
     below: list[int] = []
-    waiting = [c for c in board.geometry.center_order if c in columns and c != likely]
-    if likely is not None and likely in columns:
-        waiting.append(likely)
+    last = likely if score > 0 and likely in columns else None  # a win: refute the others first
+    waiting = [c for c in board.geometry.center_order if c in columns and c != last]
+    if last is not None:
+        waiting.append(last)
     round_nodes = PROBE_NODES
     while waiting:
         for column in list(waiting):
             if len(waiting) == 1 and len(below) + 1 == len(columns):
                 return Reached(column, tuple(below), budget.nodes_spent)  # every other column scores less
+            if column == last and round_nodes == PROBE_NODES:
+                continue  # the others' first round may refute them all
             left = budget.nodes_left()
             nodes = round_nodes if left is None else min(round_nodes, left)
             if nodes <= 0 or budget.expired:
