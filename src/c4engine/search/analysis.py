@@ -51,7 +51,7 @@ from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_64_bits
 from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.book_first import PROBE_SHARE, reach
+from c4engine.search.book_first import LIKELY_KEEPER_DEPTH, PROBE_SHARE, Reached, reach
 from c4engine.search.column_answers import ColumnAnswers, after
 from c4engine.search.column_choice import best_by_bounds, best_column
 from c4engine.search.estimates import engine_value, estimate_columns
@@ -242,18 +242,17 @@ class Analyst:
         book_value = answers.settle_by_book(self._strong_book(board) if use_book else None)
         answers.settle_by_elimination()
         open_columns = [c for c in board.legal_moves() if answers.scores[c] is None]
-        searched = False  # whether anything beyond the rules and the book answered
+        searched, probed = False, 0  # whether anything past the rules and the book answered; probes' nodes
         bounded = limit.time is not None or limit.nodes is not None
         candidates = answers.book_candidates(open_columns)
         if book_value is not None and bounded and candidates and self._solves(board):
             # under a limit, first prove a move that keeps the book's score: the recommendation
-            self._load_solver(board, budget)
-            searched = True
-            probe = self._solver_is_at_least
-            found = reach(probe, board, book_value, candidates, limit.share(PROBE_SHARE))
-            answers.take_reach(*found, book_value)
+            found = self._reach(board, book_value, candidates, budget)
+            searched, probed = True, found.nodes
+            answers.take_reach(found.column, found.below, book_value)
             open_columns = [c for c in open_columns if answers.scores[c] is None]
         nodes, helper_nodes, solved = self._solve_open(answers, open_columns, limit, budget, pv, poll)
+        nodes += probed
         searched = searched or solved
         open_columns = [c for c in open_columns if answers.scores[c] is None]
         if open_columns:
@@ -274,10 +273,19 @@ class Analyst:
             self._find_lines(answers, chosen, searched, limit, budget)
         return answers.analysis(best, proven, chosen, nodes, budget.time_spent, helper_nodes)
 
-    def _solver_is_at_least(self, board: Board, score: int, limit: Limit) -> bool | None:
-        """The solver's null-window search: whether ``board`` scores at least ``score`` (None: not
-        within ``limit``)."""
-        return self.solver.is_at_least(board, score, limit)
+    def _reach(self, board: Board, score: int, columns: list[int], budget: Budget) -> Reached:
+        """Which of ``columns`` keeps ``board``'s (strong) book ``score``, within :data:`PROBE_SHARE` of
+        what ``budget`` has left (:func:`reach`: a won position's engine's choice last), nodes spent."""
+        self._load_solver(board, budget)
+        guess, guessed = None, 0  # the engine's choice, which reach takes last in a won position
+        if score > 0:
+            self._load_engine(board, budget)
+            ahead = Limit(time=budget.remaining().time, depth=LIKELY_KEEPER_DEPTH)
+            chosen = self._engine(ahead).search(board)
+            guess, guessed = chosen.column, chosen.nodes
+        found = reach(self.solver.null_window, board, score, columns, budget.share(PROBE_SHARE), guess)
+        budget.spend(guessed + found.nodes)
+        return replace(found, nodes=found.nodes + guessed)
 
     def _solve_open(
         self,
@@ -405,13 +413,10 @@ class Analyst:
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
                 elif book is not None and board.geometry.fits_64_bits:
-                    self._load_solver(board, budget)
                     # as an analysis does: among the columns the book lacks, cheap refutations first
-                    lacking = [c for c, score in enumerate(book.move_scores(board)) if score is None]
+                    lacking = [c for c, s in enumerate(book.move_scores(board)) if s is None]
                     lacking = [c for c in lacking if board.can_play(c)]
-                    chosen, _below = reach(
-                        self._solver_is_at_least, board, known, lacking, limit.share(PROBE_SHARE)
-                    )
+                    chosen = self._reach(board, known, lacking, budget).column
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     self._load_engine(board, budget)
                     guess = self._engine(budget.remaining()).search(board).column
@@ -645,13 +650,8 @@ class Analyst:
         from c4engine.search.engine import Engine
         from c4engine.search.evaluators import areas
 
-        return Engine(
-            self._evaluator or areas,
-            limit,
-            center_first_move=False,
-            poll=poll,
-            poll_interval=_ENGINE_POLL_INTERVAL,
-        )
+        evaluator, interval = self._evaluator or areas, _ENGINE_POLL_INTERVAL
+        return Engine(evaluator, limit, center_first_move=False, poll=poll, poll_interval=interval)
 
     def _exact_result(
         self,

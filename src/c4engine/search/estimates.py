@@ -54,6 +54,8 @@ def estimate_columns(
             if known is not None and abs(known[0]) >= WIN_THRESHOLD:
                 this_round[column] = known  # seen to the end of the game already
                 continue
+            if settled and budget.expired:
+                return settled, nodes  # a spent budget still lets each search start: stop here
             left = budget.remaining()
             engine = engine_for(Limit(time=left.time, nodes=left.nodes, depth=depth))
             found = engine.search(after(board, column))

@@ -51,7 +51,7 @@ from c4engine.search.results import (
 from c4engine.search.scale import score_range, win_score
 from c4engine.search.solver_bits import first_legal, play, sign
 from c4engine.search.solver_columns import best_line, bound_columns
-from c4engine.search.solver_run import SolverRun
+from c4engine.search.solver_run import Deadline, SolverRun
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -102,6 +102,7 @@ class Solver:
         self._args: _layout.KernelArgs | None = None  # the kernel's, for the geometry loaded
         self._cancel = np.zeros(1, dtype=np.uint8)
         self._lock = threading.Lock()
+        self._deadline = Deadline()  # cancels a timed search when its time is spent
         self.threads = threads
         self._lanes: list[_parallel.Lane] = []
         self.race_from_nodes = _parallel.RACE_FROM_NODES
@@ -255,21 +256,31 @@ class Solver:
         >>> solver.is_at_least(board, -1), solver.is_at_least(board, 0)
         (True, False)
         """
+        return self.null_window(board, score, limit)[0]
+
+    def null_window(self, board: Board, score: int, limit: Limit = UNLIMITED) -> tuple[bool | None, int]:
+        """:meth:`is_at_least`, and the nodes its search took: for a caller spending one budget on
+        many such searches (the probes for the book's score, :func:`c4engine.search.book_first.reach`).
+
+        >>> from c4engine import Board
+        >>> answer, nodes = Solver(table_size_mb=8).null_window(Board.from_moves("4444"), 1)
+        >>> answer, nodes > 0
+        (True, True)
+        """
         with self._lock:
             self._prepare(board)
             stones = board.move_count
             lowest, highest = score_range(board.width * board.height, stones)
             if score <= lowest:
-                return True
+                return True, 0
             if score > highest:
-                return False
+                return False, 0
             run = SolverRun.of(limit)
             state = _layout.new_state(score - 1, score)
             with board.frozen(), self._timed(run):
                 status = self._run(board.current_bits, board.mask_bits, stones, board, state, run)
-            if status != _layout.DONE:
-                return None
-            return int(state[_layout.S_MIN]) >= score
+            nodes = run.budget.nodes_spent
+            return (None if status != _layout.DONE else int(state[_layout.S_MIN]) >= score), nodes
 
     def analyze(
         self,
@@ -302,22 +313,13 @@ class Solver:
     def _timed(self, run: SolverRun) -> Iterator[None]:
         """Cancel the search the moment ``run``'s time is spent: the search looks at the clock only
         between slices sized by its CPU speed, which a loaded machine stretches several times over."""
-        seconds = run.budget.time_left()
-        if seconds is None:
-            yield
-            return
 
         def expire() -> None:
             run.timed_out = True
             self.cancel()
 
-        timer = threading.Timer(seconds, expire)
-        timer.daemon = True
-        timer.start()
-        try:
+        with self._deadline.armed(run.budget, expire):
             yield
-        finally:
-            timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
     def _check(self, board: Board) -> None:
         """Refuse a board that is over or too big for the solver (:func:`c4engine.geometry.fits_64_bits`)."""
