@@ -39,7 +39,7 @@ class ColumnAnswers:
         """``column`` proven to score ``score`` (strong; made weak for a weak question) by ``source``."""
         if self.weak:
             score = (score > 0) - (score < 0)
-        self.scores[column] = Score.exact(score, cells=self.cells, stones=self.stones, weak=self.weak)
+        self.scores[column] = Score.proven_value(score, cells=self.cells, stones=self.stones, weak=self.weak)
         self.sources[column] = source
         self.lowers[column] = self.uppers[column] = score
 
@@ -74,7 +74,7 @@ class ColumnAnswers:
             return
         reaching = [c for c in self.board.legal_moves() if known_bound(self.uppers[c]) >= known]
         answer = self.scores[reaching[0]] if len(reaching) == 1 else None
-        if len(reaching) == 1 and (answer is None or not answer.is_exact):
+        if len(reaching) == 1 and (answer is None or not answer.proven):
             self.settle(reaching[0], known, "book")
 
     def book_candidates(self, open_columns: Sequence[int]) -> list[int]:
@@ -132,7 +132,7 @@ class ColumnAnswers:
             estimate = Score.from_engine(value, cells=cells, stones=stones)
             low, high = self.lowers[column], self.uppers[column]
             assert low is not None and high is not None
-            seen = int(estimate.value) if estimate.is_exact else None
+            seen = int(estimate.value) if estimate.proven else None
             if seen is not None and self.weak:
                 seen = (seen > 0) - (seen < 0)
             if seen is not None and low <= seen <= high:  # the engine saw the end of the game

@@ -205,7 +205,7 @@ class _Search:
             column = next(self.order[rank] for rank, mask_of in enumerate(self.columns) if wins & mask_of)
             return (_sign(won) if weak else won), column
         self.root_stones = stones
-        proved: int | None = None
+        proven_move: int | None = None
         low, high = (-1, 1) if weak else score_range(self.cells, stones)
         while low < high:
             middle = low + (high - low) // 2
@@ -218,8 +218,8 @@ class _Search:
             if found <= middle:
                 high = found
             else:
-                low, proved = found, self.root_move
-        return (_sign(low) if weak else low), proved
+                low, proven_move = found, self.root_move
+        return (_sign(low) if weak else low), proven_move
 
     def line(self, board: Board, column: int, weak: bool = False) -> list[int]:
         """Best play from ``board`` to the end of the game, starting with ``column``."""
@@ -227,8 +227,12 @@ class _Search:
         walk = board.copy()
         while not walk.push(column) and not walk.is_full:
             current, mask, stones = walk.current_bits, walk.mask_bits, walk.move_count
-            score, proved = self.value(current, mask, stones, weak)
-            column = proved if proved is not None else self.keeping_move(current, mask, stones, score, weak)
+            score, proven_move = self.value(current, mask, stones, weak)
+            column = (
+                proven_move
+                if proven_move is not None
+                else self.keeping_move(current, mask, stones, score, weak)
+            )
             line.append(column)
         return line
 

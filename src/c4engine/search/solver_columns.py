@@ -94,7 +94,7 @@ def best_line(solve: PositionSolve, board: Board, first: int, weak: bool, run: S
         if mask == geometry.full:
             break
         result = solve(current, mask, board, weak, run, True)
-        if result.best_move is None or not result.exact:
+        if result.best_move is None or not result.proven:
             break
         column = result.best_move
         pv.append(column)

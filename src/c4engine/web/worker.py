@@ -176,7 +176,7 @@ def engine_move(
     """The move the computer of ``level`` chooses, stopped after ``limit``'s time (the server's cap).
 
     ``perfect`` asks the analysis service for the best move it can prove
-    within ``limit``.  Returns ``{"column": 1-based, "exact": whether the move
+    within ``limit``.  Returns ``{"column": 1-based, "proven": whether the move
     is proven best (the book's, the solver's, or the engine saw the end of the
     game), "complete": whether the search finished within the limit's time (the
     level's full search; for ``perfect``, the analysis service's), "elapsed":
@@ -212,7 +212,7 @@ def engine_move(
         proven, complete = player.last is not None and player.last.proven, not capped
     return {
         "column": column + 1,
-        "exact": proven,
+        "proven": proven,
         "complete": complete,
         "elapsed": round(monotonic() - started, 4),
     }

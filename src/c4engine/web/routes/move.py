@@ -40,7 +40,7 @@ def move_routes(caps: ServerCaps, moves: Lane) -> APIRouter:
             "column": result["column"],
             "pos": board.move_string,
             "level": body.level,
-            "exact": result["exact"],
+            "proven": result["proven"],
             "complete": result["complete"],
             "elapsed": result["elapsed"],
             "position": position_payload(board),
