@@ -159,7 +159,7 @@ def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: 
     print(f"pv: {format_moves(analysis.pv, width) or '-'}{proven}", file=out)
     print(f"source: {analysis.source}", file=out)
     print(
-        f"nodes: {analysis.nodes}{_per_thread(analysis.nodes_per_thread)}  time: {analysis.elapsed:.3f} s",
+        f"nodes: {analysis.nodes}{_per_thread(analysis.nodes_per_thread)}  time: {analysis.time:.3f} s",
         file=out,
     )
 

@@ -309,7 +309,7 @@ class PositionAnalysis:
     pv: tuple[int, ...]
     pv_proven: bool
     nodes: int
-    elapsed: float
+    time: float
     lowers: tuple[int | None, ...]
     uppers: tuple[int | None, ...]
     best_proven: bool
@@ -544,7 +544,7 @@ class SolveResult:
     upper: int
     best_move: int | None
     nodes: int
-    elapsed: float
+    time: float
     weak: bool
     cells: int
     stones: int
@@ -569,13 +569,13 @@ class BatchResult:
     position (the best move when the search proved one, else None, as
     :meth:`Solver.solve` with ``best_move=False``).  ``complete`` is False when
     :meth:`Solver.cancel` stopped the batch: the tuples then hold the
-    positions finished before it.  ``elapsed`` is the whole batch's, in seconds.
+    positions finished before it.  ``time`` is the whole batch's, in seconds.
     """
 
     scores: tuple[int, ...]
     nodes: tuple[int, ...]
     best_moves: tuple[int | None, ...]
-    elapsed: float
+    time: float
     weak: bool
     complete: bool
 
@@ -597,7 +597,7 @@ class Analysis:
     best_columns: tuple[int, ...]
     pv: tuple[int, ...]
     nodes: int
-    elapsed: float
+    time: float
     weak: bool
     proven: bool
     cells: int

@@ -237,7 +237,7 @@ class Review:
     result: str
     plies: tuple[PlyReview, ...]
     complete: bool
-    elapsed: float
+    time: float
     ply_time: float | None = None
     ply_nodes: int | None = None
     opening_plies: int = 0

@@ -121,7 +121,7 @@ class AnalysisOut(BaseModel):
     move: int = Field(description="The recommended column: the most central of best")
     pv: list[int] = Field(description="The recommended column's line (1-based columns)")
     pv_proven: bool = Field(description="Whether pv is proven best play to the end of the game")
-    elapsed: float
+    time: float
 
 
 LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
@@ -153,7 +153,7 @@ class MoveOut(BaseModel):
         "saw the end of the game"
     )
     complete: bool = Field(description="False when the time cap stopped the search before it finished")
-    elapsed: float
+    time: float
     position: PositionOut
 
 
@@ -255,7 +255,7 @@ class ReviewOut(BaseModel):
     advice: str | None = Field(
         description="What would prove the plies left not proven, where anything would; else null"
     )
-    elapsed: float
+    time: float
 
 
 class HealthOut(BaseModel):

@@ -42,7 +42,7 @@ def move_routes(caps: ServerCaps, moves: Lane) -> APIRouter:
             "level": body.level,
             "proven": result["proven"],
             "complete": result["complete"],
-            "elapsed": result["elapsed"],
+            "time": result["time"],
             "position": position_payload(board),
         }
 
