@@ -13,8 +13,9 @@ from c4engine.search import analysis
 from c4engine.search.analysis import Analyst, best_by_bounds, best_column, shared_analyst
 from c4engine.search.limit import Limit
 from c4engine.search.quick import QuickResult
-from c4engine.search.results import WIN_SCORE, Analysis, Score
+from c4engine.search.results import WIN_SCORE, Score
 from c4engine.search.solver import Solver
+from c4engine.search.solver_results import Analysis
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +232,8 @@ def test_a_capped_solve_plays_a_move_proven_at_least_a_draw_over_an_estimate(
     """The solver stopped having proved column 2 at least a draw; the engine, seeing no win, prefers
     column 4: the proven move is played (dominance), and not called proven best."""
     from c4engine.search.engine import Engine
-    from c4engine.search.results import PlayResult, SolveResult
+    from c4engine.search.results import PlayResult
+    from c4engine.search.solver_results import SolveResult
 
     def unfinished(self: Solver, board: Board, limit: Limit, **options: object) -> SolveResult:
         return SolveResult(None, False, 0, 5, 1, 1000, 0.1, False, 42, 5, "time limit", best_proven=True)

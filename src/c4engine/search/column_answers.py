@@ -10,8 +10,9 @@ from c4engine.board import Board
 from c4engine.search.book import OpeningBook
 from c4engine.search.column_choice import known_bound
 from c4engine.search.quick import QuickAnalysis
-from c4engine.search.results import WIN_THRESHOLD, Analysis, PositionAnalysis, Score, Source
+from c4engine.search.results import WIN_THRESHOLD, PositionAnalysis, Score, Source
 from c4engine.search.scale import win_score
+from c4engine.search.solver_results import Analysis
 
 __all__ = ["ColumnAnswers", "after", "column_range", "ends_game", "scaled"]
 

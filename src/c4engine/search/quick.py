@@ -12,7 +12,9 @@ The algorithm is Pascal Pons' published negamax, which the compiled kernel
 refines: only moves that do not lose at once, the ones making the most
 new threats first, upper bounds in a dictionary, and null-window searches
 narrowing the score.  Scores follow the same convention (see
-:mod:`c4engine.search.solver`); node counts differ from the kernel's.
+:mod:`c4engine.search.solver`); node counts differ from the kernel's.  Its results
+(:class:`QuickResult`, :class:`QuickAnalysis`) are the search layer's own: the analysis service
+turns them into the public answers of :mod:`c4engine.search.results`.
 
 >>> from c4engine import Board
 >>> found = solve_quick(Board.from_moves("2252576253462244111563365343671351441"), Limit(nodes=1000))
@@ -35,7 +37,7 @@ from c4engine.geometry import Geometry
 from c4engine.search.limit import Limit
 from c4engine.search.scale import score_range, win_score
 
-__all__ = ["QuickAnalysis", "QuickResult", "analyze_quick", "line_quick", "solve_quick"]
+__all__ = ["analyze_quick", "line_quick", "solve_quick"]
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,16 @@
   the heuristic engine's estimate; it converts between the two scales and
   says itself in words ("win in 5 moves", "draw", "loss in 8 moves").
 * :class:`PositionAnalysis` -- what the analysis service
-  (:mod:`c4engine.search.analysis`) answers of every column: its score,
-  saying whether it is exact and where it came from (:data:`Source`).
+  (:mod:`c4engine.search.analysis`) answers of every column (each a
+  :class:`ColumnAnalysis`, :attr:`PositionAnalysis.columns`): its score,
+  saying whether it is proven and where it came from (:data:`Source`).
 * :class:`PlayResult` -- a chosen move, its score, source and proof, line and
   cost: what the engine, the analysis service and every player answer.
-* :class:`SolveResult` and :class:`Analysis` -- the exact solver's own answers.
+
+These are the public answers, with a game's :class:`~c4engine.search.review_results.Review`:
+one a question.  The searches' own results (the solver's, :mod:`c4engine.search.solver_results`;
+the quick search's and the compiled engine's) stay inside the search layer, which turns them
+into these (``tests/test_layers.py`` checks that no module above imports them).
 
 These live apart from the searches so that code answering without one (from
 the opening book) builds the same results without importing numba.
@@ -24,7 +29,7 @@ Score(17, proven, 6 of 42 stones)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_MB, check_table_mb
@@ -35,13 +40,10 @@ __all__ = [
     "MIN_TABLE_MB",
     "WIN_SCORE",
     "WIN_THRESHOLD",
-    "Analysis",
-    "BatchResult",
     "ColumnAnalysis",
     "PlayResult",
     "PositionAnalysis",
     "Score",
-    "SolveResult",
     "Source",
     "bound_moves",
     "bound_words",
@@ -523,96 +525,3 @@ class PlayResult:
             f"PlayResult({column}: {self.describe()}, {self.source}, {proven}, line {line}{depth}, "
             f"{self.nodes} nodes, {self.time:.3f} s{stopped})"
         )
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """The outcome of :meth:`Solver.solve`.
-
-    ``score`` is exact (``proven`` True) or None when a limit stopped the
-    search; ``lower <= score <= upper`` always holds for the true score.
-    ``best_move`` is a 0-based column: a move reaching the score when
-    exact, otherwise the best move found so far (proved to reach ``lower``
-    when ``best_proven``), or None.  Weak solves score -1, 0 or 1.
-    ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
-    caller's first (one number with one thread).
-    """
-
-    score: int | None
-    proven: bool
-    lower: int
-    upper: int
-    best_move: int | None
-    nodes: int
-    time: float
-    weak: bool
-    cells: int
-    stones: int
-    stopped: str | None = None
-    best_proven: bool = True
-    nodes_per_thread: tuple[int, ...] = ()
-
-    def describe(self) -> str:
-        """The result in words: "win in 3 moves", "draw", "loss in 5 moves", or the bounds."""
-        if self.score is not None:
-            return score_words(self.score, self.cells, self.stones, self.weak)
-        low = score_words(self.lower, self.cells, self.stones, self.weak)
-        high = score_words(self.upper, self.cells, self.stones, self.weak)
-        return f"unknown ({self.stopped}): between {low} and {high}"
-
-
-@dataclass(frozen=True)
-class BatchResult:
-    """The outcome of :meth:`Solver.solve_many`: the exact scores of many positions, in order.
-
-    ``scores[i]``, ``nodes[i]`` and ``best_moves[i]`` belong to the ``i``-th
-    position (the best move when the search proved one, else None, as
-    :meth:`Solver.solve` with ``best_move=False``).  ``complete`` is False when
-    :meth:`Solver.cancel` stopped the batch: the tuples then hold the
-    positions finished before it.  ``time`` is the whole batch's, in seconds.
-    """
-
-    scores: tuple[int, ...]
-    nodes: tuple[int, ...]
-    best_moves: tuple[int | None, ...]
-    time: float
-    weak: bool
-    complete: bool
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """The outcome of :meth:`Solver.analyze`: every column's score.
-
-    ``scores[c]`` is the score of the position (for the side to move) if it
-    plays column ``c``, None for a full column (or, when ``proven`` is False,
-    a column not finished); ``best_columns`` are the columns with the best
-    score, ``pv`` a principal variation (0-based columns, best play by both
-    sides to the end of the game, or as far as the limits allowed).
-    ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
-    caller's first.
-    """
-
-    scores: tuple[int | None, ...]
-    best_columns: tuple[int, ...]
-    pv: tuple[int, ...]
-    nodes: int
-    time: float
-    weak: bool
-    proven: bool
-    cells: int
-    stones: int
-    lowers: tuple[int | None, ...] = field(default=())
-    uppers: tuple[int | None, ...] = field(default=())
-    nodes_per_thread: tuple[int, ...] = field(default=())
-
-    @property
-    def score(self) -> int | None:
-        known = [s for s in self.scores if s is not None]
-        return max(known) if known and self.proven else None
-
-    def describe(self) -> str:
-        score = self.score
-        if score is None:
-            return "unknown (stopped)"
-        return score_words(score, self.cells, self.stones, self.weak)

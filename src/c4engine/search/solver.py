@@ -41,16 +41,11 @@ from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
 from c4engine.search import parallel as _parallel
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.progress import Hook, Progress
-from c4engine.search.results import (
-    Analysis,
-    BatchResult,
-    SolveResult,
-    moves_to_end,
-    score_words,
-)
+from c4engine.search.results import moves_to_end, score_words
 from c4engine.search.scale import score_range, win_score
 from c4engine.search.solver_bits import first_legal, play, sign
 from c4engine.search.solver_columns import best_line, bound_columns
+from c4engine.search.solver_results import Analysis, BatchResult, SolveResult
 from c4engine.search.solver_run import SolverRun
 
 __all__ = [

@@ -12,8 +12,8 @@ import numpy as np
 
 from c4engine.board import Board
 from c4engine.kernels import layout as _layout
-from c4engine.search.results import SolveResult
 from c4engine.search.solver_bits import is_winning, play
+from c4engine.search.solver_results import SolveResult
 from c4engine.search.solver_run import SolverRun
 
 __all__ = ["KernelSearch", "PositionSolve", "best_line", "bound_columns"]
