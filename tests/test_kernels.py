@@ -296,6 +296,20 @@ def test_table_part_grows_keeping_its_entries(base: int) -> None:
     assert held.min() >= base and held.max() < base + (2 << live)
 
 
+def test_whole_table_clears_what_a_smaller_size_laid_out() -> None:
+    table = Table.with_parts(20, 18)
+    array = table.array
+    array[: 1 << 16] = 7
+    array[1 << 20 : (1 << 20) + (1 << 16)] = 9
+    array[-2:] = (16, 16)
+    table.use_whole()
+    assert list(array[-2:]) == [20, 18]
+    assert not array[:-2].any()
+    fresh = Table.with_parts(20)
+    fresh.use_whole()
+    assert list(fresh.array[-2:]) == [20, 0]
+
+
 def test_first_bits_leave_the_data_its_room() -> None:
     assert table.first_bits(23, table.key_bits(7, 6, 23), 16) == 16
     assert table.first_bits(12, table.key_bits(4, 4, 12), 16) == 12  # never more than the part

@@ -18,10 +18,10 @@ from c4engine import Board
 from c4engine.cli import main
 from c4engine.errors import ThreadCountError
 from c4engine.kernels import layout
-from c4engine.kernels.transposition import TABLE_HEADER, Table
+from c4engine.kernels.transposition import TABLE_HEADER
 from c4engine.search import parallel
 from c4engine.search.limit import Limit
-from c4engine.search.parallel import RACE_FROM_NODES, probe_value, use_whole_table
+from c4engine.search.parallel import RACE_FROM_NODES, probe_value
 from c4engine.search.progress import Progress
 from c4engine.search.solver import Solver
 
@@ -239,20 +239,6 @@ def test_test_value_is_the_kernels_next_question() -> None:
         state[layout.S_ROOT_MOVE] = 0  # not a fresh solve: skip the immediate-win check
         solver._call_kernel(board, positions, rows, state, 1)
         assert state[layout.S_MED] == probe_value(lower, upper), (lower, upper)
-
-
-def test_whole_table_clears_what_a_smaller_size_laid_out() -> None:
-    table = Table.with_parts(20, 18)
-    array = table.array
-    array[: 1 << 16] = 7
-    array[1 << 20 : (1 << 20) + (1 << 16)] = 9
-    array[-2:] = (16, 16)
-    use_whole_table(table)
-    assert list(array[-2:]) == [20, 18]
-    assert not array[:-2].any()
-    fresh = Table.with_parts(20)
-    use_whole_table(fresh)
-    assert list(fresh.array[-2:]) == [20, 0]
 
 
 def test_threads_option(capsys: pytest.CaptureFixture[str]) -> None:

@@ -564,7 +564,7 @@ class Solver:
         """Search ``root`` on from the paused ``state`` with every thread
         (:class:`c4engine.search.parallel.Race`); a ``weak`` solve's helpers share the first thread's
         question."""
-        _parallel.use_whole_table(self.table)  # no thread grows it now
+        self.table.use_whole()  # no thread grows it now
 
         def count(nodes: int) -> None:
             run.budget.spend(nodes)
