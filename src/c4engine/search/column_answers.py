@@ -10,7 +10,7 @@ from c4engine.board import Board
 from c4engine.search.book import OpeningBook
 from c4engine.search.column_choice import known_bound
 from c4engine.search.quick import QuickAnalysis
-from c4engine.search.results import WIN_THRESHOLD, PositionAnalysis, Score, Source
+from c4engine.search.results import WIN_THRESHOLD, ColumnAnalysis, PositionAnalysis, Score, Source
 from c4engine.search.scale import win_score
 from c4engine.search.solver_results import Analysis
 
@@ -155,24 +155,27 @@ class ColumnAnswers:
     ) -> PositionAnalysis:
         """The answer: ``best`` columns (``proven`` best or not), the ``chosen`` one's line, the ``nodes``
         searched (``helper_nodes`` by the solver's other threads) in ``time`` seconds."""
-        board = self.board
-        line = self.lines[chosen] or (chosen,)
         return PositionAnalysis(
-            tuple(self.scores),
-            tuple(self.sources),
+            tuple(self.column(c) for c in range(self.board.width)),
             best,
-            line,
+            self.lines[chosen] or (chosen,),
             proven and self.complete[chosen],
             nodes,
             time,
-            tuple(self.lowers),
-            tuple(self.uppers),
             proven,
-            tuple(self.lines[c] or (c,) if board.can_play(c) else () for c in range(board.width)),
-            tuple(self.complete),
             (nodes - sum(helper_nodes), *helper_nodes) if helper_nodes else (),
             self.known,
         )
+
+    def column(self, column: int) -> ColumnAnalysis | None:
+        """``column``'s answer (None for a full column): every playable column has a score by now."""
+        if not self.board.can_play(column):
+            return None
+        score, source = self.scores[column], self.sources[column]
+        lower, upper = self.lowers[column], self.uppers[column]
+        assert score is not None and source is not None and lower is not None and upper is not None
+        line = self.lines[column] or (column,)
+        return ColumnAnalysis(column, score, lower, upper, source, line, self.complete[column])
 
 
 def scaled(score: int, weak: bool) -> int:

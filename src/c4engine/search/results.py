@@ -283,10 +283,11 @@ class ColumnAnalysis:
 class PositionAnalysis:
     """Every column's score and proven bounds, from :meth:`c4engine.search.analysis.Analyst.analyze`.
 
-    ``scores[c]`` is the score of the position for the side to move if it
-    plays column ``c`` (None for a full column), ``sources[c]`` where it came
-    from, ``lowers[c]`` and ``uppers[c]`` the proven bounds of its exact
-    score (equal when exact); :attr:`columns` gathers them per column.
+    ``columns[c]`` is column ``c``'s :class:`ColumnAnalysis` (None for a full
+    column): its score for the side to move if it plays there, the proven
+    bounds of its exact score, where it came from and its line.  The
+    per-column views :attr:`scores`, :attr:`sources`, :attr:`lowers`,
+    :attr:`uppers`, :attr:`lines` and :attr:`lines_complete` read them.
 
     ``best_columns`` follow the dominance rule: a column is *out* when its
     upper bound is below another column's lower bound; when some column's
@@ -296,7 +297,7 @@ class PositionAnalysis:
     by the estimate (held within the bounds).  So a recommendation is never a
     column that another is proven better than.  ``pv`` is the line of the
     recommended column (the most central best one), ``pv_proven`` whether it is
-    proven best play to the end of the game; ``lines[c]`` is column ``c``'s line.
+    proven best play to the end of the game.
     ``nodes_per_thread`` splits ``nodes`` between the solver's threads (the
     first thread's share counts the engine's too); empty when one searched.
     ``book_score`` is the position's own exact score from the opening book
@@ -305,39 +306,50 @@ class PositionAnalysis:
     position's own score, the book's or the columns'.
     """
 
-    scores: tuple[Score | None, ...]
-    sources: tuple[Source | None, ...]
+    columns: tuple[ColumnAnalysis | None, ...]
     best_columns: tuple[int, ...]
     pv: tuple[int, ...]
     pv_proven: bool
     nodes: int
     time: float
-    lowers: tuple[int | None, ...]
-    uppers: tuple[int | None, ...]
     best_proven: bool
-    lines: tuple[tuple[int, ...], ...]
-    lines_complete: tuple[bool, ...]
     nodes_per_thread: tuple[int, ...] = ()
     book_score: int | None = None
 
     @property
     def proven(self) -> bool:
         """Whether every playable column's score is proven."""
-        return all(score.proven for score in self.scores if score is not None)
+        return all(column.proven for column in self.columns if column is not None)
 
     @property
-    def columns(self) -> tuple[ColumnAnalysis | None, ...]:
-        """Each column's :class:`ColumnAnalysis` (None for a full column)."""
-        answers: list[ColumnAnalysis | None] = []
-        for column, score in enumerate(self.scores):
-            source, lower, upper = self.sources[column], self.lowers[column], self.uppers[column]
-            if score is None or source is None or lower is None or upper is None:
-                answers.append(None)
-                continue
-            line = self.lines[column] if self.lines else ()
-            complete = bool(self.lines_complete[column]) if self.lines_complete else False
-            answers.append(ColumnAnalysis(column, score, lower, upper, source, line, complete))
-        return tuple(answers)
+    def scores(self) -> tuple[Score | None, ...]:
+        """Each column's score (None for a full column)."""
+        return tuple(None if column is None else column.score for column in self.columns)
+
+    @property
+    def sources(self) -> tuple[Source | None, ...]:
+        """Where each column's score came from (None for a full column)."""
+        return tuple(None if column is None else column.source for column in self.columns)
+
+    @property
+    def lowers(self) -> tuple[int | None, ...]:
+        """Each column's proven lower bound (None for a full column)."""
+        return tuple(None if column is None else column.lower for column in self.columns)
+
+    @property
+    def uppers(self) -> tuple[int | None, ...]:
+        """Each column's proven upper bound (None for a full column)."""
+        return tuple(None if column is None else column.upper for column in self.columns)
+
+    @property
+    def lines(self) -> tuple[tuple[int, ...], ...]:
+        """Each column's line, starting with it (empty for a full column)."""
+        return tuple(() if column is None else column.pv for column in self.columns)
+
+    @property
+    def lines_complete(self) -> tuple[bool, ...]:
+        """Whether each column's line reaches the end of the game."""
+        return tuple(column is not None and column.pv_complete for column in self.columns)
 
     @property
     def score(self) -> Score:
