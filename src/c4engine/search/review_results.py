@@ -324,7 +324,7 @@ class Review:
              "result_words": "X won", "result_reason": null, "opening_plies": 0,
              "complete": true, "proven": true, "ply_time": 1.0, "ply_nodes": null, "advice": null,
              "plies": [{"ply", "player" (1 or 2), "column", "score_before", "score_after"
-                        (solver scale, the mover's view; null when not proven), "exact",
+                        (solver scale, the mover's view; null when not proven), "proven",
                         "lower", "upper" (bounds of score_after), "before_lower", "before_upper",
                         "estimate", "best_estimate" (engine units; null when exact),
                         "words_before", "words_after", "best" (columns), "best_proven", "best_complete",
