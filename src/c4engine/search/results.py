@@ -227,7 +227,7 @@ class ColumnAnalysis:
 
     ``lower`` and ``upper`` bound the exact score of playing ``column``
     (0-based) on the solver's scale (-1, 0, 1 when weak); they are equal
-    when the score is proven (:attr:`exact`).  ``score`` is that exact score,
+    when the score is proven (:attr:`proven`).  ``score`` is that exact score,
     or the heuristic engine's estimate when unproven (then :attr:`estimate`).
     ``pv`` is best play starting with this column (0-based): for an exact
     score, to the end of the game when ``pv_complete`` (the winning stone,
