@@ -125,7 +125,7 @@ class Figures:
     def add(self, wall: float, cpu: float, data: dict[str, object]) -> None:
         self.walls.append(wall)
         self.cpus.append(cpu)
-        self.exact.append(bool(data["exact"]))
+        self.exact.append(bool(data["proven"]))
 
     def summary(self) -> str:
         p50 = statistics.median(self.walls)

@@ -539,7 +539,7 @@ def review(args: argparse.Namespace) -> tuple[str, bool]:
             answer = httpx.post(f"{base}/api/review", json={"moves": game}, timeout=120)
             wall = time.perf_counter() - started
             body = answer.json()
-            rows.append((game, wall, answer.status_code, body.get("exact"), body.get("elapsed")))
+            rows.append((game, wall, answer.status_code, body.get("proven"), body.get("time")))
     cpu = review_cpu(games)
     walls = [row[1] for row in rows]
     exact = sum(row[3] is True for row in rows)

@@ -177,3 +177,35 @@ def test_an_imported_submodule_counts_as_imported() -> None:
     graph = _import_graph()
     assert "c4engine.search.analysis" in graph["c4engine.cli.review"]
     assert "c4engine.errors" in graph["c4engine"]  # from c4engine import errors
+
+
+SEARCH_INTERNAL_RESULTS = {
+    "c4engine.search.solver_results": {"Analysis", "BatchResult", "SolveResult"},
+    "c4engine.search.quick": {"QuickAnalysis", "QuickResult"},
+    "c4engine.search.compiled_engine": {"Answer"},
+}
+"""The searches' own results: the search layer turns them into the public answers of
+``c4engine.search.results`` (a move, a position's columns) and ``review_results`` (a game)."""
+
+
+def test_only_the_search_layer_reads_the_searches_own_results() -> None:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        if module.startswith("c4engine.search"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "c4engine.search.solver_results":
+                found.append(f"{module} imports {node.module}")
+            elif isinstance(node, ast.ImportFrom) and node.module in SEARCH_INTERNAL_RESULTS:
+                private = SEARCH_INTERNAL_RESULTS[node.module] & {alias.name for alias in node.names}
+                found.extend(f"{module} imports {node.module}.{name}" for name in sorted(private))
+    assert found == []
+
+
+def test_the_public_results_module_exports_only_the_public_answers() -> None:
+    from c4engine.search import results
+
+    internal = set().union(*SEARCH_INTERNAL_RESULTS.values())
+    assert {"PlayResult", "PositionAnalysis", "ColumnAnalysis", "Score"} <= set(results.__all__)
+    assert internal.isdisjoint(results.__all__)

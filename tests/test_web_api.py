@@ -83,7 +83,7 @@ def test_position_other_size(client: httpx.Client) -> None:
 
 def test_analyze_known_positions(client: httpx.Client) -> None:
     body = client.get("/api/analyze", params={"pos": LOSSES, "time": 1}).json()
-    assert body["to_move"] == "O" and body["exact"] and body["best_proven"]
+    assert body["to_move"] == "O" and body["proven"] and body["best_proven"]
     assert [c and c["score"] for c in body["columns"]] == [-7, None, None, None, None, -5, -5]
     assert [c and (c["lower"], c["upper"]) for c in body["columns"]][-2:] == [(-5, -5), (-5, -5)]
     assert "scores" not in body and body["position"] == LOSSES
@@ -102,13 +102,13 @@ def test_analyze_from_the_book(client: httpx.Client) -> None:
     """The scores come from the book at once, the position's own too, and so does the line: the
     book's own, then taken further within a share of the cap -- proven where it reaches the end."""
     body = client.get("/api/analyze", params={"pos": "44", "time": CAPS.max_time}).json()
-    assert body["exact"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4]
+    assert body["proven"] and body["best"] == [4] and body["pv"][:3] == [4, 4, 4]
     board = Board.from_moves("44")
     for column in body["pv"]:
         board.play(column - 1)
     assert body["pv_proven"] == board.is_over
     assert body["position_score"] == {
-        "lower": 1, "upper": 1, "score": 1, "exact": True, "label": "win in 20", "source": "book"
+        "lower": 1, "upper": 1, "score": 1, "proven": True, "label": "win in 20", "source": "book"
     }  # fmt: skip
     assert [c["label"] for c in body["columns"]] == [
         "loss in 18", "loss in 18", "loss in 19", "win in 20", "loss in 19", "loss in 18", "loss in 18"
@@ -139,7 +139,7 @@ def test_analyze_takes_a_depth_and_nodes(client: httpx.Client, bound: dict[str, 
     query's bounds (the time cap too), the same as the worker's answer within the same Limit."""
     served = client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time": 2} | bound).json()
     expected = analyze(Board.from_moves("55", 9, 7), Limit(time=2, **bound))
-    assert not served["exact"]
+    assert not served["proven"]
     assert [c["estimate"] for c in served["columns"]] == [c["estimate"] for c in expected["columns"]]
 
 
@@ -157,11 +157,11 @@ def test_analyze_capped_is_not_exact(client: httpx.Client) -> None:
     proof takes 17 million nodes on one thread): it is still best.  A node cap, not a time cap, so
     a fast machine cannot finish the proof within it."""
     body = client.get("/api/analyze", params={"pos": "57271713", "nodes": 300_000}).json()
-    assert not body["exact"] and not body["pv_proven"]
+    assert not body["proven"] and not body["pv_proven"]
     labels = [column["label"] for column in body["columns"]]
     assert labels.count("loss in 1") == 6 and body["best"] == [7] and body["move"] == 7
     block = body["columns"][6]
-    assert block["outcome"] == "unknown" and not block["exact"] and -1 <= block["lean"] <= 1
+    assert block["outcome"] == "unknown" and not block["proven"] and -1 <= block["lean"] <= 1
     assert block["score"] is None and isinstance(block["estimate"], float)
     # proven best only once the block is proven no worse than the losses at once
     others = max(column["upper"] for column in body["columns"] if column["column"] != 7)
@@ -178,7 +178,7 @@ def test_a_bound_gives_the_most_moves_to_the_end(client: httpx.Client) -> None:
         if "≤" in label:
             assert (column["moves_at_most"], column["moves"]) == (int(label.split()[-1]), None), label
             bounds += 1
-        elif column["exact"] and column["outcome"] != "draw":
+        elif column["proven"] and column["outcome"] != "draw":
             assert (column["moves"], column["moves_at_most"]) == (int(label.split()[-1]), None), label
         else:
             assert column["moves_at_most"] is None, label
@@ -189,19 +189,19 @@ def test_move(client: httpx.Client) -> None:
     body = client.post("/api/move", json={"pos": "121212", "level": 1}).json()
     assert body["column"] == 1 and body["pos"] == "1212121"  # every level takes a win in one
     assert body["position"]["winner"] == "X"
-    assert body["exact"] and body["complete"]  # a win on the spot: proven best
+    assert body["proven"] and body["complete"]  # a win on the spot: proven best
     for level in (3, 5):
         body = client.post(
             "/api/move", json={"pos": "4453", "size": "7x6", "connect": 4, "level": level}
         ).json()
         assert body["pos"] == "4453" + str(body["column"]) and body["level"] == level
-        assert isinstance(body["exact"], bool) and isinstance(body["complete"], bool)
+        assert isinstance(body["proven"], bool) and isinstance(body["complete"], bool)
 
 
 def test_perfect_level(client: httpx.Client) -> None:
     """``perfect`` asks the analysis service: from the book after 44, the only winning column."""
     body = client.post("/api/move", json={"pos": "44", "level": "perfect"}).json()
-    assert body["column"] == 4 and body["exact"] and body["complete"] and body["level"] == "perfect"
+    assert body["column"] == 4 and body["proven"] and body["complete"] and body["level"] == "perfect"
 
 
 def test_record(client: httpx.Client) -> None:
@@ -454,7 +454,7 @@ def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
         board = Board.from_moves(line.split()[0])
         expected = solver.analyze(board, pv=False).scores
         got = analyze(board, Limit(time=30))
-        assert got["exact"]
+        assert got["proven"]
         assert [c and c["score"] for c in got["columns"]] == list(expected), line
         best = max(s for s in expected if s is not None)
         assert got["best"] == [c + 1 for c, s in enumerate(expected) if s == best]
@@ -494,7 +494,7 @@ def test_a_gone_client_s_analysis_is_cancelled(fair: str) -> None:
     with pytest.raises(httpx.ReadTimeout):
         httpx.get(f"{fair}/api/analyze", params=LONG, timeout=0.5)
     assert wait_until(lambda: pending(fair) == (0, 0))
-    assert httpx.get(f"{fair}/api/analyze", params={"pos": "44"}, timeout=30).json()["exact"]
+    assert httpx.get(f"{fair}/api/analyze", params={"pos": "44"}, timeout=30).json()["proven"]
 
 
 def test_moves_do_not_wait_behind_analyses_and_a_client_has_a_share(fair: str) -> None:
@@ -686,7 +686,7 @@ def test_a_dead_worker_is_replaced() -> None:
             lane.stop()
 
     message, after = asyncio.run(run())
-    assert "restarted" in message and after["exact"]
+    assert "restarted" in message and after["proven"]
 
 
 def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -701,22 +701,22 @@ def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.Mon
     for name in ("solve", "analyze"):
         monkeypatch.setattr(Solver, name, fail)
     empty = worker.analyze_position("", 7, 6, 4, Limit(time=1.0))
-    assert empty["exact"] and empty["best"] == [4] and empty["source"] == "book"
+    assert empty["proven"] and empty["best"] == [4] and empty["source"] == "book"
     assert [c["label"] for c in empty["columns"]] == [
         "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"
     ]  # fmt: skip
     move = worker.engine_move("44", 7, 6, 4, "perfect", Limit(time=1.0))
-    assert move["column"] == 4 and move["exact"] and move["complete"]
+    assert move["column"] == 4 and move["proven"] and move["complete"]
 
 
 def test_a_move_is_exact_only_when_proven_and_complete_only_within_the_cap() -> None:
-    """``exact`` says the move is proven best; ``complete`` that the search ended within the cap."""
+    """``proven`` says the move is proven best; ``complete`` that the search ended within the cap."""
     # a board the solver cannot hold, a level searching deeper than 0.05 s allows: stopped, unproven
     capped = engine_move("5564", 9, 7, 5, 6, Limit(time=0.05), seed=0)
-    assert not capped["complete"] and not capped["exact"]
+    assert not capped["complete"] and not capped["proven"]
     # a win on the spot: proven, whatever the level
     won = engine_move("11223344", 9, 7, 5, 6, Limit(time=3.0), seed=0)  # X's four in the bottom row
-    assert won["column"] == 5 and won["exact"] and won["complete"]
+    assert won["column"] == 5 and won["proven"] and won["complete"]
 
 
 SERVER_WITH_A_WORKER = """

@@ -540,10 +540,10 @@ def every_kind_of_words(width: int, height: int) -> dict[str, Any]:
                 "lower": lower,
                 "upper": upper,
                 "score": lower if exact else None,
-                "exact": exact,
+                "proven": exact,
                 "estimate": estimate,
                 "pv": [column],
-                "moves": Score.exact(lower, cells=cells, stones=0).moves if exact else None,
+                "moves": Score.proven_value(lower, cells=cells, stones=0).moves if exact else None,
                 "moves_at_most": bound_moves(lower, upper, cells, 0),
             }
         )

@@ -64,7 +64,7 @@ def exact_review(base: str, moves: str, rounds: int = 6) -> dict[str, Any]:
         body: dict[str, Any] = answer.json()
         for ply in body["plies"]:  # unproven or not, nothing unproven is marked
             assert ply["verdict"] != "not proven" or (ply["mark"] == "" and ply["pv"] == [])
-        if body["exact"]:
+        if body["proven"]:
             return body
     raise AssertionError(f"{moves} was not proven in {rounds} rounds")
 
@@ -72,7 +72,7 @@ def exact_review(base: str, moves: str, rounds: int = 6) -> dict[str, Any]:
 def test_review_is_the_analysis_service_s(base: str) -> None:
     got = exact_review(base, GAME)
     expected = review_game(Analyst(), GAME, Limit(time=60)).to_json()
-    assert got["complete"] and expected["exact"]
+    assert got["complete"] and expected["proven"]
     assert (got["moves"], got["size"], got["connect"], got["result"]) == (GAME, "7x6", 4, "0-1")
     assert got["summary"] == expected["summary"]
     assert [ply["ply"] for ply in got["plies"]] == list(range(1, len(GAME) + 1))
@@ -112,7 +112,7 @@ def test_review_is_the_analysis_service_s(base: str) -> None:
 
 def test_review_marks_blunders(client: httpx.Client) -> None:
     got = client.post("/api/review", json={"moves": BLUNDERS, "size": "7x6", "connect": 4}).json()
-    assert got["exact"]  # the book knows these positions
+    assert got["proven"]  # the book knows these positions
     assert [ply["verdict"] for ply in got["plies"]] == ["best", "best", "blunder", "blunder", "best"]
     assert [ply["mark"] for ply in got["plies"]] == ["", "", "??", "??", ""]
     assert got["summary"]["turning_points"] == [3, 4] and got["result"] == "*"  # not over yet
@@ -135,9 +135,9 @@ def test_a_long_review_comes_back_whole_within_the_cap() -> None:
     plies = len(BIG["moves"])
     assert got["complete"] and got["ply_time"] == pytest.approx(10 / 2 / plies, abs=1e-3)
     assert [ply["ply"] for ply in got["plies"]] == list(range(1, plies + 1))
-    assert not got["exact"]
+    assert not got["proven"]
     for ply in got["plies"]:
-        if not ply["exact"]:
+        if not ply["proven"]:
             assert ply["score_after"] is None or ply["score_before"] is None
             assert ply["lower"] < ply["upper"] or ply["before_lower"] < ply["before_upper"]
         if ply["verdict"] == "not proven":
@@ -148,7 +148,7 @@ def test_a_long_review_comes_back_whole_within_the_cap() -> None:
 def test_a_review_past_the_cap_stops_with_the_last_plies() -> None:
     with server_in_thread(ServerCaps(workers=1, review_time=0.001)) as url:
         got = httpx.post(f"{url}/api/review", json={"moves": GAME}, timeout=120).json()
-    assert not got["complete"] and not got["exact"]
+    assert not got["complete"] and not got["proven"]
     reviewed = [ply["ply"] for ply in got["plies"]]
     assert reviewed == list(range(len(GAME) - len(reviewed) + 1, len(GAME) + 1))  # the end: reviewed first
     assert 0 < len(reviewed) < len(GAME)
@@ -182,7 +182,7 @@ def test_review_is_in_the_openapi_document(client: httpx.Client) -> None:
     operation = document["paths"]["/api/review"]["post"]
     assert set(operation["responses"]) >= {"200", "400", "422", "429", "503"}
     ply = document["components"]["schemas"]["PlyOut"]["properties"]
-    assert {"ply", "player", "column", "score_before", "score_after", "exact", "lower", "upper"} <= set(ply)
+    assert {"ply", "player", "column", "score_before", "score_after", "proven", "lower", "upper"} <= set(ply)
     assert set(ply["verdict"]["enum"]) == set(VERDICTS)  # every verdict the review gives
 
 
@@ -197,7 +197,7 @@ def test_a_gone_client_s_review_is_cancelled() -> None:
             time.sleep(0.05)
         assert httpx.get(f"{url}/healthz").json()["pending"] == 0
         after = httpx.post(f"{url}/api/review", json={"moves": BLUNDERS}, timeout=60)
-        assert after.status_code == 200 and after.json()["exact"]
+        assert after.status_code == 200 and after.json()["proven"]
 
 
 # --------------------------------------------------------------- the page

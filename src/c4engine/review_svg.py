@@ -104,7 +104,7 @@ def review_graph_svg(
             f'height="{plot_h:.1f}" fill="{_COLOURS["opening"]}" fill-opacity="0.35"/>'
         )
         parts.append(_text(margin_left + 2, margin_top + plot_h - 4, "opening"))
-    for run in _exact_runs(points):
+    for run in _proven_runs(points):
         if len(run) > 1:
             path = " ".join(f"{x_of(i):.1f},{y_of(points[i].lower):.1f}" for i in run)
             parts.append(
@@ -146,22 +146,22 @@ def review_graph_svg(
     return "\n".join(parts)
 
 
-def _exact_runs(points: Sequence[GraphPoint]) -> list[list[int]]:
+def _proven_runs(points: Sequence[GraphPoint]) -> list[list[int]]:
     """The runs of neighbouring plies whose scores are exact (their indexes): the line joins each run
     and never crosses a ply that only has bounds.
 
-    >>> _exact_runs([GraphPoint(0, 0), GraphPoint(1, 1), GraphPoint(-1, 1), GraphPoint(2, 2)])
+    >>> _proven_runs([GraphPoint(0, 0), GraphPoint(1, 1), GraphPoint(-1, 1), GraphPoint(2, 2)])
     [[0, 1], [3]]
     """
     runs: list[list[int]] = []
-    previous_exact = False
+    previous_proven = False
     for index, point in enumerate(points):
-        exact = point.lower == point.upper
-        if exact and previous_exact:
+        proven = point.lower == point.upper
+        if proven and previous_proven:
             runs[-1].append(index)
-        elif exact:
+        elif proven:
             runs.append([index])
-        previous_exact = exact
+        previous_proven = proven
     return runs
 
 

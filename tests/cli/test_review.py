@@ -41,7 +41,7 @@ def test_json_is_the_documented_schema() -> None:
     plies = data["plies"]
     assert isinstance(plies, list) and len(plies) == 7
     assert [ply["verdict"] for ply in plies][-1] == "best"
-    assert all(ply["exact"] for ply in plies)  # the book and the rules answer every ply
+    assert all(ply["proven"] for ply in plies)  # the book and the rules answer every ply
     assert {"first", "second", "turning_points"} <= set(data["summary"])  # type: ignore[arg-type]
 
 

@@ -255,9 +255,9 @@ def test_a_capped_analysis_of_a_wide_board_recommends_only_the_blocks() -> None:
     assert set(found["best"]) <= {4, 7} and not found["best_proven"]
     for column in found["columns"]:
         if column["column"] in (4, 7):
-            assert not column["exact"] and column["score"] is None and column["estimate"] is not None
+            assert not column["proven"] and column["score"] is None and column["estimate"] is not None
         else:
-            assert column["exact"] and column["label"] == "loss in 2" and column["estimate"] is None
+            assert column["proven"] and column["label"] == "loss in 2" and column["estimate"] is None
 
 
 def test_json_for_machines_one_object_a_line_in_batch() -> None:
@@ -266,10 +266,10 @@ def test_json_for_machines_one_object_a_line_in_batch() -> None:
     first, bad, empty = (json.loads(line) for line in result.stdout.splitlines())
     assert first["position"] == "133524" and first["best"] == [6] and first["best_proven"]
     assert first["position_score"] == {
-        "lower": 2, "upper": 2, "score": 2, "exact": True, "label": "win in 17", "source": "book"
+        "lower": 2, "upper": 2, "score": 2, "proven": True, "label": "win in 17", "source": "book"
     }  # fmt: skip
     six = first["columns"][5]
-    assert (six["lower"], six["upper"], six["score"], six["exact"], six["estimate"]) == (2, 2, 2, True, None)
+    assert (six["lower"], six["upper"], six["score"], six["proven"], six["estimate"]) == (2, 2, 2, True, None)
     assert six["pv"] == first["pv"] and six["label"] == "win in 17"
     line = "".join(map(str, six["pv"]))  # the book's own line: each move keeps the score
     assert _keeps_the_books_score("133524", line)
@@ -287,7 +287,7 @@ def test_analyze_takes_one_limit_of_time_nodes_and_depth() -> None:
     )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
-    assert not answer["exact"] and answer["columns"][1]["estimate"] is not None
+    assert not answer["proven"] and answer["columns"][1]["estimate"] is not None
 
 
 @pytest.mark.parametrize(
@@ -312,13 +312,13 @@ def test_the_json_keeps_the_books_score_of_a_position_whose_children_it_lacks() 
     for command in ("solve", "analyze"):
         found = _json(command, "3775312", "--time", "0.2" if command == "solve" else "0.05", "--json")
         assert found["position_score"] == {
-            "lower": 2, "upper": 2, "score": 2, "exact": True, "label": "win in 17", "source": "book"
+            "lower": 2, "upper": 2, "score": 2, "proven": True, "label": "win in 17", "source": "book"
         }  # fmt: skip
         columns = [column for column in found["columns"] if column is not None]
         assert all(column["upper"] <= 2 for column in columns)
         assert all(columns[best - 1]["upper"] == 2 for best in found["best"])
         three = columns[2]
-        if three["exact"]:
+        if three["proven"]:
             assert three["score"] == 2 and found["best"] == [3] and found["best_proven"]
         assert not found["best_proven"] or found["best"] == [3]
 
@@ -357,13 +357,13 @@ def test_no_book_position_answers_in_json_less_than_the_book_proves_or_its_text_
         assert main(["solve", moves, "--time", cap, "--table-mb", "8", "--json"]) == 0
         found = json.loads(capsys.readouterr().out)
         position = found["position_score"]
-        assert (position["score"], position["exact"], position["source"]) == (score, True, "book"), moves
+        assert (position["score"], position["proven"], position["source"]) == (score, True, "book"), moves
         for column, known in zip(found["columns"], book_columns, strict=True):
             if column is None:
                 continue
             assert column["upper"] <= score, (moves, column)
             if known is not None:
-                assert column["exact"] and column["score"] == known, (moves, column)
+                assert column["proven"] and column["score"] == known, (moves, column)
                 assert column["source"] in ("book", "rules"), (moves, column)
         best = [found["columns"][column - 1] for column in found["best"]]
         assert all(column["upper"] == score for column in best), (moves, found["best"])

@@ -13,8 +13,9 @@ from c4engine.search import analysis
 from c4engine.search.analysis import Analyst, best_by_bounds, best_column, shared_analyst
 from c4engine.search.limit import Limit
 from c4engine.search.quick import QuickResult
-from c4engine.search.results import WIN_SCORE, Analysis, Score
+from c4engine.search.results import WIN_SCORE, Score
 from c4engine.search.solver import Solver
+from c4engine.search.solver_results import Analysis
 
 
 @pytest.fixture(scope="module")
@@ -24,12 +25,12 @@ def judge() -> Solver:
 
 def test_the_empty_board_is_answered_from_the_book() -> None:
     analysis = Analyst().analyze(Board())
-    assert analysis.exact_values() == (-2, -1, 0, 1, 0, -1, -2)
+    assert analysis.proven_values() == (-2, -1, 0, 1, 0, -1, -2)
     assert analysis.sources == ("book",) * 7
     assert analysis.best_columns == (3,)
-    assert analysis.exact and analysis.best_proven and analysis.pv[0] == 3
+    assert analysis.proven and analysis.best_proven and analysis.pv[0] == 3
     # the line is the book's own, which ends long before the game does: no search
-    assert len(analysis.pv) > 1 and not analysis.pv_exact and analysis.nodes == 0
+    assert len(analysis.pv) > 1 and not analysis.pv_proven and analysis.nodes == 0
     assert analysis.book_score == 1 and analysis.score_bounds == (1, 1)
 
 
@@ -37,22 +38,22 @@ def test_without_the_book_the_solver_answers_exactly(judge: Solver) -> None:
     board = Board.from_moves("2252576253462244111563365343671351")
     analysis = Analyst(book=None, table_size_mb=8).analyze(board, pv=False)
     assert analysis.source in ("solver", "rules")
-    assert analysis.exact_values() == judge.analyze(board, pv=False).scores
+    assert analysis.proven_values() == judge.analyze(board, pv=False).scores
 
 
 def test_an_immediate_win_comes_from_the_rules() -> None:
     analysis = Analyst(book=None, table_size_mb=8).analyze(Board.from_moves("445566"), Limit(time=2))
     assert analysis.sources[2] == "rules" and analysis.sources[6] == "rules"
-    assert analysis.scores[2] == Score.exact(18, cells=42, stones=6)
+    assert analysis.scores[2] == Score.proven_value(18, cells=42, stones=6)
     assert analysis.best_columns == (2, 6)
 
 
 def test_a_time_limit_leaves_estimates_marked_as_estimates() -> None:
     analysis = Analyst(book=None, table_size_mb=8).analyze(Board(), Limit(time=0.2))
-    assert not analysis.exact
+    assert not analysis.proven
     assert all(source == "engine" for source in analysis.sources)
-    assert all(not score.is_exact for score in analysis.scores if score is not None)
-    assert not analysis.pv_exact
+    assert all(not score.proven for score in analysis.scores if score is not None)
+    assert not analysis.pv_proven
 
 
 def test_boards_beyond_64_bits_get_the_engines_answer() -> None:
@@ -75,14 +76,14 @@ def test_solve_on_the_books_last_ply_finds_a_move_keeping_the_score(judge: Solve
 
 def test_weak_answers_come_from_the_strong_book() -> None:
     result = Analyst().solve(Board.from_moves("4"), weak=True, best_move=False)
-    assert result.source == "book" and result.score == Score.exact(-1, cells=42, stones=1, weak=True)
+    assert result.source == "book" and result.score == Score.proven_value(-1, cells=42, stones=1, weak=True)
 
 
 def test_best_by_bounds_takes_a_proof_only_when_it_is_at_least_as_good_as_what_is_open() -> None:
     board = Board()
-    draw = Score.exact(0, cells=42, stones=0)
+    draw = Score.proven_value(0, cells=42, stones=0)
     hopeful = Score.estimate(500.0, cells=42, stones=0)
-    loss = Score.exact(-3, cells=42, stones=0)
+    loss = Score.proven_value(-3, cells=42, stones=0)
     # a proven draw beats a column estimated better but not proven at least a draw
     assert best_by_bounds(board, [draw, hopeful, loss], [0, -20, -3], [0, 20, -3]) == ((0,), False)
     # ... but not one proven at least a draw, which may win: that one is proven at least as good
@@ -100,7 +101,7 @@ def test_best_by_bounds_takes_a_proof_only_when_it_is_at_least_as_good_as_what_i
 
 def test_scores_convert_between_the_engine_and_the_solver() -> None:
     for score in (-18, -2, 1, 5, 18):
-        exact = Score.exact(score, cells=42, stones=6)
+        exact = Score.proven_value(score, cells=42, stones=6)
         assert Score.from_engine(exact.engine_value(), cells=42, stones=6) == exact
     assert Score.from_engine(WIN_SCORE - 1, cells=42, stones=6).label() == "win in 1"
 
@@ -128,7 +129,7 @@ def test_a_book_score_with_no_time_to_prove_a_move_still_gives_one() -> None:
     when the limit ends before a move is proven to keep it, the engine's move is given, marked
     unproven (the terminal hint relies on a move)."""
     result = Analyst().solve(Board.from_moves("3522645"), Limit(time=0.01))
-    assert result.score is not None and result.score.is_exact and result.source == "book"
+    assert result.score is not None and result.score.proven and result.source == "book"
     assert result.column is not None and not result.proven and result.stopped == "time limit"
 
 
@@ -201,9 +202,9 @@ def test_a_small_analysis_in_python_is_the_compiled_solvers(judge: Solver) -> No
     board = Board.from_moves(SMALL[:-2])
     for weak in (False, True):
         found = Analyst(book=None, table_size_mb=8).analyze(board, weak=weak)
-        assert found.sources == ("solver", None, None, "solver", None, "solver", "solver") and found.pv_exact
+        assert found.sources == ("solver", None, None, "solver", None, "solver", "solver") and found.pv_proven
         expected = judge.analyze(board, weak=weak)
-        assert found.exact_values() == expected.scores and found.lines[expected.pv[0]] == expected.pv
+        assert found.proven_values() == expected.scores and found.lines[expected.pv[0]] == expected.pv
 
 
 def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -231,10 +232,11 @@ def test_a_capped_solve_plays_a_move_proven_at_least_a_draw_over_an_estimate(
     """The solver stopped having proved column 2 at least a draw; the engine, seeing no win, prefers
     column 4: the proven move is played (dominance), and not called proven best."""
     from c4engine.search.engine import Engine
-    from c4engine.search.results import PlayResult, SolveResult
+    from c4engine.search.results import PlayResult
+    from c4engine.search.solver_results import SolveResult
 
     def unfinished(self: Solver, board: Board, limit: Limit, **options: object) -> SolveResult:
-        return SolveResult(None, False, 0, 5, 1, 1000, 0.1, False, 42, 5, "time limit", best_proved=True)
+        return SolveResult(None, False, 0, 5, 1, 1000, 0.1, False, 42, 5, "time limit", best_proven=True)
 
     def estimate(self: Engine, board: Board, limit: Limit | None = None) -> PlayResult:
         score = Score.estimate(25.0, cells=42, stones=5)
@@ -245,7 +247,7 @@ def test_a_capped_solve_plays_a_move_proven_at_least_a_draw_over_an_estimate(
     monkeypatch.setattr(Engine, "search", estimate)
     result = Analyst(book=None, table_size_mb=8).solve(Board.from_moves("44535"), Limit(time=0.5))
     assert result.column == 1 and not result.proven and (result.lower, result.upper) == (0, 5)
-    assert result.score is not None and not result.score.is_exact
+    assert result.score is not None and not result.score.proven
 
 
 def test_loading_the_solver_is_neither_search_time_nor_spent_from_the_limit(
@@ -284,8 +286,8 @@ def test_loading_the_solver_is_neither_search_time_nor_spent_from_the_limit(
     analysis = Analyst(book=None, table_size_mb=8).analyze(small, Limit(time=2))
     wall = time.perf_counter() - began
     assert len(loading) == 2
-    assert analysis.exact and set(analysis.sources) <= {"solver", "rules", None}  # None: a full column
-    assert analysis.elapsed <= wall - loading[-1]
+    assert analysis.proven and set(analysis.sources) <= {"solver", "rules", None}  # None: a full column
+    assert analysis.time <= wall - loading[-1]
 
 
 def _refuse_searches(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -304,17 +306,17 @@ def test_a_book_answer_comes_at_once_with_the_books_own_lines(monkeypatch: pytes
     board = Board.from_moves("257771")
     found = analyst.analyze(board)
     book = analyst.book_for(board)
-    assert book is not None and found.exact and found.source == "book" and found.nodes == 0
-    assert found.exact_values() == tuple(book.move_scores(board))
+    assert book is not None and found.proven and found.source == "book" and found.nodes == 0
+    assert found.proven_values() == tuple(book.move_scores(board))
     for column, line in enumerate(found.lines):
-        walk, value = board.copy(), found.exact_values()[column]
+        walk, value = board.copy(), found.proven_values()[column]
         for move in line:
             assert value is not None and book.move_scores(walk)[move] == value  # each move keeps it
             walk.play(move)
             value = None if walk.is_over else book.score(walk)
         assert found.lines_complete[column] == walk.is_over
         assert found.columns[column].to_json()["pv_complete"] == walk.is_over  # type: ignore[union-attr]
-    assert found.pv == found.lines[found.best_columns[0]] and found.pv_exact == found.lines_complete[4]
+    assert found.pv == found.lines[found.best_columns[0]] and found.pv_proven == found.lines_complete[4]
 
 
 def test_a_bounded_book_answer_takes_its_recommended_line_past_the_book() -> None:
@@ -325,7 +327,7 @@ def test_a_bounded_book_answer_takes_its_recommended_line_past_the_book() -> Non
     at_once = Analyst(table_size_mb=16).analyze(board)
     bounded = Analyst(table_size_mb=16).analyze(board, Limit(nodes=250_000_000))
     chosen = bounded.best_columns[0]
-    assert bounded.exact_values() == at_once.exact_values() and bounded.source == "book"
+    assert bounded.proven_values() == at_once.proven_values() and bounded.source == "book"
     assert not at_once.lines_complete[chosen] and bounded.lines_complete[chosen]
     assert len(bounded.lines[chosen]) > len(at_once.lines[chosen])
     assert bounded.lines[chosen][: len(at_once.lines[chosen])] == at_once.lines[chosen]
@@ -358,7 +360,7 @@ def test_the_books_score_caps_every_column_and_the_last_column_left_keeps_it(
     # "can the reply score -1 or more?": then the column scores at most 1
     assert {score for _, score in asked} == {-1}
     assert [moves[-1] for moves, _ in asked] == ["4", "5", "2", "6", "1", "7"]  # centre first, 3 last
-    assert found.exact_values() == (None, None, 2, None, None, None, None)
+    assert found.proven_values() == (None, None, 2, None, None, None, None)
     assert found.sources[2] == "book" and found.best_columns == (2,) and found.best_proven
     assert found.uppers == (1, 1, 2, 1, 1, 1, 1) and found.score_bounds == (2, 2)
     assert found.to_json("3775312", "7x6", 4)["position_score"]["label"] == "win in 17"
@@ -371,7 +373,7 @@ def test_the_probes_prove_the_books_keeper_within_a_short_caps_nodes() -> None:
     on the machine; probing the centre column 3 second, in every round, took 1.1 M."""
     board = Board.from_moves("3775312")
     found = Analyst(table_size_mb=8).analyze(board, Limit(nodes=1_000_000), pv=False)
-    assert found.exact_values()[2] == 2 and found.sources[2] == "book"
+    assert found.proven_values()[2] == 2 and found.sources[2] == "book"
     assert found.best_columns == (2,) and found.best_proven
     assert all(upper is not None and upper <= 1 for column, upper in enumerate(found.uppers) if column != 2)
 

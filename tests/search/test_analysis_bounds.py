@@ -65,7 +65,7 @@ def check(board: Board, analysis: PositionAnalysis, truths: tuple[int | None, ..
         column, truth = columns[c], truths[c]
         assert column is not None and truth is not None
         assert column.lower <= truth <= column.upper, (c, column, truth)
-        if column.exact:
+        if column.proven:
             assert column.score.value == truth == column.lower == column.upper
             if column.pv_complete:
                 assert column.pv[0] == c and ends_as_scored(board, column.pv, truth), column
@@ -79,7 +79,7 @@ def check(board: Board, analysis: PositionAnalysis, truths: tuple[int | None, ..
         column = columns[c]
         assert column is not None
         assert all(column.upper >= other.lower for other in columns if other is not None)
-    if analysis.pv_exact:
+    if analysis.pv_proven:
         assert ends_as_scored(board, analysis.pv, top)
 
 
@@ -102,6 +102,6 @@ def test_an_analysis_without_a_cap_is_exact_with_every_line_to_the_end() -> None
     for moves, _published_score in _published("Test_L2_R2")[:4]:
         board = Board.from_moves(moves)
         analysis = analyst.analyze(board)
-        assert analysis.exact and analysis.best_proven and analysis.pv_exact
+        assert analysis.proven and analysis.best_proven and analysis.pv_proven
         assert all(column is None or column.pv_complete for column in analysis.columns)
         check(board, analysis, judge.analyze(board, pv=False).scores)

@@ -135,7 +135,7 @@ def value_of(result: PlayResult) -> float:
 def plies_to_end(result: PlayResult) -> int | None:
     """Plies from the root to the end of the game the engine saw (the winning stone included)."""
     assert result.score is not None
-    return int(WIN_SCORE - abs(value_of(result))) if result.score.is_exact else None
+    return int(WIN_SCORE - abs(value_of(result))) if result.score.proven else None
 
 
 def outcome(result: PlayResult) -> str:
@@ -588,7 +588,7 @@ def test_result_descriptions() -> None:
 
     def words(value: float, stones: int = 0) -> str:
         score = Score.from_engine(value, cells=42, stones=stones)
-        return PlayResult(column=3, score=score, source="engine", proven=score.is_exact).describe()
+        return PlayResult(column=3, score=score, source="engine", proven=score.proven).describe()
 
     assert words(WIN_SCORE - 1) == "win in 1 move"
     assert words(WIN_SCORE - 5) == "win in 3 moves"

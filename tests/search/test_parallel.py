@@ -18,10 +18,10 @@ from c4engine import Board
 from c4engine.cli import main
 from c4engine.errors import ThreadCountError
 from c4engine.kernels import layout
-from c4engine.kernels.transposition import TABLE_HEADER, Table
+from c4engine.kernels.transposition import TABLE_HEADER
 from c4engine.search import parallel
 from c4engine.search.limit import Limit
-from c4engine.search.parallel import RACE_FROM_NODES, probe_value, use_whole_table
+from c4engine.search.parallel import RACE_FROM_NODES, probe_value
 from c4engine.search.progress import Progress
 from c4engine.search.solver import Solver
 
@@ -52,7 +52,7 @@ def test_two_threads_score_every_set_as_published(name: str) -> None:
     helped = 0
     for moves, score in cases:
         result = solver.solve(Board.from_moves(moves))
-        assert result.exact and result.score == score, moves
+        assert result.proven and result.score == score, moves
         assert result.lower == result.upper == score
         assert sum(result.nodes_per_thread) == result.nodes
         helped += _helped(result.nodes_per_thread)
@@ -94,7 +94,7 @@ def test_searches_shorter_than_the_threshold_never_start_a_helper(monkeypatch: p
     longest = 0
     for moves, score in _cases("Test_L1_R2", 1, 20):
         result = solver.solve(Board.from_moves(moves), best_move=False)
-        assert result.exact and result.score == score, moves
+        assert result.proven and result.score == score, moves
         assert result.nodes_per_thread == (result.nodes, 0), moves
         longest = max(longest, result.nodes)
     assert races == []
@@ -110,7 +110,7 @@ def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.Monk
     limit = RACE_FROM_NODES + 500_000
     result = solver.solve(Board(), Limit(nodes=limit), weak=True)
     assert races == [1]
-    assert not result.exact and result.stopped == "node limit"
+    assert not result.proven and result.stopped == "node limit"
     assert result.nodes_per_thread[0] >= RACE_FROM_NODES and sum(result.nodes_per_thread) == result.nodes
     assert result.nodes <= limit
     assert solver.table_bytes_in_use == _whole_table_bytes(solver)
@@ -126,7 +126,7 @@ def test_many_short_solves_agree_with_one_thread() -> None:
             board = Board.from_moves(moves)
             expected = one.solve(board, weak=weak, best_move=False)
             found = two.solve(board, weak=weak, best_move=False)
-            assert (found.exact, found.score) == (expected.exact, expected.score), (moves, weak)
+            assert (found.proven, found.score) == (expected.proven, expected.score), (moves, weak)
 
 
 @pytest.mark.parametrize(
@@ -148,7 +148,7 @@ def test_other_boards_raced_score_as_one_thread(
             board.play(int(rng.choice(moves)))
         expected = one.solve(board, best_move=False)
         found = two.solve(board, best_move=False)
-        assert found.exact and found.score == expected.score, board.moves
+        assert found.proven and found.score == expected.score, board.moves
         raced += _helped(found.nodes_per_thread)
     assert raced > 0
 
@@ -167,7 +167,7 @@ def test_analysis_with_two_threads_matches_one() -> None:
     for moves, _ in _cases("Test_L2_R1", 97, 4):
         board = Board.from_moves(moves)
         expected, found = one.analyze(board, pv=False), two.analyze(board, pv=False)
-        assert found.exact and found.scores == expected.scores, moves
+        assert found.proven and found.scores == expected.scores, moves
         assert sum(found.nodes_per_thread) == found.nodes
 
 
@@ -175,10 +175,10 @@ def test_time_and_node_limits_with_two_threads() -> None:
     solver = _raced(table_mb=8, race_from=1000)
     empty = Board()
     timed = solver.solve(empty, Limit(time=0.3))
-    assert not timed.exact and timed.stopped == "time limit"
+    assert not timed.proven and timed.stopped == "time limit"
     assert timed.lower <= 1 <= timed.upper  # the empty board scores 1
     counted = solver.solve(empty, Limit(nodes=200_000))
-    assert not counted.exact and counted.stopped == "node limit"
+    assert not counted.proven and counted.stopped == "node limit"
     assert counted.nodes <= 200_000 and sum(counted.nodes_per_thread) == counted.nodes
     assert counted.lower <= 1 <= counted.upper
     assert solver.solve(Board.from_moves("2252576253462244111563365343671351441")).score == -1
@@ -204,7 +204,7 @@ def test_cancel_during_a_raced_search_stops_every_thread() -> None:
     assert not worker.is_alive()
     assert [thread.name for thread in threading.enumerate() if thread.name.startswith("c4-solver")] == []
     (result,) = results
-    assert not result.exact and result.stopped == "cancelled"
+    assert not result.proven and result.stopped == "cancelled"
     assert result.lower <= 1 <= result.upper
     assert len(result.nodes_per_thread) == 2 and sum(result.nodes_per_thread) == result.nodes
     # the solver is usable again, its table too
@@ -215,7 +215,7 @@ def test_cancel_during_a_raced_search_stops_every_thread() -> None:
 def test_poll_stops_a_raced_search() -> None:
     solver = _raced(table_mb=8, race_from=1000)
     result = solver.solve(Board(), poll=lambda progress: progress.nodes > 50_000, poll_interval=0.01)
-    assert not result.exact and result.stopped == "stopped by poll"
+    assert not result.proven and result.stopped == "stopped by poll"
 
 
 def test_thread_count_is_checked() -> None:
@@ -239,20 +239,6 @@ def test_test_value_is_the_kernels_next_question() -> None:
         state[layout.S_ROOT_MOVE] = 0  # not a fresh solve: skip the immediate-win check
         solver._call_kernel(board, positions, rows, state, 1)
         assert state[layout.S_MED] == probe_value(lower, upper), (lower, upper)
-
-
-def test_whole_table_clears_what_a_smaller_size_laid_out() -> None:
-    table = Table.with_parts(20, 18)
-    array = table.array
-    array[: 1 << 16] = 7
-    array[1 << 20 : (1 << 20) + (1 << 16)] = 9
-    array[-2:] = (16, 16)
-    use_whole_table(table)
-    assert list(array[-2:]) == [20, 18]
-    assert not array[:-2].any()
-    fresh = Table.with_parts(20)
-    use_whole_table(fresh)
-    assert list(fresh.array[-2:]) == [20, 0]
 
 
 def test_threads_option(capsys: pytest.CaptureFixture[str]) -> None:

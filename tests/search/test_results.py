@@ -23,7 +23,7 @@ def check_proven(board: Board, result: PlayResult, judge: Solver) -> None:
     if not result.proven:
         return
     score = result.score
-    assert score is not None and score.is_exact, result
+    assert score is not None and score.proven, result
     assert result.lower == result.upper == score.value or result.source == "engine", result
     assert judge.solve(board).score == score.value, (board.move_string, result)
     child = board.copy()

@@ -51,7 +51,7 @@ def _checker() -> Solver:
 def _exact_scores(board: Board) -> dict[int, int]:
     """Every playable column's exact score, by a separate solver without the book and without a cap."""
     analysis = _checker().analyze(board, pv=False)
-    assert analysis.exact
+    assert analysis.proven
     return {column: score for column, score in enumerate(analysis.scores) if score is not None}
 
 
@@ -91,7 +91,7 @@ def test_every_proven_verdict_on_published_games_is_right_and_every_kind_appears
                 continue
             seen.add(ply.verdict)
             assert ply.verdict == _expected_verdict(before, after), (moves, ply)
-            if ply.exact:
+            if ply.proven:
                 assert (ply.score_before, ply.score_after) == (before, after)
             if ply.best_proven:
                 best = {column for column, score in scores.items() if score == before}
@@ -106,7 +106,7 @@ def test_the_last_ply_agrees_with_the_published_score() -> None:
             last = _reviews()[moves].plies[-1]
             # the published score is the next mover's; the cap may leave bounds on a loaded machine
             assert last.lower <= -int(published) <= last.upper
-            if last.exact:
+            if last.proven:
                 assert last.score_after == -int(published)
 
 
@@ -196,7 +196,7 @@ def test_a_9x7_connect_5_review_marks_only_what_the_rules_prove() -> None:
 
 
 PLY_KEYS = {
-    "ply", "player", "column", "score_before", "score_after", "exact", "lower", "upper", "before_lower",
+    "ply", "player", "column", "score_before", "score_after", "proven", "lower", "upper", "before_lower",
     "before_upper", "estimate", "best_estimate", "words_before", "words_after", "best", "best_proven",
     "best_complete",
     "verdict", "or_worse", "mark", "pv", "pv_complete", "chosen",
@@ -229,7 +229,7 @@ def test_the_json_schema_is_stable() -> None:
         "result_reason",
         "opening_plies",
         "complete",
-        "exact",
+        "proven",
         "ply_time",
         "ply_nodes",
         "advice",
@@ -309,7 +309,7 @@ def test_every_ply_of_a_review_matches_every_column_solved_on_its_own(width: int
     checker = Solver(table_size_mb=8)
     for moves in _random_games(width, height, 3, seed=width):
         review = review_game(Analyst(), moves, UNLIMITED, width=width, height=height)
-        assert review.exact and len(review.plies) == len(moves)
+        assert review.proven and len(review.plies) == len(moves)
         for ply in review.plies:
             board = Board.from_moves(moves, width, height)
             board = Board.from_moves(board.moves[: ply.index], width, height)
@@ -340,7 +340,7 @@ def test_the_work_done_beside_the_review_gives_the_review_done_in_line() -> None
         # a time limit: no pure-Python search, which may choose other lines than the compiled solver
         beside = review_game(Analyst(), board, Limit(time=60), beside=True).to_json()
         in_line = review_game(Analyst(), board, Limit(time=60), beside=False).to_json()
-        assert beside == in_line and beside["exact"]
+        assert beside == in_line and beside["proven"]
         assert any(ply["pv"] for ply in beside["plies"])
 
 

@@ -52,7 +52,7 @@ def test_benchmark_sample_exact(solver: Solver, name: str, step: int, count: int
     cases = _cases(name)[::step][:count]
     for moves, score in cases:
         result = solver.solve(Board.from_moves(moves))
-        assert result.exact and result.score == score, moves
+        assert result.proven and result.score == score, moves
         assert result.lower == result.upper == score
 
 
@@ -69,7 +69,7 @@ def test_weak_agrees_with_sign_of_strong(solver: Solver) -> None:
     cases = _cases("Test_L2_R1")[5::10][:60] + _cases("Test_L1_R1")[5::25][:40]
     for moves, score in cases:
         weak = solver.solve(Board.from_moves(moves), weak=True)
-        assert weak.exact and weak.score == (score > 0) - (score < 0), moves
+        assert weak.proven and weak.score == (score > 0) - (score < 0), moves
         assert weak.describe() in ("win", "draw", "loss")
 
 
@@ -84,7 +84,7 @@ def test_analyze_agrees_with_solve(solver: Solver) -> None:
     for moves, score in cases:
         board = Board.from_moves(moves)
         analysis = solver.analyze(board, pv=False)
-        assert analysis.exact
+        assert analysis.proven
         assert analysis.score == score, moves
         for column in range(board.width):
             if not board.can_play(column):
@@ -124,7 +124,7 @@ def test_best_move_reaches_score(solver: Solver) -> None:
     for moves, score in _cases("Test_L2_R1")[:50]:
         board = Board.from_moves(moves)
         result = solver.solve(board)
-        assert result.best_move is not None and result.best_proved
+        assert result.best_move is not None and result.best_proven
         if board.is_winning_move(result.best_move):
             assert score == (43 - board.move_count) // 2
             continue
@@ -144,7 +144,7 @@ def test_mirror_images_share_the_table() -> None:
         fresh = Solver(table_size_mb=8).solve(mirrored)
         assert first.score == again.score == fresh.score
         for result, position in ((first, board), (again, mirrored)):
-            assert result.best_move is not None and result.best_proved
+            assert result.best_move is not None and result.best_proven
             if position.is_winning_move(result.best_move):
                 continue
             child = position.copy()
@@ -224,7 +224,7 @@ def test_table_size_and_reuse() -> None:
     assert first.score == again.score == 11
     assert again.nodes < first.nodes
     # another geometry clears the table and still solves right
-    assert solver.solve(Board.from_moves("12", 4, 4, 3)).exact
+    assert solver.solve(Board.from_moves("12", 4, 4, 3)).proven
 
 
 def test_is_at_least_agrees_with_the_published_scores(solver: Solver) -> None:
@@ -244,7 +244,7 @@ def test_a_proved_lower_bound_gives_the_same_score_and_best_move() -> None:
         for bound in (score, score - 3, -100):
             hinted = Solver(table_size_mb=8).solve(board, at_least=bound)
             assert hinted.score == plain.score == score, (moves, bound)
-            assert hinted.best_move is not None and hinted.best_proved
+            assert hinted.best_move is not None and hinted.best_proven
             weak = Solver(table_size_mb=8).solve(board, at_least=bound, weak=True)
             assert weak.score == (score > 0) - (score < 0), (moves, bound)
     # with one stone played no score can exceed (42 + 1 - 1) // 2 = 21
@@ -258,7 +258,7 @@ HARD = "4453"  # millions of nodes: long enough to be stopped
 def test_node_limit() -> None:
     solver = Solver(table_size_mb=8)
     result = solver.solve(Board.from_moves(HARD), Limit(nodes=20_000))
-    assert not result.exact and result.score is None and result.stopped == "node limit"
+    assert not result.proven and result.score is None and result.stopped == "node limit"
     assert result.nodes <= 20_000
     assert result.lower <= -2 <= result.upper
     assert result.best_move is not None
@@ -275,8 +275,8 @@ def test_time_limit() -> None:
     result = solver.solve(Board.from_moves(HARD), Limit(time=0.3))
     # HARD takes ~8 s of CPU to solve: unsolved, stopped by the limit, and within seconds of it
     # (the clock is read between slices of CPU time, which a loaded machine stretches: generous)
-    assert not result.exact and result.stopped == "time limit"
-    assert 0.3 <= result.elapsed < 10
+    assert not result.proven and result.stopped == "time limit"
+    assert 0.3 <= result.time < 10
 
 
 def test_poll_hook_stops_and_sees_progress() -> None:
@@ -288,7 +288,7 @@ def test_poll_hook_stops_and_sees_progress() -> None:
         return len(seen) >= 3
 
     result = solver.solve(Board.from_moves(HARD), poll=poll, poll_interval=0.02)
-    assert len(seen) == 3 and not result.exact and result.stopped == "stopped by poll"
+    assert len(seen) == 3 and not result.proven and result.stopped == "stopped by poll"
     assert seen[0].nodes < seen[1].nodes < seen[2].nodes
     assert all(p.lower <= -2 <= p.upper for p in seen)
 
@@ -297,7 +297,7 @@ def test_poll_hook_returning_none_continues() -> None:
     solver = Solver(table_size_mb=8)
     calls = []
     result = solver.solve(Board.from_moves("52753311433677442422121"), poll=calls.append, poll_interval=0.001)
-    assert result.exact
+    assert result.proven
 
 
 def test_cancel_from_another_thread() -> None:
@@ -318,7 +318,7 @@ def test_cancel_from_another_thread() -> None:
     finally:
         returned.set()
         canceller.join()
-    assert not result.exact and result.stopped == "cancelled"
+    assert not result.proven and result.stopped == "cancelled"
 
 
 def test_board_frozen_during_solve() -> None:
@@ -426,5 +426,5 @@ def test_a_limit_depth_means_nothing_to_the_exact_solver() -> None:
     solver = Solver(table_size_mb=8)
     board = Board.from_moves("2252576253462244111563365343671351441")
     assert solver.solve(board, Limit(depth=1)).score == -1
-    assert solver.analyze(board, Limit(depth=1), pv=False).exact
+    assert solver.analyze(board, Limit(depth=1), pv=False).proven
     assert solver.is_at_least(board, -1, Limit(depth=1)) is True

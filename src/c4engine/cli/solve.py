@@ -128,8 +128,8 @@ def _columns(columns: Sequence[int]) -> str:
 
 def _print_result(position: str, result: PlayResult, width: int, out: TextIO) -> None:
     best = "-" if result.column is None else str(result.column + 1)
-    exact = result.score is not None and result.score.is_exact
-    score = result.score.value if result.score is not None and exact else f"[{result.lower}, {result.upper}]"
+    proven = result.score is not None and result.score.proven
+    score = result.score.value if result.score is not None and proven else f"[{result.lower}, {result.upper}]"
     why = result.stopped or "an estimate"
     unproven = "" if result.proven or result.column is None else f" (not proven best: {why})"
     print(f"position: {position or '(empty)'}", file=out)
@@ -151,15 +151,15 @@ def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: 
     cells = " ".join("-" if column is None else _score_text(column) for column in columns)
     print(f"position: {position or '(empty)'}", file=out)
     print(f"scores: {cells}", file=out)
-    if not analysis.exact:
+    if not analysis.proven:
         words = (f"{column.column + 1}: {column.label()}" for column in columns if column is not None)
         print(f"columns: {' | '.join(words)}", file=out)
     print(f"best moves: {_columns(analysis.best_columns) or '-'} ({analysis.describe()})", file=out)
-    proven = "" if analysis.pv_exact else " (not proven to the end)"
+    proven = "" if analysis.pv_proven else " (not proven to the end)"
     print(f"pv: {format_moves(analysis.pv, width) or '-'}{proven}", file=out)
     print(f"source: {analysis.source}", file=out)
     print(
-        f"nodes: {analysis.nodes}{_per_thread(analysis.nodes_per_thread)}  time: {analysis.elapsed:.3f} s",
+        f"nodes: {analysis.nodes}{_per_thread(analysis.nodes_per_thread)}  time: {analysis.time:.3f} s",
         file=out,
     )
 
@@ -172,7 +172,7 @@ def _per_thread(nodes: Sequence[int]) -> str:
 
 def _score_text(column: ColumnAnalysis) -> str:
     """An exact score, or the proven bounds and the estimate: ``0..17~+10``."""
-    if column.exact:
+    if column.proven:
         return str(int(column.score.value))
     return f"{column.lower}..{column.upper}~{round(column.score.value):+d}"  # never "-0"
 
@@ -200,11 +200,11 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
         with _live(analyze) as live:
             if analyze:
                 analysis = analyst.analyze(board, limit, weak=args.weak, pv=False, poll=live.poll)
-                if not analysis.exact:
+                if not analysis.proven:
                     raise C4Error("the limit ran out before every column was proven")
-                return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.exact_values())
+                return " ".join(str(FULL_COLUMN if s is None else s) for s in analysis.proven_values())
             result = analyst.solve(board, limit, weak=args.weak, best_move=False, poll=live.poll)
-        if result.score is None or not result.score.is_exact:
+        if result.score is None or not result.score.proven:
             raise C4Error(f"the limit ran out (score between {result.lower} and {result.upper})")
         return str(result.score.value)
 

@@ -179,7 +179,7 @@ def label(board: Board, analyst: Analyst | None = None) -> LabelledPosition:
         board.move_string,
         board.move_count,
         int(analysis.score.value),  # no limit: the analysis is exact
-        analysis.exact_values(),
+        analysis.proven_values(),
         tuple(column + 1 for column in analysis.best_columns),
     )
 

@@ -1,4 +1,5 @@
-"""The exact solver's transposition table: one owner, :class:`Table`, of its parts, sizes and growth.
+"""The exact solver's transposition table: one owner, :class:`Table`, of its parts, sizes and growth,
+and of every operation on its slots outside the compiled kernels (reset, :meth:`Table.use_whole`).
 
 A table is one uint64 array in two parts; two words after them tell how
 much of each part is in use::
@@ -198,3 +199,22 @@ class Table:
     def reset(self) -> None:
         """Forget every entry; the parts start small again."""
         self.array[:] = 0
+
+    def use_whole(self) -> None:
+        """Have both parts in use whole, so that no search grows them: what threads sharing the table
+        need (growing a part moves every entry under the others' feet).
+
+        A part not yet whole is cleared rather than grown (its entries were
+        laid out for its smaller size): at most what a few hundred thousand
+        nodes stored, which the search soon finds again.
+        """
+        header = self.entries - TABLE_HEADER
+        parts = [(0, self.bits, header)]
+        if self.near_bits:
+            parts.append((1 << self.bits, self.near_bits, header + 1))
+        for base, part_bits, slot in parts:
+            live = int(self.array[slot])
+            if live != part_bits:
+                if live:
+                    self.array[base : base + (1 << live)] = 0
+                self.array[slot] = part_bits

@@ -111,8 +111,8 @@ class PerfectPlayer:
         if self._random is None and self.analyst.book_scores(board) is None and board.geometry.fits_64_bits:
             return self._record(board, self._solve_centre_first(board, budget))
         analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)
-        values = analysis.exact_values()
-        if analysis.exact:
+        values = analysis.proven_values()
+        if analysis.proven:
             column = best_column(board, values, self._random)
             return self._record(board, _choice(board, column, values[column], True, analysis.source, budget))
         # the analysis's best by dominance: never a column another one is proven better than
@@ -163,8 +163,8 @@ class PerfectPlayer:
             )
             if result.best_move is not None:
                 fallback = result.best_move
-            if not result.exact or result.score is None:
-                lower = result.lower if result.best_proved else None
+            if not result.proven or result.score is None:
+                lower = result.lower if result.best_proven else None
                 return _choice(board, fallback, lower, False, "solver", budget)
             target = result.score
         column = self.analyst.move_reaching(board, target, budget.remaining())
@@ -202,14 +202,16 @@ def _choice(
     """The player's answer: ``column`` with its exact ``score`` when ``proven``, else ``score`` is a
     score the move is proved to reach, or None when nothing was proved."""
     cells, stones = board.width * board.height, board.move_count
-    exact = Score.exact(score, cells=cells, stones=stones) if proven and score is not None else None
+    proven_score = (
+        Score.proven_value(score, cells=cells, stones=stones) if proven and score is not None else None
+    )
     return PlayResult(
         column=column,
-        score=exact,
+        score=proven_score,
         source=source,
         proven=proven,
         line=(column,),
         time=budget.time_spent,
         lower=score,
-        upper=score if exact is not None else None,
+        upper=score if proven_score is not None else None,
     )

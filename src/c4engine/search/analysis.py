@@ -23,7 +23,7 @@ exact and where it came from.
 >>> analysis = analyst.analyze(Board())                     # the empty board: from the book
 >>> [score.label() for score in analysis.scores]
 ['loss in 20', 'loss in 21', 'draw', 'win in 21', 'draw', 'loss in 21', 'loss in 20']
->>> analysis.exact_values(), analysis.best_columns, analysis.source
+>>> analysis.proven_values(), analysis.best_columns, analysis.source
 ((-2, -1, 0, 1, 0, -1, -2), (3,), 'book')
 >>> result = analyst.solve(Board.from_moves("4455"), Limit(time=5))  # four stones: in the book
 >>> result.column, result.describe(), result.source, result.proven
@@ -332,7 +332,7 @@ class Analyst:
         order = [chosen] + [c for c in board.geometry.center_order if c != chosen]
         for column in order:
             answer = scores[column]
-            if answer is None or not answer.is_exact or complete[column]:
+            if answer is None or not answer.proven or complete[column]:
                 continue
             if not searched:  # an answer of the book alone: its lines are the book's ...
                 found = self.line(board, column, int(answer.value), search=False)
@@ -401,7 +401,7 @@ class Analyst:
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            return self._exact_result(board, win_score(cells, stones), column, "rules", 0, budget, weak)
+            return self._proven_result(board, win_score(cells, stones), column, "rules", 0, budget, weak)
         known = self.book_score(board) if use_book else None
         if known is not None:
             chosen: int | None = None
@@ -420,12 +420,12 @@ class Analyst:
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     self._load_engine(board, budget)
                     guess = self._engine(budget.remaining()).search(board).column
-                    guessed = self._exact_result(board, known, guess, "book", 0, budget, weak)
+                    guessed = self._proven_result(board, known, guess, "book", 0, budget, weak)
                     ran_out = "time limit" if limit.time is not None else "node limit"
                     return replace(
                         guessed, proven=False, stopped=ran_out if board.geometry.fits_64_bits else None
                     )
-            return self._exact_result(board, known, chosen, "book", 0, budget, weak)
+            return self._proven_result(board, known, chosen, "book", 0, budget, weak)
         quick_nodes = self._quick_nodes(board, limit)
         quick = (
             solve_quick(board, Limit(nodes=quick_nodes), weak=weak, best_move=best_move)
@@ -434,7 +434,7 @@ class Analyst:
         )
         if quick is not None:
             self._quick_nodes_left -= quick.nodes
-            return self._exact_result(
+            return self._proven_result(
                 board, quick.score, quick.best_move, "solver", quick.nodes, budget, weak
             )
         if self._solves(board):
@@ -448,15 +448,15 @@ class Analyst:
                 poll_interval=poll_interval(solver_limit),
                 best_move=best_move,
             )
-            if result.exact and result.score is not None:
-                solved = self._exact_result(
+            if result.proven and result.score is not None:
+                solved = self._proven_result(
                     board, result.score, result.best_move, "solver", result.nodes, budget, weak
                 )
                 return replace(solved, nodes_per_thread=result.nodes_per_thread)
             stopped = result.stopped
             lower, upper, nodes = result.lower, result.upper, result.nodes
             # a move the solver proved to reach at least a draw, before the limit stopped it
-            drawing = result.best_move if result.best_proved and result.lower >= 0 else None
+            drawing = result.best_move if result.best_proven and result.lower >= 0 else None
         else:
             lower, upper, nodes, stopped = *score_range(cells, stones), 0, None
             drawing = None
@@ -464,7 +464,7 @@ class Analyst:
         budget.spend(nodes)
         found = self._engine(budget.remaining(), poll).search(board)
         assert found.score is not None  # the engine always scores its move
-        proven = found.score.is_exact  # the engine saw the end of the game: its move keeps that score
+        proven = found.score.proven  # the engine saw the end of the game: its move keeps that score
         if drawing is not None and found.column != drawing and engine_value(found) < WIN_THRESHOLD:
             # dominance: a move proven at least a draw ranks above one only estimated, bar a win seen
             found, proven = replace(found, column=drawing, line=(drawing,)), False
@@ -653,7 +653,7 @@ class Analyst:
         evaluator, interval = self._evaluator or areas, _ENGINE_POLL_INTERVAL
         return Engine(evaluator, limit, center_first_move=False, poll=poll, poll_interval=interval)
 
-    def _exact_result(
+    def _proven_result(
         self,
         board: Board,
         score: int,
@@ -669,7 +669,7 @@ class Analyst:
             score = (score > 0) - (score < 0)
         return PlayResult(
             column=column,
-            score=Score.exact(score, cells=cells, stones=stones, weak=weak),
+            score=Score.proven_value(score, cells=cells, stones=stones, weak=weak),
             source=source,
             proven=column is not None,
             line=() if column is None else (column,),

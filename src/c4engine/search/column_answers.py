@@ -10,8 +10,9 @@ from c4engine.board import Board
 from c4engine.search.book import OpeningBook
 from c4engine.search.column_choice import known_bound
 from c4engine.search.quick import QuickAnalysis
-from c4engine.search.results import WIN_THRESHOLD, Analysis, PositionAnalysis, Score, Source
+from c4engine.search.results import WIN_THRESHOLD, ColumnAnalysis, PositionAnalysis, Score, Source
 from c4engine.search.scale import win_score
+from c4engine.search.solver_results import Analysis
 
 __all__ = ["ColumnAnswers", "after", "column_range", "ends_game", "scaled"]
 
@@ -39,7 +40,7 @@ class ColumnAnswers:
         """``column`` proven to score ``score`` (strong; made weak for a weak question) by ``source``."""
         if self.weak:
             score = (score > 0) - (score < 0)
-        self.scores[column] = Score.exact(score, cells=self.cells, stones=self.stones, weak=self.weak)
+        self.scores[column] = Score.proven_value(score, cells=self.cells, stones=self.stones, weak=self.weak)
         self.sources[column] = source
         self.lowers[column] = self.uppers[column] = score
 
@@ -74,7 +75,7 @@ class ColumnAnswers:
             return
         reaching = [c for c in self.board.legal_moves() if known_bound(self.uppers[c]) >= known]
         answer = self.scores[reaching[0]] if len(reaching) == 1 else None
-        if len(reaching) == 1 and (answer is None or not answer.is_exact):
+        if len(reaching) == 1 and (answer is None or not answer.proven):
             self.settle(reaching[0], known, "book")
 
     def book_candidates(self, open_columns: Sequence[int]) -> list[int]:
@@ -132,7 +133,7 @@ class ColumnAnswers:
             estimate = Score.from_engine(value, cells=cells, stones=stones)
             low, high = self.lowers[column], self.uppers[column]
             assert low is not None and high is not None
-            seen = int(estimate.value) if estimate.is_exact else None
+            seen = int(estimate.value) if estimate.proven else None
             if seen is not None and self.weak:
                 seen = (seen > 0) - (seen < 0)
             if seen is not None and low <= seen <= high:  # the engine saw the end of the game
@@ -154,24 +155,27 @@ class ColumnAnswers:
     ) -> PositionAnalysis:
         """The answer: ``best`` columns (``proven`` best or not), the ``chosen`` one's line, the ``nodes``
         searched (``helper_nodes`` by the solver's other threads) in ``time`` seconds."""
-        board = self.board
-        line = self.lines[chosen] or (chosen,)
         return PositionAnalysis(
-            tuple(self.scores),
-            tuple(self.sources),
+            tuple(self.column(c) for c in range(self.board.width)),
             best,
-            line,
+            self.lines[chosen] or (chosen,),
             proven and self.complete[chosen],
             nodes,
             time,
-            tuple(self.lowers),
-            tuple(self.uppers),
             proven,
-            tuple(self.lines[c] or (c,) if board.can_play(c) else () for c in range(board.width)),
-            tuple(self.complete),
             (nodes - sum(helper_nodes), *helper_nodes) if helper_nodes else (),
             self.known,
         )
+
+    def column(self, column: int) -> ColumnAnalysis | None:
+        """``column``'s answer (None for a full column): every playable column has a score by now."""
+        if not self.board.can_play(column):
+            return None
+        score, source = self.scores[column], self.sources[column]
+        lower, upper = self.lowers[column], self.uppers[column]
+        assert score is not None and source is not None and lower is not None and upper is not None
+        line = self.lines[column] or (column,)
+        return ColumnAnalysis(column, score, lower, upper, source, line, self.complete[column])
 
 
 def scaled(score: int, weak: bool) -> int:

@@ -52,7 +52,7 @@ def best_by_bounds(
     is out too.
 
     >>> board = Board.from_moves("4435541")
-    >>> loss_in_1, loss_in_2 = (Score.exact(s, cells=42, stones=7) for s in (-17, -16))
+    >>> loss_in_1, loss_in_2 = (Score.proven_value(s, cells=42, stones=7) for s in (-17, -16))
     >>> guess = Score.estimate(-500.0, cells=42, stones=7)
     >>> best_by_bounds(board, [loss_in_2, loss_in_1, guess], [-16, -17, -17], [-16, -17, 17])
     ((2,), False)
@@ -74,7 +74,7 @@ def best_by_bounds(
         assert score is not None
         low, high = bounds[column]
         value = raw = score.engine_value()
-        if not score.is_exact:  # an estimate is held within what is proven
+        if not score.proven:  # an estimate is held within what is proven
             value = min(max(value, _on_engine_scale(low, score)), _on_engine_scale(high, score))
         # among columns held alike (two "at least a draw" estimated below 0), the estimate decides
         return (1 if low > 0 else 0 if low == 0 else -1), value, raw
@@ -86,7 +86,7 @@ def best_by_bounds(
 
 def _on_engine_scale(bound: int, like: Score) -> float:
     """A bound of a column's exact score on the engine's scale (0: a draw, about +-1e9: a win or loss)."""
-    return Score.exact(bound, cells=like.cells, stones=like.stones, weak=like.weak).engine_value()
+    return Score.proven_value(bound, cells=like.cells, stones=like.stones, weak=like.weak).engine_value()
 
 
 def known_bound(bound: int | None) -> int:

@@ -394,7 +394,7 @@ class Engine:
             column=column,
             score=score,
             source="engine",
-            proven=score.is_exact and complete,
+            proven=score.proven and complete,
             line=line,
             nodes=self._nodes,
             time=self._budget.time_spent,

@@ -33,7 +33,7 @@ either of which only costs work, never a wrong bound.  A busy mark is a
 hint only: a lost or stale one changes the order moves are tried in, never
 a score.  The table must not grow while threads are in it (growing moves
 every entry), so a raced search first has the table at its full size
-(:func:`use_whole_table`).
+(:meth:`Table.use_whole <c4engine.kernels.transposition.Table.use_whole>`).
 
 The serial parts left: the first :data:`RACE_FROM_NODES` nodes of a search
 (alone, so short searches pay nothing for threads, neither the helpers nor
@@ -52,7 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from c4engine.kernels import layout as _layout
-from c4engine.kernels.transposition import TABLE_HEADER, Table
+from c4engine.kernels.transposition import Table
 
 __all__ = [
     "RACE_FROM_NODES",
@@ -62,13 +62,12 @@ __all__ = [
     "new_flag",
     "new_lanes",
     "probe_value",
-    "use_whole_table",
 ]
 
 RACE_FROM_NODES = 4_000_000
 """A search runs alone until it has taken this many nodes (a few tenths of a second), then the
 helpers join.  Starting a helper costs little (a thread, a kernel call: well under a millisecond);
-sharing the table costs more: a race has the table whole (:func:`use_whole_table`), and every
+sharing the table costs more: a race has the table whole (`Table.use_whole`), and every
 short search after it then misses the cache where the grown table would have held it (one thread
 on a whole 72 MB table: 1.4 times the CPU on Test_L2_R2, 1.09 on Test_L1_R2).  At 200 000 nodes
 the helpers joined 11 of Test_L2_R2's searches and the set took 1.45 times the CPU of one
@@ -134,26 +133,6 @@ def probe_value(lower: int, upper: int) -> int:
     elif value >= 0 and _half(upper) > value:
         value = _half(upper)
     return value
-
-
-def use_whole_table(table: Table) -> None:
-    """Have both parts of ``table`` (kernels.table) in use whole, so that no search grows them.
-
-    A part not yet whole is cleared rather than grown (its entries were
-    laid out for its smaller size): at most what a few hundred thousand
-    nodes stored, which the search soon finds again.
-    """
-    array = table.array
-    header = array.shape[0] - TABLE_HEADER
-    parts = [(0, table.bits, header)]
-    if table.near_bits:
-        parts.append((1 << table.bits, table.near_bits, header + 1))
-    for base, part_bits, slot in parts:
-        live = int(array[slot])
-        if live != part_bits:
-            if live:
-                array[base : base + (1 << live)] = 0
-            array[slot] = part_bits
 
 
 RunSlice = Callable[[Lane, np.ndarray, np.ndarray, np.ndarray, int], int]

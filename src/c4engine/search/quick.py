@@ -12,7 +12,9 @@ The algorithm is Pascal Pons' published negamax, which the compiled kernel
 refines: only moves that do not lose at once, the ones making the most
 new threats first, upper bounds in a dictionary, and null-window searches
 narrowing the score.  Scores follow the same convention (see
-:mod:`c4engine.search.solver`); node counts differ from the kernel's.
+:mod:`c4engine.search.solver`); node counts differ from the kernel's.  Its results
+(:class:`QuickResult`, :class:`QuickAnalysis`) are the search layer's own: the analysis service
+turns them into the public answers of :mod:`c4engine.search.results`.
 
 >>> from c4engine import Board
 >>> found = solve_quick(Board.from_moves("2252576253462244111563365343671351441"), Limit(nodes=1000))
@@ -35,7 +37,7 @@ from c4engine.geometry import Geometry
 from c4engine.search.limit import Limit
 from c4engine.search.scale import score_range, win_score
 
-__all__ = ["QuickAnalysis", "QuickResult", "analyze_quick", "line_quick", "solve_quick"]
+__all__ = ["analyze_quick", "line_quick", "solve_quick"]
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,7 @@ class _Search:
             column = next(self.order[rank] for rank, mask_of in enumerate(self.columns) if wins & mask_of)
             return (_sign(won) if weak else won), column
         self.root_stones = stones
-        proved: int | None = None
+        proven_move: int | None = None
         low, high = (-1, 1) if weak else score_range(self.cells, stones)
         while low < high:
             middle = low + (high - low) // 2
@@ -218,8 +220,8 @@ class _Search:
             if found <= middle:
                 high = found
             else:
-                low, proved = found, self.root_move
-        return (_sign(low) if weak else low), proved
+                low, proven_move = found, self.root_move
+        return (_sign(low) if weak else low), proven_move
 
     def line(self, board: Board, column: int, weak: bool = False) -> list[int]:
         """Best play from ``board`` to the end of the game, starting with ``column``."""
@@ -227,8 +229,12 @@ class _Search:
         walk = board.copy()
         while not walk.push(column) and not walk.is_full:
             current, mask, stones = walk.current_bits, walk.mask_bits, walk.move_count
-            score, proved = self.value(current, mask, stones, weak)
-            column = proved if proved is not None else self.keeping_move(current, mask, stones, score, weak)
+            score, proven_move = self.value(current, mask, stones, weak)
+            column = (
+                proven_move
+                if proven_move is not None
+                else self.keeping_move(current, mask, stones, score, weak)
+            )
             line.append(column)
         return line
 

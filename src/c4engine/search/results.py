@@ -5,26 +5,31 @@
   the heuristic engine's estimate; it converts between the two scales and
   says itself in words ("win in 5 moves", "draw", "loss in 8 moves").
 * :class:`PositionAnalysis` -- what the analysis service
-  (:mod:`c4engine.search.analysis`) answers of every column: its score,
-  saying whether it is exact and where it came from (:data:`Source`).
+  (:mod:`c4engine.search.analysis`) answers of every column (each a
+  :class:`ColumnAnalysis`, :attr:`PositionAnalysis.columns`): its score,
+  saying whether it is proven and where it came from (:data:`Source`).
 * :class:`PlayResult` -- a chosen move, its score, source and proof, line and
   cost: what the engine, the analysis service and every player answer.
-* :class:`SolveResult` and :class:`Analysis` -- the exact solver's own answers.
+
+These are the public answers, with a game's :class:`~c4engine.search.review_results.Review`:
+one a question.  The searches' own results (the solver's, :mod:`c4engine.search.solver_results`;
+the quick search's and the compiled engine's) stay inside the search layer, which turns them
+into these (``tests/test_layers.py`` checks that no module above imports them).
 
 These live apart from the searches so that code answering without one (from
 the opening book) builds the same results without importing numba.
 
->>> Score.exact(18, cells=42, stones=6).describe()
+>>> Score.proven_value(18, cells=42, stones=6).describe()
 'win in 1 move'
 >>> Score.from_engine(WIN_SCORE - 3, cells=42, stones=6)   # the engine proved a win at ply 3
-Score(17, exact, 6 of 42 stones)
+Score(17, proven, 6 of 42 stones)
 >>> Score.estimate(12.5, cells=42, stones=6).label(), Score.estimate(-0.04, cells=42, stones=6).label()
 ('≈ +12.5', '≈ +0.0')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_MB, check_table_mb
@@ -35,13 +40,10 @@ __all__ = [
     "MIN_TABLE_MB",
     "WIN_SCORE",
     "WIN_THRESHOLD",
-    "Analysis",
-    "BatchResult",
     "ColumnAnalysis",
     "PlayResult",
     "PositionAnalysis",
     "Score",
-    "SolveResult",
     "Source",
     "bound_moves",
     "bound_words",
@@ -83,7 +85,7 @@ def score_words(score: int, cells: int = 42, stones: int = 0, weak: bool = False
 class Score:
     """A value of a position for the side to move: exact, or the heuristic engine's estimate.
 
-    An exact score (:attr:`is_exact`) is an ``int`` on the solver benchmarks'
+    An exact score (:attr:`proven`) is an ``int`` on the solver benchmarks'
     scale -- positive: the side to move wins, sooner for larger values; 0: a
     draw; negative: it loses -- or, for a weak score, just -1, 0 or 1.  An
     estimate is the engine's evaluation (positive is good for the side to
@@ -96,13 +98,13 @@ class Score:
     """
 
     value: float
-    is_exact: bool
+    proven: bool
     cells: int
     stones: int
     weak: bool = False
 
     @classmethod
-    def exact(cls, score: int, *, cells: int, stones: int, weak: bool = False) -> Score:
+    def proven_value(cls, score: int, *, cells: int, stones: int, weak: bool = False) -> Score:
         """An exact score (solver scale; -1/0/1 when ``weak``)."""
         return cls(int(score), True, cells, stones, weak)
 
@@ -121,15 +123,15 @@ class Score:
         score = from_engine(value, cells, stones)
         if score is None:
             return cls.estimate(value, cells=cells, stones=stones)
-        return cls.exact(score, cells=cells, stones=stones)
+        return cls.proven_value(score, cells=cells, stones=stones)
 
     def engine_value(self) -> float:
         """This score on the engine's scale (an exact win in ``n`` moves is ``WIN_SCORE`` less its plies).
 
-        >>> Score.exact(-2, cells=42, stones=1).engine_value() == -(WIN_SCORE - 38)
+        >>> Score.proven_value(-2, cells=42, stones=1).engine_value() == -(WIN_SCORE - 38)
         True
         """
-        if not self.is_exact or self.value == 0:
+        if not self.proven or self.value == 0:
             return float(self.value)
         if self.weak:
             return float(self.value) * WIN_THRESHOLD
@@ -138,20 +140,20 @@ class Score:
     @property
     def outcome(self) -> Literal["win", "draw", "loss", "unknown"]:
         """The game's result under best play, for the side to move, when exact."""
-        if not self.is_exact:
+        if not self.proven:
             return "unknown"
         return "win" if self.value > 0 else "loss" if self.value < 0 else "draw"
 
     @property
     def moves(self) -> int | None:
         """How many moves the winner makes up to its winning stone (None for a draw, weak or estimate)."""
-        if not self.is_exact or self.weak or self.value == 0:
+        if not self.proven or self.weak or self.value == 0:
             return None
         return moves_to_end(int(self.value), self.cells, self.stones)
 
     def rank(self) -> tuple[int, float]:
         """A sort key: higher is better for the side to move (see the class notes)."""
-        if self.is_exact:
+        if self.proven:
             if self.value > 0:
                 return (3, self.value)
             return (1, 0.0) if self.value == 0 else (-1, self.value)
@@ -159,19 +161,19 @@ class Score:
 
     def label(self) -> str:
         """Short words: ``"win in 5"``, ``"draw"``, ``"loss in 8"``, ``"win"`` (weak), ``"≈ +12.5"``."""
-        if not self.is_exact:
+        if not self.proven:
             return f"≈ {round(self.value, 1) + 0.0:+.1f}"  # + 0.0: a small negative is "+0.0", not "-0.0"
         moves = self.moves
         return self.outcome if moves is None else f"{self.outcome} in {moves}"
 
     def describe(self) -> str:
         """Words: ``"win in 5 moves"``, ``"draw"``, ``"estimate +12.5 (not proven)"``."""
-        if not self.is_exact:
+        if not self.proven:
             return f"estimate {self.value:+.1f} (not proven)"
         return score_words(int(self.value), self.cells, self.stones, self.weak)
 
     def __repr__(self) -> str:
-        kind = "exact" if self.is_exact else "estimate"
+        kind = "proven" if self.proven else "estimate"
         weak = ", weak" if self.weak else ""
         return f"Score({self.value!r}, {kind}{weak}, {self.stones} of {self.cells} stones)"
 
@@ -190,7 +192,7 @@ def bound_words(lower: int, upper: int, cells: int, stones: int, weak: bool = Fa
     'loss in ≤ 2'
     """
     if lower == upper:
-        return Score.exact(lower, cells=cells, stones=stones, weak=weak).label()
+        return Score.proven_value(lower, cells=cells, stones=stones, weak=weak).label()
     at_most = bound_moves(lower, upper, cells, stones, weak)
     if lower > 0:
         return "win" if at_most is None else f"win in ≤ {at_most}"
@@ -225,7 +227,7 @@ class ColumnAnalysis:
 
     ``lower`` and ``upper`` bound the exact score of playing ``column``
     (0-based) on the solver's scale (-1, 0, 1 when weak); they are equal
-    when the score is proven (:attr:`exact`).  ``score`` is that exact score,
+    when the score is proven (:attr:`proven`).  ``score`` is that exact score,
     or the heuristic engine's estimate when unproven (then :attr:`estimate`).
     ``pv`` is best play starting with this column (0-based): for an exact
     score, to the end of the game when ``pv_complete`` (the winning stone,
@@ -241,14 +243,14 @@ class ColumnAnalysis:
     pv_complete: bool
 
     @property
-    def exact(self) -> bool:
+    def proven(self) -> bool:
         """Whether the column's score is proven (``lower == upper``)."""
-        return self.score.is_exact
+        return self.score.proven
 
     @property
     def estimate(self) -> float | None:
         """The engine's estimate (its own units), or None for a proven score."""
-        return None if self.score.is_exact else float(self.score.value)
+        return None if self.score.proven else float(self.score.value)
 
     @property
     def moves_at_most(self) -> int | None:
@@ -267,8 +269,8 @@ class ColumnAnalysis:
             "column": self.column + 1,
             "lower": self.lower,
             "upper": self.upper,
-            "score": int(self.score.value) if self.exact else None,
-            "exact": self.exact,
+            "score": int(self.score.value) if self.proven else None,
+            "proven": self.proven,
             "estimate": None if estimate is None else round(estimate, 1) + 0.0,  # + 0.0: no -0.0
             "pv": [column + 1 for column in self.pv],
             "pv_complete": self.pv_complete,
@@ -281,10 +283,11 @@ class ColumnAnalysis:
 class PositionAnalysis:
     """Every column's score and proven bounds, from :meth:`c4engine.search.analysis.Analyst.analyze`.
 
-    ``scores[c]`` is the score of the position for the side to move if it
-    plays column ``c`` (None for a full column), ``sources[c]`` where it came
-    from, ``lowers[c]`` and ``uppers[c]`` the proven bounds of its exact
-    score (equal when exact); :attr:`columns` gathers them per column.
+    ``columns[c]`` is column ``c``'s :class:`ColumnAnalysis` (None for a full
+    column): its score for the side to move if it plays there, the proven
+    bounds of its exact score, where it came from and its line.  The
+    per-column views :attr:`scores`, :attr:`sources`, :attr:`lowers`,
+    :attr:`uppers`, :attr:`lines` and :attr:`lines_complete` read them.
 
     ``best_columns`` follow the dominance rule: a column is *out* when its
     upper bound is below another column's lower bound; when some column's
@@ -293,8 +296,8 @@ class PositionAnalysis:
     out that rank first by their lower bound's result (win, draw, loss), then
     by the estimate (held within the bounds).  So a recommendation is never a
     column that another is proven better than.  ``pv`` is the line of the
-    recommended column (the most central best one), ``pv_exact`` whether it is
-    proven best play to the end of the game; ``lines[c]`` is column ``c``'s line.
+    recommended column (the most central best one), ``pv_proven`` whether it is
+    proven best play to the end of the game.
     ``nodes_per_thread`` splits ``nodes`` between the solver's threads (the
     first thread's share counts the engine's too); empty when one searched.
     ``book_score`` is the position's own exact score from the opening book
@@ -303,39 +306,50 @@ class PositionAnalysis:
     position's own score, the book's or the columns'.
     """
 
-    scores: tuple[Score | None, ...]
-    sources: tuple[Source | None, ...]
+    columns: tuple[ColumnAnalysis | None, ...]
     best_columns: tuple[int, ...]
     pv: tuple[int, ...]
-    pv_exact: bool
+    pv_proven: bool
     nodes: int
-    elapsed: float
-    lowers: tuple[int | None, ...]
-    uppers: tuple[int | None, ...]
+    time: float
     best_proven: bool
-    lines: tuple[tuple[int, ...], ...]
-    lines_complete: tuple[bool, ...]
     nodes_per_thread: tuple[int, ...] = ()
     book_score: int | None = None
 
     @property
-    def exact(self) -> bool:
+    def proven(self) -> bool:
         """Whether every playable column's score is proven."""
-        return all(score.is_exact for score in self.scores if score is not None)
+        return all(column.proven for column in self.columns if column is not None)
 
     @property
-    def columns(self) -> tuple[ColumnAnalysis | None, ...]:
-        """Each column's :class:`ColumnAnalysis` (None for a full column)."""
-        answers: list[ColumnAnalysis | None] = []
-        for column, score in enumerate(self.scores):
-            source, lower, upper = self.sources[column], self.lowers[column], self.uppers[column]
-            if score is None or source is None or lower is None or upper is None:
-                answers.append(None)
-                continue
-            line = self.lines[column] if self.lines else ()
-            complete = bool(self.lines_complete[column]) if self.lines_complete else False
-            answers.append(ColumnAnalysis(column, score, lower, upper, source, line, complete))
-        return tuple(answers)
+    def scores(self) -> tuple[Score | None, ...]:
+        """Each column's score (None for a full column)."""
+        return tuple(None if column is None else column.score for column in self.columns)
+
+    @property
+    def sources(self) -> tuple[Source | None, ...]:
+        """Where each column's score came from (None for a full column)."""
+        return tuple(None if column is None else column.source for column in self.columns)
+
+    @property
+    def lowers(self) -> tuple[int | None, ...]:
+        """Each column's proven lower bound (None for a full column)."""
+        return tuple(None if column is None else column.lower for column in self.columns)
+
+    @property
+    def uppers(self) -> tuple[int | None, ...]:
+        """Each column's proven upper bound (None for a full column)."""
+        return tuple(None if column is None else column.upper for column in self.columns)
+
+    @property
+    def lines(self) -> tuple[tuple[int, ...], ...]:
+        """Each column's line, starting with it (empty for a full column)."""
+        return tuple(() if column is None else column.pv for column in self.columns)
+
+    @property
+    def lines_complete(self) -> tuple[bool, ...]:
+        """Whether each column's line reaches the end of the game."""
+        return tuple(column is not None and column.pv_complete for column in self.columns)
 
     @property
     def score(self) -> Score:
@@ -362,14 +376,14 @@ class PositionAnalysis:
 
     def score_json(self) -> dict[str, Any]:
         """The position's own score as JSON: ``lower``, ``upper``, ``score`` (null unless proven),
-        ``exact``, ``label`` (:func:`bound_words`) and ``source``."""
+        ``proven``, ``label`` (:func:`bound_words`) and ``source``."""
         lower, upper = self.score_bounds
         like = self.score
         return {
             "lower": lower,
             "upper": upper,
             "score": lower if lower == upper else None,
-            "exact": lower == upper,
+            "proven": lower == upper,
             "label": bound_words(lower, upper, like.cells, like.stones, like.weak),
             "source": self.score_source,
         }
@@ -381,20 +395,20 @@ class PositionAnalysis:
         used = {source for source in self.sources if source is not None}
         return next(source for source in order if source in used)
 
-    def exact_values(self) -> tuple[int | None, ...]:
+    def proven_values(self) -> tuple[int | None, ...]:
         """Each column's exact score as an ``int`` (None for a full or unproven column)."""
-        return tuple(None if s is None or not s.is_exact else int(s.value) for s in self.scores)
+        return tuple(None if s is None or not s.proven else int(s.value) for s in self.scores)
 
     def describe(self) -> str:
         """The position's score in words, and whether the best columns are proven best."""
-        if self.best_proven or self.exact:
+        if self.best_proven or self.proven:
             return self.score.describe()
         column = self.columns[self.best_columns[0]]
         assert column is not None
         lower, upper = self.score_bounds
         if lower == upper:  # the book's score, no column yet shown to reach it
             like = column.score
-            position = Score.exact(lower, cells=like.cells, stones=like.stones, weak=like.weak)
+            position = Score.proven_value(lower, cells=like.cells, stones=like.stones, weak=like.weak)
             return f"{position.describe()}; not proven best"
         return f"{column.label()}; not proven best"
 
@@ -405,13 +419,13 @@ class PositionAnalysis:
         name the position.  ``columns`` has one entry a column, null for a
         full one, else: ``column`` (1-based), ``lower`` and ``upper`` (the
         proven bounds of its exact score, solver scale), ``score`` (the exact
-        score, null when unproven), ``exact``, ``estimate`` (the engine's, in
+        score, null when unproven), ``proven``, ``estimate`` (the engine's, in
         its own units, null when exact), ``pv`` (best play, 1-based, starting
         with this column), ``pv_complete`` (the line reaches the end of the
         game), ``label`` (:func:`bound_words`) and ``source``.  ``best`` are
         the best columns by the dominance rule (1-based), ``best_proven``
         whether they are proven best, ``source`` the weakest source used,
-        ``exact`` whether every column is proven, ``move`` the recommended
+        ``proven`` whether every column is proven, ``move`` the recommended
         column (the most central of ``best``), ``pv`` its line and
         ``pv_proven`` whether that line is proven best play to the end.
         ``position_score`` is the position's own score (:meth:`score_json`).
@@ -421,12 +435,12 @@ class PositionAnalysis:
         >>> board = Board.from_moves("4455")
         >>> found = Analyst().analyze(board).to_json(board.move_string, board.size, board.connect)
         >>> found["columns"][2]
-        {'column': 3, 'lower': 18, 'upper': 18, 'score': 18, 'exact': True, 'estimate': None, \
+        {'column': 3, 'lower': 18, 'upper': 18, 'score': 18, 'proven': True, 'estimate': None, \
 'pv': [3, 4, 2], 'pv_complete': True, 'label': 'win in 2', 'source': 'book'}
         >>> found["best"], found["best_proven"], found["move"], found["pv"], found["pv_proven"]
         ([3, 6], True, 3, [3, 4, 2], True)
         >>> found["position_score"]
-        {'lower': 18, 'upper': 18, 'score': 18, 'exact': True, 'label': 'win in 2', 'source': 'book'}
+        {'lower': 18, 'upper': 18, 'score': 18, 'proven': True, 'label': 'win in 2', 'source': 'book'}
         """
         return {
             "position": position,
@@ -437,10 +451,10 @@ class PositionAnalysis:
             "best": [column + 1 for column in self.best_columns],
             "best_proven": self.best_proven,
             "source": self.source,
-            "exact": self.exact,
+            "proven": self.proven,
             "move": self.pv[0] + 1,
             "pv": [column + 1 for column in self.pv],
-            "pv_proven": self.pv_exact,
+            "pv_proven": self.pv_proven,
         }
 
 
@@ -463,7 +477,7 @@ class PlayResult:
     before it finished (``"time limit"``, ``"node limit"``, ``"stopped by poll"``,
     ``"cancelled"``), None when it finished.
 
-    >>> won = PlayResult(column=2, score=Score.exact(18, cells=42, stones=6), source="rules",
+    >>> won = PlayResult(column=2, score=Score.proven_value(18, cells=42, stones=6), source="rules",
     ...                  proven=True, line=(2,), lower=18, upper=18, line_complete=True)
     >>> won
     PlayResult(column 3: win in 1 move, rules, proven, line 3, 0 nodes, 0.000 s)
@@ -497,7 +511,7 @@ class PlayResult:
         ``"estimate +12.5 (not proven)"``; without a score, the bounds on the solver's scale.
         """
         score, lower, upper = self.score, self.lower, self.upper
-        if score is not None and score.is_exact:
+        if score is not None and score.proven:
             return score.describe()
         unknown = f"unknown ({self.stopped or 'stopped'})"
         if score is None:
@@ -506,7 +520,9 @@ class PlayResult:
         if lower is None or upper is None:
             return score.describe()
         if lower == upper:
-            return Score.exact(lower, cells=score.cells, stones=score.stones, weak=score.weak).describe()
+            return Score.proven_value(
+                lower, cells=score.cells, stones=score.stones, weak=score.weak
+            ).describe()
         low = score_words(lower, score.cells, score.stones, score.weak)
         high = score_words(upper, score.cells, score.stones, score.weak)
         return f"{unknown}: between {low} and {high}; {score.describe()}"
@@ -521,96 +537,3 @@ class PlayResult:
             f"PlayResult({column}: {self.describe()}, {self.source}, {proven}, line {line}{depth}, "
             f"{self.nodes} nodes, {self.time:.3f} s{stopped})"
         )
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """The outcome of :meth:`Solver.solve`.
-
-    ``score`` is exact (``exact`` True) or None when a limit stopped the
-    search; ``lower <= score <= upper`` always holds for the true score.
-    ``best_move`` is a 0-based column: a move reaching the score when
-    exact, otherwise the best move found so far (proved to reach ``lower``
-    when ``best_proved``), or None.  Weak solves score -1, 0 or 1.
-    ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
-    caller's first (one number with one thread).
-    """
-
-    score: int | None
-    exact: bool
-    lower: int
-    upper: int
-    best_move: int | None
-    nodes: int
-    elapsed: float
-    weak: bool
-    cells: int
-    stones: int
-    stopped: str | None = None
-    best_proved: bool = True
-    nodes_per_thread: tuple[int, ...] = ()
-
-    def describe(self) -> str:
-        """The result in words: "win in 3 moves", "draw", "loss in 5 moves", or the bounds."""
-        if self.score is not None:
-            return score_words(self.score, self.cells, self.stones, self.weak)
-        low = score_words(self.lower, self.cells, self.stones, self.weak)
-        high = score_words(self.upper, self.cells, self.stones, self.weak)
-        return f"unknown ({self.stopped}): between {low} and {high}"
-
-
-@dataclass(frozen=True)
-class BatchResult:
-    """The outcome of :meth:`Solver.solve_many`: the exact scores of many positions, in order.
-
-    ``scores[i]``, ``nodes[i]`` and ``best_moves[i]`` belong to the ``i``-th
-    position (the best move when the search proved one, else None, as
-    :meth:`Solver.solve` with ``best_move=False``).  ``complete`` is False when
-    :meth:`Solver.cancel` stopped the batch: the tuples then hold the
-    positions finished before it.  ``elapsed`` is the whole batch's, in seconds.
-    """
-
-    scores: tuple[int, ...]
-    nodes: tuple[int, ...]
-    best_moves: tuple[int | None, ...]
-    elapsed: float
-    weak: bool
-    complete: bool
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """The outcome of :meth:`Solver.analyze`: every column's score.
-
-    ``scores[c]`` is the score of the position (for the side to move) if it
-    plays column ``c``, None for a full column (or, when ``exact`` is False,
-    a column not finished); ``best_columns`` are the columns with the best
-    score, ``pv`` a principal variation (0-based columns, best play by both
-    sides to the end of the game, or as far as the limits allowed).
-    ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
-    caller's first.
-    """
-
-    scores: tuple[int | None, ...]
-    best_columns: tuple[int, ...]
-    pv: tuple[int, ...]
-    nodes: int
-    elapsed: float
-    weak: bool
-    exact: bool
-    cells: int
-    stones: int
-    lowers: tuple[int | None, ...] = field(default=())
-    uppers: tuple[int | None, ...] = field(default=())
-    nodes_per_thread: tuple[int, ...] = field(default=())
-
-    @property
-    def score(self) -> int | None:
-        known = [s for s in self.scores if s is not None]
-        return max(known) if known and self.exact else None
-
-    def describe(self) -> str:
-        score = self.score
-        if score is None:
-            return "unknown (stopped)"
-        return score_words(score, self.cells, self.stones, self.weak)

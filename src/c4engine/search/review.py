@@ -181,7 +181,7 @@ def review_game(
         result=outcome,
         plies=_agreeing(plies),
         complete=complete,
-        elapsed=budget.time_spent,
+        time=budget.time_spent,
         ply_time=limit.time,
         ply_nodes=limit.nodes,
         opening_plies=opening_plies,

@@ -49,7 +49,7 @@ class _Proof:
     best_estimate: float | None = None
 
     @property
-    def exact(self) -> bool:
+    def proven(self) -> bool:
         return self.lower == self.upper and self.before_lower == self.before_upper
 
 
@@ -85,7 +85,7 @@ def review_ply(
     fast = (limit.share(SOLVE_SHARE) if limit.time is not None else limit).start()  # the cheap way's part
     if board.geometry.fits_64_bits:
         _prove_the_cheap_way(analyst, board, proof, columns, budget, fast, poll, aside, chosen)
-    if not proof.exact:
+    if not proof.proven:
         # what the cheap way left, and a quarter of the ply's time at least, whatever it took
         left = budget.remaining(at_least=(limit.time or 0.0) / 4)
         _prove_by_analysis(analyst, board, played, proof, left, poll)

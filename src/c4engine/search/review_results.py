@@ -66,7 +66,7 @@ class PlyReview:
         return self.index + 1
 
     @property
-    def exact(self) -> bool:
+    def proven(self) -> bool:
         """Whether both scores, before and after the move, are proven exactly."""
         return self.lower == self.upper and self.before_lower == self.before_upper
 
@@ -112,7 +112,7 @@ class PlyReview:
             "column": self.column + 1,
             "score_before": self.score_before,
             "score_after": self.score_after,
-            "exact": self.exact,
+            "proven": self.proven,
             "lower": self.lower,
             "upper": self.upper,
             "before_lower": self.before_lower,
@@ -237,7 +237,7 @@ class Review:
     result: str
     plies: tuple[PlyReview, ...]
     complete: bool
-    elapsed: float
+    time: float
     ply_time: float | None = None
     ply_nodes: int | None = None
     opening_plies: int = 0
@@ -252,9 +252,9 @@ class Review:
         return f"{self.width}x{self.height}"
 
     @property
-    def exact(self) -> bool:
+    def proven(self) -> bool:
         """Whether every ply was reviewed and proven exactly."""
-        return self.complete and all(ply.exact for ply in self.plies)
+        return self.complete and all(ply.proven for ply in self.plies)
 
     @property
     def result_words(self) -> str:
@@ -322,9 +322,9 @@ class Review:
 
             {"moves": "4455...", "size": "7x6", "connect": 4, "result": "1-0",
              "result_words": "X won", "result_reason": null, "opening_plies": 0,
-             "complete": true, "exact": true, "ply_time": 1.0, "ply_nodes": null, "advice": null,
+             "complete": true, "proven": true, "ply_time": 1.0, "ply_nodes": null, "advice": null,
              "plies": [{"ply", "player" (1 or 2), "column", "score_before", "score_after"
-                        (solver scale, the mover's view; null when not proven), "exact",
+                        (solver scale, the mover's view; null when not proven), "proven",
                         "lower", "upper" (bounds of score_after), "before_lower", "before_upper",
                         "estimate", "best_estimate" (engine units; null when exact),
                         "words_before", "words_after", "best" (columns), "best_proven", "best_complete",
@@ -348,7 +348,7 @@ class Review:
             "result_reason": self.result_reason,
             "opening_plies": self.opening_plies,
             "complete": self.complete,
-            "exact": self.exact,
+            "proven": self.proven,
             "ply_time": None if self.ply_time is None else round(self.ply_time, 4),
             "ply_nodes": self.ply_nodes,
             "advice": self.advice,

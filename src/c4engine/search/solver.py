@@ -41,16 +41,11 @@ from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
 from c4engine.search import parallel as _parallel
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.progress import Hook, Progress
-from c4engine.search.results import (
-    Analysis,
-    BatchResult,
-    SolveResult,
-    moves_to_end,
-    score_words,
-)
+from c4engine.search.results import moves_to_end, score_words
 from c4engine.search.scale import score_range, win_score
 from c4engine.search.solver_bits import first_legal, play, sign
 from c4engine.search.solver_columns import best_line, bound_columns
+from c4engine.search.solver_results import Analysis, BatchResult, SolveResult
 from c4engine.search.solver_run import Deadline, SolverRun
 
 __all__ = [
@@ -176,7 +171,7 @@ class Solver:
         searches to the end, and is ignored.  ``poll`` is called with a
         :class:`~c4engine.search.progress.Progress` (nodes, time, bounds, best move) about every
         ``poll_interval`` CPU seconds and stops the search by returning True.
-        A stopped search returns ``exact=False`` with the bounds proved so far.
+        A stopped search returns ``proven=False`` with the bounds proved so far.
 
         ``at_least`` is a score already proved for the position (say, by
         :meth:`is_at_least`, or because the previous move kept that score):
@@ -413,25 +408,25 @@ class Solver:
         lo, hi = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
         if weak:
             lo, hi = sign(lo), sign(hi)
-        exact = status == _layout.DONE
+        proven = status == _layout.DONE
         root_move = int(state[_layout.S_ROOT_MOVE])
         best: int | None = root_move
-        proved = root_move >= 0 and int(state[_layout.S_ROOT_BOUND]) >= int(state[_layout.S_MIN])
+        best_proven = root_move >= 0 and int(state[_layout.S_ROOT_BOUND]) >= int(state[_layout.S_MIN])
         if best is not None and best < 0:
             best = None
         nodes = run.budget.nodes_spent - start_nodes
-        if exact and not proved and find_best:
+        if proven and not best_proven and find_best:
             best, extra = self._find_best(current, mask, board, lo, weak, run)
             nodes += extra
-            proved = best is not None
-        if exact and not proved:
+            best_proven = best is not None
+        if proven and not best_proven:
             best = None
-        if not exact and best is None:
+        if not proven and best is None:
             best = first_legal(mask, board)
-            proved = False
+            best_proven = False
         return SolveResult(
-            lo if exact else None,
-            exact,
+            lo if proven else None,
+            proven,
             lo,
             hi,
             best,
@@ -441,7 +436,7 @@ class Solver:
             cells,
             stones,
             stopped=run.stopped,
-            best_proved=proved,
+            best_proven=best_proven,
             nodes_per_thread=self._nodes_per_thread(nodes, start_lanes),
         )
 
@@ -468,7 +463,7 @@ class Solver:
                 child_score = 0
             else:
                 result = self._solve(child_current, child_mask, board, weak, run, False)
-                if not result.exact or result.score is None:
+                if not result.proven or result.score is None:
                     return None, run.budget.nodes_spent - start
                 child_score = result.score
             if -child_score == score:
@@ -571,7 +566,7 @@ class Solver:
         """Search ``root`` on from the paused ``state`` with every thread
         (:class:`c4engine.search.parallel.Race`); a ``weak`` solve's helpers share the first thread's
         question."""
-        _parallel.use_whole_table(self.table)  # no thread grows it now
+        self.table.use_whole()  # no thread grows it now
 
         def count(nodes: int) -> None:
             run.budget.spend(nodes)
@@ -637,21 +632,21 @@ class Solver:
         for column in range(width):
             if lowers[column] is not None and lowers[column] == uppers[column]:
                 scores[column] = lowers[column]
-        exact = all(scores[column] is not None for column in children)
+        proven = all(scores[column] is not None for column in children)
         known = [s for s in scores if s is not None]
         best_score = max(known) if known else None
         best_columns = tuple(c for c in range(width) if best_score is not None and scores[c] == best_score)
         pv: list[int] = []
-        if want_pv and best_columns and exact:
+        if want_pv and best_columns and proven:
             pv = best_line(self._solve, board, best_columns[0], weak, run)
         return Analysis(
             tuple(scores),
-            best_columns if exact else (),
+            best_columns if proven else (),
             tuple(pv),
             run.budget.nodes_spent,
             run.budget.time_spent,
             weak,
-            exact,
+            proven,
             cells,
             stones,
             tuple(lowers),

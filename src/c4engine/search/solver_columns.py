@@ -12,8 +12,8 @@ import numpy as np
 
 from c4engine.board import Board
 from c4engine.kernels import layout as _layout
-from c4engine.search.results import SolveResult
 from c4engine.search.solver_bits import is_winning, play
+from c4engine.search.solver_results import SolveResult
 from c4engine.search.solver_run import SolverRun
 
 __all__ = ["KernelSearch", "PositionSolve", "best_line", "bound_columns"]
@@ -94,7 +94,7 @@ def best_line(solve: PositionSolve, board: Board, first: int, weak: bool, run: S
         if mask == geometry.full:
             break
         result = solve(current, mask, board, weak, run, True)
-        if result.best_move is None or not result.exact:
+        if result.best_move is None or not result.proven:
             break
         column = result.best_move
         pv.append(column)

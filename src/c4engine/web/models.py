@@ -73,7 +73,7 @@ class ColumnOut(BaseModel):
     )
     upper: int = Field(description="The proven upper bound of the exact score; equal to lower when exact")
     score: int | None = Field(description="The exact score (solver scale); null when not proven")
-    exact: bool
+    proven: bool
     estimate: float | None = Field(description="The engine's estimate (its own units); null when exact")
     pv: list[int] = Field(description="Best play starting with this column (1-based columns)")
     pv_complete: bool = Field(description="Whether pv reaches the end of the game")
@@ -96,7 +96,7 @@ class PositionScoreOut(BaseModel):
     lower: int = Field(description="The proven lower bound of the position's own score (solver scale)")
     upper: int = Field(description="The proven upper bound; equal to lower when exact")
     score: int | None = Field(description="The exact score; null when not proven")
-    exact: bool
+    proven: bool
     label: str = Field(examples=["win in 17", "at least a draw"])
     source: Literal["rules", "book", "solver", "engine"] = Field(
         description="book when the opening book holds the position, else the weakest source of the columns"
@@ -117,11 +117,11 @@ class AnalysisOut(BaseModel):
     )
     best_proven: bool = Field(description="Whether best is proven: its lower bound reaches every other upper")
     source: Literal["rules", "book", "solver", "engine"] = Field(description="The weakest source used")
-    exact: bool = Field(description="Whether every score is proven (false: the time cap stopped a search)")
+    proven: bool = Field(description="Whether every score is proven (false: the time cap stopped a search)")
     move: int = Field(description="The recommended column: the most central of best")
     pv: list[int] = Field(description="The recommended column's line (1-based columns)")
     pv_proven: bool = Field(description="Whether pv is proven best play to the end of the game")
-    elapsed: float
+    time: float
 
 
 LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
@@ -148,12 +148,12 @@ class MoveOut(BaseModel):
     column: int = Field(description="The computer's column (1-based)")
     pos: str = Field(description="The position after it")
     level: int | Literal["perfect"]
-    exact: bool = Field(
+    proven: bool = Field(
         description="Whether the move is proven best: the opening book's or the solver's, or the engine "
         "saw the end of the game"
     )
     complete: bool = Field(description="False when the time cap stopped the search before it finished")
-    elapsed: float
+    time: float
     position: PositionOut
 
 
@@ -183,7 +183,7 @@ class PlyOut(BaseModel):
     score_after: int | None = Field(
         description="The score of the column played, the mover's view, solver scale; null when not proven"
     )
-    exact: bool = Field(description="Whether both scores are proven")
+    proven: bool = Field(description="Whether both scores are proven")
     lower: int = Field(description="Proven lower bound of score_after")
     upper: int = Field(description="Proven upper bound of score_after")
     before_lower: int = Field(description="Proven lower bound of score_before")
@@ -247,7 +247,7 @@ class ReviewOut(BaseModel):
         description="False when the server's review cap stopped the review: "
         "plies then holds the game's last plies"
     )
-    exact: bool = Field(description="Whether every ply was reviewed and proven")
+    proven: bool = Field(description="Whether every ply was reviewed and proven")
     plies: list[PlyOut]
     summary: ReviewSummaryOut
     ply_time: float = Field(description="The seconds each ply's analysis was given")
@@ -255,7 +255,7 @@ class ReviewOut(BaseModel):
     advice: str | None = Field(
         description="What would prove the plies left not proven, where anything would; else null"
     )
-    elapsed: float
+    time: float
 
 
 class HealthOut(BaseModel):

@@ -127,7 +127,7 @@ def analyze_position(
     """:func:`analyze` on the position given as a move string (what the pool is sent)."""
     started = monotonic()
     result = analyze(Board.from_moves(moves, width, height, connect), limit, stop)
-    result["elapsed"] = round(monotonic() - started, 4)
+    result["time"] = round(monotonic() - started, 4)
     return result
 
 
@@ -146,7 +146,7 @@ def review_moves(
     ``total``'s time (on boards the solver cannot hold, each ply at most its
     share).  Once it has run that long, ``complete`` is false and ``plies`` holds the
     plies reviewed, the game's last ones.  ``stop`` ends it at once.  Adds
-    ``elapsed``.
+    ``time``.
     """
     board = Board.from_moves(moves, width, height, connect)
     started = monotonic()
@@ -159,7 +159,7 @@ def review_moves(
 
     review = review_game(shared_analyst(), board, ply, progress=stopped, poll=poll, total=total)
     result = review.to_json()
-    result["elapsed"] = round(monotonic() - started, 4)
+    result["time"] = round(monotonic() - started, 4)
     return result
 
 
@@ -176,10 +176,10 @@ def engine_move(
     """The move the computer of ``level`` chooses, stopped after ``limit``'s time (the server's cap).
 
     ``perfect`` asks the analysis service for the best move it can prove
-    within ``limit``.  Returns ``{"column": 1-based, "exact": whether the move
+    within ``limit``.  Returns ``{"column": 1-based, "proven": whether the move
     is proven best (the book's, the solver's, or the engine saw the end of the
     game), "complete": whether the search finished within the limit's time (the
-    level's full search; for ``perfect``, the analysis service's), "elapsed":
+    level's full search; for ``perfect``, the analysis service's), "time":
     seconds}``.
     """
     board = Board.from_moves(moves, width, height, connect)
@@ -212,7 +212,7 @@ def engine_move(
         proven, complete = player.last is not None and player.last.proven, not capped
     return {
         "column": column + 1,
-        "exact": proven,
+        "proven": proven,
         "complete": complete,
-        "elapsed": round(monotonic() - started, 4),
+        "time": round(monotonic() - started, 4),
     }

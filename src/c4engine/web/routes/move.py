@@ -40,9 +40,9 @@ def move_routes(caps: ServerCaps, moves: Lane) -> APIRouter:
             "column": result["column"],
             "pos": board.move_string,
             "level": body.level,
-            "exact": result["exact"],
+            "proven": result["proven"],
             "complete": result["complete"],
-            "elapsed": result["elapsed"],
+            "time": result["time"],
             "position": position_payload(board),
         }
 

@@ -357,7 +357,7 @@ function describeColumn(entry) {
 
 function columnWords(entry) {
   const { lower, upper } = entry;
-  if (entry.exact) {
+  if (entry.proven) {
     if (entry.score === 0) return { kind: "draw", words: [["draw"], ["D"]], says: "draw (proven)" };
     const n = entry.moves;
     const [word, letter] = entry.score > 0 ? ["win", "W"] : ["loss", "L"];
@@ -402,14 +402,14 @@ function clearAnalysis() {
 }
 
 // Every playable column is proven.
-function allExact(result) {
-  return result.columns.every((entry) => !entry || entry.exact);
+function allProven(result) {
+  return result.columns.every((entry) => !entry || entry.proven);
 }
 
 // Nothing more to ask for: every column proven and the best line found to the end of the game.
 function settled(result) {
   const entry = result.columns[result.move - 1];
-  return allExact(result) && entry.pv_complete;
+  return allProven(result) && entry.pv_complete;
 }
 
 // The chips' words, for each chip from the longest to the shortest (see fitChip).
@@ -452,7 +452,7 @@ function renderAnalysis(result, final, waiting = null) {
   if (result) {
     const side = markOf(state.position.to_move);
     let how = "proven";
-    if (!allExact(result)) how = `≈: the engine's estimate, ${final ? "not proven in the time allowed" : "not proven yet — analysing deeper…"}`;
+    if (!allProven(result)) how = `≈: the engine's estimate, ${final ? "not proven in the time allowed" : "not proven yet — analysing deeper…"}`;
     let text = `If ${side} plays each column (${how}):`;
     if (!result.best_proven) text += " The outlined column is the best found so far, not proven best.";
     if (waiting) text += ` ${waiting.text}`;
@@ -502,7 +502,7 @@ function bestLine() {
   const result = state.result;
   if (!result || result.pos !== state.pos || !state.position) return [];
   const entry = result.columns[hintColumns(result)[0] - 1];
-  return entry && entry.exact && entry.pv ? entry.pv : [];
+  return entry && entry.proven && entry.pv ? entry.pv : [];
 }
 
 // The best line, drawn as numbered see-through stones on the board: the first ``lineStep``.

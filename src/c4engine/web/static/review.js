@@ -260,7 +260,7 @@ function drawSummary() {
   const line = document.createElement("p");
   line.className = "turning";
   if (!summary.turning_points.length) {
-    line.textContent = review.data.exact
+    line.textContent = review.data.proven
       ? "The result never changed: no turning point."
       : "No proven turning point (not every move is proven).";
   } else {
@@ -395,7 +395,7 @@ async function openReview(ply, how) {
   const key = reviewKeyOf(moves);
   if (review.data && review.key === key) {
     showPly(ply === null ? review.plies.length : ply, how);
-    if (!review.data.exact && !review.controller) proveMore(key);
+    if (!review.data.proven && !review.controller) proveMore(key);
     return;
   }
   if (review.controller) review.controller.abort();
@@ -412,7 +412,7 @@ async function openReview(ply, how) {
   showReview(data, key);
   if (!review.open) return; // closed while it was under way
   showPly(ply === null ? review.plies.length : ply, how);
-  if (!data.exact) proveMore(key);
+  if (!data.proven) proveMore(key);
 }
 
 // POST /api/review; null when aborted or failed (the view then says why and offers to try again).
@@ -455,7 +455,7 @@ function showReview(data, key) {
   drawGraph();
   drawMoves();
   drawSummary();
-  $("review").dataset.state = data.exact ? "ready" : "proving";
+  $("review").dataset.state = data.proven ? "ready" : "proving";
 }
 
 // Not every move proven: ask again with the server's longest time a ply (its solver keeps what it
@@ -463,7 +463,7 @@ function showReview(data, key) {
 // already shows what is proven; stop once a round proves nothing more (a board too big for the
 // solver). The last answer stands, proven or not.
 async function proveMore(key) {
-  const unproven = () => review.plies.filter((entry) => !entry || !entry.exact).length;
+  const unproven = () => review.plies.filter((entry) => !entry || !entry.proven).length;
   for (let round = 0; round < REVIEW_ROUNDS.length; round++) {
     const before = unproven();
     $("review-proving").textContent = `proving ${before} more move${before === 1 ? "" : "s"}…`;
@@ -471,7 +471,7 @@ async function proveMore(key) {
     if (!data || review.key !== key) break;
     showReview(data, key);
     if (review.open) showPly(review.ply, "none");
-    if (data.exact || unproven() >= before) break;
+    if (data.proven || unproven() >= before) break;
   }
   $("review-proving").textContent = "";
   if (review.data && review.key === key && $("review").dataset.state === "proving") {
