@@ -331,20 +331,15 @@ def _search(
                     enter = 0
                     continue
             high = win_score(cells, stones + 2)  # nor this side with this one
+            if claimeven and beta > -1 and not stones & 1:
+                bound = claimeven_bound(current, mask, height, connect, directions, board, bottom, even_rows)
+                high = min(high, bound)
             if beta > high:
                 beta = high
                 if alpha >= beta:
                     ret = beta
                     enter = 0
                     continue
-            if claimeven and beta > -1 and not stones & 1:
-                high = claimeven_bound(current, mask, height, connect, directions, board, bottom, even_rows)
-                if beta > high:
-                    beta = high
-                    if alpha >= beta:
-                        ret = beta
-                        enter = 0
-                        continue
             key = current + mask
             mirrored = 0
             if stones < SYMMETRY_STONES:
