@@ -186,6 +186,82 @@ def test_winning_cells_match_rules(width: int, height: int, connect: int) -> Non
         )
 
 
+def _lines(width: int, height: int, connect: int) -> list[list[int]]:
+    """Every line of ``connect`` cells on the board, as the cells' bits."""
+    found = []
+    for column in range(width):
+        for row in range(height):
+            for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(column + k * dc, row + k * dr) for k in range(connect)]
+                if all(0 <= c < width and 0 <= r < height for c, r in cells):
+                    found.append([1 << (c * (height + 1) + r) for c, r in cells])
+    return found
+
+
+def _python_dead_stones(current: int, mask: int, width: int, height: int, connect: int) -> int:
+    """The candidates (every line through one holds, besides it, a stone of each player), then those
+    of them whose every line holds a stone of each player that is no candidate: line by line."""
+    opponent = current ^ mask
+    lines = _lines(width, height, connect)
+    candidates = mask
+    for line in lines:
+        for bit in line:
+            others = sum(line) & ~bit
+            if not (others & current and others & opponent):
+                candidates &= ~bit
+    dead = candidates
+    for line in lines:
+        cells = sum(line)
+        if not (cells & current & ~candidates and cells & opponent & ~candidates):
+            dead &= ~cells
+    return dead
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "connect"), [(7, 6, 4), (5, 4, 4), (6, 7, 5), (4, 4, 3), (8, 3, 3)]
+)
+def test_dead_stones_are_in_no_open_line(width: int, height: int, connect: int) -> None:
+    rng = random.Random(width * height + connect)
+    full = np.uint64(bitboard.board_mask(width, height))
+    directions = bitboard.line_directions(width, height, connect)
+    some = 0
+    for _ in range(200):
+        board = Board(width, height, connect)
+        for _ in range(rng.randrange(width * height)):
+            legal = board.legal_moves()
+            if not legal:
+                break
+            board.push(rng.choice(legal))
+        current, mask = board.current_bits, board.mask_bits
+        got = int(
+            bitboard.dead_stones(np.uint64(current), np.uint64(mask), height, connect, directions, full)
+        )
+        assert got == _python_dead_stones(current, mask, width, height, connect), board
+        some |= got
+    assert some  # the boards hold some
+
+
+def test_dead_stones_colours_do_not_change_the_score() -> None:
+    # every recolouring of the dead stones at once (the table's key gives them all to the side to
+    # move) scores the same
+    exact = brute_force(5, 4, 4)
+    full, directions = np.uint64(bitboard.board_mask(5, 4)), bitboard.line_directions(5, 4, 4)
+    rng = random.Random(5)
+    recoloured = 0
+    for plies in range(8, 17):
+        for board in random_positions(5, 4, 4, plies, 60, seed=plies):
+            current, mask = board.current_bits, board.mask_bits
+            dead = int(bitboard.dead_stones(np.uint64(current), np.uint64(mask), 4, 4, directions, full))
+            if not dead:
+                continue
+            recoloured += 1
+            colourings = [current | dead, current & ~dead, current ^ dead]
+            colourings += [(current & ~dead) | (dead & rng.getrandbits(32)) for _ in range(3)]
+            for colouring in colourings:
+                assert exact(colouring, mask) == exact(current, mask), (board, colouring)
+    assert recoloured > 100
+
+
 def test_masks_and_mirror() -> None:
     geometry = Board(7, 6).geometry
     assert int(bitboard.bottom_mask(7, 6)) == geometry.bottom

@@ -238,3 +238,71 @@ def mirror(bits: np.uint64, width: int, height: int) -> np.uint64:
     for c in range(width):
         out |= ((bits >> (stride * np.uint64(c))) & column) << (stride * np.uint64(width - 1 - c))
     return out
+
+
+@njit(cache=True, inline="always")
+def _line_starts(s: np.uint64, connect: int, board: np.uint64) -> np.uint64:
+    """The first cells of the lines of ``connect`` along shift ``s``."""
+    starts = board
+    for k in range(1, connect):
+        starts &= board >> (s * np.uint64(k))
+    return starts
+
+
+@njit(cache=True, inline="always")
+def dead_stones(
+    current: np.uint64, mask: np.uint64, height: int, connect: int, directions: int, board: np.uint64
+) -> np.uint64:
+    """Stones whose colours no longer matter, all of them at once: every line of ``connect`` cells
+    through one holds a stone of each player that is not one of them, so no line through them can
+    ever be completed, whatever their colours.  Positions that differ only in these stones'
+    colours have the same future (the same threats, lines and score).
+
+    First the candidates, each of whose lines holds, besides it, a stone of each player; then those
+    of them whose lines hold a stone of each player outside the candidates (two candidates may
+    block a line only together: recoloured at once, they could open it).
+    """
+    opponent = current ^ mask
+    shifts = (U1, np.uint64(height + 1), np.uint64(height), np.uint64(height + 2))
+    live = U0  # stones in a line that is open were they the other colour
+    for i in range(4):
+        if (i == 0 and not directions & DIR_VERTICAL) or (i == 1 and not directions & DIR_HORIZONTAL):
+            continue
+        if i >= 2 and not directions & DIR_DIAGONALS:
+            continue
+        s = shifts[i]
+        # per line: at least one / two stones of the side to move, of the opponent
+        current1, current2, opponent1, opponent2 = U0, U0, U0, U0
+        for k in range(connect):
+            c = current >> (s * np.uint64(k))
+            o = opponent >> (s * np.uint64(k))
+            current2 |= current1 & c
+            current1 |= c
+            opponent2 |= opponent1 & o
+            opponent1 |= o
+        starts = _line_starts(s, connect, board)
+        open_current = starts & ~(opponent1 & current2)  # a stone of the side to move matters in
+        open_opponent = starts & ~(current1 & opponent2)
+        for k in range(connect):
+            shift = s * np.uint64(k)
+            live |= (current & (open_current << shift)) | (opponent & (open_opponent << shift))
+    candidates = mask & ~live
+    if not candidates:
+        return U0
+    fixed_current = current & ~candidates
+    fixed_opponent = opponent & ~candidates
+    unblocked = U0  # cells of a line without a fixed stone of each player
+    for i in range(4):
+        if (i == 0 and not directions & DIR_VERTICAL) or (i == 1 and not directions & DIR_HORIZONTAL):
+            continue
+        if i >= 2 and not directions & DIR_DIAGONALS:
+            continue
+        s = shifts[i]
+        current1, opponent1 = U0, U0
+        for k in range(connect):
+            current1 |= fixed_current >> (s * np.uint64(k))
+            opponent1 |= fixed_opponent >> (s * np.uint64(k))
+        open_line = _line_starts(s, connect, board) & ~(current1 & opponent1)
+        for k in range(connect):
+            unblocked |= open_line << (s * np.uint64(k))
+    return candidates & ~unblocked
