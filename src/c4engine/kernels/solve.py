@@ -43,7 +43,6 @@ from c4engine.kernels.bitboard import (
     board_mask,
     bottom_mask,
     column_mask,
-    dead_stones,
     even_row_cells,
     fast_path,
     has_line,
@@ -107,10 +106,6 @@ from c4engine.kernels.transposition import GROWTH_SHIFT, NEAR_GROWTH_SHIFT, TABL
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
-
-DEAD_STONES_FROM = 10
-"""Positions of this many stones or more may have dead stones (:func:`table_key`)."""
-
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
 
@@ -139,25 +134,6 @@ def table_part(
     if stones >= near_from:
         return near_base, near_tshift, near_max_work
     return np.uint64(0), tshift, max_work
-
-
-@njit(cache=True, inline="always")
-def table_key(
-    current: np.uint64,
-    mask: np.uint64,
-    stones: int,
-    dead_until: int,
-    height: int,
-    connect: int,
-    directions: int,
-    board: np.uint64,
-) -> np.uint64:
-    """``current + mask``, a position's key, with its dead stones (:func:`dead_stones`) counted as
-    the side to move's from :data:`DEAD_STONES_FROM` stones to before ``dead_until``: positions
-    that differ only in those stones' colours have the same score and share one table entry."""
-    if DEAD_STONES_FROM <= stones < dead_until:
-        current |= dead_stones(current, mask, height, connect, directions, board)
-    return current + mask
 
 
 @njit(cache=True, inline="always")
@@ -365,7 +341,7 @@ def _search(
                     ret = beta
                     enter = 0
                     continue
-            key = table_key(current, mask, stones, etc_until, height, connect, directions, board)
+            key = current + mask
             mirrored = 0
             if stones < SYMMETRY_STONES:
                 # left-right symmetry: one entry for a position and its mirror image
@@ -429,10 +405,7 @@ def _search(
                 for i in range(width):
                     move = ranked & column_mask(i, height)
                     if move:
-                        child_key = table_key(
-                            opponent, mask | move, stones + 1, etc_until, height, connect, directions, board
-                        )
-                        prefetch(table, child_base, scramble(child_key, kbits), child_shift)
+                        prefetch(table, child_base, scramble(opponent + (mask | move), kbits), child_shift)
             if cutoff:
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
@@ -440,9 +413,7 @@ def _search(
                 for i in range(width):
                     move = possible & column_mask(i, height)
                     if move:
-                        child_key = table_key(
-                            opponent, mask | move, stones + 1, etc_until, height, connect, directions, board
-                        )
+                        child_key = opponent + (mask | move)
                         if stones + 1 < SYMMETRY_STONES:
                             mirrored_key = mirror(child_key, width, height)
                             if mirrored_key < child_key:
