@@ -14,7 +14,7 @@ way.  A batch of positions: ``boards[p] = (current, mask)`` (uint64) and
 out).  Search stack, per ply ``d``::
 
     ustack[d] = current, mask, scrambled key, moves not yet ranked  (uint64)
-    istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored, deferred  (int64)
+    istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored, deferred, best  (int64)
     moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
 plus two rows of scratch, one entry a column: the move scores being
@@ -76,7 +76,8 @@ I_ALPHA0 = 4
 I_NODES0 = 5
 I_MIRROR = 6
 I_DEFERRED = 7  # moves at the end of the row put off because another thread was searching them
-I_SIZE = 8
+I_BEST = 8  # the best score the node's moves can reach, as far as shown (fail-soft)
+I_SIZE = 9
 
 USTACK_SIZE = 4
 

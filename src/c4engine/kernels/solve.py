@@ -55,6 +55,7 @@ from c4engine.kernels.layout import (
     DONE,
     I_ALPHA,
     I_ALPHA0,
+    I_BEST,
     I_BETA,
     I_COUNT,
     I_DEFERRED,
@@ -331,20 +332,15 @@ def _search(
                     enter = 0
                     continue
             high = win_score(cells, stones + 2)  # nor this side with this one
+            if claimeven and beta > -1 and not stones & 1:
+                bound = claimeven_bound(current, mask, height, connect, directions, board, bottom, even_rows)
+                high = min(high, bound)
             if beta > high:
                 beta = high
                 if alpha >= beta:
                     ret = beta
                     enter = 0
                     continue
-            if claimeven and beta > -1 and not stones & 1:
-                high = claimeven_bound(current, mask, height, connect, directions, board, bottom, even_rows)
-                if beta > high:
-                    beta = high
-                    if alpha >= beta:
-                        ret = beta
-                        enter = 0
-                        continue
             key = current + mask
             mirrored = 0
             if stones < SYMMETRY_STONES:
@@ -446,6 +442,7 @@ def _search(
                 # which cannot raise alpha, is dropped
                 cut = False
                 dropped = np.uint64(0)
+                floor = low
                 # so may a child's claimeven bound (its side to move began)
                 child_claimeven = claimeven and stones & 1 and beta <= 1
                 for i in range(width):
@@ -466,16 +463,18 @@ def _search(
                             break
                         if cdata and -data_lower(cdata) <= alpha:
                             dropped |= move
+                            floor = max(floor, -data_lower(cdata))
                 if cut:
                     enter = 0
                     continue
                 if dropped:
                     n = drop_moves(dropped, n, moves, columns, mthreats, d)
                     if n == 0:
-                        store(table, base, h, shift, UNKNOWN_LOW, alpha, -1, 0, most)
-                        ret = alpha
+                        store(table, base, h, shift, UNKNOWN_LOW, floor, -1, 0, most)
+                        ret = floor
                         enter = 0
                         continue
+                low = floor
             ustack[d, 2] = h
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
@@ -484,6 +483,9 @@ def _search(
             istack[d, I_ALPHA0] = alpha
             istack[d, I_NODES0] = nodes
             istack[d, I_MIRROR] = mirrored
+            # fail-soft: a node whose moves all fail low returns the best they reached; the moves
+            # not searched (losing at once, or dropped by the cutoff) reach at most ``low``
+            istack[d, I_BEST] = low
             ustack[d + 1, 0] = opponent
             ustack[d + 1, 1] = mask | moves[d, 0]
             istack[d + 1, I_ALPHA] = -beta
@@ -525,6 +527,8 @@ def _search(
             if score > alpha:
                 alpha = score
                 istack[d, I_ALPHA] = alpha
+            if score > istack[d, I_BEST]:
+                istack[d, I_BEST] = score
             i += 1
             count = istack[d, I_COUNT]
             if i == count and ustack[d, 3]:
@@ -562,8 +566,9 @@ def _search(
                 d += 1
                 enter = 1
                 continue
-            # every move tried: alpha is an upper bound, and a lower one if a move raised it
-            best, upper, ret = -1, alpha, alpha
+            # every move tried: the best they reached is an upper bound, and a lower one if it
+            # raised alpha
+            best, upper, ret = -1, istack[d, I_BEST], istack[d, I_BEST]
             lower = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
             istack[d, I_NEXT] = i
         stones = stones0 + d
