@@ -33,6 +33,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
+from c4engine.kernels.wide import uint128
+
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
@@ -43,27 +45,31 @@ DIR_DIAGONALS = 4
 
 
 def _bit_count_intrinsic(name: str, zero_poison: bool | None, from_top: bool = False) -> Any:
-    """A compiled uint64 -> int64 function made of the LLVM bit-count intrinsic ``name``.
+    """A compiled word -> int64 function made of the LLVM bit-count intrinsic ``name``, for a
+    uint64 or a 128-bit word (:mod:`c4engine.kernels.wide`).
 
     ``zero_poison`` is the intrinsic's flag (None for ``ctpop``, which has
-    none); ``from_top`` returns ``64 - result`` (a bit length from ``ctlz``).
+    none); ``from_top`` returns ``bits - result`` (a bit length from ``ctlz``).
     """
 
     def typer(typingctx, x):  # type: ignore[no-untyped-def]
-        if x != types.uint64:
+        if x != types.uint64 and x != uint128:
             return None
-        sig = types.int64(types.uint64)
+        sig = types.int64(x)
+        bits = 64 if x == types.uint64 else 128
 
         def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
             (value,) = args
-            i64 = ir.IntType(64)
+            kind = ir.IntType(bits)
             if zero_poison is None:
-                fn = builder.module.declare_intrinsic(name, [i64])
+                fn = builder.module.declare_intrinsic(name, [kind])
                 result = builder.call(fn, [value])
             else:
-                fn = builder.module.declare_intrinsic(name, [i64, ir.IntType(1)])
+                fn = builder.module.declare_intrinsic(name, [kind, ir.IntType(1)])
                 result = builder.call(fn, [value, ir.Constant(ir.IntType(1), int(zero_poison))])
-            return builder.sub(ir.Constant(i64, 64), result) if from_top else result
+            if from_top:
+                result = builder.sub(ir.Constant(kind, bits), result)
+            return result if bits == 64 else builder.trunc(result, ir.IntType(64))
 
         return sig, codegen
 
@@ -71,11 +77,11 @@ def _bit_count_intrinsic(name: str, zero_poison: bool | None, from_top: bool = F
     return intrinsic(typer)
 
 
-# Number of set bits (LLVM ctpop: one instruction on x86-64).
+# Number of set bits (LLVM ctpop: one instruction on x86-64, two for a 128-bit word).
 _popcount = _bit_count_intrinsic("llvm.ctpop", None)
-# Index of the lowest set bit of a non-zero uint64 (LLVM cttz).
+# Index of the lowest set bit of a non-zero word (LLVM cttz).
 _lowest_bit_index = _bit_count_intrinsic("llvm.cttz", True)
-# Bits needed for a uint64: 64 minus its leading zeros (LLVM ctlz); 0 for 0.
+# Bits needed for a word: its bits minus its leading zeros (LLVM ctlz); 0 for 0.
 _bit_length = _bit_count_intrinsic("llvm.ctlz", False, from_top=True)
 
 popcount: Any = _popcount
