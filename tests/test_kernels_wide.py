@@ -2,7 +2,8 @@
 
 Every operator the kernels use, shifts across the 64-bit split, mixed with
 uint64 and int64 operands, the truth value, the bit counts, the halves, the
-arrays of words and the whole-entry loads and stores.
+arrays of words and the whole-entry loads and stores; and the transposition
+table's code (:mod:`c4engine.kernels.table`) on 128-bit keys and entries.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import numpy as np
 import pytest
 from numba import njit
 
+from c4engine.kernels import table
 from c4engine.kernels.bitboard import bit_length, lowest_bit_index, popcount
+from c4engine.kernels.transposition import MIN_TABLE_BITS, START_BITS, TABLE_HEADER, Table
 from c4engine.kernels.wide import get, get1, high, load_entry, low, put, put1, store_entry, word, zero_of
 
 MASK = (1 << 128) - 1
@@ -171,3 +174,75 @@ def test_arrays_of_words_and_whole_entries() -> None:
 @pytest.mark.parametrize("value", [0, 2**64, MASK])
 def test_halves_round_trip(value: int) -> None:
     assert joined(*_unified(*halves(value), True)[2:]) == value
+
+
+@njit(cache=True)
+def _scramble(key_high, key_low, kbits):  # type: ignore[no-untyped-def]
+    h = table.scramble(word(key_high, key_low), kbits)
+    return high(h), low(h)
+
+
+@njit(cache=True)
+def _store(t, h_high, h_low, tshift, lower, upper, move, work, most):  # type: ignore[no-untyped-def]
+    table.store(t, np.uint64(0), word(h_high, h_low), tshift, lower, upper, move, work, most)
+
+
+@njit(cache=True)
+def _probe(t, h_high, h_low, tshift):  # type: ignore[no-untyped-def]
+    return table.probe(t, np.uint64(0), word(h_high, h_low), tshift)
+
+
+@njit(cache=True)
+def _grow(t, live, kbits):  # type: ignore[no-untyped-def]
+    table.grow(t, 0, live, kbits, word(np.uint64(0), np.uint64(0)))
+
+
+def _wide_table(bits: int) -> np.ndarray:
+    """The array of a table of ``2**bits`` two-word entries (one part)."""
+    wide = Table.with_parts(bits + 1)
+    wide.use_entry_words(2)
+    assert wide.array.ctypes.data % 16 == 0  # entries are read whole, 16 bytes at a time
+    assert wide.entry_parts(72) == (bits, 0, False)
+    return wide.array
+
+
+@pytest.mark.parametrize(("kbits", "shift", "most"), [(72, 53, 63), (120, 101, 63), (128, 109, 0)])
+def test_wide_keys_in_the_table_are_told_apart_exactly(kbits: int, shift: int, most: int) -> None:
+    """Keys of an 8x8 board, and longer ones whose stored part crosses the entry's 64-bit split (of 128
+    bits: no room left for the work)."""
+    bits = MIN_TABLE_BITS
+    t = _wide_table(bits)
+    assert (table.tag_shift(kbits, bits), table.work_limit(shift, kbits)) == (shift, most)
+    h = joined(*_scramble(*halves(2**71 + 2**64 + 12345), kbits))
+    assert 2**64 <= h < 2**kbits
+    _store(t, *halves(h), shift, 3, 40, 2, 10, most)
+    data = _probe(t, *halves(h), shift)
+    assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (3, 40, 2)
+    _store(t, *halves(h), shift, -63, 5, -1, 1, most)  # merged: the lower bound and move stay
+    data = _probe(t, *halves(h), shift)
+    assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (3, 5, 2)
+    # keys of the same bucket differing in the lowest or highest bit the entry keeps: not the same
+    for other in (h ^ 1, h ^ 1 << (shift - 1)):
+        assert other >> shift == h >> shift
+        assert _probe(t, *halves(other), shift) == 0
+    _store(t, *halves(h ^ 1), shift, -7, 7, 1, 2, most)
+    assert table.data_lower(_probe(t, *halves(h ^ 1), shift)) == -7
+    assert table.data_lower(_probe(t, *halves(h), shift)) == 3
+    assert _probe(t, *halves(h ^ 1 << (shift - 1)), shift) == 0
+
+
+def test_a_wide_table_grows_keeping_its_entries() -> None:
+    bits, kbits = MIN_TABLE_BITS, 70
+    t = _wide_table(bits)
+    live = table.first_bits(bits, kbits, START_BITS)
+    shift = table.tag_shift(kbits, live)
+    rng = random.Random(8)
+    hashes = [joined(*_scramble(*halves(rng.getrandbits(kbits)), kbits)) for _ in range(3 << live)]
+    for i, h in enumerate(hashes):
+        _store(t, *halves(h), shift, -(i % 21), i % 21, i % 7, i % 40, table.work_limit(shift, kbits))
+    before = [_probe(t, *halves(h), shift) for h in hashes]
+    assert 0 < sum(1 for data in before if data) < len(hashes)
+    _grow(t, live, kbits)
+    assert [_probe(t, *halves(h), shift - 1) for h in hashes] == before
+    held = np.flatnonzero(t[: t.shape[0] - TABLE_HEADER])
+    assert held.max() < 2 * (2 << live)  # two words an entry

@@ -12,6 +12,7 @@ that LLVM integer, and the operators the kernels use on bitboards:
   then ``out |= word``): numba unifies the two as a word;
 * :func:`word` builds one from two uint64 halves, :func:`low` and :func:`high` take
   them back (on a uint64, :func:`low` is the value itself and :func:`high` 0);
+* :func:`constant` is a constant of a value's word type, :func:`word_bits` its bits;
 * :func:`zero_of` is a zero of the word type an array holds (a uint64 array of
   one more dimension, the last of two: low and high half, holds words), and
   :func:`get`, :func:`put`, :func:`get1`, :func:`put1` read and write values of
@@ -24,7 +25,11 @@ that LLVM integer, and the operators the kernels use on bitboards:
   entry and half of another.
 
 The kernel source is the same for both words; the 64-bit one compiles as
-before (docs/architecture.md, "Boards past 64 bits").
+before (docs/architecture.md, "Boards past 64 bits").  The overloads are
+compiled as functions of their own, which LLVM inlines: inlined by numba
+at the IR level (``inline="always"``), the same overload inlined several
+times into one loop (the table's ``grow``) was seen to compute a different
+table than the plain indexing it stands for.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from numba.extending import intrinsic, overload, register_model
 
 __all__ = [
     "WORD_BITS",
+    "constant",
     "get",
     "get1",
     "high",
@@ -232,6 +238,12 @@ def word_bits(value: Any) -> Any:
     raise NotImplementedError("compiled only")
 
 
+def constant(like: Any, high_half: Any, low_half: Any) -> Any:
+    """A constant of ``like``'s word type: ``low_half`` for a uint64, the word of both halves for a
+    128-bit one."""
+    raise NotImplementedError("compiled only")
+
+
 def zero_of(array: Any) -> Any:
     """A zero of the word type ``array`` holds (see the module's doc)."""
     raise NotImplementedError("compiled only")
@@ -267,7 +279,7 @@ def store_entry(table: Any, index: Any, key: Any, value: Any) -> None:
     raise NotImplementedError("compiled only")
 
 
-@overload(low, inline="always")
+@overload(low)
 def _low_overload(value):  # type: ignore[no-untyped-def]
     if value == uint128:
         return lambda value: _low128(value)
@@ -276,7 +288,7 @@ def _low_overload(value):  # type: ignore[no-untyped-def]
     return None
 
 
-@overload(high, inline="always")
+@overload(high)
 def _high_overload(value):  # type: ignore[no-untyped-def]
     if value == uint128:
         return lambda value: _high128(value)
@@ -285,10 +297,17 @@ def _high_overload(value):  # type: ignore[no-untyped-def]
     return None
 
 
-@overload(word_bits, inline="always")
+@overload(word_bits)
 def _word_bits_overload(value):  # type: ignore[no-untyped-def]
     bits = WORD_BITS if value == uint128 else 64
     return lambda value: bits
+
+
+@overload(constant)
+def _constant_overload(like, high_half, low_half):  # type: ignore[no-untyped-def]
+    if like == uint128:
+        return lambda like, high_half, low_half: word(high_half, low_half)
+    return lambda like, high_half, low_half: low_half
 
 
 def _is_wide(array: types.Type, ndim: int) -> bool:
@@ -296,7 +315,7 @@ def _is_wide(array: types.Type, ndim: int) -> bool:
     return isinstance(array, types.Array) and array.ndim == ndim + 1
 
 
-@overload(zero_of, inline="always")
+@overload(zero_of)
 def _zero_of_overload(array):  # type: ignore[no-untyped-def]
     if not isinstance(array, types.Array):
         return None
@@ -305,14 +324,14 @@ def _zero_of_overload(array):  # type: ignore[no-untyped-def]
     return lambda array: np.uint64(0)
 
 
-@overload(get, inline="always")
+@overload(get)
 def _get_overload(array, i, j):  # type: ignore[no-untyped-def]
     if _is_wide(array, 2):
         return lambda array, i, j: word(array[i, j, 1], array[i, j, 0])
     return lambda array, i, j: array[i, j]
 
 
-@overload(put, inline="always")
+@overload(put)
 def _put_overload(array, i, j, value):  # type: ignore[no-untyped-def]
     if _is_wide(array, 2):
 
@@ -328,14 +347,14 @@ def _put_overload(array, i, j, value):  # type: ignore[no-untyped-def]
     return put_narrow
 
 
-@overload(get1, inline="always")
+@overload(get1)
 def _get1_overload(array, i):  # type: ignore[no-untyped-def]
     if _is_wide(array, 1):
         return lambda array, i: word(array[i, 1], array[i, 0])
     return lambda array, i: array[i]
 
 
-@overload(put1, inline="always")
+@overload(put1)
 def _put1_overload(array, i, value):  # type: ignore[no-untyped-def]
     if _is_wide(array, 1):
 
@@ -383,14 +402,14 @@ def _store128(typingctx: Any, table: types.Type, index: types.Type, value: types
     return types.void(table, index, uint128), codegen
 
 
-@overload(load_entry, inline="always")
+@overload(load_entry)
 def _load_entry_overload(table, index, key):  # type: ignore[no-untyped-def]
     if key == uint128:
         return lambda table, index, key: _load128(table, index)
     return lambda table, index, key: table[index]
 
 
-@overload(store_entry, inline="always")
+@overload(store_entry)
 def _store_entry_overload(table, index, key, value):  # type: ignore[no-untyped-def]
     if key == uint128:
 
