@@ -1,4 +1,5 @@
-"""The exact solver on boards past 64 bits (its 128-bit words): scores against a plain negamax.
+"""The exact solver on boards past 64 bits (its 128-bit words): scores against a plain negamax and
+against the positions another solver scored (tests/data).
 
 The negamax below shares nothing with the solver but the rules of the
 ``Board`` class: it plays every move on the board itself, scores a win by
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -160,3 +162,17 @@ def test_a_128_bit_board_needs_a_large_enough_table() -> None:
     with pytest.raises(TableSizeError, match="at least 16 MB"):
         Solver(table_size_mb=8).solve(board)
     assert Solver(table_size_mb=16).solve(board).exact
+
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+@pytest.mark.parametrize("name", ["wide_10x6_end", "wide_8x8_end", "wide_9x7_end", "wide_10x6_mid"])
+def test_positions_scored_by_an_independent_solver(name: str) -> None:
+    """Every fourth position of the files of tests/data (scored by another solver: its README)."""
+    width, height = (int(size) for size in name.split("_")[1].split("x"))
+    lines = [line.split() for line in (DATA / f"{name}.txt").read_text().splitlines() if line.strip()][::4]
+    boards = [Board.from_moves(moves, width, height) for moves, _ in lines]
+    batch = Solver(table_size_mb=16).solve_many(boards)
+    assert batch.complete
+    assert list(batch.scores) == [int(score) for _, score in lines]

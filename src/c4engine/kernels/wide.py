@@ -39,11 +39,21 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
-from numba import types
+from numba import extending, types
+from numba.core import imputils
 from numba.core.datamodel import models
-from numba.core.imputils import lower_builtin, lower_cast
-from numba.core.typing.templates import AbstractTemplate, infer_global, signature
-from numba.extending import intrinsic, overload, register_model
+from numba.core.typing import templates
+
+# numba's registration decorators, untyped for mypy
+lower_builtin: Any = imputils.lower_builtin
+lower_cast: Any = imputils.lower_cast
+AbstractTemplate: Any = templates.AbstractTemplate
+infer_global: Any = templates.infer_global
+signature: Any = templates.signature
+intrinsic: Any = extending.intrinsic
+overload: Any = extending.overload
+register_model: Any = extending.register_model
+unliteral: Any = types.unliteral
 
 __all__ = [
     "WORD_BITS",
@@ -83,7 +93,7 @@ class UInt128(types.Type):
 
     def can_convert_from(self, typingctx: Any, other: types.Type) -> Any:
         """An integer passed where a word is expected widens safely."""
-        from numba.core.typeconv import Conversion
+        from numba.core.typeconv.castgraph import Conversion
 
         if isinstance(other, types.Integer):
             return Conversion.safe
@@ -97,7 +107,7 @@ uint128 = UInt128()
 @register_model(UInt128)
 class _WordModel(models.PrimitiveModel):
     def __init__(self, dmm: Any, fe_type: types.Type) -> None:
-        super().__init__(dmm, fe_type, _I128)
+        super().__init__(dmm, fe_type, _I128)  # type: ignore[no-untyped-call]
 
 
 def _widen(builder: Any, value: Any, kind: types.Type) -> Any:
@@ -106,13 +116,13 @@ def _widen(builder: Any, value: Any, kind: types.Type) -> Any:
         return value
     if isinstance(kind, types.Boolean):
         return builder.zext(value, _I128)
-    if kind.signed:
+    if kind.signed:  # type: ignore[attr-defined]
         return builder.sext(value, _I128)
     return builder.zext(value, _I128)
 
 
-@lower_cast(types.Integer, UInt128)
-@lower_cast(types.IntegerLiteral, UInt128)
+@lower_cast(types.Integer, UInt128)  # type: ignore[untyped-decorator]
+@lower_cast(types.IntegerLiteral, UInt128)  # type: ignore[untyped-decorator]
 def _integer_to_word(context: Any, builder: Any, fromty: types.Type, toty: types.Type, value: Any) -> Any:
     return _widen(builder, value, fromty)
 
@@ -125,11 +135,11 @@ def _register_binary(ops: tuple[Any, ...], emit: Any, result: types.Type) -> Non
     """Type and lower ``ops`` on (word or integer, word or integer), one of them a word: both
     widened to i128, combined by ``emit(builder, a, b)``, the result of type ``result``."""
 
-    class Template(AbstractTemplate):
+    class Template(AbstractTemplate):  # type: ignore[misc]
         def generic(self, args: tuple[types.Type, ...], kws: dict[str, Any]) -> Any:
             if len(args) != 2 or kws or uint128 not in args or not all(_is_operand(a) for a in args):
                 return None
-            return signature(result, *(types.unliteral(a) for a in args))
+            return signature(result, *(unliteral(a) for a in args))
 
     def lower(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         a, b = (_widen(builder, v, k) for v, k in zip(args, sig.args, strict=True))
@@ -168,7 +178,7 @@ for _op, _predicate in (
 
 
 def _register_unary(ops: tuple[Any, ...], emit: Any, result: types.Type) -> None:
-    class Template(AbstractTemplate):
+    class Template(AbstractTemplate):  # type: ignore[misc]
         def generic(self, args: tuple[types.Type, ...], kws: dict[str, Any]) -> Any:
             if len(args) == 1 and not kws and args[0] == uint128:
                 return signature(result, uint128)
@@ -188,7 +198,7 @@ _register_unary((operator.truth, bool), lambda b, x: b.icmp_unsigned("!=", x, _I
 _register_unary((operator.not_,), lambda b, x: b.icmp_unsigned("==", x, _I128(0)), types.boolean)
 
 
-@intrinsic
+@intrinsic  # type: ignore[untyped-decorator]
 def word(typingctx: Any, high_half: types.Type, low_half: types.Type) -> Any:
     """The 128-bit word of two uint64 halves: ``high_half * 2**64 + low_half``."""
     if high_half != types.uint64 or low_half != types.uint64:
@@ -201,7 +211,7 @@ def word(typingctx: Any, high_half: types.Type, low_half: types.Type) -> Any:
     return uint128(types.uint64, types.uint64), codegen
 
 
-@intrinsic
+@intrinsic  # type: ignore[untyped-decorator]
 def _low128(typingctx: Any, value: types.Type) -> Any:
     if value != uint128:
         return None
@@ -212,7 +222,7 @@ def _low128(typingctx: Any, value: types.Type) -> Any:
     return types.uint64(uint128), codegen
 
 
-@intrinsic
+@intrinsic  # type: ignore[untyped-decorator]
 def _high128(typingctx: Any, value: types.Type) -> Any:
     if value != uint128:
         return None
@@ -377,7 +387,7 @@ def _entry_pointer(context: Any, builder: Any, array_type: types.Type, array: An
     return builder.bitcast(pointer, _I128.as_pointer())
 
 
-@intrinsic
+@intrinsic  # type: ignore[untyped-decorator]
 def _load128(typingctx: Any, table: types.Type, index: types.Type) -> Any:
     if not isinstance(table, types.Array) or not isinstance(index, types.Integer):
         return None
@@ -389,7 +399,7 @@ def _load128(typingctx: Any, table: types.Type, index: types.Type) -> Any:
     return uint128(table, index), codegen
 
 
-@intrinsic
+@intrinsic  # type: ignore[untyped-decorator]
 def _store128(typingctx: Any, table: types.Type, index: types.Type, value: types.Type) -> Any:
     if not isinstance(table, types.Array) or not isinstance(index, types.Integer) or value != uint128:
         return None
