@@ -45,7 +45,7 @@ from c4engine.cli.options import (
 )
 from c4engine.cli.progress import Progress, format_duration
 from c4engine.errors import C4Error, echo, echo_path
-from c4engine.geometry import require_solver_holds
+from c4engine.geometry import require_64_bits
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
@@ -113,7 +113,7 @@ def _board(position: str, args: argparse.Namespace) -> Board:
     width, height = args.size
     board = Board.from_moves(position, width, height, args.connect)
     if args.func is run_solve and not args.json:
-        require_solver_holds(board.width, board.height)  # c4 solve promises exact scores: no engine estimates
+        require_64_bits(board.width, board.height)  # c4 solve promises exact scores: no engine estimates
     return board
 
 

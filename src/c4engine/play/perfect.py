@@ -24,7 +24,7 @@ from typing import Final
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
-from c4engine.geometry import Geometry, require_solver_holds
+from c4engine.geometry import Geometry, require_64_bits
 from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
 from c4engine.search.limit import Budget, Limit
@@ -54,7 +54,7 @@ width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16
 9x7 needs 72: choose a level 1..7
     """
     try:
-        require_solver_holds(width, height, name)
+        require_64_bits(width, height, name)
     except UnsupportedBoardError as refused:
         raise UnsupportedBoardError(f"{refused}: choose a level 1..{len(LEVELS)}") from None
 

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Final
 
 from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
-from c4engine.geometry import require_solver_holds
+from c4engine.geometry import require_64_bits
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.book_first import PROBE_SHARE, reach
 from c4engine.search.column_answers import ColumnAnswers, after
@@ -479,7 +479,7 @@ class Analyst:
         One null-window search of the solver (a board it can hold, the game not
         over), within ``limit``.
         """
-        require_solver_holds(board.width, board.height)
+        require_64_bits(board.width, board.height)
         _check_playable(board)
         return self.solver.is_at_least(board, score, limit)
 
