@@ -7,7 +7,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from c4engine.errors import BoardSizeError, UnsupportedBoardError
-from c4engine.geometry import MAX_SIZE, Geometry, center_order, fits_64_bits, require_64_bits
+from c4engine.geometry import (
+    MAX_SIZE,
+    Geometry,
+    center_order,
+    fits_64_bits,
+    require_64_bits,
+    require_solver_holds,
+    solver_holds,
+)
 
 
 def test_the_masks_of_the_standard_board() -> None:
@@ -43,7 +51,7 @@ def test_center_order_starts_in_the_middle_and_takes_every_column_once() -> None
         assert abs(order[0] - (width - 1) / 2) <= 0.5
 
 
-def test_the_refusal_agrees_with_the_predicate() -> None:
+def test_the_64_bit_refusal_agrees_with_its_predicate() -> None:
     for width in range(1, 33):
         for height in range(1, 33):
             if fits_64_bits(width, height):
@@ -51,3 +59,13 @@ def test_the_refusal_agrees_with_the_predicate() -> None:
             else:
                 with pytest.raises(UnsupportedBoardError, match=f"{width}x{height} needs"):
                     require_64_bits(width, height, "perfect play")
+
+
+def test_the_refusal_agrees_with_the_predicate() -> None:
+    for width in range(1, 33):
+        for height in range(1, 33):
+            if solver_holds(width, height):
+                require_solver_holds(width, height)
+            else:
+                with pytest.raises(UnsupportedBoardError, match=f"{width}x{height} needs"):
+                    require_solver_holds(width, height, "perfect play")

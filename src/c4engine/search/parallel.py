@@ -146,6 +146,8 @@ class Root:
     current: int
     mask: int
     stones: int
+    wide: bool = False
+    """Whether the board is past 64 bits (:func:`c4engine.kernels.layout.is_wide`)."""
 
 
 class Race:
@@ -235,7 +237,9 @@ class Race:
     def _first(self, state: np.ndarray | None) -> int:
         """The caller's thread: the kernel's own questions, the limits and the progress."""
         lane = self._lanes[0]
-        positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
+        positions, rows = self._arrays(
+            self._root.current, self._root.mask, self._root.stones, self._root.wide
+        )
         value = self._asking.get(0, 0)
         while True:
             with self._lock:
@@ -280,7 +284,9 @@ class Race:
                     value = self._choose(index)
                     self._asking[index] = value
                     lane.cancel[0] = 0
-                positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
+                positions, rows = self._arrays(
+                    self._root.current, self._root.mask, self._root.stones, self._root.wide
+                )
                 state = self._probe(lane, positions, rows, value)
                 if state is not None:
                     self._learn_probe(value, state)
@@ -391,8 +397,8 @@ class Race:
                 lane.cancel[0] = 1
 
     @staticmethod
-    def _arrays(current: int, mask: int, stones: int) -> tuple[np.ndarray, np.ndarray]:
-        positions = np.array([[current, mask]], dtype=np.uint64)
+    def _arrays(current: int, mask: int, stones: int, wide: bool) -> tuple[np.ndarray, np.ndarray]:
+        positions = _layout.positions([(current, mask)], wide)
         rows = np.zeros((1, _layout.R_SIZE), dtype=np.int64)
         rows[0, _layout.R_STONES] = stones
         return positions, rows
