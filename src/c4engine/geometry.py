@@ -1,4 +1,5 @@
-"""A board's size and bit layout: which sizes there are, the masks of one size, whether it fits 64 bits.
+"""A board's size and bit layout: which sizes there are, the masks of one size, whether it fits 64
+bits, whether the exact solver holds it.
 
 Bit layout -- the one of the published Connect-4 solvers, so the compiled
 kernels share it.  One bit per cell, column-major; each column has
@@ -17,7 +18,8 @@ standard 7x6 board::
 A position (:class:`c4engine.board.Board`) is two integers in this layout,
 and a line of N is found by shifts of them (:mod:`c4engine.lines`).  Python
 integers have no width limit, so boards of more than 64 cells work the same
-way (the compiled kernels take those that fit in 64 bits).
+way (the heuristic engine's kernel takes those that fit in 64 bits, the exact
+solver those that fit in 128).
 """
 
 from __future__ import annotations
@@ -27,18 +29,32 @@ from typing import ClassVar
 
 from c4engine.errors import BoardSizeError, ConnectError, UnsupportedBoardError
 
-__all__ = ["MAX_SIZE", "Geometry", "center_order", "fits_64_bits", "require_64_bits"]
+__all__ = [
+    "MAX_SIZE",
+    "SOLVER_BITS",
+    "Geometry",
+    "center_order",
+    "fits_64_bits",
+    "require_64_bits",
+    "require_solver_holds",
+    "solver_holds",
+]
 
 MAX_SIZE = 32
 """Largest width or height a board may have."""
+
+
+SOLVER_BITS = 128
+"""The most bits, ``width * (height + 1)``, of a board the exact solver holds."""
 
 
 def fits_64_bits(width: int, height: int) -> bool:
     """Whether a board of this size fits a 64-bit integer in the layout above.
 
     ``width * (height + 1) <= 64``: a column takes ``height`` bits and its
-    sentinel.  The compiled kernels, the exact solver and opening books take
-    the boards that fit; the pure-Python rules and engine take any size.
+    sentinel.  The heuristic engine's kernel takes the boards that fit, and
+    opening books keep their keys in 8 bytes; the pure-Python rules and
+    engine take any size.
 
     >>> fits_64_bits(7, 6), fits_64_bits(8, 7), fits_64_bits(9, 7)
     (True, True, False)
@@ -70,6 +86,44 @@ width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16
     raise UnsupportedBoardError(
         f"{needs} needs a board the exact solver holds, width * (height + 1) <= 64: up to {sizes}; "
         f"{width}x{height} needs {width * (height + 1)}"
+    )
+
+
+def solver_holds(width: int, height: int) -> bool:
+    """Whether the exact solver holds a board of this size: ``width * (height + 1) <= 128``
+    (:data:`SOLVER_BITS`).  The one test of every layer that offers exact answers: analysis,
+    perfect play, review, books, datasets, the front-ends.
+
+    >>> solver_holds(7, 6), solver_holds(10, 6), solver_holds(8, 8), solver_holds(11, 11)
+    (True, True, True, False)
+    """
+    return width * (height + 1) <= SOLVER_BITS
+
+
+def require_solver_holds(width: int, height: int, needs: str = "an exact answer") -> None:
+    """Raise :class:`UnsupportedBoardError` unless :func:`solver_holds`: the one refusal of a board
+    the exact solver cannot hold, saying which boards it can.  ``needs`` is what asked for the
+    solver, in the words of the one who asked (``"perfect play"``, ``"--level perfect"``).
+
+    >>> require_solver_holds(10, 6)
+    >>> require_solver_holds(11, 11)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.UnsupportedBoardError: an exact answer needs a board the exact solver holds, \
+width * (height + 1) <= 128: up to 4x31, 5x24, 6x20, 7x17, 8x15, 9x13, 10x11, 11x10, 12x9, 14x8, \
+16x7, 18x6, 21x5, 25x4, 32x3; 11x11 needs 132
+    """
+    if solver_holds(width, height):
+        return
+    widest: dict[int, int] = {}  # the widest board of each height
+    for columns in range(1, MAX_SIZE + 1):
+        rows = min(SOLVER_BITS // columns - 1, MAX_SIZE)
+        if rows >= 1:
+            widest[rows] = columns
+    sizes = ", ".join(f"{w}x{h}" for w, h in sorted((w, h) for h, w in widest.items() if w >= 4))
+    raise UnsupportedBoardError(
+        f"{needs} needs a board the exact solver holds, width * (height + 1) <= {SOLVER_BITS}: "
+        f"up to {sizes}; {width}x{height} needs {width * (height + 1)}"
     )
 
 
@@ -127,6 +181,11 @@ class Geometry:
     def fits_64_bits(self) -> bool:
         """Whether this size fits a 64-bit integer (see :func:`fits_64_bits`)."""
         return fits_64_bits(self.width, self.height)
+
+    @property
+    def solver_holds(self) -> bool:
+        """Whether the exact solver holds this size (see :func:`solver_holds`)."""
+        return solver_holds(self.width, self.height)
 
     @cached_property
     def center_order(self) -> tuple[int, ...]:

@@ -156,4 +156,4 @@ def test_perfect_is_refused_on_a_board_the_solver_cannot_hold_before_any_search(
         raise AssertionError("a search started")
 
     monkeypatch.setattr(PerfectPlayer, "choose_move", search)
-    assert main(["move", "", "--level", "perfect", "--size", "9x7", "--connect", "5"]) == 2
+    assert main(["move", "", "--level", "perfect", "--size", "9x14", "--connect", "5"]) == 2

@@ -105,7 +105,7 @@ def test_bad_input_is_one_line() -> None:
 
 
 def test_a_board_the_solver_cannot_hold_is_reviewed_without_claims() -> None:
-    result = run_c4("review", "5566", "--size", "9x7", "--connect", "5", "--time", "0.05", "--json")
+    result = run_c4("review", "5566", "--size", "9x14", "--connect", "5", "--time", "0.05", "--json")
     assert result.returncode == 0, result.stderr
     plies = _json(result.stdout)["plies"]
     assert isinstance(plies, list)
@@ -178,9 +178,9 @@ def test_options_that_do_not_apply_are_refused(tmp_path: Path) -> None:
 
 
 def test_advice_only_where_it_can_help() -> None:
-    big = run_c4("review", "1212121232", "--size", "9x7", "--connect", "5", "--depth", "2")
+    big = run_c4("review", "1212121232", "--size", "9x14", "--connect", "5", "--depth", "2")
     assert big.returncode == 0, big.stderr
-    assert "the exact solver cannot hold a 9x7 board" in big.stdout and "may prove" not in big.stdout
+    assert "the exact solver cannot hold a 9x14 board" in big.stdout and "may prove" not in big.stdout
     # each side: one proven move of five, too few for an accuracy
     assert big.stdout.count("accuracy: not enough proven moves (1 proven, 5 needed)") == 2
     small = run_c4("review", GAME_6X5, "--size", "6x5", "--nodes", "200")
@@ -197,7 +197,7 @@ GAME_6X5 = "25523546515143622466442161"
 def test_a_review_without_a_time_limit_gives_the_same_answer_every_run() -> None:
     for args in (
         (GAME_6X5, "--size", "6x5", "--nodes", "2000"),
-        ("1212121232", "--size", "9x7", "--connect", "5", "--depth", "3"),
+        ("1212121232", "--size", "9x14", "--connect", "5", "--depth", "3"),
     ):
         first, second = (run_c4("review", *args, "--json") for _ in range(2))
         assert first.returncode == 0, first.stderr

@@ -110,6 +110,32 @@ def test_extension_reuses_the_checkpoint(tmp_path: Path) -> None:
     assert (tmp_path / "d4c.c4b").read_bytes() == (tmp_path / "d4.c4b").read_bytes()
 
 
+def test_a_checkpoint_keeps_keys_past_64_bits(tmp_path: Path) -> None:
+    """SQLite's integers hold 64 bits: a board past them keeps its keys (up to 128 bits) as blobs,
+    a 7x6 checkpoint its integers (the repository's own checkpoint still reads)."""
+    path = tmp_path / "wide.sqlite"
+    keys = [0, 5, (1 << 63) + 1, (1 << 64) + 7, (1 << 127) + 3, (1 << 128) - 1]
+    with Checkpoint(path, 16, 7, 4, False) as store:
+        store.add((key, index - 3) for index, key in enumerate(keys))
+        store.add_policy([(keys[-2], 2, 5)])
+    with Checkpoint(path, 16, 7, 4, False) as store:
+        assert store.scores() == {key: index - 3 for index, key in enumerate(keys)}
+        assert store.policy() == {keys[-2]: (2, 5)} and len(store) == len(keys)
+    with sqlite3.connect(path) as db:
+        assert {kind for (kind,) in db.execute("SELECT typeof(key) FROM solved")} == {"blob"}
+    narrow = tmp_path / "narrow.sqlite"
+    with Checkpoint(narrow, 7, 6, 4, False) as store:
+        store.add([((1 << 63) + 1, 2)])
+        assert store.scores() == {(1 << 63) + 1: 2}
+    with sqlite3.connect(narrow) as db:
+        assert {kind for (kind,) in db.execute("SELECT typeof(key) FROM solved")} == {"integer"}
+    shipped = Path(__file__).resolve().parents[2] / "books" / "book-7x6.sqlite"
+    copy = tmp_path / "shipped.sqlite"
+    copy.write_bytes(shipped.read_bytes())
+    with Checkpoint(copy, 7, 6, 4, False) as store:
+        assert len(store) > 20_000 and all(0 <= key < 1 << 49 for key in store.scores())
+
+
 def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
     Checkpoint(tmp_path / "c.sqlite", 5, 4, 4, False).close()
     with pytest.raises(BookError, match=r"holds another book build: width 5 \(asked 6\)"):
@@ -185,8 +211,8 @@ def test_the_local_pool_builds_the_same_book(reference: Path, tmp_path: Path) ->
 
 
 def test_boards_too_large_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(BookError, match="64 bits"):
-        build_book(tmp_path / "x.c4b", 1, width=9, height=7, connect=4, workers=0)
+    with pytest.raises(BookError, match="128 bits.*9x14 needs 135"):
+        build_book(tmp_path / "x.c4b", 1, width=9, height=14, connect=4, workers=0)
 
 
 def test_progress_is_reported_by_callback(tmp_path: Path) -> None:
