@@ -124,8 +124,8 @@ def test_bad_settings_raise_dataset_errors() -> None:
         sample_positions([20], per_ply=1, width=5, height=4)
     with pytest.raises(DatasetError, match="either per_ply or count"):
         sample_positions([3], per_ply=1, count=2, width=5, height=4)
-    with pytest.raises(DatasetError, match="width \\* \\(height \\+ 1\\) <= 64"):
-        build_dataset([Board(9, 7, 5)])
+    with pytest.raises(DatasetError, match="width \\* \\(height \\+ 1\\) <= 128"):
+        build_dataset([Board(9, 14, 5)])
     with pytest.raises(DatasetError, match="unknown format"):
         write_dataset(ROWS, "rows.txt", width=5, format="xlsx")
     assert label(Board.from_moves("3344", 5, 4)) == ROWS[0]
