@@ -19,8 +19,10 @@ from typing import Any
 import httpx
 import pytest
 from tests.conftest import REPO
+from tests.positions import scored_positions
 from tests.web_server import c4_serve, server_in_thread
 
+from c4engine.board import Board
 from c4engine.search.results import Score, bound_moves
 from c4engine.web.app import ServerCaps
 
@@ -679,6 +681,50 @@ def test_perfect_is_offered_only_where_the_solver_holds_the_board(page: Any, bas
     open_page(page, base, "?size=9x14&level=perfect")
     assert "perfect play needs a board the exact solver holds" in page.inner_text("#message")
     assert "level 7" in page.inner_text("#subtitle") and "level=7" in page.url
+
+
+def final_analysis(page: Any) -> list[str]:
+    """Ask for the analysis (``a``) and wait for its last round: the chips' words."""
+    page.keyboard.press("a")
+    page.wait_for_function(
+        "() => document.getElementById('analysis').dataset.final === 'true'", timeout=300_000
+    )
+    return chips(page)
+
+
+@pytest.mark.parametrize("size", ["8x8", "10x6"])
+def test_past_64_bits_the_page_analyses_exactly_and_plays_perfect(page: Any, base: str, size: str) -> None:
+    """8 x 9 = 72 and 10 x 7 = 70 bits: the page offers perfect play and proves its analysis, as on 7x6.
+    The best chips say the score an independent solver gave (tests/data); the perfect player's move,
+    proven, leaves the opponent exactly that score negated, which the page's next analysis proves."""
+    position, board, score = scored_positions(size)[2]
+    cells = board.width * board.height
+    wanted = Score.exact(score, cells=cells, stones=board.move_count).label()
+    open_page(page, base, f"?pos={position}&size={size}&play=both")
+    labels = final_analysis(page)
+    assert "(proven)" in page.inner_text("#analysis-note")
+    assert best_chips(page) and all(labels[column - 1] == wanted for column in best_chips(page)), labels
+    page.keyboard.press("n")
+    page.select_option("select[name=size]", size)
+    assert not page.is_disabled("select[name=level] option[value=perfect]")
+    page.keyboard.press("Escape")
+    replies: list[Any] = []
+    page.on("response", lambda response: "/api/move" in response.url and replies.append(response))
+    human = "first" if board.move_count % 2 else "second"  # the computer is the side to move
+    open_page(page, base, f"?pos={position}&size={size}&level=perfect&play={human}")
+    page.wait_for_function(f"() => document.getElementById('moves').value !== {json.dumps(position)}")
+    settle(page)
+    assert "perfect play" in page.inner_text("#subtitle")
+    answers = [reply.json() for reply in replies if reply.status == 200]
+    assert len(answers) == 1 and answers[0]["exact"] and answers[0]["level"] == "perfect", answers
+    left = Board.from_moves(answers[0]["pos"], board.width, board.height)
+    assert left.moves[:-1] == board.moves and moves(page) == answers[0]["pos"]
+    if left.is_over:  # the perfect move won on the spot
+        assert score == (cells + 1 - board.move_count) // 2
+        return
+    kept = Score.exact(-score, cells=cells, stones=left.move_count).label()
+    labels = final_analysis(page)
+    assert best_chips(page) and all(labels[column - 1] == kept for column in best_chips(page)), labels
 
 
 def test_show_the_best_line_draws_it_to_the_end_and_steps_through_it(page: Any, base: str) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from tests.conftest import run_c4
+from tests.positions import scored_positions
 
 from c4engine.board import Board
 from c4engine.errors import echo_path
@@ -206,3 +207,23 @@ def test_a_review_without_a_time_limit_gives_the_same_answer_every_run() -> None
         assert data["ply_time"] is None  # nothing timed
         plies = data["plies"]
         assert isinstance(plies, list) and any(ply["verdict"] == "not proven" for ply in plies)
+
+
+REVIEWED_STONES = 20
+"""Past this many stones a review on 10x6 proves every ply (issue 34)."""
+
+
+def test_a_10x6_game_is_proven_at_every_ply_past_20_stones() -> None:
+    """10 x 7 = 70 bits: the review proves every ply from the 21st stone on, as on 7x6, and the value
+    it finds for the game's last position is the score an independent solver gave (tests/data)."""
+    moves, board, score = min(scored_positions("10x6"), key=lambda case: case[1].move_count)
+    result = run_c4("review", moves, "--size", "10x6", "--time", "10", "--json", timeout=1800)
+    assert result.returncode == 0, result.stderr
+    review = _json(result.stdout)
+    plies = review["plies"]
+    assert isinstance(plies, list) and len(plies) == board.move_count
+    late = [ply for ply in plies if ply["ply"] > REVIEWED_STONES]
+    assert late and all(ply["exact"] and ply["verdict"] != "not proven" for ply in late), [
+        ply["ply"] for ply in late if not ply["exact"]
+    ]
+    assert plies[-1]["score_after"] == -score  # the mover's view of the position left to the opponent

@@ -211,7 +211,7 @@ def test_the_local_pool_builds_the_same_book(reference: Path, tmp_path: Path) ->
 
 
 def test_boards_too_large_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(BookError, match="128 bits.*9x14 needs 135"):
+    with pytest.raises(BookError, match=r"128 bits.*9x14 needs 135"):
         build_book(tmp_path / "x.c4b", 1, width=9, height=14, connect=4, workers=0)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from tests.positions import assert_ends_as_scored, fewest_stones, scored_positions
 
 from c4engine import Board
 from c4engine.errors import GameOverError, LimitError
@@ -397,3 +398,18 @@ def test_a_solved_answers_time_leaves_out_loading_the_solver(
     assert result.source == "solver" and result.proven and result.line_complete
     assert loading
     assert result.time <= wall - loading[0]
+
+
+@pytest.mark.parametrize("size", ["10x6", "8x8", "9x7"])
+def test_past_64_bits_the_analysis_proves_the_best_columns_and_their_line_to_the_end(size: str) -> None:
+    """Boards of 70 and 72 bits (the solver holds up to 128): every column exact, the best ones at the
+    score an independent solver gave (tests/data), their line to the end of the game -- and the line
+    ends the game exactly as that score says."""
+    analyst = Analyst(book=None, table_size_mb=16)
+    for moves, board, score in fewest_stones(scored_positions(size), 3):
+        analysis = analyst.analyze(board)
+        assert analysis.exact and analysis.best_proven and analysis.pv_exact, moves
+        values = analysis.exact_values()
+        assert max(v for v in values if v is not None) == score, moves
+        assert all(values[column] == score for column in analysis.best_columns), moves
+        assert_ends_as_scored(board, analysis.pv, score)

@@ -314,7 +314,8 @@ def _run_verify(args: argparse.Namespace) -> int:
     with _open(args) as book:
         geometry = Geometry.of(book.width, book.height, book.connect)
         if args.min_ply:
-            candidates = [i for i, (key, _) in enumerate(book.items()) if _ply_of(key, geometry) >= args.min_ply]
+            keys = enumerate(key for key, _score in book.items())
+            candidates = [index for index, key in keys if _ply_of(key, geometry) >= args.min_ply]
         else:
             candidates = list(range(len(book)))
         chosen = sorted(random.Random(args.seed).sample(candidates, min(args.sample, len(candidates))))

@@ -92,9 +92,8 @@ class Checkpoint(SQLiteStore):
     def add_policy(self, results: Iterable[tuple[int, int, int]]) -> None:
         """Record (key, score, column) policy moves in one transaction."""
         with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO policy VALUES (?, ?, ?)", [(self._to_sql(k), s, m) for k, s, m in results]
-            )
+            rows = [(self._to_sql(k), s, m) for k, s, m in results]
+            self._db.executemany("INSERT OR REPLACE INTO policy VALUES (?, ?, ?)", rows)
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM solved").fetchone()[0])

@@ -8,9 +8,9 @@ one :class:`~c4engine.search.limit.Limit`:
 1. to the **rules**: a move that wins at once, a move that fills the board;
 2. to the **opening book** (:mod:`c4engine.search.book`): exact, instant;
 3. to the **exact solver** (:mod:`c4engine.search.solver`), on the boards it
-   holds (up to 128 bits: :func:`c4engine.geometry.solver_holds`), for as long as the limit allows -- a small search
-   first in pure Python (:mod:`c4engine.search.quick`), while the compiled
-   solver is not loaded yet;
+   holds (up to 128 bits: :func:`c4engine.geometry.solver_holds`), for as long
+   as the limit allows -- a small search first in pure Python
+   (:mod:`c4engine.search.quick`), while the compiled solver is not loaded yet;
 4. to the **heuristic engine** (:mod:`c4engine.search.engine`) for whatever
    is left unproven -- an estimate, marked as one.
 

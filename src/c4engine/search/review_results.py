@@ -284,8 +284,8 @@ class Review:
             )
             return (
                 f"{plies} not proven: the exact solver cannot hold a {self.size} board "
-                f"({self.width} x ({self.height} + 1) = {bits} bits, more than {SOLVER_BITS}), so only the rules "
-                "and the wins the engine sees to the end prove anything here; "
+                f"({self.width} x ({self.height} + 1) = {bits} bits, more than {SOLVER_BITS}), so only "
+                "the rules and the wins the engine sees to the end prove anything here; "
                 f"more time does not change that{timed}."
             )
         if self.ply_time is not None:
