@@ -29,6 +29,7 @@ from c4engine.experiments.book_builder import (
     enumerate_positions,
 )
 from c4engine.play.perfect import PerfectPlayer
+from c4engine.search.analysis import Analyst
 from c4engine.search.book import OpeningBook
 from c4engine.search.limit import UNLIMITED
 from c4engine.search.solver import Solver
@@ -366,3 +367,21 @@ def test_bad_policy_spans_are_refused(tmp_path: Path) -> None:
         build_book(tmp_path / "x.c4b", 2, width=W, height=H, connect=C, workers=0, policy=[PolicySpan(3, 5)])
     with pytest.raises(BookError, match="exact scores"):
         build_book(tmp_path / "x.c4b", 2, width=W, height=H, connect=C, weak=True, policy=[PolicySpan(1, 5)])
+
+
+def test_a_book_past_64_bits_is_built_and_its_lookups_are_the_solver_s(tmp_path: Path) -> None:
+    """10x6 connect 3 (70 bits): every position of up to 2 stones, written as version 2 (16-byte keys);
+    each entry is the solver's score, and the analysis service answers from it."""
+    path = tmp_path / "wide.c4b"
+    stats = build_book(path, 2, width=10, height=6, connect=3, workers=0, table_mb=8)
+    assert stats.per_ply[:2] == (1, 5) and stats.solved == stats.leaves
+    judge = Solver(table_size_mb=8)
+    with OpeningBook.open(path) as book:
+        assert book.header.version == 2 and len(book) == stats.positions
+        for key, score in book.items():
+            board = book.board(key)
+            assert judge.solve(board, best_move=False).score == score, board.move_string
+            assert book.score(board.mirror()) == score
+        empty = Board(10, 6, 3)
+        analysis = Analyst(book).analyze(empty, pv=False)
+        assert analysis.source == "book" and analysis.exact_values() == tuple(book.move_scores(empty))
