@@ -5,7 +5,7 @@ Usage::
     PYTHONPATH=src python benchmarks/compare_reference.py \\
         --reference pons=/path/to/c4solver --reference steininger=/path/to/st_strong \\
         [--threads 1] [--weak] [--pairs 3] [--sets Test_L2_R2 Test_L1_R3:5] \\
-        [--empty-reference steininger=/path/to/c4]
+        [--empty-reference steininger=/path/to/c4] [--size 10x6 --sets tests/data/wide_10x6_mid.txt]
 
 A reference is any program that speaks the published solver protocol: one
 position a line on standard input (1-based columns), one line out per
@@ -57,6 +57,14 @@ The figure after a set includes this benchmark's own processes.
 Sets and sizes by default follow Pons' published benchmark: the whole of
 L3_R1, L2_R1, L2_R2 and L1_R1, the first 20 positions of L1_R2 and L1_R3
 (``--sets Test_L1_R3:5`` for fewer; ``empty`` for the empty board).
+
+Other boards: ``--size WxH`` goes to c4engine (``c4 solve --size WxH``) and
+the sets are then files in the same ``MOVES SCORE`` format named by their
+path (``--sets tests/data/wide_10x6_mid.txt:10``; moves in c4engine's
+notation, comma-separated past 9 columns), the references built for that
+size.  The untimed first run of c4engine solves the first set's first
+position; when c4engine cannot (a board its exact solver does not hold) the
+benchmark stops there with one line saying why.
 """
 
 from __future__ import annotations
@@ -88,6 +96,8 @@ SETS = [
 EMPTY_SET = "empty"
 EMPTY_BOARD_SCORE = 1
 """The 7x6 empty board's published score: the first player wins with the 41st stone, (43 - 41) / 2."""
+STANDARD_SIZE = "7x6"
+"""The board of the published sets (and of ``EMPTY_BOARD_SCORE``); c4engine's default."""
 SHOWN_PROBLEMS = 5
 """Wrong scores listed per run (the count of the rest is given)."""
 GNU_TIME = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
@@ -147,13 +157,34 @@ def parse_program(spec: str) -> tuple[str, list[str]]:
 
 
 def parse_set(spec: str) -> tuple[str, int | None]:
-    """``Test_L1_R3:5`` as the set's name and how many of its first positions (None: all).
+    """``Test_L1_R3:5`` as the set's name (or file path) and how many of its first positions (None: all).
 
-    >>> parse_set("Test_L1_R3:5"), parse_set("Test_L2_R2")
-    (('Test_L1_R3', 5), ('Test_L2_R2', None))
+    >>> parse_set("Test_L1_R3:5"), parse_set("Test_L2_R2"), parse_set("tests/data/wide_10x6_mid.txt:3")
+    (('Test_L1_R3', 5), ('Test_L2_R2', None), ('tests/data/wide_10x6_mid.txt', 3))
     """
-    name, _, count = spec.partition(":")
+    name, _, count = spec.rpartition(":") if ":" in spec else (spec, "", "")
     return name, int(count) if count else None
+
+
+def set_path(name: str, data: Path) -> Path:
+    """Where set ``name`` is: a published set's name in ``data``, anything with a path separator or a
+    suffix (``tests/data/wide_10x6_mid.txt``) the file itself.
+
+    >>> set_path("Test_L2_R2", Path("/pons")), set_path("sets/mine.txt", Path("/pons"))
+    (PosixPath('/pons/Test_L2_R2'), PosixPath('sets/mine.txt'))
+    """
+    path = Path(name)
+    return path if os.sep in name or path.suffix else data / name
+
+
+def set_label(name: str, limit: int | None) -> str:
+    """A set's name in the table: a file by its file name, with the count when only the first ones run.
+
+    >>> set_label("tests/data/wide_10x6_mid.txt", 5), set_label("Test_L2_R2", None)
+    ('wide_10x6_mid.txt (first 5)', 'Test_L2_R2')
+    """
+    shown = Path(name).name
+    return shown if limit is None else f"{shown} (first {limit})"
 
 
 def batch_score(line: str, position: str) -> int | None:
@@ -310,8 +341,17 @@ def run_process(command: list[str], positions: Sequence[str], workdir: Path) -> 
     )
 
 
-def c4engine_command(threads: int | None, weak: bool, table_mb: float | None) -> list[str]:
+def c4engine_command(
+    threads: int | None, weak: bool, table_mb: float | None, size: str = STANDARD_SIZE
+) -> list[str]:
+    """``python -m c4engine solve --no-book`` with the options asked for (the size only when not 7x6).
+
+    >>> c4engine_command(1, False, None, "10x6")[3:]
+    ['solve', '--no-book', '--size', '10x6', '--threads', '1']
+    """
     command = [sys.executable, "-m", "c4engine", "solve", "--no-book"]
+    if size != STANDARD_SIZE:
+        command += ["--size", size]
     if threads is not None:
         command += ["--threads", str(threads)]
     if table_mb is not None:
@@ -444,7 +484,19 @@ def peak(rounds: list[Run]) -> str:
     return f"{max(peaks):.0f}" if peaks else "-"
 
 
-def main() -> int:
+def warm_up(ours: Program, references: list[Program], first_position: str, size: str, workdir: Path) -> None:
+    """Untimed first runs: c4engine's bytecode and kernel caches written, the references' binaries
+    read into the file cache.  Stops the benchmark with one line when c4engine cannot solve
+    ``first_position`` (on a board it does not hold, say)."""
+    run = run_process(ours.command, [first_position], workdir)
+    if run.exit_code or run.scores[0] is None:
+        reason = run.last_error or f"no score for {first_position or '(empty board)'}"
+        raise SystemExit(f"c4engine cannot solve the {size} positions: {reason}")
+    for reference in references:
+        run_process(reference.command, [], workdir)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--reference",
@@ -464,6 +516,9 @@ def main() -> int:
     parser.add_argument("--weak", action="store_true", help="weak solves (give weak reference builds)")
     parser.add_argument("--table-mb", type=float, help="c4engine's table MiB (default: its own)")
     parser.add_argument("--data", help="directory of the Test_* sets")
+    parser.add_argument(
+        "--size", default=STANDARD_SIZE, help="board WxH for c4engine (default 7x6; sets then by file path)"
+    )
     parser.add_argument("--pairs", type=int, default=3, help="interleaved rounds per set (default 3)")
     parser.add_argument(
         "--sets", nargs="*", help="only these sets (Test_L2_R2, Test_L1_R3:5, 'empty' for the empty board)"
@@ -474,15 +529,35 @@ def main() -> int:
         default=0.6 * (os.cpu_count() or 1),
         help="one-minute load above which a set's ratios are marked busy (default 0.6 a core)",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     references = references_from(args.reference, args.empty_reference)
-    ours = Program("c4engine", c4engine_command(args.threads, args.weak, args.table_mb))
+    ours = Program("c4engine", c4engine_command(args.threads, args.weak, args.table_mb, args.size))
     data = default_bench_dir(args.data)
     sets = [parse_set(spec) for spec in args.sets] if args.sets else SETS
+    if args.size != STANDARD_SIZE and (not args.sets or any(name == EMPTY_SET for name, _ in sets)):
+        raise SystemExit(
+            f"--size {args.size}: name the sets' files with --sets (the empty board's score is 7x6's)"
+        )
+    chosen = [
+        (
+            name,
+            limit,
+            [("", EMPTY_BOARD_SCORE)] if name == EMPTY_SET else read_set(set_path(name, data), limit),
+        )
+        for name, limit in sets
+    ]
     threads = "every core (its default)" if args.threads is None else str(args.threads)
+    scratch = tempfile.TemporaryDirectory(prefix="compare_reference_")
+    workdir = Path(scratch.name)
+    # the first position of a set (not the empty board: its solve is long), else one stone in column 4
+    first = next((moves for _, _, cases in chosen for moves, _ in cases if moves), "4")
+    warm_up(ours, references, first, args.size, workdir)
     print(f"machine: {machine()}")
     print(f"date: {time.strftime('%Y-%m-%d %H:%M %Z')}  commit: {commit()}  pairs: {args.pairs}")
-    print(f"c4engine: {shlex.join(ours.command)}  threads: {threads}  {'weak' if args.weak else 'strong'}")
+    print(
+        f"c4engine: {shlex.join(ours.command)}  board: {args.size}  threads: {threads}  "
+        f"{'weak' if args.weak else 'strong'}"
+    )
     for reference in references:
         empty = f"; empty board: {shlex.join(reference.empty_command)}" if reference.empty_command else ""
         print(f"reference {reference.name}: {shlex.join(reference.command)}{empty}")
@@ -493,14 +568,9 @@ def main() -> int:
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     every_problem: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="compare_reference_") as scratch:
-        workdir = Path(scratch)
-        run_process(ours.command, ["4"], workdir)  # untimed: writes the bytecode and kernel caches
-        for reference in references:
-            run_process(reference.command, [], workdir)  # untimed: the binary into the file cache
-        for name, limit in sets:
-            cases = [("", EMPTY_BOARD_SCORE)] if name == EMPTY_SET else read_set(data / name, limit)
-            label = name if limit is None else f"{name} (first {limit})"
+    with scratch:
+        for name, limit, cases in chosen:
+            label = set_label(name, limit)
             before = os.getloadavg()[0]
             before_text = load_text()
             mine, theirs, problems = measure(label, cases, args.pairs, ours, references, args.weak, workdir)

@@ -141,3 +141,37 @@ def test_one_process_is_measured_and_read(tmp_path: Path) -> None:
     )
     run = compare.run_process([sys.executable, "-c", echo], ["44", "4453"], tmp_path)
     assert (run.scores, run.exit_code, run.last_error) == ([2, 4], 1, "out of memory")
+
+
+def test_other_boards_name_their_set_files() -> None:
+    assert compare.parse_set("tests/data/wide_10x6_mid.txt:3") == ("tests/data/wide_10x6_mid.txt", 3)
+    pons = Path("/pons")
+    assert compare.set_path("Test_L2_R2", pons) == pons / "Test_L2_R2"
+    assert compare.set_path("tests/data/wide_8x8_end.txt", pons) == Path("tests/data/wide_8x8_end.txt")
+    assert compare.set_label("tests/data/wide_8x8_end.txt", None) == "wide_8x8_end.txt"
+    assert "--size" not in compare.c4engine_command(None, False, None)  # 7x6: the command as before
+    assert compare.c4engine_command(None, True, 64, "9x7")[3:] == [
+        "solve",
+        "--no-book",
+        "--size",
+        "9x7",
+        "--table-mb",
+        "64",
+        "--weak",
+    ]
+    with pytest.raises(SystemExit, match="name the sets' files"):
+        compare.main(["--size", "10x6"])
+    with pytest.raises(SystemExit, match="name the sets' files"):
+        compare.main(["--size", "10x6", "--sets", "empty"])
+
+
+def test_a_c4engine_that_cannot_solve_stops_the_benchmark_with_one_line(tmp_path: Path) -> None:
+    refusing = [sys.executable, "-c", "import sys; sys.exit('line 1: the board is too big')"]
+    with pytest.raises(SystemExit) as stopped:
+        compare.warm_up(compare.Program("c4engine", refusing), [], "1,10", "10x6", tmp_path)
+    assert str(stopped.value) == "c4engine cannot solve the 10x6 positions: line 1: the board is too big"
+    silent = [sys.executable, "-c", "print()"]
+    with pytest.raises(SystemExit, match="no score for 1,10"):
+        compare.warm_up(compare.Program("c4engine", silent), [], "1,10", "10x6", tmp_path)
+    answering = [sys.executable, "-c", "print('1,10 3')"]
+    compare.warm_up(compare.Program("c4engine", answering), [], "1,10", "10x6", tmp_path)
