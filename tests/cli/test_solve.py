@@ -375,11 +375,16 @@ def test_no_book_position_answers_in_json_less_than_the_book_proves_or_its_text_
             assert found["best_proven"], moves
 
 
-@pytest.mark.parametrize("size", ["10x6", "8x8", "9x7"])
-def test_solve_batch_past_64_bits_gives_the_scores_of_an_independent_solver(size: str) -> None:
-    """``c4 solve --size WxH --no-book``, one position a line, on boards of 70 and 72 bits: the scores
-    Steininger's solver gave (tests/data/README.md), in the published solver's output format."""
-    cases = spread(scored_positions(size), 10)
+@pytest.mark.parametrize(
+    ("size", "kind", "count"), [("10x6", "end", 8), ("10x6", "mid", 6), ("8x8", "end", 8), ("9x7", "end", 8)]
+)
+def test_solve_batch_past_64_bits_gives_the_scores_of_an_independent_solver(
+    size: str, kind: str, count: int
+) -> None:
+    """``c4 solve --size WxH --no-book``, one position a line, on boards of 70 and 72 bits, end-game
+    and mid-game (16-20 stones): the scores Steininger's solver gave (tests/data/README.md), in the
+    published solver's output format."""
+    cases = spread(scored_positions(size, kind), count)
     lines = "".join(f"{moves}\n" for moves, _, _ in cases)
     result = run_c4("solve", "--size", size, "--no-book", stdin=lines, timeout=900)
     assert result.returncode == 0, result.stderr

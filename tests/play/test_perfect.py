@@ -248,6 +248,17 @@ def test_past_64_bits_perfect_play_keeps_the_independent_score_to_the_end(size: 
     assert player.unproven == 0
 
 
+def test_a_perfect_move_in_a_10x6_mid_game_keeps_the_independent_score(judge: Solver) -> None:
+    """16-20 stones on 10x6: the move is proven at the score an independent solver gave (tests/data),
+    and the position it leaves scores exactly that, negated, for the opponent (another solver's table)."""
+    moves, board, score = scored_positions("10x6", "mid")[1]
+    player = PerfectPlayer(book=None, table_size_mb=64, limit=UNLIMITED)
+    column = player.choose_move(board.copy())
+    assert player.last is not None and player.last.proven and player.last.score is not None
+    assert player.last.score.value == score, moves
+    assert _score_of_move(board, column, judge) == score, moves
+
+
 def test_perfect_play_is_offered_up_to_128_bits() -> None:
     for width, height in ((10, 6), (8, 8), (9, 7), (11, 9), (16, 7)):
         check_perfect_board(width, height)

@@ -413,3 +413,12 @@ def test_past_64_bits_the_analysis_proves_the_best_columns_and_their_line_to_the
         assert max(v for v in values if v is not None) == score, moves
         assert all(values[column] == score for column in analysis.best_columns), moves
         assert_ends_as_scored(board, analysis.pv, score)
+
+
+def test_a_10x6_mid_game_position_is_proven_with_its_line_to_the_end() -> None:
+    """16-20 stones on 10x6: the best column at the independent score, its line to the end of the game."""
+    moves, board, score = scored_positions("10x6", "mid")[0]
+    analysis = Analyst(book=None, table_size_mb=64).analyze(board)
+    assert analysis.exact and analysis.best_proven and analysis.pv_exact, moves
+    assert analysis.score.value == score
+    assert_ends_as_scored(board, analysis.pv, score)
