@@ -5,8 +5,8 @@ that builds the kernels' shared libraries (c4engine.kernels.library.build_shippe
 with the build environment's numba, numpy and llvmlite, and the system's C
 compiler: into the package (c4engine/kernels/compiled) for a wheel or
 ``pip install .``, into the kernels' cache folder for ``pip install -e .``.
-Two processes build side by side (2 cores: the solver's library for every size
-in one, the engine's and the standard board's in the other).  Should a build
+Two processes build side by side (2 cores: the solver's libraries for every size
+in one -- up to 64 bits and past them --, the engine's and the standard board's in the other).  Should a build
 fail -- no C compiler, say -- the install goes on and says so in one line; the
 package then compiles on first use, as it did before this step.
 ``C4ENGINE_BUILD_KERNELS=0`` skips the step.  ``pip install -v .`` shows its
@@ -26,9 +26,9 @@ from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 SOURCE = Path(__file__).resolve().parent / "src"
-BATCHES = [["any"], ["engine", "7x6x4"]]
-"""The libraries each build process makes (kernels.library.build_named's names; the two first
-take a numba compile of about 25 CPU s each, the others a few seconds once those are made)."""
+BATCHES = [["any", "wide"], ["engine", "7x6x4"]]
+"""The libraries each build process makes (kernels.library.build_named's names: the solver's for
+every size up to 64 bits and past them, the engine's, the standard board's)."""
 
 
 _RUN_LIBRARY = (

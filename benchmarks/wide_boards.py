@@ -166,6 +166,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             (solve_empty(outcome, args.weak, args.threads, args.timeout) for outcome in chosen), default=0
         )
     references = references_by_size(args.reference)
+    unused = [size for size in references if size not in args.sizes]
+    if unused:
+        raise SystemExit(f"--reference for {', '.join(unused)}, not among --sizes {' '.join(args.sizes)}")
     status = 0
     for size in args.sizes:
         arguments = compare_arguments(

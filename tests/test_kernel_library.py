@@ -33,7 +33,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # as setup.py builds them: in a process of its own (a compile deep in pytest's stack costs more)
     command = [sys.executable, "-m", "c4engine.kernels.library", "--into", str(made)]
     told = subprocess.run(command, capture_output=True, text=True, check=True).stdout.splitlines()
-    for name in [library.ENGINE, library.ANY_SIZE, "7x6x4"]:
+    for name in [library.ENGINE, library.ANY_SIZE, library.WIDE, "7x6x4"]:
         assert library.named_path(name, made).is_file()
         assert any(line.startswith(f"built the {name} kernel library") for line in told)
     return made
@@ -54,14 +54,16 @@ def _solve_boards(
     """:func:`_solve_all` of ``boards`` (all of one size)."""
     width, height = boards[0].width, boards[0].height
     cells = width * height
-    positions = np.array([[b.current_bits, b.mask_bits] for b in boards], dtype=np.uint64)
+    wide = layout.is_wide(width, height)  # 128-bit words: two uint64 a word and a table entry
+    positions = layout.positions([(b.current_bits, b.mask_bits) for b in boards], wide)
     rows = np.zeros((len(boards), layout.R_SIZE), dtype=np.int64)
     stones = np.array([b.move_count for b in boards], dtype=np.int64)
     rows[:, layout.R_STONES] = stones
     rows[:, layout.R_LOWER] = -((cells - stones) // 2)
     rows[:, layout.R_UPPER] = (cells + 1 - stones) // 2
     state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
-    table = Table.with_parts(BITS, NEAR_BITS)
+    table = Table.with_parts(BITS + wide, NEAR_BITS + wide)
+    table.use_entry_words(2 if wide else 1)
     args = layout.new_args(width, height, table, cells - 8, np.zeros(1, dtype=np.uint8))
     if marked:
         args = args._replace(shared_until=8)
@@ -123,7 +125,8 @@ def _random_boards(width: int, height: int, connect: int, stones: int, count: in
 
 
 @pytest.mark.parametrize(
-    ("width", "height", "connect", "stones"), [(5, 4, 4, 4), (6, 5, 4, 14), (4, 5, 3, 6)]
+    ("width", "height", "connect", "stones"),
+    [(5, 4, 4, 4), (6, 5, 4, 14), (4, 5, 3, 6), (10, 6, 4, 44), (9, 7, 5, 48), (13, 4, 3, 40)],
 )
 def test_the_library_for_every_size_searches_as_numbas_generic_kernel(
     folder: Path, width: int, height: int, connect: int, stones: int

@@ -210,7 +210,7 @@ def test_table_store_probe_and_merge() -> None:
     t = Table.with_parts(bits).array
     kbits = table.key_bits(7, 6, bits)
     shift = table.tag_shift(kbits, bits)
-    top = table.work_limit(shift)
+    top = table.work_limit(shift, kbits)
     assert (kbits, shift, top) == (49, 30, 63)
     h = np.uint64(table.scramble(np.uint64(12345), kbits))
     assert h >> np.uint64(kbits) == 0
@@ -243,8 +243,9 @@ def test_table_store_probe_and_merge() -> None:
 def test_table_without_room_for_work() -> None:
     # a 64-bit key in the smallest table leaves just the bounds and the move
     bits = MIN_TABLE_BITS
-    shift = table.tag_shift(table.key_bits(8, 7, bits), bits)
-    assert table.work_limit(shift) == 0
+    kbits = table.key_bits(8, 7, bits)
+    shift = table.tag_shift(kbits, bits)
+    assert table.work_limit(shift, kbits) == 0
     t = Table.with_parts(bits).array
     h = np.uint64(table.scramble(np.uint64(2**63 + 5), 64))
     table.store(t, MAIN, h, shift, -20, 21, 7, 30, 0)
@@ -262,12 +263,12 @@ def test_table_parts_are_apart() -> None:
     shift, near_shift = table.tag_shift(kbits, bits), table.tag_shift(kbits, near_bits)
     near = np.uint64(1 << bits)
     h = np.uint64(table.scramble(np.uint64(98765), kbits))
-    table.store(t, near, h, near_shift, -4, 6, 3, 5, table.work_limit(near_shift))
+    table.store(t, near, h, near_shift, -4, 6, 3, 5, table.work_limit(near_shift, kbits))
     assert np.count_nonzero(t[: 1 << bits]) == 0 and np.count_nonzero(t[1 << bits :]) == 1
     data = table.probe(t, near, h, near_shift)
     assert (table.data_lower(data), table.data_upper(data), table.data_move(data)) == (-4, 6, 3)
     assert table.probe(t, MAIN, h, shift) == 0
-    table.store(t, MAIN, h, shift, 1, 2, 0, 5, table.work_limit(shift))
+    table.store(t, MAIN, h, shift, 1, 2, 0, 5, table.work_limit(shift, kbits))
     assert table.data_lower(table.probe(t, near, h, near_shift)) == -4
     assert table.data_lower(table.probe(t, MAIN, h, shift)) == 1
     with pytest.raises(ValueError, match="near-end part"):
@@ -286,10 +287,12 @@ def test_table_part_grows_keeping_its_entries(base: int) -> None:
     # more positions than the part has entries: buckets fill, entries get replaced
     hashes = [np.uint64(table.scramble(np.uint64(k), kbits)) for k in rng.integers(1, 2**49, 3 << live)]
     for i, h in enumerate(hashes):
-        table.store(t, np.uint64(base), h, shift, -(i % 21), i % 21, i % 7, i % 40, table.work_limit(shift))
+        table.store(
+            t, np.uint64(base), h, shift, -(i % 21), i % 21, i % 7, i % 40, table.work_limit(shift, kbits)
+        )
     before = [table.probe(t, np.uint64(base), h, shift) for h in hashes]
     assert 0 < sum(1 for data in before if data) < len(hashes)
-    table.grow(t, base, live, kbits)
+    table.grow(t, base, live, kbits, np.uint64(0))
     after = [table.probe(t, np.uint64(base), h, shift - 1) for h in hashes]
     assert after == before
     held = np.flatnonzero(t[: t.shape[0] - TABLE_HEADER])

@@ -18,8 +18,8 @@ standard 7x6 board::
 A position (:class:`c4engine.board.Board`) is two integers in this layout,
 and a line of N is found by shifts of them (:mod:`c4engine.lines`).  Python
 integers have no width limit, so boards of more than 64 cells work the same
-way (the heuristic engine's kernel takes those that fit in 64 bits, the exact
-solver those that fit in 128).
+way (the heuristic engine's compiled kernel takes those that fit in 64 bits,
+the exact solver those up to 128: :func:`solver_holds`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ __all__ = [
     "Geometry",
     "center_order",
     "fits_64_bits",
-    "require_64_bits",
     "require_solver_holds",
     "solver_holds",
 ]
@@ -44,17 +43,14 @@ MAX_SIZE = 32
 """Largest width or height a board may have."""
 
 
-SOLVER_BITS = 128
-"""The most bits, ``width * (height + 1)``, of a board the exact solver holds."""
-
-
 def fits_64_bits(width: int, height: int) -> bool:
     """Whether a board of this size fits a 64-bit integer in the layout above.
 
     ``width * (height + 1) <= 64``: a column takes ``height`` bits and its
-    sentinel.  The heuristic engine's kernel takes the boards that fit, and
-    opening books keep their keys in 8 bytes; the pure-Python rules and
-    engine take any size.
+    sentinel.  The heuristic engine's compiled kernel takes the boards that
+    fit, and opening books keep their keys in 8 bytes (version 1) there; the
+    exact solver and books take more (:func:`solver_holds`); the pure-Python
+    rules and engine take any size.
 
     >>> fits_64_bits(7, 6), fits_64_bits(8, 7), fits_64_bits(9, 7)
     (True, True, False)
@@ -62,39 +58,15 @@ def fits_64_bits(width: int, height: int) -> bool:
     return width * (height + 1) <= 64
 
 
-def require_64_bits(width: int, height: int, needs: str = "an exact answer") -> None:
-    """Raise :class:`UnsupportedBoardError` unless :func:`fits_64_bits`: the one refusal of a board
-    the exact solver cannot hold, saying which boards it can.  ``needs`` is what asked for the
-    solver, in the words of the one who asked (``"perfect play"``, ``"--level perfect"``).
-
-    >>> require_64_bits(7, 6)
-    >>> require_64_bits(9, 7)
-    Traceback (most recent call last):
-    ...
-    c4engine.errors.UnsupportedBoardError: an exact answer needs a board the exact solver holds, \
-width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
-9x7 needs 72
-    """
-    if fits_64_bits(width, height):
-        return
-    widest: dict[int, int] = {}  # the widest board of each height
-    for columns in range(1, 33):
-        rows = 64 // columns - 1
-        if rows >= 1:
-            widest[rows] = columns
-    sizes = ", ".join(f"{w}x{h}" for w, h in sorted((w, h) for h, w in widest.items() if w >= 4))
-    raise UnsupportedBoardError(
-        f"{needs} needs a board the exact solver holds, width * (height + 1) <= 64: up to {sizes}; "
-        f"{width}x{height} needs {width * (height + 1)}"
-    )
+SOLVER_BITS = 128
+"""The exact solver holds the boards of at most this many bits in the layout above: a uint64 up to
+64 (its own compiled kernels), a 128-bit word past that (:mod:`c4engine.kernels.wide`)."""
 
 
 def solver_holds(width: int, height: int) -> bool:
-    """Whether the exact solver holds a board of this size: ``width * (height + 1) <= 128``
-    (:data:`SOLVER_BITS`).  The one test of every layer that offers exact answers: analysis,
-    perfect play, review, books, datasets, the front-ends.
+    """Whether the exact solver holds a board of this size: ``width * (height + 1) <= 128``.
 
-    >>> solver_holds(7, 6), solver_holds(10, 6), solver_holds(8, 8), solver_holds(11, 11)
+    >>> solver_holds(7, 6), solver_holds(10, 6), solver_holds(11, 10), solver_holds(11, 11)
     (True, True, True, False)
     """
     return width * (height + 1) <= SOLVER_BITS
@@ -105,13 +77,13 @@ def require_solver_holds(width: int, height: int, needs: str = "an exact answer"
     the exact solver cannot hold, saying which boards it can.  ``needs`` is what asked for the
     solver, in the words of the one who asked (``"perfect play"``, ``"--level perfect"``).
 
-    >>> require_solver_holds(10, 6)
-    >>> require_solver_holds(11, 11)
+    >>> require_solver_holds(9, 7)
+    >>> require_solver_holds(12, 10)
     Traceback (most recent call last):
     ...
     c4engine.errors.UnsupportedBoardError: an exact answer needs a board the exact solver holds, \
-width * (height + 1) <= 128: up to 4x31, 5x24, 6x20, 7x17, 8x15, 9x13, 10x11, 11x10, 12x9, 14x8, \
-16x7, 18x6, 21x5, 25x4, 32x3; 11x11 needs 132
+width * (height + 1) <= 128: up to 4x31, 5x24, 6x20, 7x17, 8x15, 9x13, 10x11, 11x10, 12x9, 14x8, 16x7, \
+18x6, 21x5, 25x4, 32x3; 12x10 needs 132
     """
     if solver_holds(width, height):
         return

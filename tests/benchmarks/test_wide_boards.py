@@ -113,6 +113,10 @@ def test_comparison_arguments_and_references() -> None:
     assert wide.references_by_size(["10x6=/st/st_10x6"]) == {"10x6": "/st/st_10x6"}
     with pytest.raises(SystemExit, match="SIZE=COMMAND"):
         wide.references_by_size(["/st/st_10x6"])
+    with pytest.raises(SystemExit, match="not among --sizes 10x6"):
+        wide.main(["--sizes", "10x6", "--reference", "8x8=/st/st_8x8"])
+    with pytest.raises(SystemExit, match="no published outcome for 4x16"):
+        wide.main(["--outcomes", "4x16"])
     arguments = wide.compare_arguments("8x8", ["end", "mid"], "/st/st_8x8", 2, None, 4)
     assert arguments[:4] == ["--size", "8x8", "--pairs", "2"]
     assert "steininger-8x8=/st/st_8x8" in arguments

@@ -247,11 +247,11 @@ def test_whole_table_clears_what_a_smaller_size_laid_out() -> None:
     array[: 1 << 16] = 7
     array[1 << 20 : (1 << 20) + (1 << 16)] = 9
     array[-2:] = (16, 16)
-    use_whole_table(table)
+    use_whole_table(table, table.bits, table.near_bits)
     assert list(array[-2:]) == [20, 18]
     assert not array[:-2].any()
     fresh = Table.with_parts(20)
-    use_whole_table(fresh)
+    use_whole_table(fresh, fresh.bits, fresh.near_bits)
     assert list(fresh.array[-2:]) == [20, 0]
 
 

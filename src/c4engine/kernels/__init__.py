@@ -1,4 +1,4 @@
-"""The compiled kernels: numba functions on uint64 bitboards, cached on disk.
+"""The compiled kernels: numba functions on uint64 bitboards (128-bit words past 64 bits), cached on disk.
 
 numba keys each cached function on its own source file only, but these
 kernels inline helpers from their sibling modules: after an edit to, say,

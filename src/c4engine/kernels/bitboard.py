@@ -13,7 +13,10 @@ bits per column, the top bit of each column an always-empty sentinel::
     0  7 14 21 28 35 42
 
 A position is ``current`` (stones of the side to move) and ``mask`` (all
-stones).  Every board with ``width * (height + 1) <= 64`` fits.
+stones).  Every board with ``width * (height + 1) <= 64`` fits a uint64; the
+boards up to 128 bits take the 128-bit word of :mod:`c4engine.kernels.wide`,
+and every function here takes either (the masks are of the type of their
+``zero``).
 
 The search's hot spot is :func:`winning_cells`: the empty cells that would
 complete a line of ``connect`` for a player.  Connect-4 on boards with
@@ -21,7 +24,7 @@ complete a line of ``connect`` for a player.  Connect-4 on boards with
 published solvers); any other connect-N builds, per direction, the runs of
 1..N-1 stones ending next to each cell on either side and combines them.
 Directions that cannot hold a line on the board are skipped, which also keeps
-every shift below 64 bits.
+every shift below the word's bits.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
+from c4engine.kernels.wide import uint128
+
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
@@ -43,27 +48,31 @@ DIR_DIAGONALS = 4
 
 
 def _bit_count_intrinsic(name: str, zero_poison: bool | None, from_top: bool = False) -> Any:
-    """A compiled uint64 -> int64 function made of the LLVM bit-count intrinsic ``name``.
+    """A compiled word -> int64 function made of the LLVM bit-count intrinsic ``name``, for a
+    uint64 or a 128-bit word (:mod:`c4engine.kernels.wide`).
 
     ``zero_poison`` is the intrinsic's flag (None for ``ctpop``, which has
-    none); ``from_top`` returns ``64 - result`` (a bit length from ``ctlz``).
+    none); ``from_top`` returns ``bits - result`` (a bit length from ``ctlz``).
     """
 
     def typer(typingctx, x):  # type: ignore[no-untyped-def]
-        if x != types.uint64:
+        if x != types.uint64 and x != uint128:
             return None
-        sig = types.int64(types.uint64)
+        sig = types.int64(x)
+        bits = 64 if x == types.uint64 else 128
 
         def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
             (value,) = args
-            i64 = ir.IntType(64)
+            kind = ir.IntType(bits)
             if zero_poison is None:
-                fn = builder.module.declare_intrinsic(name, [i64])
+                fn = builder.module.declare_intrinsic(name, [kind])
                 result = builder.call(fn, [value])
             else:
-                fn = builder.module.declare_intrinsic(name, [i64, ir.IntType(1)])
+                fn = builder.module.declare_intrinsic(name, [kind, ir.IntType(1)])
                 result = builder.call(fn, [value, ir.Constant(ir.IntType(1), int(zero_poison))])
-            return builder.sub(ir.Constant(i64, 64), result) if from_top else result
+            if from_top:
+                result = builder.sub(ir.Constant(kind, bits), result)
+            return result if bits == 64 else builder.trunc(result, ir.IntType(64))
 
         return sig, codegen
 
@@ -71,11 +80,11 @@ def _bit_count_intrinsic(name: str, zero_poison: bool | None, from_top: bool = F
     return intrinsic(typer)
 
 
-# Number of set bits (LLVM ctpop: one instruction on x86-64).
+# Number of set bits (LLVM ctpop: one instruction on x86-64, two for a 128-bit word).
 _popcount = _bit_count_intrinsic("llvm.ctpop", None)
-# Index of the lowest set bit of a non-zero uint64 (LLVM cttz).
+# Index of the lowest set bit of a non-zero word (LLVM cttz).
 _lowest_bit_index = _bit_count_intrinsic("llvm.cttz", True)
-# Bits needed for a uint64: 64 minus its leading zeros (LLVM ctlz); 0 for 0.
+# Bits needed for a word: its bits minus its leading zeros (LLVM ctlz); 0 for 0.
 _bit_length = _bit_count_intrinsic("llvm.ctlz", False, from_top=True)
 
 popcount: Any = _popcount
@@ -84,27 +93,29 @@ bit_length: Any = _bit_length
 
 
 @njit(cache=True)
-def bottom_mask(width: int, height: int) -> np.uint64:
-    """One bit at the bottom of every column."""
-    bottom = U0
+def bottom_mask(width: int, height: int, zero: Any = U0) -> Any:
+    """One bit at the bottom of every column, a word of ``zero``'s type (a uint64, or a 128-bit
+    word of :mod:`c4engine.kernels.wide` on a board past 64 bits)."""
+    bottom = zero
     for column in range(width):
-        bottom |= U1 << np.uint64(column * (height + 1))
+        bottom |= (zero | U1) << np.uint64(column * (height + 1))
     return bottom
 
 
 @njit(cache=True)
-def board_mask(width: int, height: int) -> np.uint64:
-    """Every playable cell (sentinels excluded)."""
-    column = (U1 << np.uint64(height)) - U1
-    full = U0
+def board_mask(width: int, height: int, zero: Any = U0) -> Any:
+    """Every playable cell (sentinels excluded), a word of ``zero``'s type."""
+    column = ((zero | U1) << np.uint64(height)) - U1
+    full = zero
     for c in range(width):
         full |= column << np.uint64(c * (height + 1))
     return full
 
 
 @njit(cache=True)
-def column_mask(column: int, height: int) -> np.uint64:
-    return ((U1 << np.uint64(height)) - U1) << np.uint64(column * (height + 1))
+def column_mask(column: int, height: int, zero: Any = U0) -> Any:
+    """The cells of ``column``, a word of ``zero``'s type."""
+    return (((zero | U1) << np.uint64(height)) - U1) << np.uint64(column * (height + 1))
 
 
 @njit(cache=True)
@@ -121,9 +132,10 @@ def line_directions(width: int, height: int, connect: int) -> int:
 
 
 @njit(cache=True)
-def fast_path(height: int, connect: int) -> bool:
-    """Whether :func:`winning_cells` may use the unrolled connect-4 formula."""
-    return connect == 4 and 3 * (height + 2) < 64
+def fast_path(height: int, connect: int, bits: int = 64) -> bool:
+    """Whether :func:`winning_cells` may use the unrolled connect-4 formula on words of ``bits``
+    (its longest shift, ``3 * (height + 2)``, must stay below them)."""
+    return connect == 4 and 3 * (height + 2) < bits
 
 
 @njit(cache=True, inline="always")
@@ -152,8 +164,8 @@ def winning_cells4(stones: np.uint64, mask: np.uint64, height: int, board: np.ui
 @njit(cache=True, inline="always")
 def _cells_n(p: np.uint64, s: np.uint64, connect: int) -> np.uint64:
     # Cells with k stones just below them (shift s) and connect-1-k just above.
-    result = U0
-    left = ~U0
+    result = p ^ p  # 0 of p's word type
+    left = ~result
     for k in range(connect):
         if k > 0:
             left &= p << (s * np.uint64(k))
@@ -170,7 +182,7 @@ def winning_cells_n(
 ) -> np.uint64:
     """Any connect-N: empty cells completing a line of ``connect`` for ``stones``."""
     h = np.uint64(height)
-    r = U0
+    r = stones ^ stones  # 0 of the word type
     if directions & DIR_VERTICAL:
         v = stones << U1
         for k in range(2, connect):
@@ -221,20 +233,21 @@ def has_line(stones: np.uint64, height: int, connect: int, directions: int) -> b
 
 
 @njit(cache=True)
-def even_row_cells(width: int, height: int) -> np.uint64:
-    """The cells of the 2nd, 4th, ... row from the bottom (the rows a claimeven follower takes)."""
+def even_row_cells(width: int, height: int, zero: Any = U0) -> Any:
+    """The cells of the 2nd, 4th, ... row from the bottom (the rows a claimeven follower takes), a
+    word of ``zero``'s type."""
     rows = U0
     for row in range(1, height, 2):
         rows |= U1 << np.uint64(row)
-    return rows * bottom_mask(width, height)
+    return rows * bottom_mask(width, height, zero)
 
 
 @njit(cache=True)
-def mirror(bits: np.uint64, width: int, height: int) -> np.uint64:
+def mirror(bits: Any, width: int, height: int) -> Any:
     """``bits`` reflected left to right."""
     stride = np.uint64(height + 1)
     column = (U1 << stride) - U1
-    out = U0
+    out = bits ^ bits  # 0 of the word type
     for c in range(width):
         out |= ((bits >> (stride * np.uint64(c))) & column) << (stride * np.uint64(width - 1 - c))
     return out

@@ -17,7 +17,9 @@ out).  Search stack, per ply ``d``::
     istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored, deferred  (int64)
     moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
-plus two rows of scratch, one entry a column: the move scores being
+A word is a uint64, or on a board past 64 bits (:func:`is_wide`) a 128-bit
+word of :mod:`c4engine.kernels.wide`, held in an array as two uint64 (low,
+high) in one more, last dimension.  Plus two rows of scratch, one entry a column: the move scores being
 ranked, and the table keys of the children the cutoff looks up; and the
 marks of the subtrees under way, which the threads of a raced search share::
 
@@ -111,13 +113,14 @@ class KernelArgs(NamedTuple):
     """
 
     boards: np.ndarray
-    """``(count, 2)`` uint64: current and mask of each position of the batch."""
+    """``(count, 2)`` words: current and mask of each position of the batch."""
     rows: np.ndarray
     """``(count, R_SIZE)`` int64: each position's stones and window in, score, nodes and move out."""
     state: np.ndarray
     """``(S_SIZE,)`` int64: the solve under way (:func:`new_state`)."""
     table: np.ndarray
-    """The transposition table's array (:class:`c4engine.kernels.transposition.Table`)."""
+    """The transposition table's array (:class:`c4engine.kernels.transposition.Table`): uint64
+    words, an entry one word or, on a board past 64 bits, two."""
     bits: int
     """Its main part's size: ``2**bits`` entries."""
     near_bits: int
@@ -131,21 +134,21 @@ class KernelArgs(NamedTuple):
     cancel: np.ndarray
     """``(1,)`` uint8: set to 1 (from any thread) to stop the call."""
     ustack: np.ndarray
-    """``(depth, USTACK_SIZE)`` uint64 (:func:`stack_depth`): the search stack's boards and keys."""
+    """``(depth, USTACK_SIZE)`` words (:func:`stack_depth`): the search stack's boards and keys."""
     istack: np.ndarray
     """``(depth, I_SIZE)`` int64: the search stack's windows and counters."""
     moves: np.ndarray
-    """``(depth, width)`` uint64: each ply's ordered moves."""
+    """``(depth, width)`` words: each ply's ordered moves."""
     columns: np.ndarray
     """``(depth, width)`` int64: their columns."""
     mthreats: np.ndarray
-    """``(depth, width)`` uint64: the winning cells each move leaves."""
+    """``(depth, width)`` words: the winning cells each move leaves."""
     scores: np.ndarray
     """``(width,)`` int64 scratch: the move scores being ranked."""
     child_hashes: np.ndarray
-    """``(width,)`` uint64 scratch: the table keys of the children the cutoff looks up."""
+    """``(width,)`` words scratch: the table keys of the children the cutoff looks up."""
     busy: np.ndarray
-    """``(2**BUSY_BITS,)`` uint64: the marks of the positions under search, shared by the threads of
+    """``(2**BUSY_BITS,)`` words: the marks of the positions under search, shared by the threads of
     a raced search (:func:`new_busy`)."""
     shared_until: int = 0
     """At nodes fewer plies than this from the call's root, the search shares its work with the
@@ -154,9 +157,31 @@ class KernelArgs(NamedTuple):
     position another thread has marked; 0: no marks, the ranked order everywhere."""
 
 
-def new_busy() -> np.ndarray:
+def is_wide(width: int, height: int) -> bool:
+    """Whether a board of this size takes 128-bit words (:mod:`c4engine.kernels.wide`): more than 64
+    bits in the layout of :mod:`c4engine.geometry`."""
+    return width * (height + 1) > 64
+
+
+def word_shape(wide: bool) -> tuple[int, ...]:
+    """The last dimensions a word takes in an array: none for a uint64, two uint64 (low, high) for a
+    128-bit word."""
+    return (2,) if wide else ()
+
+
+def positions(pairs: list[tuple[int, int]], wide: bool) -> np.ndarray:
+    """The ``boards`` of a batch (:attr:`KernelArgs.boards`): ``(current, mask)`` pairs of Python
+    integers, as uint64 words or 128-bit words in two halves."""
+    if not wide:
+        return np.array(pairs, dtype=np.uint64).reshape(len(pairs), 2)
+    low = 2**64 - 1
+    halves = [half for pair in pairs for bits in pair for half in (bits & low, bits >> 64)]
+    return np.array(halves, dtype=np.uint64).reshape(len(pairs), 2, 2)
+
+
+def new_busy(wide: bool = False) -> np.ndarray:
     """Busy marks for the threads of one race (:attr:`KernelArgs.busy`), none set."""
-    return np.zeros(1 << BUSY_BITS, dtype=np.uint64)
+    return np.zeros((1 << BUSY_BITS, *word_shape(wide)), dtype=np.uint64)
 
 
 def new_args(
@@ -164,25 +189,34 @@ def new_args(
 ) -> KernelArgs:
     """The kernel's arguments for a board of this size, searching with ``table`` (and the busy marks
     ``busy``, new ones when None): fresh stacks, and a batch of one empty board with a node stop
-    of 0 (a call returns PAUSED before its first node)."""
+    of 0 (a call returns PAUSED before its first node).
+
+    A board past 64 bits (:func:`is_wide`) has 128-bit words: its arrays of words have a last
+    dimension of two, and ``table`` must have entries of two words (:meth:`Table.use_entry_words`).
+    """
     depth = stack_depth(width, height)
+    wide = is_wide(width, height)
+    word = word_shape(wide)
+    if table.entry_words != (2 if wide else 1):
+        raise ValueError(f"a {width}x{height} board needs a table of {2 if wide else 1}-word entries")
+    bits, near_bits, near_used = table.entry_parts(width * (height + 1))
     return KernelArgs(
-        boards=np.zeros((1, 2), dtype=np.uint64),
+        boards=np.zeros((1, 2, *word), dtype=np.uint64),
         rows=np.zeros((1, R_SIZE), dtype=np.int64),
         state=new_state(-1, 1),
         table=table.array,
-        bits=table.bits,
-        near_bits=table.near_bits,
-        near_from=table.near_from(width * height),
+        bits=bits,
+        near_bits=near_bits,
+        near_from=table.near_from(width * height) if near_used else width * height + 1,
         etc_until=etc_until,
         node_stop=0,
         cancel=cancel,
-        ustack=np.zeros((depth, USTACK_SIZE), dtype=np.uint64),
+        ustack=np.zeros((depth, USTACK_SIZE, *word), dtype=np.uint64),
         istack=np.zeros((depth, I_SIZE), dtype=np.int64),
-        moves=np.zeros((depth, width), dtype=np.uint64),
+        moves=np.zeros((depth, width, *word), dtype=np.uint64),
         columns=np.zeros((depth, width), dtype=np.int64),
-        mthreats=np.zeros((depth, width), dtype=np.uint64),
+        mthreats=np.zeros((depth, width, *word), dtype=np.uint64),
         scores=np.zeros(width, dtype=np.int64),
-        child_hashes=np.zeros(width, dtype=np.uint64),
-        busy=new_busy() if busy is None else busy,
+        child_hashes=np.zeros((width, *word), dtype=np.uint64),
+        busy=new_busy(wide) if busy is None else busy,
     )

@@ -69,7 +69,11 @@ SHIPPED = Path(__file__).resolve().parent / "compiled"
 """Where an install puts the libraries it built (package data; :data:`SHIPPED_NAMES`)."""
 
 ANY_SIZE = "any"
-"""The name of the solver's library for every geometry (sizes at run time)."""
+"""The name of the solver's library for every geometry of at most 64 bits (sizes at run time)."""
+
+WIDE = "wide"
+"""The name of the solver's library for every geometry past 64 bits, up to 128 (sizes at run time;
+its words are 128 bits, :mod:`c4engine.kernels.wide`)."""
 
 ENGINE = "engine"
 """The name of the heuristic engine's library (every geometry that fits 64 bits)."""
@@ -126,9 +130,17 @@ def find(name: str, folder: Path | None = None) -> Path | None:
     return None
 
 
+def is_wide(width: int, height: int) -> bool:
+    """Whether a board of this size takes the solver's 128-bit words (:func:`c4engine.kernels.layout.is_wide`,
+    without importing numpy)."""
+    return width * (height + 1) > 64
+
+
 def has_library(width: int, height: int, connect: int) -> bool:
     """Whether the geometry's solver has a shared library here, its own or the one for every size
     (loading it is then a matter of milliseconds, where numba takes about half a second)."""
+    if is_wide(width, height):
+        return find(WIDE) is not None
     return any(find(name) is not None for name in (geometry_name(width, height, connect), ANY_SIZE))
 
 
@@ -150,18 +162,21 @@ def _entry(name: str, entry: str, arguments: list[Any], folder: Path | None) -> 
 def load(width: int, height: int, connect: int, folder: Path | None = None) -> Kernel | None:
     """The geometry's kernel from its own shared library, or None when there is none (or it will not load)."""
     entry = _entry(geometry_name(width, height, connect), ENTRY, _ARGUMENTS, folder)
-    return None if entry is None else _caller(entry, ())
+    return None if entry is None else _caller(entry, (), 1)
 
 
 def load_any_size(width: int, height: int, connect: int, folder: Path | None = None) -> Kernel | None:
-    """The geometry's kernel from the library for every size (:data:`ANY_SIZE`), or None."""
-    entry = _entry(ANY_SIZE, ENTRY, _ARGUMENTS, folder)
-    return None if entry is None else _caller(entry, (width, height, connect))
+    """The geometry's kernel from the library for every size (:data:`ANY_SIZE`, or :data:`WIDE` for a
+    board past 64 bits), or None."""
+    wide = is_wide(width, height)
+    entry = _entry(WIDE if wide else ANY_SIZE, ENTRY, _ARGUMENTS, folder)
+    return None if entry is None else _caller(entry, (width, height, connect), 2 if wide else 1)
 
 
-def _caller(entry: Callable[..., int], sizes: tuple[int, ...]) -> Kernel:
+def _caller(entry: Callable[..., int], sizes: tuple[int, ...], entry_words: int) -> Kernel:
     """The ctypes entry point behind the numba kernel's signature (packed arguments in, status out);
-    ``sizes``, the geometry's, follow the arguments' words for the library for every size."""
+    ``sizes``, the geometry's, follow the arguments' words for the library for every size; a
+    table entry and a board's word take ``entry_words`` uint64 (2 past 64 bits)."""
     import numpy as np  # only once a kernel is wanted
 
     from c4engine.kernels.layout import BUSY_BITS
@@ -171,9 +186,13 @@ def _caller(entry: Callable[..., int], sizes: tuple[int, ...]) -> Kernel:
         for array in (args.boards, args.rows):  # the others are the solver's own, made by kernels.layout
             if not array.flags.c_contiguous:
                 raise ValueError("the kernel takes C-contiguous arrays")
-        if args.busy.shape != (1 << BUSY_BITS,):
-            raise ValueError(f"the busy marks have 2**{BUSY_BITS} slots, not {args.busy.shape}")
-        if args.table.shape[0] != table_entries(args.bits, args.near_bits):
+        word = (2,) if entry_words == 2 else ()
+        if args.busy.shape != (1 << BUSY_BITS, *word) or args.boards.shape[1:] != (2, *word):
+            raise ValueError(f"the busy marks and boards have words of {entry_words} uint64")
+        more = entry_words - 1  # a part of 2**bits entries has 2**(bits + more) words
+        if args.table.shape[0] != table_entries(
+            args.bits + more, args.near_bits + more if args.near_bits else 0
+        ):
             raise ValueError(
                 f"a table of 2**{args.bits} + 2**{args.near_bits} entries has {args.table.shape[0]}"
             )
@@ -274,7 +293,9 @@ def solver_kernel(width: int, height: int, connect: int) -> Kernel:
         if specialised and can_build(width, height, connect):
             build_in_background(geometry_name(width, height, connect))
         return any_size
-    name = geometry_name(width, height, connect) if specialised else ANY_SIZE
+    name = (
+        geometry_name(width, height, connect) if specialised else WIDE if is_wide(width, height) else ANY_SIZE
+    )
     if can_build_named(name):
         announce_compile("compiling the solver into a library, once, about 30 s")
         if build_apart(name):
@@ -337,8 +358,8 @@ def build(width: int, height: int, connect: int, folder: Path | None = None) -> 
 
 def build_named(name: str, folder: Path | None = None) -> Path | None:
     """:func:`build` for library ``name``: a geometry's (``"7x6x4"``), :data:`ANY_SIZE` or :data:`ENGINE`."""
-    if name == ANY_SIZE:
-        return _build(name, _any_size_object_code, folder)
+    if name in (ANY_SIZE, WIDE):
+        return _build(name, lambda: _any_size_object_code(name == WIDE), folder)
     if name == ENGINE:
         return _build(name, _engine_object_code, folder)
     width, height, connect = (int(size) for size in name.split("x"))
@@ -391,9 +412,9 @@ def _build(name: str, object_code: Callable[[], bytes], folder: Path | None) -> 
     return path
 
 
-SHIPPED_NAMES = (ENGINE, ANY_SIZE, *(geometry_name(*geometry) for geometry in sorted(SPECIALISED)))
-"""The libraries an install builds: the engine's, the solver's for every size and for each
-geometry of :data:`c4engine.kernels.SPECIALISED`."""
+SHIPPED_NAMES = (ENGINE, ANY_SIZE, WIDE, *(geometry_name(*geometry) for geometry in sorted(SPECIALISED)))
+"""The libraries an install builds: the engine's, the solver's for every size (up to 64 bits, and
+past them) and for each geometry of :data:`c4engine.kernels.SPECIALISED`."""
 
 
 def build_shipped(
@@ -438,9 +459,10 @@ def _numba_tools() -> tuple[Any, Any, Any, Any]:
     return carray, cfunc, types, as_pointer
 
 
-def _solver_entry(width: int, height: int, connect: int) -> tuple[Any, Any]:
+def _solver_entry(width: int, height: int, connect: int, wide: bool = False) -> tuple[Any, Any]:
     """The solver's C entry point (a numba ``cfunc``) and the numba kernel it calls: with the
-    geometry's sizes compiled in, or, for width 0, the sizes in three more words."""
+    geometry's sizes compiled in, or, for width 0, the sizes in three more words (``wide``: for
+    the boards past 64 bits, whose words take two uint64)."""
     import numpy as np
 
     from c4engine.kernels.layout import BUSY_BITS, I_SIZE, R_SIZE, S_SIZE, USTACK_SIZE, KernelArgs
@@ -482,6 +504,43 @@ def _solver_entry(width: int, height: int, connect: int) -> tuple[Any, Any]:
             w[18],
         )
 
+    @njit(inline="always")
+    def unpack_wide(w, count, width, height):  # type: ignore[no-untyped-def]
+        """:func:`unpack` for the boards past 64 bits: a word and a table entry take two uint64."""
+        depth = width * height + 2
+        entries = (2 << w[4]) + ((2 << w[5]) if w[5] else 0) + TABLE_HEADER
+        return KernelArgs(
+            carray(pointer(w[0], u64), (count, 2, 2)),
+            carray(pointer(w[1], i64), (count, R_SIZE)),
+            carray(pointer(w[2], i64), (S_SIZE,)),
+            carray(pointer(w[3], u64), (entries,)),
+            w[4],
+            w[5],
+            w[6],
+            w[7],
+            w[8],
+            carray(pointer(w[9], u8), (1,)),
+            carray(pointer(w[10], u64), (depth, USTACK_SIZE, 2)),
+            carray(pointer(w[11], i64), (depth, I_SIZE)),
+            carray(pointer(w[12], u64), (depth, width, 2)),
+            carray(pointer(w[13], i64), (depth, width)),
+            carray(pointer(w[14], u64), (depth, width, 2)),
+            carray(pointer(w[15], i64), (width,)),
+            carray(pointer(w[16], u64), (width, 2)),
+            carray(pointer(w[17], u64), (1 << BUSY_BITS, 2)),
+            w[18],
+        )
+
+    if width == 0 and wide:
+
+        @cfunc(signature)
+        def any_wide(words, count):  # type: ignore[no-untyped-def]
+            w = carray(words, (fields + 3,))
+            width, height, connect = w[fields], w[fields + 1], w[fields + 2]
+            return _generic_kernel(unpack_wide(w, count, width, height), width, height, connect)
+
+        return any_wide, _generic_kernel
+
     if width == 0:
 
         @cfunc(signature)
@@ -506,9 +565,10 @@ def _object_code(width: int, height: int, connect: int) -> bytes:
     return _emitted(*_solver_entry(width, height, connect), ENTRY)
 
 
-def _any_size_object_code() -> bytes:
-    """The entry point of the solver for every size (:data:`ANY_SIZE`) as an object file."""
-    return _emitted(*_solver_entry(0, 0, 0), ENTRY)
+def _any_size_object_code(wide: bool) -> bytes:
+    """The entry point of the solver for every size (:data:`ANY_SIZE`; :data:`WIDE` past 64 bits) as an
+    object file."""
+    return _emitted(*_solver_entry(0, 0, 0, wide), ENTRY)
 
 
 def _engine_object_code() -> bytes:
@@ -560,7 +620,9 @@ def _emitted(entry: Any, dispatcher: Any, name: str) -> bytes:
     kinds = ["i64" if kind is ctypes.c_int64 else "ptr" for kind in entry.ctypes.argtypes]
     code = _without_function(entry.inspect_llvm(), entry.native_name) + _c_entry(name, inner, kinds)
     code = _never_called(code, "NRT_MemInfo_call_dtor")
-    search = next(iter(dispatcher.overloads.values())).fndesc.mangled_name
+    # the dispatcher's overload the entry calls (the solver's has one for 64-bit words, one for 128)
+    searches = [overload.fndesc.mangled_name for overload in dispatcher.overloads.values()]
+    search = next((name for name in searches if name in code), searches[0])
     module = llvm.parse_assembly(_inlined(code, search))
     module.verify()
     machine = llvm.Target.from_default_triple().create_target_machine(

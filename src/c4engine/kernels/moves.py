@@ -1,6 +1,7 @@
 """Move ordering for the search: the best-looking moves first.
 
-A move is a one-bit uint64 (the cell it fills).  Moves are ranked by the
+A move is a one-bit word (the cell it fills: a uint64, or a 128-bit word of
+:mod:`c4engine.kernels.wide`, whose arrays have one more dimension).  Moves are ranked by the
 number of cells where the mover would then complete a line (its threats),
 but for threats right above one of the opponent's, which never win;
 ties broken by closeness to the centre.  A move remembered in the
@@ -12,10 +13,13 @@ are written into row ``d`` of the search stack (``moves[d, i]``,
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from c4engine.kernels.bitboard import column_mask, popcount, winning_cells
+from c4engine.kernels.wide import get, put
 
 
 @njit(cache=True)
@@ -43,13 +47,13 @@ def center_column(i: int, width: int) -> int:
 
 @njit(cache=True, inline="always")
 def order_moves(
-    current: np.uint64,
-    mask: np.uint64,
-    possible: np.uint64,
-    opponent_threats: np.uint64,
+    current: Any,
+    mask: Any,
+    possible: Any,
+    opponent_threats: Any,
     start: int,
     d: int,
-    shape: tuple[int, int, int, int, np.uint64, bool],
+    shape: tuple[int, int, int, int, Any, bool],
     moves: np.ndarray,
     columns: np.ndarray,
     threats: np.ndarray,
@@ -70,21 +74,26 @@ def order_moves(
     already chosen to go first (the table's).
     """
     width, height, connect, directions, board, fast = shape
+    zero = board ^ board  # of the board's word type (kernels.wide)
     # every column's threats first, in one loop without branches that the compiler can run
     # several columns at a time (a column without a move gets the node's own); row d + 1 is
     # free until the first child is entered
     for column in range(width):
-        threats[d + 1, column] = winning_cells(
-            current | (possible & column_mask(column, height)), mask, height, connect, directions, board, fast
+        cell = possible & column_mask(column, height, zero)
+        put(
+            threats,
+            d + 1,
+            column,
+            winning_cells(current | cell, mask, height, connect, directions, board, fast),
         )
     # a threat right above one of the opponent's can never be played out: it does not count
     useless = opponent_threats << np.uint64(1)
     n = start
     for i in range(width):
         column = center_column(i, width)
-        move = possible & column_mask(column, height)
+        move = possible & column_mask(column, height, zero)
         if move:
-            after = threats[d + 1, column]
+            after = get(threats, d + 1, column)
             score = popcount(after & ~useless)
             # insertion sort, descending; equal scores keep centre-first order
             j = n
@@ -92,9 +101,9 @@ def order_moves(
                 _copy_move(moves, columns, threats, d, j, j - 1)
                 scores[j] = scores[j - 1]
                 j -= 1
-            moves[d, j] = move
+            put(moves, d, j, move)
             columns[d, j] = column
-            threats[d, j] = after
+            put(threats, d, j, after)
             scores[j] = score
             n += 1
     return n
@@ -105,20 +114,20 @@ def _copy_move(
     moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int, to: int, source: int
 ) -> None:
     """Slot ``to`` of row ``d`` takes the move of slot ``source``."""
-    moves[d, to] = moves[d, source]
+    put(moves, d, to, get(moves, d, source))
     columns[d, to] = columns[d, source]
-    threats[d, to] = threats[d, source]
+    put(threats, d, to, get(threats, d, source))
 
 
 @njit(cache=True, inline="always")
 def drop_moves(
-    dropped: np.uint64, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
+    dropped: Any, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
 ) -> int:
     """Remove the moves of ``dropped`` from the first ``count`` of row ``d``, keeping the others'
     order; returns how many are left."""
     kept = 0
     for i in range(count):
-        if not moves[d, i] & dropped:
+        if not get(moves, d, i) & dropped:
             _copy_move(moves, columns, threats, d, kept, i)
             kept += 1
     return kept
@@ -126,29 +135,31 @@ def drop_moves(
 
 @njit(cache=True, inline="always")
 def to_front(
-    move: np.uint64, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
+    move: Any, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
 ) -> None:
     """Move ``move``, one of the first ``count`` of row ``d``, to the front, the others keeping
     their order."""
     i = 0
-    while i < count - 1 and moves[d, i] != move:
+    while i < count - 1 and get(moves, d, i) != move:
         i += 1
     column = columns[d, i]
-    threat = threats[d, i]
+    threat = get(threats, d, i)
     while i > 0:
         _copy_move(moves, columns, threats, d, i, i - 1)
         i -= 1
-    moves[d, 0] = move
+    put(moves, d, 0, move)
     columns[d, 0] = column
-    threats[d, 0] = threat
+    put(threats, d, 0, threat)
 
 
 @njit(cache=True, inline="always")
 def to_back(i: int, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int) -> None:
     """Move the move of slot ``i`` of row ``d`` to the last of its first ``count``, the ones after
     it moving up one and keeping their order."""
-    move, column, threat = moves[d, i], columns[d, i], threats[d, i]
+    move, column, threat = get(moves, d, i), columns[d, i], get(threats, d, i)
     while i < count - 1:
         _copy_move(moves, columns, threats, d, i, i + 1)
         i += 1
-    moves[d, i], columns[d, i], threats[d, i] = move, column, threat
+    put(moves, d, i, move)
+    columns[d, i] = column
+    put(threats, d, i, threat)

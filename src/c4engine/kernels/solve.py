@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -101,6 +102,7 @@ from c4engine.kernels.table import (
     store,
 )
 from c4engine.kernels.transposition import GROWTH_SHIFT, NEAR_GROWTH_SHIFT, TABLE_HEADER
+from c4engine.kernels.wide import get, get1, low, put, put1, word_bits, zero_of
 
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
@@ -136,9 +138,7 @@ def table_part(
 
 
 @njit(cache=True, inline="always")
-def shared_key(
-    current: np.uint64, mask: np.uint64, stones: int, width: int, height: int, kbits: int
-) -> np.uint64:
+def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kbits: int) -> Any:
     """The scrambled key of a position as the table keeps it (its mirror's when smaller, early in
     the game): what a busy mark holds."""
     key = current + mask
@@ -150,21 +150,21 @@ def shared_key(
 
 
 @njit(cache=True, inline="always")
-def busy_slot(h: np.uint64, shift: int, slots: int) -> int:
+def busy_slot(h: Any, shift: int, slots: int) -> int:
     """The busy marks' slot of scrambled key ``h``: its top bits, as the table's buckets take them."""
-    return int((h >> np.uint64(shift)) & np.uint64(slots - 1))
+    return int(low(h >> np.uint64(shift)) & np.uint64(slots - 1))
 
 
 @njit(cache=True, inline="always")
 def claimeven_bound(
-    current: np.uint64,
-    mask: np.uint64,
+    current: Any,
+    mask: Any,
     height: int,
     connect: int,
     directions: int,
-    board: np.uint64,
-    bottom: np.uint64,
-    even_rows: np.uint64,
+    board: Any,
+    bottom: Any,
+    even_rows: Any,
 ) -> int:
     """An upper bound on the score of the side to move from Allis' claimeven, on a board of even
     height holding an even number of stones (the side to move is the one that began): 0 or -1, or
@@ -185,8 +185,8 @@ def claimeven_bound(
 
 @njit(inline="always")
 def _search(
-    current0: np.uint64,
-    mask0: np.uint64,
+    current0: Any,
+    mask0: Any,
     stones0: int,
     width: int,
     height: int,
@@ -201,13 +201,14 @@ def _search(
     scores, child_hashes = args.scores, args.child_hashes
     busy, shared_until = args.busy, args.shared_until
     cells = width * height
-    bottom = bottom_mask(width, height)
-    board = board_mask(width, height)
+    zero = zero_of(ustack)  # of the board's word type: a uint64, or 128 bits past 64 (kernels.wide)
+    bottom = bottom_mask(width, height, zero)
+    board = board_mask(width, height, zero)
     directions = line_directions(width, height, connect)
-    fast = fast_path(height, connect)
+    fast = fast_path(height, connect, word_bits(zero))
     shape = (width, height, connect, directions, board, fast)  # for the move ordering
     claimeven = height % 2 == 0  # see claimeven_bound
-    even_rows = even_row_cells(width, height)
+    even_rows = even_row_cells(width, height, zero)
     kbits = key_bits(width, height, bits)
     busy_shift = max(kbits - bit_length(np.uint64(busy.shape[0] - 1)), 0)
     # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
@@ -230,7 +231,7 @@ def _search(
         if wins:
             for i in range(width):
                 column = center_column(i, width)
-                if wins & column_mask(column, height):
+                if wins & column_mask(column, height, zero):
                     state[S_ROOT_MOVE] = column
                     break
             score = win_score(cells, stones0)
@@ -268,8 +269,8 @@ def _search(
             elif med >= 0 and half(hi) > med:
                 med = half(hi)
             state[S_MED] = med
-            ustack[0, 0] = current0
-            ustack[0, 1] = mask0
+            put(ustack, 0, 0, current0)
+            put(ustack, 0, 1, mask0)
             istack[0, I_ALPHA] = med
             istack[0, I_BETA] = med + 1
             d = 0
@@ -287,16 +288,16 @@ def _search(
             nodes += 1
             if nodes >= next_growth:
                 if nodes >= grow_at:
-                    live = grow_part(table, live_at, 0, live, kbits)
+                    live = grow_part(table, live_at, 0, live, kbits, zero)
                     tshift, max_work, grow_at = part_shape(live, bits, kbits, GROWTH_SHIFT)
                 if nodes >= near_grow_at:
-                    near_live = grow_part(table, live_at + 1, int(near_base), near_live, kbits)
+                    near_live = grow_part(table, live_at + 1, int(near_base), near_live, kbits, zero)
                     near_tshift, near_max_work, near_grow_at = part_shape(
                         near_live, near_bits, kbits, NEAR_GROWTH_SHIFT
                     )
                 next_growth = min(grow_at, near_grow_at)
-            current = ustack[d, 0]
-            mask = ustack[d, 1]
+            current = get(ustack, d, 0)
+            mask = get(ustack, d, 1)
             alpha = istack[d, I_ALPHA]
             beta = istack[d, I_BETA]
             stones = stones0 + d
@@ -304,7 +305,7 @@ def _search(
             possible = (mask + bottom) & board
             if d > 0:
                 # computed by the parent when it ordered its moves
-                threats = mthreats[d - 1, istack[d - 1, I_NEXT]] & ~mask
+                threats = get(mthreats, d - 1, istack[d - 1, I_NEXT]) & ~mask
             else:
                 threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
             forced = possible & threats
@@ -378,7 +379,7 @@ def _search(
                     first = data_move(data)
                     if mirrored and first >= 0:
                         first = width - 1 - first
-            first_move = possible & column_mask(first, height) if first >= 0 else np.uint64(0)
+            first_move = possible & column_mask(first, height, zero) if first >= 0 else zero
             cutoff = d > 0 and stones < etc_until
             child_base, child_shift, _ = table_part(
                 stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
@@ -388,7 +389,7 @@ def _search(
                 # cutoff's plies this is all that is looked at before the moves are searched
                 refuted = -1
                 for i in range(width):
-                    move = possible & column_mask(i, height)
+                    move = possible & column_mask(i, height, zero)
                     if move:
                         t = -claimeven_bound(
                             opponent, mask | move, height, connect, directions, board, bottom, even_rows
@@ -407,7 +408,7 @@ def _search(
                 # ranked and the first is searched (nodes that try the cutoff ask below)
                 ranked = first_move if first_move else possible
                 for i in range(width):
-                    move = ranked & column_mask(i, height)
+                    move = ranked & column_mask(i, height, zero)
                     if move:
                         prefetch(table, child_base, scramble(opponent + (mask | move), kbits), child_shift)
             if cutoff:
@@ -415,29 +416,30 @@ def _search(
                 # for now, all of them, and read once the moves are ranked, so that the
                 # loads overlap one another and the ranking
                 for i in range(width):
-                    move = possible & column_mask(i, height)
+                    move = possible & column_mask(i, height, zero)
                     if move:
                         child_key = opponent + (mask | move)
                         if stones + 1 < SYMMETRY_STONES:
                             mirrored_key = mirror(child_key, width, height)
                             if mirrored_key < child_key:
                                 child_key = mirrored_key
-                        child_hashes[i] = scramble(child_key, kbits)
-                        prefetch(table, child_base, child_hashes[i], child_shift)
+                        put1(child_hashes, i, scramble(child_key, kbits))
+                        prefetch(table, child_base, get1(child_hashes, i), child_shift)
             if first_move and not cutoff:
                 # the table's move alone: the others are ranked only if it fails to cut
-                moves[d, 0] = first_move
+                put(moves, d, 0, first_move)
                 columns[d, 0] = first
-                mthreats[d, 0] = winning_cells(
+                first_threats = winning_cells(
                     current | first_move, mask, height, connect, directions, board, fast
                 )
+                put(mthreats, d, 0, first_threats)
                 n = 1
-                ustack[d, 3] = possible & ~first_move
+                put(ustack, d, 3, possible & ~first_move)
             else:
                 n = order_moves(
                     current, mask, possible, threats, 0, d, shape, moves, columns, mthreats, scores
                 )
-                ustack[d, 3] = 0
+                put(ustack, d, 3, zero)
                 if first_move:  # ranked with the others while the buckets load, but tried first
                     to_front(first_move, n, moves, columns, mthreats, d)
             if cutoff:
@@ -445,13 +447,13 @@ def _search(
                 # refutes this node at once; one known to score at least -alpha,
                 # which cannot raise alpha, is dropped
                 cut = False
-                dropped = np.uint64(0)
+                dropped = zero
                 # so may a child's claimeven bound (its side to move began)
                 child_claimeven = claimeven and stones & 1 and beta <= 1
                 for i in range(width):
-                    move = possible & column_mask(i, height)
+                    move = possible & column_mask(i, height, zero)
                     if move:
-                        cdata = probe(table, child_base, child_hashes[i], child_shift)
+                        cdata = probe(table, child_base, get1(child_hashes, i), child_shift)
                         t = -data_upper(cdata) if cdata else UNKNOWN_LOW
                         if child_claimeven and t < beta:
                             child_bound = claimeven_bound(
@@ -476,7 +478,7 @@ def _search(
                         ret = alpha
                         enter = 0
                         continue
-            ustack[d, 2] = h
+            put(ustack, d, 2, h)
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
             istack[d, I_COUNT] = n
@@ -484,8 +486,8 @@ def _search(
             istack[d, I_ALPHA0] = alpha
             istack[d, I_NODES0] = nodes
             istack[d, I_MIRROR] = mirrored
-            ustack[d + 1, 0] = opponent
-            ustack[d + 1, 1] = mask | moves[d, 0]
+            put(ustack, d + 1, 0, opponent)
+            put(ustack, d + 1, 1, mask | get(moves, d, 0))
             istack[d + 1, I_ALPHA] = -beta
             istack[d + 1, I_BETA] = -alpha
             d += 1
@@ -508,10 +510,12 @@ def _search(
         d -= 1
         if d < shared_until and istack[d, I_NEXT] > 0:
             # the move's position is searched: its busy mark goes (unless another took the slot)
-            h = shared_key(ustack[d + 1, 0], ustack[d + 1, 1], stones0 + d + 1, width, height, kbits)
+            h = shared_key(
+                get(ustack, d + 1, 0), get(ustack, d + 1, 1), stones0 + d + 1, width, height, kbits
+            )
             slot = busy_slot(h, busy_shift, busy.shape[0])
-            if busy[slot] == h:
-                busy[slot] = 0
+            if get1(busy, slot) == h:
+                put1(busy, slot, zero)
         score = -ret
         alpha = istack[d, I_ALPHA]
         beta = istack[d, I_BETA]
@@ -527,36 +531,41 @@ def _search(
                 istack[d, I_ALPHA] = alpha
             i += 1
             count = istack[d, I_COUNT]
-            if i == count and ustack[d, 3]:
-                current, mask, rest = ustack[d, 0], ustack[d, 1], ustack[d, 3]
+            if i == count and get(ustack, d, 3):
+                current, mask, rest = get(ustack, d, 0), get(ustack, d, 1), get(ustack, d, 3)
                 threats = winning_cells(current ^ mask, mask, height, connect, directions, board, fast)
                 count = order_moves(
                     current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores
                 )
                 istack[d, I_COUNT] = count
-                ustack[d, 3] = 0
+                put(ustack, d, 3, zero)
             if d < shared_until:
                 # the first move failed to cut: the others are put off while another thread of
                 # the race searches them (each once), and marked busy while this one does
                 if i == 1:
                     istack[d, I_DEFERRED] = 0
                 limit = count - istack[d, I_DEFERRED]  # the moves from limit on were put off once
-                child_current = ustack[d, 0] ^ ustack[d, 1]
+                child_current = get(ustack, d, 0) ^ get(ustack, d, 1)
                 while i < count:
                     h = shared_key(
-                        child_current, ustack[d, 1] | moves[d, i], stones0 + d + 1, width, height, kbits
+                        child_current,
+                        get(ustack, d, 1) | get(moves, d, i),
+                        stones0 + d + 1,
+                        width,
+                        height,
+                        kbits,
                     )
                     slot = busy_slot(h, busy_shift, busy.shape[0])
-                    if i >= limit or busy[slot] != h:
-                        busy[slot] = h  # the move to search next
+                    if i >= limit or get1(busy, slot) != h:
+                        put1(busy, slot, h)  # the move to search next
                         break
                     to_back(i, count, moves, columns, mthreats, d)
                     limit -= 1
                 istack[d, I_DEFERRED] = count - limit
             if i < count:
                 istack[d, I_NEXT] = i
-                ustack[d + 1, 0] = ustack[d, 0] ^ ustack[d, 1]
-                ustack[d + 1, 1] = ustack[d, 1] | moves[d, i]
+                put(ustack, d + 1, 0, get(ustack, d, 0) ^ get(ustack, d, 1))
+                put(ustack, d + 1, 1, get(ustack, d, 1) | get(moves, d, i))
                 istack[d + 1, I_ALPHA] = -beta
                 istack[d + 1, I_BETA] = -alpha
                 d += 1
@@ -571,7 +580,7 @@ def _search(
             stones, near_from, near_base, near_tshift, near_max_work, tshift, max_work
         )
         work = bit_length(np.uint64(nodes - istack[d, I_NODES0]))
-        store(table, base, ustack[d, 2], shift, lower, upper, best, work, most)
+        store(table, base, get(ustack, d, 2), shift, lower, upper, best, work, most)
 
     state[S_PHASE] = phase
     state[S_DEPTH] = d
@@ -587,7 +596,9 @@ def _solve_batch(args: KernelArgs, width: int, height: int, connect: int) -> int
     boards, rows, state = args.boards, args.rows, args.state
     while True:
         p = state[S_POSITION]
-        status = _search(boards[p, 0], boards[p, 1], rows[p, R_STONES], width, height, connect, args)
+        status = _search(
+            get(boards, p, 0), get(boards, p, 1), rows[p, R_STONES], width, height, connect, args
+        )
         if status != DONE:
             return status
         rows[p, R_SCORE] = state[S_MIN]

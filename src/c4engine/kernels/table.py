@@ -31,6 +31,15 @@ the first entry of a bucket keeps the position that cost the most work and
 the second takes everything else (always replaced): a new position with at
 least the first entry's work takes the first place and the old one moves to
 the second, else the new one takes the second.
+
+On a board past 64 bits the key, ``h`` and an entry are 128-bit words
+(:mod:`c4engine.kernels.wide`; the multiplier has 128 bits too) and an
+entry takes two uint64 (a bucket 32 bytes): the same layout with 128 for 64,
+so bucket + stored bits still give back the whole key -- exact whatever the
+board, as the 64-bit table is (:meth:`Table.entry_parts` refuses a part too
+small for that).  Threads sharing the table read and write each entry whole
+(one atomic 16-byte access), so none ever sees half of one entry with half
+of another.
 """
 
 from __future__ import annotations
@@ -42,10 +51,11 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
-from c4engine.kernels.transposition import START_BITS
+from c4engine.kernels.transposition import DATA_BITS, START_BITS
+from c4engine.kernels.wide import constant, load_entry, low, store_entry, word_bits
 
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-DATA_BITS = 19  # lower, upper, move
+MULTIPLIER_HIGH = np.uint64(0xD6E8FEB86659FD93)  # the high half of a wide key's (odd) multiplier
 _DATA = np.uint64((1 << DATA_BITS) - 1)
 _U7 = np.uint64(0x7F)
 _U5 = np.uint64(0x1F)
@@ -69,34 +79,44 @@ def tag_shift(kbits: int, bits: int) -> int:
     return kbits - (bits - 1)
 
 
+@njit(cache=True, inline="always")
+def entry_bits(kbits: int) -> int:
+    """Bits of an entry of a table for keys of ``kbits``: a uint64, or two past 64 bits (a 128-bit
+    word, :mod:`c4engine.kernels.wide`)."""
+    return 64 if kbits <= 64 else 128
+
+
 @njit(cache=True)
-def work_limit(tshift: int) -> int:
+def work_limit(tshift: int, kbits: int) -> int:
     """The largest ``work`` value an entry can hold with this ``tag_shift``."""
-    room = 64 - tshift - DATA_BITS
+    room = entry_bits(kbits) - tshift - DATA_BITS
     if room > _MAX_WORK_BITS:
         room = _MAX_WORK_BITS
+    if room < 0:  # a part too small for these keys, which no position uses (Table.entry_parts)
+        room = 0
     return (1 << room) - 1
 
 
 @njit(cache=True, inline="always")
-def scramble(key: np.uint64, kbits: int) -> np.uint64:
-    """``key`` times an odd constant modulo ``2**kbits``."""
-    return (key * MULTIPLIER) & (~np.uint64(0) >> np.uint64(64 - kbits))
+def scramble(key: Any, kbits: int) -> Any:
+    """``key`` times an odd constant modulo ``2**kbits`` (a word of the key's type)."""
+    every = ~(key ^ key)
+    return (key * constant(key, MULTIPLIER_HIGH, MULTIPLIER)) & (every >> np.uint64(word_bits(key) - kbits))
 
 
 @njit(cache=True, inline="always")
-def probe(table: np.ndarray, base: np.uint64, h: np.uint64, tshift: int) -> np.uint64:
+def probe(table: np.ndarray, base: np.uint64, h: Any, tshift: int) -> np.uint64:
     """The data bits (bounds and move) of the entry for scrambled key ``h`` in the part at ``base``,
     0 when absent."""
-    dw = np.uint64(64 - tshift)
-    index = base + ((h >> np.uint64(tshift)) << np.uint64(1))
+    dw = np.uint64(word_bits(h) - tshift)
+    index = base + (low(h >> np.uint64(tshift)) << np.uint64(1))
     tag = h << dw
-    entry = table[index]
+    entry = load_entry(table, index, h)
     if (entry ^ tag) >> dw == np.uint64(0):
-        return entry & _DATA  # type: ignore[no-any-return]
-    entry = table[index + np.uint64(1)]
+        return low(entry & _DATA)  # type: ignore[no-any-return]
+    entry = load_entry(table, index + np.uint64(1), h)
     if (entry ^ tag) >> dw == np.uint64(0):
-        return entry & _DATA  # type: ignore[no-any-return]
+        return low(entry & _DATA)  # type: ignore[no-any-return]
     return np.uint64(0)
 
 
@@ -116,17 +136,17 @@ def data_move(data: np.uint64) -> int:
 
 
 @njit(cache=True, inline="always")
-def _work(entry: np.uint64, max_work: int) -> int:
+def _work(entry: Any, max_work: int) -> int:
     # through np.int64: numba types int() of a uint64 as uint64, and a uint64 meeting an
     # int64 in store() would make ``work`` a float
-    return int(np.int64((entry >> _WORK_SHIFT) & np.uint64(max_work)))
+    return int(np.int64(low(entry >> _WORK_SHIFT) & np.uint64(max_work)))
 
 
 @njit(cache=True, inline="always")
 def store(
     table: np.ndarray,
     base: np.uint64,
-    h: np.uint64,
+    h: Any,
     tshift: int,
     lower: int,
     upper: int,
@@ -139,27 +159,28 @@ def store(
 
     Bounds already known for the same position are merged in.
     """
-    dw = np.uint64(64 - tshift)
-    index = base + ((h >> np.uint64(tshift)) << np.uint64(1))
+    dw = np.uint64(word_bits(h) - tshift)
+    index = base + (low(h >> np.uint64(tshift)) << np.uint64(1))
     tag = h << dw
     if work > max_work:
         work = max_work
     slot = index
-    entry = table[slot]
-    found = (entry ^ tag) >> dw == np.uint64(0) and entry & _U7
+    entry = load_entry(table, slot, h)
+    found = (entry ^ tag) >> dw == np.uint64(0) and low(entry) & _U7
     if not found:
         slot = index + np.uint64(1)
-        entry = table[slot]
-        found = (entry ^ tag) >> dw == np.uint64(0) and entry & _U7
+        entry = load_entry(table, slot, h)
+        found = (entry ^ tag) >> dw == np.uint64(0) and low(entry) & _U7
     if found:
-        old_lower = data_lower(entry)
-        old_upper = data_upper(entry)
+        data = low(entry)  # the data bits are in the low word
+        old_lower = data_lower(data)
+        old_upper = data_upper(data)
         if old_lower > lower:
             lower = old_lower
         if old_upper < upper:
             upper = old_upper
         if move < 0:
-            move = data_move(entry)
+            move = data_move(data)
         old_work = _work(entry, max_work)
         if old_work > work:
             work = old_work
@@ -173,21 +194,21 @@ def store(
         | (np.uint64(work) << _WORK_SHIFT)
     )
     if found:
-        table[slot] = new
+        store_entry(table, slot, h, new)
         return
-    first = table[index]
+    first = load_entry(table, index, h)
     if work >= _work(first, max_work):
-        table[index + np.uint64(1)] = first
-        table[index] = new
+        store_entry(table, index + np.uint64(1), h, first)
+        store_entry(table, index, h, new)
     else:
-        table[index + np.uint64(1)] = new
+        store_entry(table, index + np.uint64(1), h, new)
 
 
 @njit(cache=True)
 def first_bits(bits: int, kbits: int, start: int) -> int:
     """The size (``2**first_bits`` entries) a part of ``2**bits`` starts from: ``2**start``, or
     more where a key of ``kbits`` needs a larger part to leave the data its room."""
-    least = kbits - (64 - DATA_BITS) + 1
+    least = kbits - (entry_bits(kbits) - DATA_BITS) + 1
     if start < least:
         start = least
     return bits if bits < start else start
@@ -218,50 +239,52 @@ def part_shape(live: int, bits: int, kbits: int, growth_shift: int) -> tuple[int
     """(tag shift, work limit, :func:`growth_nodes`) of a part using ``2**live`` of its ``2**bits``
     entries."""
     tshift = tag_shift(kbits, live)
-    return tshift, work_limit(tshift), growth_nodes(live, bits, growth_shift)
+    return tshift, work_limit(tshift, kbits), growth_nodes(live, bits, growth_shift)
 
 
 @njit(cache=True, inline="always")
-def grow_part(table: np.ndarray, slot: int, base: int, live: int, kbits: int) -> int:
+def grow_part(table: np.ndarray, slot: int, base: int, live: int, kbits: int, zero: Any) -> int:
     """:func:`grow` the part at ``base`` and record its new ``live``, which it returns, in
     ``table[slot]``."""
-    grow(table, base, live, kbits)
+    grow(table, base, live, kbits, zero)
     table[slot] = live + 1
     return live + 1
 
 
 @njit(cache=True)
-def grow(table: np.ndarray, base: int, live: int, kbits: int) -> None:
+def grow(table: np.ndarray, base: int, live: int, kbits: int, zero: Any) -> None:
     """Double the part at ``base`` in use from ``2**live`` entries to ``2**(live + 1)``.
 
     A scrambled key's bucket gains its next bit, which is the top bit of
     the entry's tag: each entry moves to one of two buckets and keeps the
     rest of its tag; the first place keeps its precedence.  Buckets are
     moved from the last down, so that none is overwritten before it moves.
+    Entries are words of ``zero``'s type.
     """
     old_shift = tag_shift(kbits, live)
-    keep = (np.uint64(1) << np.uint64(64 - old_shift)) - np.uint64(1)  # data and work
-    tags = ~np.uint64(0) << np.uint64(64 - (old_shift - 1))
+    bits = word_bits(zero)
+    keep = ((zero | np.uint64(1)) << np.uint64(bits - old_shift)) - np.uint64(1)  # data and work
+    tags = ~zero << np.uint64(bits - (old_shift - 1))
     for bucket in range((1 << (live - 1)) - 1, -1, -1):
         index = base + 2 * bucket
-        first = table[index]
-        second = table[index + 1]
-        table[index] = 0
-        table[index + 1] = 0
+        first = load_entry(table, index, zero)
+        second = load_entry(table, index + 1, zero)
+        store_entry(table, index, zero, zero)
+        store_entry(table, index + 1, zero, zero)
         _move_entry(table, first, base + 4 * bucket, keep, tags)
         _move_entry(table, second, base + 4 * bucket, keep, tags)
 
 
 @njit(cache=True, inline="always")
-def _move_entry(table: np.ndarray, entry: np.uint64, target: int, keep: np.uint64, tags: np.uint64) -> None:
+def _move_entry(table: np.ndarray, entry: Any, target: int, keep: Any, tags: Any) -> None:
     # the two buckets an old one splits into are at ``target`` and ``target + 2``
-    if entry & _U7:
-        target += 2 * int(entry >> np.uint64(63))
+    if low(entry) & _U7:
+        target += 2 * int(low(entry >> np.uint64(word_bits(entry) - 1)))
         moved = ((entry << np.uint64(1)) & tags) | (entry & keep)
-        if table[target] == 0:
-            table[target] = moved
+        if load_entry(table, target, entry) == 0:
+            store_entry(table, target, entry, moved)
         else:
-            table[target + 1] = moved
+            store_entry(table, target + 1, entry, moved)
 
 
 @intrinsic
@@ -289,7 +312,8 @@ _prefetch: Any = _prefetch_intrinsic  # typed by numba at the call
 
 
 @njit(cache=True, inline="always")
-def prefetch(table: np.ndarray, base: np.uint64, h: np.uint64, tshift: int) -> None:
+def prefetch(table: np.ndarray, base: np.uint64, h: Any, tshift: int) -> None:
     """Start loading the bucket of scrambled key ``h`` in the part at ``base``: a later
     :func:`probe` of it finds it cached."""
-    _prefetch(table, base + ((h >> np.uint64(tshift)) << np.uint64(1)))
+    words = np.uint64(word_bits(h) // 64)  # of an entry
+    _prefetch(table, (base + (low(h >> np.uint64(tshift)) << np.uint64(1))) * words)

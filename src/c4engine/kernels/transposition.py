@@ -40,7 +40,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 ENTRY_BYTES: Final = 8
-"""Bytes of a table entry (one uint64)."""
+"""Bytes of a table entry (one uint64) on a board of at most 64 bits; past that an entry takes
+two words (:meth:`Table.use_entry_words`)."""
+DATA_BITS: Final = 19
+"""Bits of an entry that are not its key's: the bounds and the move (:mod:`c4engine.kernels.table`)."""
 MIN_TABLE_BITS: Final = 20
 """The smallest transposition table: ``2**20`` entries (8 MiB)."""
 NEAR_TABLE_BITS: Final = 20
@@ -167,8 +170,13 @@ class Table:
         self.near_bits = near_bits
         """The near-end part's size: ``2**near_bits`` entries, none when 0."""
         self.near_empties = near_empties
-        self.array: np.ndarray = np.zeros(table_entries(bits, near_bits), dtype=np.uint64)
+        words = table_entries(bits, near_bits)
+        memory = np.zeros(words + 1, dtype=np.uint64)
+        start = (-memory.ctypes.data % 16) // 8  # 16-byte aligned: two-word entries are read whole
+        self.array: np.ndarray = memory[start : start + words]
         """The entries, the parts one after the other, then the header (what the kernel takes)."""
+        self.entry_words = 1
+        """uint64 words an entry takes: 1, or 2 on boards past 64 bits (:meth:`use_entry_words`)."""
 
     @property
     def entries(self) -> int:
@@ -189,7 +197,34 @@ class Table:
     @property
     def bytes_in_use(self) -> int:
         """Memory the searches have used so far, up to :attr:`bytes`."""
-        return self.entries_in_use * ENTRY_BYTES
+        return self.entries_in_use * ENTRY_BYTES * self.entry_words
+
+    def use_entry_words(self, words: int) -> None:
+        """Have entries of ``words`` uint64 (1, or 2 for a board past 64 bits): the same memory in
+        half as many entries; the table is cleared when this changes."""
+        if words != self.entry_words:
+            self.reset()
+            self.entry_words = words
+
+    def entry_parts(self, board_bits: int) -> tuple[int, int, bool]:
+        """``(bits, near_bits, near_used)``: the parts' sizes in entries (``2**bits`` and
+        ``2**near_bits``, 0: none) for a board of ``board_bits`` (its width times its height + 1), with
+        the entries of :attr:`entry_words`, and whether the near-end part is used.
+
+        A part must leave an entry room for the bits of the key its bucket does not tell and the
+        data (:mod:`c4engine.kernels.table`): a near-end part too small for that is not used (every
+        position goes to the main one: only on boards of 128 bits with an 8 MiB near-end part),
+        and a main part too small is refused.
+        """
+        fewer = self.entry_words.bit_length() - 1
+        bits = self.bits - fewer
+        near_bits = self.near_bits - fewer if self.near_bits else 0
+        key_bits = max(board_bits, bits)
+        least = key_bits - (64 * self.entry_words - DATA_BITS) + 1
+        if bits < least:
+            need = (ENTRY_BYTES * self.entry_words << least) >> 20
+            raise TableSizeError(f"a board of {board_bits} bits needs a table of at least {need} MB")
+        return bits, near_bits, near_bits > 0 and least <= near_bits
 
     def near_from(self, cells: int) -> int:
         """Stones from which a position of a board of ``cells`` goes to the near-end part."""

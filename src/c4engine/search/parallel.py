@@ -136,23 +136,25 @@ def probe_value(lower: int, upper: int) -> int:
     return value
 
 
-def use_whole_table(table: Table) -> None:
-    """Have both parts of ``table`` (kernels.table) in use whole, so that no search grows them.
+def use_whole_table(table: Table, bits: int, near_bits: int) -> None:
+    """Have both parts of ``table`` (kernels.table), of ``2**bits`` and ``2**near_bits`` entries
+    (the kernel's arguments; no near-end part when 0), in use whole, so that no search grows them.
 
     A part not yet whole is cleared rather than grown (its entries were
     laid out for its smaller size): at most what a few hundred thousand
     nodes stored, which the search soon finds again.
     """
     array = table.array
+    words = table.entry_words
     header = array.shape[0] - TABLE_HEADER
-    parts = [(0, table.bits, header)]
-    if table.near_bits:
-        parts.append((1 << table.bits, table.near_bits, header + 1))
+    parts = [(0, bits, header)]
+    if near_bits:
+        parts.append((1 << bits, near_bits, header + 1))
     for base, part_bits, slot in parts:
         live = int(array[slot])
         if live != part_bits:
             if live:
-                array[base : base + (1 << live)] = 0
+                array[base * words : (base + (1 << live)) * words] = 0
             array[slot] = part_bits
 
 
@@ -167,6 +169,8 @@ class Root:
     current: int
     mask: int
     stones: int
+    wide: bool = False
+    """Whether the board is past 64 bits (:func:`c4engine.kernels.layout.is_wide`)."""
 
 
 class Race:
@@ -256,7 +260,9 @@ class Race:
     def _first(self, state: np.ndarray | None) -> int:
         """The caller's thread: the kernel's own questions, the limits and the progress."""
         lane = self._lanes[0]
-        positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
+        positions, rows = self._arrays(
+            self._root.current, self._root.mask, self._root.stones, self._root.wide
+        )
         value = self._asking.get(0, 0)
         while True:
             with self._lock:
@@ -301,7 +307,9 @@ class Race:
                     value = self._choose(index)
                     self._asking[index] = value
                     lane.cancel[0] = 0
-                positions, rows = self._arrays(self._root.current, self._root.mask, self._root.stones)
+                positions, rows = self._arrays(
+                    self._root.current, self._root.mask, self._root.stones, self._root.wide
+                )
                 state = self._probe(lane, positions, rows, value)
                 if state is not None:
                     self._learn_probe(value, state)
@@ -412,8 +420,8 @@ class Race:
                 lane.cancel[0] = 1
 
     @staticmethod
-    def _arrays(current: int, mask: int, stones: int) -> tuple[np.ndarray, np.ndarray]:
-        positions = np.array([[current, mask]], dtype=np.uint64)
+    def _arrays(current: int, mask: int, stones: int, wide: bool) -> tuple[np.ndarray, np.ndarray]:
+        positions = _layout.positions([(current, mask)], wide)
         rows = np.zeros((1, _layout.R_SIZE), dtype=np.int64)
         rows[0, _layout.R_STONES] = stones
         return positions, rows

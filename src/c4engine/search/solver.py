@@ -34,10 +34,10 @@ import numpy as np
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, ThreadCountError
-from c4engine.geometry import require_64_bits
+from c4engine.geometry import require_solver_holds
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
-from c4engine.kernels.transposition import DEFAULT_TABLE_MB, Table
+from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_BITS, Table
 from c4engine.search import parallel as _parallel
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.progress import Hook, Progress
@@ -137,7 +137,7 @@ class Solver:
     def _load(self, width: int, height: int, connect: int) -> None:
         if (width, height, connect) not in _LOADED:
             with _scipy_probe_skipped():
-                _warm_up(width, height, connect, self.table)
+                _warm_up(width, height, connect)
             _LOADED.add((width, height, connect))
 
     def reset(self) -> None:
@@ -320,10 +320,10 @@ class Solver:
             timer.cancel()  # a late firing is harmless: every search clears the flag when it starts
 
     def _check(self, board: Board) -> None:
-        """Refuse a board that is over or too big for the solver (:func:`c4engine.geometry.fits_64_bits`)."""
+        """Refuse a board that is over or too big for the solver (:func:`c4engine.geometry.solver_holds`)."""
         if board.winner is not None or board.is_full:
             raise GameOverError("the game is over: nothing to solve")
-        require_64_bits(board.width, board.height)
+        require_solver_holds(board.width, board.height)
 
     def _prepare(self, board: Board) -> None:
         self._check(board)
@@ -336,6 +336,7 @@ class Solver:
             self._load(width, height, connect)  # before the search's clock starts
             self._geometry = geometry
             etc_until = width * height - self.etc_margin
+            self.table.use_entry_words(2 if _layout.is_wide(width, height) else 1)  # cleared if changed
             self._args = _layout.new_args(width, height, self.table, etc_until, self._cancel)
             if self.threads > 1:  # the first lane has the caller's stack, where a raced search is paused
                 busy = self._args.busy
@@ -359,9 +360,9 @@ class Solver:
         self._prepare(first)
         cells = first.width * first.height
         count = len(boards)
-        positions = np.fromiter(
-            (bits for b in boards for bits in (b.current_bits, b.mask_bits)), dtype=np.uint64, count=2 * count
-        ).reshape(count, 2)
+        positions = _layout.positions(
+            [(b.current_bits, b.mask_bits) for b in boards], _layout.is_wide(first.width, first.height)
+        )
         rows = np.zeros((count, _layout.R_SIZE), dtype=np.int64)
         stones = np.fromiter((b.move_count for b in boards), dtype=np.int64, count=count)
         rows[:, _layout.R_STONES] = stones
@@ -501,7 +502,7 @@ class Solver:
         run: SolverRun,
         weak: bool = False,
     ) -> int:
-        positions = np.array([[current, mask]], dtype=np.uint64)
+        positions = _layout.positions([(current, mask)], _layout.is_wide(board.width, board.height))
         rows = np.zeros((1, _layout.R_SIZE), dtype=np.int64)
         rows[0, _layout.R_STONES] = stones
         status = _layout.PAUSED
@@ -530,7 +531,8 @@ class Solver:
             if self._polled(run, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
                 return _layout.CANCELLED
             if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
-                return self._race(_parallel.Root(current, mask, stones), board, state, run, weak)
+                wide = _layout.is_wide(board.width, board.height)
+                return self._race(_parallel.Root(current, mask, stones, wide), board, state, run, weak)
 
     def _next_slice(self, run: SolverRun, threads: int = 1) -> int | None:
         """How many nodes the next kernel call may search (``threads`` sharing the node limit), or
@@ -569,7 +571,8 @@ class Solver:
         """Search ``root`` on from the paused ``state`` with every thread
         (:class:`c4engine.search.parallel.Race`); a ``weak`` solve's helpers share the first thread's
         question."""
-        _parallel.use_whole_table(self.table)  # no thread grows it now
+        assert self._args is not None
+        _parallel.use_whole_table(self.table, self._args.bits, self._args.near_bits)  # no thread grows it now
 
         def count(nodes: int) -> None:
             run.budget.spend(nodes)
@@ -681,9 +684,15 @@ _LOADED: set[tuple[int, int, int]] = set()
 """The geometries (width, height, connect) whose kernel this process has loaded and run."""
 
 
-def _warm_up(width: int, height: int, connect: int, table: Table) -> None:
+def _warm_up(width: int, height: int, connect: int) -> None:
     """Load the geometry's compiled kernel now (numba compiles a function at its first call),
-    by a call that stops before its first node, rather than inside the first timed solve."""
+    by a call that stops before its first node, rather than inside the first timed solve.
+
+    The call has a table of its own (untouched but for its header), made for the geometry: the
+    solver's may be laid out for another one.
+    """
+    table = Table.with_parts(MIN_TABLE_BITS + 1)
+    table.use_entry_words(2 if _layout.is_wide(width, height) else 1)
     solver_kernel(width, height, connect)(
         _layout.new_args(width, height, table, 0, np.zeros(1, dtype=np.uint8))
     )
