@@ -376,7 +376,15 @@ def test_no_book_position_answers_in_json_less_than_the_book_proves_or_its_text_
 
 
 @pytest.mark.parametrize(
-    ("size", "kind", "count"), [("10x6", "end", 8), ("10x6", "mid", 6), ("8x8", "end", 8), ("9x7", "end", 8)]
+    ("size", "kind", "count"),
+    [
+        ("10x6", "end", 6),
+        ("10x6", "mid", 8),
+        ("8x8", "end", 6),
+        ("8x8", "mid", 4),
+        ("9x7", "end", 6),
+        ("9x7", "mid", 4),
+    ],
 )
 def test_solve_batch_past_64_bits_gives_the_scores_of_an_independent_solver(
     size: str, kind: str, count: int
@@ -392,7 +400,9 @@ def test_solve_batch_past_64_bits_gives_the_scores_of_an_independent_solver(
 
 
 def test_analyze_json_past_64_bits_proves_the_best_column_with_its_line_to_the_end() -> None:
-    moves, board, score = scored_positions("10x6")[0]
+    """``c4 analyze POS --size 10x6 --json`` of a mid-game position (16-20 stones): the best column
+    proven at the independent score, its line to the end of the game."""
+    moves, board, score = scored_positions("10x6", "mid")[3]
     found = _json("analyze", moves, "--size", "10x6", "--json")
     assert found["exact"] and found["best_proven"] and found["position_score"]["score"] == score
     best = found["columns"][found["best"][0] - 1]
