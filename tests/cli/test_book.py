@@ -173,12 +173,12 @@ WIDE = ("--size", "10x6", "--connect", "3")
 
 def test_a_book_past_64_bits_is_built_described_verified_and_answers(tmp_path: Path) -> None:
     path = tmp_path / "wide.c4b"
-    built = run_c4("book", "build", "--depth", "2", *WIDE, "-o", str(path), "--workers", "0", timeout=900)
+    built = run_c4("book", "build", "--depth", "3", *WIDE, "-o", str(path), "--workers", "0", timeout=900)
     assert built.returncode == 0, built.stderr
     info = run_c4("book", "info", str(path))
     assert info.returncode == 0, info.stderr
     assert "format version: 2" in info.stdout and "board: 10x6 connect 3" in info.stdout
-    assert "per ply: 1 5 " in info.stdout
+    assert "per ply: 1 5 50 320" in info.stdout
     sample = ("--sample", "6", "--seed", "1", "--workers", "0")
     verified = run_c4("book", "verify", str(path), *sample, timeout=900)
     assert verified.returncode == 0 and ": 0 mismatches" in verified.stdout, verified.stdout + verified.stderr

@@ -370,14 +370,15 @@ def test_bad_policy_spans_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_book_past_64_bits_is_built_and_its_lookups_are_the_solver_s(tmp_path: Path) -> None:
-    """10x6 connect 3 (70 bits): every position of up to 2 stones, written as version 2 (16-byte keys);
-    each entry is the solver's score, and the analysis service answers from it."""
+    """10x6 connect 3 (70 bits): every position of up to 3 stones, written as version 2 (16-byte keys,
+    some past 64 bits); each entry is the solver's score, and the analysis service answers from it."""
     path = tmp_path / "wide.c4b"
-    stats = build_book(path, 2, width=10, height=6, connect=3, workers=0, table_mb=8)
+    stats = build_book(path, 3, width=10, height=6, connect=3, workers=0, table_mb=8)
     assert stats.per_ply[:2] == (1, 5) and stats.solved == stats.leaves
     judge = Solver(table_size_mb=8)
     with OpeningBook.open(path) as book:
         assert book.header.version == 2 and len(book) == stats.positions
+        assert max(key for key, _score in book.items()) >= 1 << 64
         for key, score in book.items():
             board = book.board(key)
             assert judge.solve(board, best_move=False).score == score, board.move_string
