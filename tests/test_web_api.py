@@ -23,6 +23,7 @@ from tests.conftest import PONS
 from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
+from c4engine.geometry import SOLVER_BITS
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
 from c4engine.web.app import ServerCaps
@@ -221,6 +222,18 @@ def test_page_is_served(client: httpx.Client) -> None:
     assert page.status_code == 200 and "app.js" in page.text
     for name in ("app.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_the_page_offers_perfect_play_on_the_boards_the_solver_holds(client: httpx.Client) -> None:
+    """The page's limit is the solver's (``c4engine.geometry.SOLVER_BITS``), and ``perfect`` is
+    refused past it, never before: 10x6 and 11x10 are played, 9x14 is not."""
+    script = client.get("/static/app.js").text
+    assert f"const SOLVER_CELLS = {SOLVER_BITS};" in script
+    for size in ("10x6", "11x10"):
+        answer = client.post("/api/move", json={"pos": "1", "size": size, "level": "perfect"})
+        assert answer.status_code == 200 and answer.json()["level"] == "perfect", answer.text
+    refused = client.post("/api/move", json={"pos": "", "size": "9x14", "level": "perfect"})
+    assert refused.status_code == 400 and f"<= {SOLVER_BITS}" in refused.text
 
 
 def test_security_headers(client: httpx.Client) -> None:

@@ -56,11 +56,11 @@ def test_a_time_limit_leaves_estimates_marked_as_estimates() -> None:
     assert not analysis.pv_exact
 
 
-def test_boards_beyond_64_bits_get_the_engines_answer() -> None:
-    board = Board.from_moves("5565", 9, 7, 5)
+def test_boards_beyond_128_bits_get_the_engines_answer() -> None:
+    board = Board.from_moves("5565", 9, 14, 5)  # 9 x 15 = 135 bits: beyond the solver
     result = Analyst().solve(board, Limit(time=0.5, depth=4))
     assert result.source == "engine" and result.column is not None
-    assert result.lower == -((63 - 4) // 2) and result.upper == (64 - 4) // 2
+    assert result.lower == -((126 - 4) // 2) and result.upper == (127 - 4) // 2
 
 
 def test_solve_on_the_books_last_ply_finds_a_move_keeping_the_score(judge: Solver) -> None:

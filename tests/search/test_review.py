@@ -429,7 +429,7 @@ def test_a_review_without_a_time_limit_is_the_same_every_run() -> None:
     verdicts = {ply["verdict"] for ply in runs[0]["plies"]}
     assert "not proven" in verdicts and verdicts - {"not proven"}  # some proven, some not
     big = [
-        review_game(Analyst(), "1212121232", Limit(depth=3), width=9, height=7, connect=5).to_json()
+        review_game(Analyst(), "1212121232", Limit(depth=3), width=9, height=14, connect=5).to_json()
         for _ in range(2)
     ]
     assert big[0] == big[1]

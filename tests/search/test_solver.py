@@ -192,13 +192,13 @@ def test_solve_many_checks_every_board_first() -> None:
     with pytest.raises(GameOverError):
         solver.solve_many([Board.from_moves("4"), Board.from_moves("1212121")])
     with pytest.raises(UnsupportedBoardError):
-        solver.solve_many([Board.from_moves("4"), Board(9, 7)])
+        solver.solve_many([Board.from_moves("4"), Board(9, 14)])
 
 
 def test_unsupported_and_finished_boards() -> None:
     solver = Solver(table_size_mb=8)
-    with pytest.raises(UnsupportedBoardError, match="9x7 needs 72"):
-        solver.solve(Board(9, 7))
+    with pytest.raises(UnsupportedBoardError, match="9x14 needs 135"):
+        solver.solve(Board(9, 14))
     assert issubclass(UnsupportedBoardError, C4Error)
     with pytest.raises(GameOverError):
         solver.solve(Board.from_moves("1212121"))
