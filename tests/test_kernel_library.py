@@ -126,7 +126,7 @@ def _random_boards(width: int, height: int, connect: int, stones: int, count: in
 
 @pytest.mark.parametrize(
     ("width", "height", "connect", "stones"),
-    [(5, 4, 4, 4), (6, 5, 4, 14), (4, 5, 3, 6), (10, 6, 4, 44), (9, 7, 5, 48), (13, 4, 3, 40)],
+    [(5, 4, 4, 4), (6, 5, 4, 14), (4, 5, 3, 6), (10, 6, 4, 44), (9, 7, 5, 48), (11, 5, 4, 40)],
 )
 def test_the_library_for_every_size_searches_as_numbas_generic_kernel(
     folder: Path, width: int, height: int, connect: int, stones: int
@@ -226,7 +226,10 @@ def test_libraries_are_looked_for_where_the_install_put_them_first(
         place.mkdir()
         library.named_path(library.ANY_SIZE, place).write_bytes(b"")
         assert library.find(library.ANY_SIZE) == library.named_path(library.ANY_SIZE, place)
-    assert library.has_library(9, 7, 5)  # the library for every size serves every size
+    assert library.has_library(8, 7, 5)  # the library for every size serves every size up to 64 bits
+    assert not library.has_library(9, 7, 5)  # past 64 bits: the wide library's
+    library.named_path(library.WIDE, shipped).write_bytes(b"")
+    assert library.has_library(9, 7, 5)
 
 
 def test_the_library_puts_off_busy_positions_as_numba_does(folder: Path) -> None:

@@ -192,13 +192,13 @@ def test_solve_many_checks_every_board_first() -> None:
     with pytest.raises(GameOverError):
         solver.solve_many([Board.from_moves("4"), Board.from_moves("1212121")])
     with pytest.raises(UnsupportedBoardError):
-        solver.solve_many([Board.from_moves("4"), Board(9, 14)])
+        solver.solve_many([Board.from_moves("4"), Board(12, 10)])  # 132 bits: past the 128 the solver holds
 
 
 def test_unsupported_and_finished_boards() -> None:
     solver = Solver(table_size_mb=8)
-    with pytest.raises(UnsupportedBoardError, match="9x14 needs 135"):
-        solver.solve(Board(9, 14))
+    with pytest.raises(UnsupportedBoardError, match="12x10 needs 132"):
+        solver.solve(Board(12, 10))
     assert issubclass(UnsupportedBoardError, C4Error)
     with pytest.raises(GameOverError):
         solver.solve(Board.from_moves("1212121"))

@@ -234,7 +234,7 @@ def _high128(typingctx: Any, value: types.Type) -> Any:
 
 
 def low(value: Any) -> Any:
-    """The low 64 bits of a word, as a uint64 (a uint64: itself)."""
+    """The low 64 bits of a word, as a uint64 (an integer of 64 bits: itself)."""
     raise NotImplementedError("compiled only")
 
 
@@ -293,7 +293,7 @@ def store_entry(table: Any, index: Any, key: Any, value: Any) -> None:
 def _low_overload(value):  # type: ignore[no-untyped-def]
     if value == uint128:
         return lambda value: _low128(value)
-    if value == types.uint64:
+    if isinstance(value, types.Integer):  # a uint64, or an int64 as a caller from Python passes one
         return lambda value: value
     return None
 
