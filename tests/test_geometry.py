@@ -1,4 +1,5 @@
-"""A board's size and bit layout (c4engine.geometry): masks, mirror, the 64-bit predicate and refusal."""
+"""A board's size and bit layout (c4engine.geometry): masks, mirror, the 64-bit predicate, and whether
+the exact solver holds a board and its refusal."""
 
 from __future__ import annotations
 
@@ -9,10 +10,9 @@ from hypothesis import strategies as st
 from c4engine.errors import BoardSizeError, UnsupportedBoardError
 from c4engine.geometry import (
     MAX_SIZE,
+    SOLVER_BITS,
     Geometry,
     center_order,
-    fits_64_bits,
-    require_64_bits,
     require_solver_holds,
     solver_holds,
 )
@@ -51,16 +51,6 @@ def test_center_order_starts_in_the_middle_and_takes_every_column_once() -> None
         assert abs(order[0] - (width - 1) / 2) <= 0.5
 
 
-def test_the_64_bit_refusal_agrees_with_its_predicate() -> None:
-    for width in range(1, 33):
-        for height in range(1, 33):
-            if fits_64_bits(width, height):
-                require_64_bits(width, height)
-            else:
-                with pytest.raises(UnsupportedBoardError, match=f"{width}x{height} needs"):
-                    require_64_bits(width, height, "perfect play")
-
-
 def test_the_refusal_agrees_with_the_predicate() -> None:
     for width in range(1, 33):
         for height in range(1, 33):
@@ -69,3 +59,21 @@ def test_the_refusal_agrees_with_the_predicate() -> None:
             else:
                 with pytest.raises(UnsupportedBoardError, match=f"{width}x{height} needs"):
                     require_solver_holds(width, height, "perfect play")
+
+
+def test_the_solver_holds_every_board_up_to_128_bits_and_refuses_the_rest_by_name() -> None:
+    assert SOLVER_BITS == 128
+    held = {(w, h) for w in range(1, 33) for h in range(1, 33) if solver_holds(w, h)}
+    assert {(7, 6), (8, 7), (8, 8), (9, 7), (10, 6), (7, 9), (11, 9), (8, 15), (4, 31)} <= held
+    assert not held & {(11, 11), (12, 10), (9, 14), (8, 16), (16, 8), (32, 4)}
+    for width in range(1, 33):
+        for height in range(1, 33):
+            assert solver_holds(width, height) == (width * (height + 1) <= 128)
+            assert Geometry(width, height, 2).solver_holds == solver_holds(width, height)
+    # every size the message names as the largest of its height is held, and one row more is not
+    with pytest.raises(UnsupportedBoardError, match=r"<= 128: up to .*; 9x14 needs 135") as refused:
+        require_solver_holds(9, 14)
+    named = str(refused.value).split("up to ")[1].split(";")[0].split(", ")
+    for size in named:
+        width, height = map(int, size.split("x"))
+        assert solver_holds(width, height) and not solver_holds(width + 1, height), size

@@ -145,9 +145,9 @@ def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="connect 9 cannot fit"):
         ConnectFourEnv(connect=9)
     # perfect play is refused where the solver cannot hold the board: it could only guess there
-    with pytest.raises(UnsupportedBoardError, match="9x7 needs 72"):
-        ConnectFourEnv(width=9, height=7, connect=5, opponent="perfect")
-    ConnectFourEnv(width=9, height=6, connect=5, opponent="perfect")  # 60 bits: the solver holds it
+    with pytest.raises(UnsupportedBoardError, match="9x14 needs 135"):
+        ConnectFourEnv(width=9, height=14, connect=5, opponent="perfect")
+    ConnectFourEnv(width=10, height=6, opponent="perfect")  # 70 bits: the solver holds it
 
 
 def test_the_perfect_opponent_answers_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:

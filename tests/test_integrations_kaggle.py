@@ -66,11 +66,11 @@ def test_book_positions_are_answered_from_the_book(monkeypatch: pytest.MonkeyPat
 
 
 def test_wins_and_blocks_on_odd_boards() -> None:
-    # 9x7 connect-5 is too big for the compiled paths: the pure-Python engine answers in time.
+    # 9x14 connect-5 (135 bits) is too big for the compiled paths: the pure-Python engine answers in time.
     player = ConnectXAgent(max_think=0.3)
-    win = Board.from_moves([4, 4, 5, 5, 6, 6, 3, 3], 9, 7, 5)  # X: four in the bottom row, both ends open
+    win = Board.from_moves([4, 4, 5, 5, 6, 6, 3, 3], 9, 14, 5)  # X: four in the bottom row, both ends open
     assert player(*observation_of(win)) in (2, 7)
-    block = Board.from_moves([0, 4, 0, 5, 1, 6, 8, 3], 9, 7, 5)  # O threatens the same; X must block
+    block = Board.from_moves([0, 4, 0, 5, 1, 6, 8, 3], 9, 14, 5)  # O threatens the same; X must block
     assert player(*observation_of(block)) in (2, 7)
     assert player.last is not None and player.last.source == "engine"
 

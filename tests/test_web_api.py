@@ -23,6 +23,7 @@ from tests.conftest import PONS
 from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
+from c4engine.geometry import SOLVER_BITS
 from c4engine.search.analysis import Analyst
 from c4engine.search.limit import Limit
 from c4engine.web.app import ServerCaps
@@ -135,10 +136,10 @@ def test_analyze_gives_the_best_line_to_the_winning_stone(client: httpx.Client) 
 
 @pytest.mark.parametrize("bound", [{"depth": 1}, {"depth": 2}, {"nodes": 300}, {"nodes": 300, "depth": 1}])
 def test_analyze_takes_a_depth_and_nodes(client: httpx.Client, bound: dict[str, int]) -> None:
-    """On 9x7 the solver cannot help: every column is the engine's estimate, searched within the
-    query's bounds (the time cap too), the same as the worker's answer within the same Limit."""
-    served = client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time": 2} | bound).json()
-    expected = analyze(Board.from_moves("55", 9, 7), Limit(time=2, **bound))
+    """On 9x14 (135 bits) the solver cannot help: every column is the engine's estimate, searched within
+    the query's bounds (the time cap too), the same as the worker's answer within the same Limit."""
+    served = client.get("/api/analyze", params={"pos": "55", "size": "9x14", "time": 2} | bound).json()
+    expected = analyze(Board.from_moves("55", 9, 14), Limit(time=2, **bound))
     assert not served["proven"]
     assert [c["estimate"] for c in served["columns"]] == [c["estimate"] for c in expected["columns"]]
 
@@ -146,7 +147,7 @@ def test_analyze_takes_a_depth_and_nodes(client: httpx.Client, bound: dict[str, 
 def test_a_deeper_analysis_estimates_differently(client: httpx.Client) -> None:
     """The depth is not ignored: one ply and two plies give different estimates."""
     shallow, deeper = (
-        client.get("/api/analyze", params={"pos": "55", "size": "9x7", "time": 2, "depth": depth}).json()
+        client.get("/api/analyze", params={"pos": "55", "size": "9x14", "time": 2, "depth": depth}).json()
         for depth in (1, 2)
     )
     assert [c["estimate"] for c in shallow["columns"]] != [c["estimate"] for c in deeper["columns"]]
@@ -223,6 +224,18 @@ def test_page_is_served(client: httpx.Client) -> None:
         assert client.get(f"/static/{name}").status_code == 200
 
 
+def test_the_page_offers_perfect_play_on_the_boards_the_solver_holds(client: httpx.Client) -> None:
+    """The page's limit is the solver's (``c4engine.geometry.SOLVER_BITS``), and ``perfect`` is
+    refused past it, never before: 10x6 and 11x10 are played, 9x14 is not."""
+    script = client.get("/static/app.js").text
+    assert f"const SOLVER_CELLS = {SOLVER_BITS};" in script
+    for size in ("10x6", "11x10"):
+        answer = client.post("/api/move", json={"pos": "1", "size": size, "level": "perfect"})
+        assert answer.status_code == 200 and answer.json()["level"] == "perfect", answer.text
+    refused = client.post("/api/move", json={"pos": "", "size": "9x14", "level": "perfect"})
+    assert refused.status_code == 400 and f"<= {SOLVER_BITS}" in refused.text
+
+
 def test_security_headers(client: httpx.Client) -> None:
     for path in ("/", "/api/position", "/docs", "/api/nowhere"):
         headers = client.get(path).headers
@@ -287,7 +300,7 @@ BAD_MOVES: list[tuple[Any, int, str]] = [
     ({"pos": "1212121"}, 409, "the game is over"),
     ({"pos": "4444444"}, 400, "column 4 is full"),
     ({"pos": "", "level": 9}, 422, "level"),
-    ({"pos": "", "size": "9x7", "connect": 5, "level": "perfect"}, 400, "9x7 needs 72"),
+    ({"pos": "", "size": "9x14", "connect": 5, "level": "perfect"}, 400, "9x14 needs 135"),
     ({"pos": "", "level": "strong"}, 422, "level"),
     ({"pos": "", "size": "3x"}, 400, "WIDTHxHEIGHT"),
     ({"pos": "", "colour": "red"}, 422, "colour"),
@@ -365,7 +378,7 @@ def test_huge_body_and_query(client: httpx.Client) -> None:
 def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.Client) -> None:
     """Fill the queue with time-capped analyses: extra work is refused, /healthz answers at once.
 
-    Each analysis holds the one worker for a second (9x7: the engine uses all its time), so the
+    Each analysis holds the one worker for a second (9x14: the engine uses all its time), so the
     requests need only arrive within about a second of each other to overflow the queue of 8,
     loaded machine or not; how many are refused depends on how fast they came, at least one is.
     """
@@ -374,7 +387,7 @@ def test_busy_engine_answers_503_and_health_stays_fast(base: str, client: httpx.
     def analyse() -> None:
         with httpx.Client(base_url=base, timeout=60) as own:
             results.append(
-                own.get("/api/analyze", params={"pos": "", "size": "9x7", "time": 1.0}).status_code
+                own.get("/api/analyze", params={"pos": "", "size": "9x14", "time": 1.0}).status_code
             )
 
     threads = [threading.Thread(target=analyse) for _ in range(CAPS.max_pending + 4)]
@@ -395,7 +408,7 @@ def test_503_has_retry_after(base: str, client: httpx.Client) -> None:
     def analyse() -> None:
         with httpx.Client(base_url=base, timeout=60) as own:
             # a second each (as above): the ten requests overflow the queue of 8 even when slow to come
-            busy.append(own.get("/api/analyze", params={"pos": "", "size": "9x7", "time": 1.0}))
+            busy.append(own.get("/api/analyze", params={"pos": "", "size": "9x14", "time": 1.0}))
 
     threads = [threading.Thread(target=analyse) for _ in range(CAPS.max_pending + 2)]
     for thread in threads:
@@ -465,7 +478,7 @@ def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
 FAIR = ServerCaps(
     workers=1, max_pending=16, per_client=2, move_time=0.5, analyze_time=0.5, max_time=30, read_timeout=1
 )
-LONG = {"pos": "", "size": "9x7", "time": 30}  # too big for the solver: the engine uses all the time
+LONG = {"pos": "", "size": "9x14", "time": 30}  # too big for the solver: the engine uses all the time
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,10 @@ from typing import Any
 import httpx
 import pytest
 from tests.conftest import REPO
+from tests.positions import fewest_stones, scored_positions
 from tests.web_server import c4_serve, server_in_thread
 
+from c4engine.board import Board
 from c4engine.search.results import Score, bound_moves
 from c4engine.web.app import ServerCaps
 
@@ -648,7 +650,7 @@ def test_two_pages_at_one_address_each_have_their_own_quota(browser: Any) -> Non
                 "response",
                 lambda response: "/api/analyze" in response.url and statuses.append(response.status),
             )
-            open_page(tabs[0], url, "?size=9x7&play=both")
+            open_page(tabs[0], url, "?size=9x14&play=both")
             tabs[0].keyboard.press("a")
             tabs[0].wait_for_function(
                 "() => document.querySelectorAll('#analysis .chip[title]').length === 9", timeout=60_000
@@ -670,14 +672,57 @@ def test_perfect_is_offered_only_where_the_solver_holds_the_board(page: Any, bas
     page.keyboard.press("n")
     perfect = "select[name=level] option[value=perfect]"
     page.select_option("select[name=level]", "perfect")
-    page.select_option("select[name=size]", "9x7")  # 9 * 8 = 72 cells: beyond the solver
+    page.select_option("select[name=size]", "12x10")  # 12 * 11 = 132 cells: beyond the solver
     assert page.is_disabled(perfect) and page.input_value("select[name=level]") == "7"
-    page.select_option("select[name=size]", "8x7")  # 8 * 8 = 64: the solver holds it
-    assert not page.is_disabled(perfect)
+    for held in ("8x7", "8x8", "9x7", "10x6", "10x8"):  # up to 10 * 9 = 90 cells: the solver holds them
+        page.select_option("select[name=size]", held)
+        assert not page.is_disabled(perfect), held
     page.keyboard.press("Escape")
-    open_page(page, base, "?size=10x8&level=perfect")
+    open_page(page, base, "?size=9x14&level=perfect")
     assert "perfect play needs a board the exact solver holds" in page.inner_text("#message")
     assert "level 7" in page.inner_text("#subtitle") and "level=7" in page.url
+
+
+def final_analysis(page: Any) -> list[str]:
+    """Ask for the analysis (``a``) and wait for its last round: the chips' words."""
+    page.keyboard.press("a")
+    page.wait_for_function(
+        "() => document.getElementById('analysis').dataset.final === 'true'", timeout=300_000
+    )
+    return chips(page)
+
+
+@pytest.mark.parametrize("size", ["8x8", "10x6"])
+def test_past_64_bits_the_page_analyses_exactly_and_plays_perfect(page: Any, base: str, size: str) -> None:
+    """8 x 9 = 72 and 10 x 7 = 70 bits: the page offers perfect play and proves its analysis, as on 7x6.
+    The best chips say the score an independent solver gave (tests/data); the perfect player's move,
+    proven, leaves the opponent exactly that score negated, which the page's next analysis proves."""
+    position, board, score = fewest_stones(scored_positions(size), 1)[0]  # the most left to prove
+    cells = board.width * board.height
+    wanted = Score.proven_value(score, cells=cells, stones=board.move_count).label()
+    open_page(page, base, f"?pos={position}&size={size}&play=both")
+    labels = final_analysis(page)
+    assert "(proven)" in page.inner_text("#analysis-note")
+    assert best_chips(page) and all(labels[column - 1] == wanted for column in best_chips(page)), labels
+    page.keyboard.press("n")
+    page.select_option("select[name=size]", size)
+    assert not page.is_disabled("select[name=level] option[value=perfect]")
+    page.keyboard.press("Escape")
+    replies: list[Any] = []
+    page.on("response", lambda response: "/api/move" in response.url and replies.append(response))
+    human = "first" if board.move_count % 2 else "second"  # the computer is the side to move
+    open_page(page, base, f"?pos={position}&size={size}&level=perfect&play={human}")
+    page.wait_for_function(f"() => document.getElementById('moves').value !== {json.dumps(position)}")
+    settle(page)
+    assert "perfect play" in page.inner_text("#subtitle")
+    answers = [reply.json() for reply in replies if reply.status == 200]
+    assert len(answers) == 1 and answers[0]["proven"] and answers[0]["level"] == "perfect", answers
+    left = Board.from_moves(answers[0]["pos"], board.width, board.height)
+    assert left.moves[:-1] == board.moves and moves(page) == answers[0]["pos"]
+    assert not left.is_over  # the data's positions have no win at once, and 6 or more empty cells
+    kept = Score.proven_value(-score, cells=cells, stones=left.move_count).label()
+    labels = final_analysis(page)
+    assert best_chips(page) and all(labels[column - 1] == kept for column in best_chips(page)), labels
 
 
 def test_show_the_best_line_draws_it_to_the_end_and_steps_through_it(page: Any, base: str) -> None:

@@ -33,8 +33,8 @@ GAME = "55555444444513336133113116266622622277"
 BLUNDERS = "44556"  # plies 3 and 4 throw a win away to a loss
 FINISHED = "4455667"  # the same, played out: X wins
 CAPS = ServerCaps(workers=1, max_pending=8, per_client=100, max_time=2, review_time=45)
-# Too big for the solver (9 x 7 does not fit 64-bit bitboards): nothing is proven but by the rules.
-BIG = {"moves": "5" * 6 + "4" * 6 + "6" * 6, "size": "9x7", "connect": 5}
+# Too big for the solver (9 x 15 = 135 bits, more than 128): nothing is proven but by the rules.
+BIG = {"moves": "5" * 6 + "4" * 6 + "6" * 6, "size": "9x14", "connect": 5}
 
 
 @pytest.fixture(scope="module")

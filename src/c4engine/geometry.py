@@ -35,7 +35,6 @@ __all__ = [
     "Geometry",
     "center_order",
     "fits_64_bits",
-    "require_64_bits",
     "require_solver_holds",
     "solver_holds",
 ]
@@ -48,9 +47,10 @@ def fits_64_bits(width: int, height: int) -> bool:
     """Whether a board of this size fits a 64-bit integer in the layout above.
 
     ``width * (height + 1) <= 64``: a column takes ``height`` bits and its
-    sentinel.  The heuristic engine's compiled kernel and opening books take
-    the boards that fit; the exact solver takes more (:func:`solver_holds`);
-    the pure-Python rules and engine take any size.
+    sentinel.  The heuristic engine's compiled kernel takes the boards that
+    fit, and opening books keep their keys in 8 bytes (version 1) there; the
+    exact solver and books take more (:func:`solver_holds`); the pure-Python
+    rules and engine take any size.
 
     >>> fits_64_bits(7, 6), fits_64_bits(8, 7), fits_64_bits(9, 7)
     (True, True, False)
@@ -96,34 +96,6 @@ width * (height + 1) <= 128: up to 4x31, 5x24, 6x20, 7x17, 8x15, 9x13, 10x11, 11
     raise UnsupportedBoardError(
         f"{needs} needs a board the exact solver holds, width * (height + 1) <= {SOLVER_BITS}: "
         f"up to {sizes}; {width}x{height} needs {width * (height + 1)}"
-    )
-
-
-def require_64_bits(width: int, height: int, needs: str = "an exact answer") -> None:
-    """Raise :class:`UnsupportedBoardError` unless :func:`fits_64_bits`: the refusal the layers above
-    the solver (analysis, perfect play, ``c4 solve``, datasets) still give until they take the
-    boards up to 128 bits that the solver now holds (:func:`require_solver_holds`; issue 34).
-    ``needs`` is what asked for the solver, in the words of the one who asked.
-
-    >>> require_64_bits(7, 6)
-    >>> require_64_bits(9, 7)
-    Traceback (most recent call last):
-    ...
-    c4engine.errors.UnsupportedBoardError: an exact answer needs a board the exact solver holds, \
-width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
-9x7 needs 72
-    """
-    if fits_64_bits(width, height):
-        return
-    widest: dict[int, int] = {}  # the widest board of each height
-    for columns in range(1, 33):
-        rows = 64 // columns - 1
-        if rows >= 1:
-            widest[rows] = columns
-    sizes = ", ".join(f"{w}x{h}" for w, h in sorted((w, h) for h, w in widest.items() if w >= 4))
-    raise UnsupportedBoardError(
-        f"{needs} needs a board the exact solver holds, width * (height + 1) <= 64: up to {sizes}; "
-        f"{width}x{height} needs {width * (height + 1)}"
     )
 
 

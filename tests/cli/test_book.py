@@ -165,3 +165,21 @@ def test_a_resumed_build_counts_its_kept_leaves_and_estimates_what_is_left(
     assert f"(the mean of the first {ESTIMATE_SAMPLE} solved)" in estimate[0]
     assert "with this process alone on a core each" in estimate[0]
     assert estimate[0].endswith("samples have come out up to 2.4 times low")
+
+
+WIDE = ("--size", "10x6", "--connect", "3")
+"""10 x 7 = 70 bits, connect 3: a book past 64 bits whose leaves solve in a test's time."""
+
+
+def test_a_book_past_64_bits_is_built_described_verified_and_answers(tmp_path: Path) -> None:
+    path = tmp_path / "wide.c4b"
+    built = run_c4("book", "build", "--depth", "3", *WIDE, "-o", str(path), "--workers", "0", timeout=900)
+    assert built.returncode == 0, built.stderr
+    info = run_c4("book", "info", str(path))
+    assert info.returncode == 0, info.stderr
+    assert "format version: 2" in info.stdout and "board: 10x6 connect 3" in info.stdout
+    assert "per ply: 1 5 50 320" in info.stdout
+    sample = ("--sample", "6", "--seed", "1", "--workers", "0")
+    verified = run_c4("book", "verify", str(path), *sample, timeout=900)
+    assert verified.returncode == 0 and ": 0 mismatches" in verified.stdout, verified.stdout + verified.stderr
+    assert path.read_bytes()[8:10] == b"\x02\x00"  # the version, little-endian

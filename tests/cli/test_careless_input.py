@@ -176,20 +176,20 @@ def test_match_help_lists_every_player_form() -> None:
 
 
 def test_perfect_play_on_a_board_the_solver_cannot_hold_is_refused_before_the_game() -> None:
-    result = run_c4("play", "--level", "perfect", "--size", "9x7", "--connect", "5", stdin="5\nq\n")
-    assert_usage_error(result, "play", "--level perfect", "9x7", "level 1..7")
+    result = run_c4("play", "--level", "perfect", "--size", "9x14", "--connect", "5", stdin="5\nq\n")
+    assert_usage_error(result, "play", "--level perfect", "9x14", "level 1..7")
     assert result.stdout == ""
 
 
 def test_a_perfect_move_on_a_board_the_solver_cannot_hold_is_refused_before_any_search() -> None:
-    result = run_c4("move", "", "--level", "perfect", "--size", "9x7", "--connect", "5")
-    assert_usage_error(result, "move", "--level perfect", "9x7 needs 72", "up to", "8x7", "level 1..7")
+    result = run_c4("move", "", "--level", "perfect", "--size", "9x14", "--connect", "5")
+    assert_usage_error(result, "move", "--level perfect", "9x14 needs 135", "up to", "10x11", "level 1..7")
     assert result.stdout == ""
 
 
 def test_a_match_of_the_perfect_player_on_a_board_the_solver_cannot_hold_is_refused() -> None:
-    result = run_c4("match", "perfect", "1", "--size", "9x7", "--connect", "5", "--games", "2", "--no-db")
-    assert_usage_error(result, "match", "perfect needs a board the exact solver holds", "9x7 needs 72")
+    result = run_c4("match", "perfect", "1", "--size", "9x14", "--connect", "5", "--games", "2", "--no-db")
+    assert_usage_error(result, "match", "perfect needs a board the exact solver holds", "9x14 needs 135")
     assert result.stdout == ""
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from tests.conftest import run_c4
+from tests.positions import scored_positions, spread
 
 from c4engine.board import Board
 from c4engine.cli.move import choose_player
@@ -13,6 +14,7 @@ from c4engine.play.players import LEVEL_CHOICES, EnginePlayer
 from c4engine.search.engine import Engine
 from c4engine.search.evaluators import windows
 from c4engine.search.limit import Limit
+from c4engine.search.solver import Solver
 
 
 def test_a_fixed_depth_move_is_the_engines_move() -> None:
@@ -156,4 +158,16 @@ def test_perfect_is_refused_on_a_board_the_solver_cannot_hold_before_any_search(
         raise AssertionError("a search started")
 
     monkeypatch.setattr(PerfectPlayer, "choose_move", search)
-    assert main(["move", "", "--level", "perfect", "--size", "9x7", "--connect", "5"]) == 2
+    assert main(["move", "", "--level", "perfect", "--size", "9x14", "--connect", "5"]) == 2
+
+
+def test_a_perfect_move_on_10x6_keeps_the_independent_score() -> None:
+    """``c4 move POS --size 10x6 --level perfect`` on mid-game positions (16-20 stones): the column
+    leaves the opponent exactly the independent score (tests/data) negated."""
+    judge = Solver(table_size_mb=16)
+    for moves, board, score in spread(scored_positions("10x6", "mid"), 3):
+        result = run_c4("move", moves, "--size", "10x6", "--level", "perfect", timeout=600)
+        assert result.returncode == 0, result.stderr
+        child = board.copy()
+        child.play(int(result.stdout.strip()) - 1)
+        assert not child.is_over and judge.solve(child, best_move=False).score == -score, moves

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from tests.conftest import run_c4
+from tests.positions import scored_positions
 
 from c4engine.board import Board
 from c4engine.errors import echo_path
@@ -105,7 +106,7 @@ def test_bad_input_is_one_line() -> None:
 
 
 def test_a_board_the_solver_cannot_hold_is_reviewed_without_claims() -> None:
-    result = run_c4("review", "5566", "--size", "9x7", "--connect", "5", "--time", "0.05", "--json")
+    result = run_c4("review", "5566", "--size", "9x14", "--connect", "5", "--time", "0.05", "--json")
     assert result.returncode == 0, result.stderr
     plies = _json(result.stdout)["plies"]
     assert isinstance(plies, list)
@@ -178,9 +179,9 @@ def test_options_that_do_not_apply_are_refused(tmp_path: Path) -> None:
 
 
 def test_advice_only_where_it_can_help() -> None:
-    big = run_c4("review", "1212121232", "--size", "9x7", "--connect", "5", "--depth", "2")
+    big = run_c4("review", "1212121232", "--size", "9x14", "--connect", "5", "--depth", "2")
     assert big.returncode == 0, big.stderr
-    assert "the exact solver cannot hold a 9x7 board" in big.stdout and "may prove" not in big.stdout
+    assert "the exact solver cannot hold a 9x14 board" in big.stdout and "may prove" not in big.stdout
     # each side: one proven move of five, too few for an accuracy
     assert big.stdout.count("accuracy: not enough proven moves (1 proven, 5 needed)") == 2
     small = run_c4("review", GAME_6X5, "--size", "6x5", "--nodes", "200")
@@ -197,7 +198,7 @@ GAME_6X5 = "25523546515143622466442161"
 def test_a_review_without_a_time_limit_gives_the_same_answer_every_run() -> None:
     for args in (
         (GAME_6X5, "--size", "6x5", "--nodes", "2000"),
-        ("1212121232", "--size", "9x7", "--connect", "5", "--depth", "3"),
+        ("1212121232", "--size", "9x14", "--connect", "5", "--depth", "3"),
     ):
         first, second = (run_c4("review", *args, "--json") for _ in range(2))
         assert first.returncode == 0, first.stderr
@@ -206,3 +207,25 @@ def test_a_review_without_a_time_limit_gives_the_same_answer_every_run() -> None
         assert data["ply_time"] is None  # nothing timed
         plies = data["plies"]
         assert isinstance(plies, list) and any(ply["verdict"] == "not proven" for ply in plies)
+
+
+REVIEWED_STONES = 20
+"""Past this many stones a review on 10x6 proves every ply (issue 34)."""
+
+
+def test_a_10x6_game_is_proven_at_every_ply_past_20_stones() -> None:
+    """10 x 7 = 70 bits: the review proves every ply from the 21st stone on, as on 7x6, and the value
+    it finds for the game's last position is the score an independent solver gave (tests/data).  A
+    node budget a ply and no time limit: the same answer every run (the plies past 20 stones took
+    under a million nodes each when this was written)."""
+    moves, board, score = min(scored_positions("10x6"), key=lambda case: case[1].move_count)
+    result = run_c4("review", moves, "--size", "10x6", "--nodes", "2000000", "--json", timeout=1800)
+    assert result.returncode == 0, result.stderr
+    review = _json(result.stdout)
+    plies = review["plies"]
+    assert isinstance(plies, list) and len(plies) == board.move_count
+    late = [ply for ply in plies if ply["ply"] > REVIEWED_STONES]
+    assert late and all(ply["proven"] and ply["verdict"] != "not proven" for ply in late), [
+        ply["ply"] for ply in late if not ply["proven"]
+    ]
+    assert plies[-1]["score_after"] == -score  # the mover's view of the position left to the opponent

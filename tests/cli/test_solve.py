@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from tests.conftest import PONS, run_c4
+from tests.positions import WIDE_DATA, assert_ends_as_scored, scored_positions, spread
 
 from c4engine import Board
 from c4engine.kernels import library
@@ -249,8 +250,9 @@ def test_a_capped_analysis_never_recommends_a_draw_over_a_column_that_may_win() 
 
 
 def test_a_capped_analysis_of_a_wide_board_recommends_only_the_blocks() -> None:
-    """On 10x8 after 5,5,6 every column but the two blocks (4 and 7) loses in 2, which the engine
-    proves; the blocks stay estimates, and only they may be recommended."""
+    """On 10x8 after 5,5,6 every column but the two blocks (4 and 7) loses in 2, which the solver
+    proves (10 x 9 = 90 bits, which it holds); the blocks stay estimates in 3 s, and only they may be
+    recommended."""
     found = _json("analyze", "5,5,6", "--size", "10x8", "--time", "3", "--json")
     assert set(found["best"]) <= {4, 7} and not found["best_proven"]
     for column in found["columns"]:
@@ -371,3 +373,48 @@ def test_no_book_position_answers_in_json_less_than_the_book_proves_or_its_text_
             assert all(column["lower"] == score for column in best), (moves, found["best"])
         if score in book_columns:  # the book shows a column keeping the score: it is proven best
             assert found["best_proven"], moves
+
+
+@pytest.mark.parametrize(
+    ("size", "kind", "count"),
+    [
+        ("10x6", "end", 6),
+        ("10x6", "mid", 8),
+        ("8x8", "end", 6),
+        ("8x8", "mid", 4),
+        ("9x7", "end", 6),
+        ("9x7", "mid", 4),
+    ],
+)
+def test_solve_batch_past_64_bits_gives_the_scores_of_an_independent_solver(
+    size: str, kind: str, count: int
+) -> None:
+    """``c4 solve --size WxH --no-book``, one position a line, on boards of 70 and 72 bits, end-game
+    and mid-game (16-20 stones): the scores Steininger's solver gave (tests/data/README.md), in the
+    published solver's output format."""
+    cases = spread(scored_positions(size, kind), count)
+    lines = "".join(f"{moves}\n" for moves, _, _ in cases)
+    result = run_c4("solve", "--size", size, "--no-book", stdin=lines, timeout=900)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"{moves} {score}" for moves, _, score in cases]
+
+
+def test_analyze_json_past_64_bits_proves_the_best_column_with_its_line_to_the_end() -> None:
+    """``c4 analyze POS --size 10x6 --json`` of a mid-game position (16-20 stones): the best column
+    proven at the independent score, its line to the end of the game."""
+    moves, board, score = scored_positions("10x6", "mid")[3]
+    found = _json("analyze", moves, "--size", "10x6", "--json")
+    assert found["proven"] and found["best_proven"] and found["position_score"]["score"] == score
+    best = found["columns"][found["best"][0] - 1]
+    assert best["proven"] and best["score"] == score and best["pv_complete"]
+    assert_ends_as_scored(board, [column - 1 for column in best["pv"]], score)
+
+
+def test_bench_reads_positions_of_another_board() -> None:
+    """``c4 bench --size 9x7 FILE:N``: the independent 9x7 scores, each one correct."""
+    result = run_c4("bench", "--size", "9x7", f"{WIDE_DATA / 'wide_9x7_end.txt'}:6", timeout=900)
+    assert result.returncode == 0, result.stderr
+    row = result.stdout.splitlines()[1].split()
+    assert row[:3] == ["wide_9x7_end.txt", "6", "6"]
+    refused = run_c4("bench", "--size", "9x14", f"{WIDE_DATA / 'wide_9x7_end.txt'}:6")
+    assert refused.returncode != 0 and "c4 bench needs a board the exact solver holds" in refused.stderr

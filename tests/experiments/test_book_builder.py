@@ -29,6 +29,7 @@ from c4engine.experiments.book_builder import (
     enumerate_positions,
 )
 from c4engine.play.perfect import PerfectPlayer
+from c4engine.search.analysis import Analyst
 from c4engine.search.book import OpeningBook
 from c4engine.search.limit import UNLIMITED
 from c4engine.search.solver import Solver
@@ -110,6 +111,32 @@ def test_extension_reuses_the_checkpoint(tmp_path: Path) -> None:
     assert (tmp_path / "d4c.c4b").read_bytes() == (tmp_path / "d4.c4b").read_bytes()
 
 
+def test_a_checkpoint_keeps_keys_past_64_bits(tmp_path: Path) -> None:
+    """SQLite's integers hold 64 bits: a board past them keeps its keys (up to 128 bits) as blobs,
+    a 7x6 checkpoint its integers (the repository's own checkpoint still reads)."""
+    path = tmp_path / "wide.sqlite"
+    keys = [0, 5, (1 << 63) + 1, (1 << 64) + 7, (1 << 127) + 3, (1 << 128) - 1]
+    with Checkpoint(path, 16, 7, 4, False) as store:
+        store.add((key, index - 3) for index, key in enumerate(keys))
+        store.add_policy([(keys[-2], 2, 5)])
+    with Checkpoint(path, 16, 7, 4, False) as store:
+        assert store.scores() == {key: index - 3 for index, key in enumerate(keys)}
+        assert store.policy() == {keys[-2]: (2, 5)} and len(store) == len(keys)
+    with sqlite3.connect(path) as db:
+        assert {kind for (kind,) in db.execute("SELECT typeof(key) FROM solved")} == {"blob"}
+    narrow = tmp_path / "narrow.sqlite"
+    with Checkpoint(narrow, 7, 6, 4, False) as store:
+        store.add([((1 << 63) + 1, 2)])
+        assert store.scores() == {(1 << 63) + 1: 2}
+    with sqlite3.connect(narrow) as db:
+        assert {kind for (kind,) in db.execute("SELECT typeof(key) FROM solved")} == {"integer"}
+    shipped = Path(__file__).resolve().parents[2] / "books" / "book-7x6.sqlite"
+    copy = tmp_path / "shipped.sqlite"
+    copy.write_bytes(shipped.read_bytes())
+    with Checkpoint(copy, 7, 6, 4, False) as store:
+        assert len(store) > 20_000 and all(0 <= key < 1 << 49 for key in store.scores())
+
+
 def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
     Checkpoint(tmp_path / "c.sqlite", 5, 4, 4, False).close()
     with pytest.raises(BookError, match=r"holds another book build: width 5 \(asked 6\)"):
@@ -185,8 +212,8 @@ def test_the_local_pool_builds_the_same_book(reference: Path, tmp_path: Path) ->
 
 
 def test_boards_too_large_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(BookError, match="64 bits"):
-        build_book(tmp_path / "x.c4b", 1, width=9, height=7, connect=4, workers=0)
+    with pytest.raises(BookError, match=r"128 bits.*9x14 needs 135"):
+        build_book(tmp_path / "x.c4b", 1, width=9, height=14, connect=4, workers=0)
 
 
 def test_progress_is_reported_by_callback(tmp_path: Path) -> None:
@@ -340,3 +367,22 @@ def test_bad_policy_spans_are_refused(tmp_path: Path) -> None:
         build_book(tmp_path / "x.c4b", 2, width=W, height=H, connect=C, workers=0, policy=[PolicySpan(3, 5)])
     with pytest.raises(BookError, match="exact scores"):
         build_book(tmp_path / "x.c4b", 2, width=W, height=H, connect=C, weak=True, policy=[PolicySpan(1, 5)])
+
+
+def test_a_book_past_64_bits_is_built_and_its_lookups_are_the_solver_s(tmp_path: Path) -> None:
+    """10x6 connect 3 (70 bits): every position of up to 3 stones, written as version 2 (16-byte keys,
+    some past 64 bits); each entry is the solver's score, and the analysis service answers from it."""
+    path = tmp_path / "wide.c4b"
+    stats = build_book(path, 3, width=10, height=6, connect=3, workers=0, table_mb=8)
+    assert stats.per_ply[:2] == (1, 5) and stats.solved == stats.leaves
+    judge = Solver(table_size_mb=8)
+    with OpeningBook.open(path) as book:
+        assert book.header.version == 2 and len(book) == stats.positions
+        assert max(key for key, _score in book.items()) >= 1 << 64
+        for key, score in book.items():
+            board = book.board(key)
+            assert judge.solve(board, best_move=False).score == score, board.move_string
+            assert book.score(board.mirror()) == score
+        empty = Board(10, 6, 3)
+        analysis = Analyst(book).analyze(empty, pv=False)
+        assert analysis.source == "book" and analysis.proven_values() == tuple(book.move_scores(empty))

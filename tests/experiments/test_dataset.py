@@ -124,8 +124,8 @@ def test_bad_settings_raise_dataset_errors() -> None:
         sample_positions([20], per_ply=1, width=5, height=4)
     with pytest.raises(DatasetError, match="either per_ply or count"):
         sample_positions([3], per_ply=1, count=2, width=5, height=4)
-    with pytest.raises(DatasetError, match="width \\* \\(height \\+ 1\\) <= 64"):
-        build_dataset([Board(9, 7, 5)])
+    with pytest.raises(DatasetError, match="width \\* \\(height \\+ 1\\) <= 128"):
+        build_dataset([Board(9, 14, 5)])
     with pytest.raises(DatasetError, match="unknown format"):
         write_dataset(ROWS, "rows.txt", width=5, format="xlsx")
     assert label(Board.from_moves("3344", 5, 4)) == ROWS[0]
@@ -151,7 +151,7 @@ def test_the_command_writes_a_dataset(tmp_path: Path) -> None:
         (["--plies", "40"], "--plies '40': a board of 20 cells has plies 0..19"),
         (["--per-ply", "0"], "--per-ply must be 1..10000000, not 0"),
         (["--per-ply", "2", "--count", "3"], "not allowed with argument"),
-        (["--size", "9x7", "--connect", "5"], "width * (height + 1) <= 64"),
+        (["--size", "9x14", "--connect", "5"], "width * (height + 1) <= 128"),
         (["--format", "xlsx"], "invalid choice"),
         (["--workers", "-1"], "argument --workers: must be 0 (work in this process) or more, not -1"),
         (["--connect", "9"], "connect 9 cannot fit"),

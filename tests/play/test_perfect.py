@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import PONS
+from tests.positions import assert_ends_as_scored, fewest_stones, scored_positions
 
 from c4engine.board import Board
-from c4engine.errors import GameOverError
+from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.experiments.book_builder import build_book
-from c4engine.play.perfect import PerfectPlayer
+from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import EnginePlayer, RandomPlayer, parse_agent
 from c4engine.search.analysis import best_column
 from c4engine.search.book import OpeningBook
@@ -226,3 +227,40 @@ def test_the_book_documentation_examples_run() -> None:
 
     result = doctest.testfile(str(REPO / "docs" / "book.md"), module_relative=False)
     assert result.attempted >= 3 and result.failed == 0
+
+
+@pytest.mark.parametrize("size", ["10x6", "8x8"])
+def test_past_64_bits_perfect_play_keeps_the_independent_score_to_the_end(size: str) -> None:
+    """From positions an independent solver scored (tests/data), the perfect player playing both
+    sides keeps the score at every move -- each move proven, at the score the last one left -- and
+    the game ends exactly as the score says."""
+    player = PerfectPlayer(book=None, table_size_mb=16, limit=UNLIMITED)
+    for moves, board, score in fewest_stones(scored_positions(size), 3):
+        walk, kept, played = board.copy(), score, []
+        while not walk.is_over:
+            column = player.choose_move(walk.copy())
+            assert player.last is not None and player.last.proven, moves
+            assert player.last.score is not None and player.last.score.value == kept, moves
+            walk.play(column)
+            played.append(column)
+            kept = -kept
+        assert_ends_as_scored(board, played, score)
+    assert player.unproven == 0
+
+
+def test_a_perfect_move_in_a_10x6_mid_game_keeps_the_independent_score(judge: Solver) -> None:
+    """16-20 stones on 10x6: the move is proven at the score an independent solver gave (tests/data),
+    and the position it leaves scores exactly that, negated, for the opponent (another solver's table)."""
+    moves, board, score = scored_positions("10x6", "mid")[1]
+    player = PerfectPlayer(book=None, table_size_mb=64, limit=UNLIMITED)
+    column = player.choose_move(board.copy())
+    assert player.last is not None and player.last.proven and player.last.score is not None
+    assert player.last.score.value == score, moves
+    assert _score_of_move(board, column, judge) == score, moves
+
+
+def test_perfect_play_is_offered_up_to_128_bits() -> None:
+    for width, height in ((10, 6), (8, 8), (9, 7), (11, 9), (16, 7)):
+        check_perfect_board(width, height)
+    with pytest.raises(UnsupportedBoardError, match=r"<= 128: .*; 9x14 needs 135: choose a level 1\.\.7"):
+        check_perfect_board(9, 14)

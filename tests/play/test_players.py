@@ -180,7 +180,7 @@ def test_an_exact_player_plays_the_analysts_move() -> None:
     # the book: columns 3, 6 and 7 are equally good, the one nearest the centre is played
     assert player.choose_move(Board.from_moves("4453")) == 2
     assert player.last is not None and player.last.source == "book" and player.last.proven
-    big = Board.from_moves("5564", 9, 7, 5)  # no solver for boards over 64 bits: the engine's estimate
+    big = Board.from_moves("5564", 9, 14, 5)  # no solver for boards over 128 bits: the engine's estimate
     assert player.choose_move(big) in big.legal_moves()
     assert player.last is not None and player.last.source == "engine" and not player.last.proven
 

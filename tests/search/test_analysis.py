@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from tests.positions import assert_ends_as_scored, fewest_stones, scored_positions
 
 from c4engine import Board
 from c4engine.errors import GameOverError, LimitError
@@ -56,11 +57,11 @@ def test_a_time_limit_leaves_estimates_marked_as_estimates() -> None:
     assert not analysis.pv_proven
 
 
-def test_boards_beyond_64_bits_get_the_engines_answer() -> None:
-    board = Board.from_moves("5565", 9, 7, 5)
+def test_boards_beyond_128_bits_get_the_engines_answer() -> None:
+    board = Board.from_moves("5565", 9, 14, 5)  # 9 x 15 = 135 bits: beyond the solver
     result = Analyst().solve(board, Limit(time=0.5, depth=4))
     assert result.source == "engine" and result.column is not None
-    assert result.lower == -((63 - 4) // 2) and result.upper == (64 - 4) // 2
+    assert result.lower == -((126 - 4) // 2) and result.upper == (127 - 4) // 2
 
 
 def test_solve_on_the_books_last_ply_finds_a_move_keeping_the_score(judge: Solver) -> None:
@@ -413,3 +414,27 @@ def test_a_solved_answers_time_leaves_out_loading_the_solver(
     assert result.source == "solver" and result.proven and result.line_complete
     assert loading
     assert result.time <= wall - loading[0]
+
+
+@pytest.mark.parametrize("size", ["10x6", "8x8", "9x7"])
+def test_past_64_bits_the_analysis_proves_the_best_columns_and_their_line_to_the_end(size: str) -> None:
+    """Boards of 70 and 72 bits (the solver holds up to 128): every column exact, the best ones at the
+    score an independent solver gave (tests/data), their line to the end of the game -- and the line
+    ends the game exactly as that score says."""
+    analyst = Analyst(book=None, table_size_mb=16)
+    for moves, board, score in fewest_stones(scored_positions(size), 3):
+        analysis = analyst.analyze(board)
+        assert analysis.proven and analysis.best_proven and analysis.pv_proven, moves
+        values = analysis.proven_values()
+        assert max(v for v in values if v is not None) == score, moves
+        assert all(values[column] == score for column in analysis.best_columns), moves
+        assert_ends_as_scored(board, analysis.pv, score)
+
+
+def test_a_10x6_mid_game_position_is_proven_with_its_line_to_the_end() -> None:
+    """16-20 stones on 10x6: the best column at the independent score, its line to the end of the game."""
+    moves, board, score = scored_positions("10x6", "mid")[0]
+    analysis = Analyst(book=None, table_size_mb=64).analyze(board)
+    assert analysis.proven and analysis.best_proven and analysis.pv_proven, moves
+    assert analysis.score.value == score
+    assert_ends_as_scored(board, analysis.pv, score)

@@ -13,7 +13,15 @@ from c4engine.board import Board
 from c4engine.errors import BookError, C4Error
 from c4engine.experiments.book_builder import build_book
 from c4engine.search import book as book_module
-from c4engine.search.book import HEADER_SIZE, OpeningBook, board_from_key, default_book_path, write_book
+from c4engine.search.book import (
+    HEADER_SIZE,
+    OpeningBook,
+    board_from_key,
+    default_book_path,
+    format_version,
+    require_book_size,
+    write_book,
+)
 from c4engine.search.solver import Solver
 
 SIZE = (5, 4, 4)
@@ -140,6 +148,7 @@ def test_write_is_deterministic_and_round_trips(tmp_path: Path) -> None:
     assert len((tmp_path / "a.c4b").read_bytes()) == HEADER_SIZE + 9 * 3
     with OpeningBook.open(tmp_path / "a.c4b") as book:
         assert dict(book.items()) == scores
+        assert book.header.version == 1 and book.header.key_bytes == 8  # what older readers read
 
 
 def test_board_from_key_round_trips_random_positions() -> None:
@@ -169,7 +178,7 @@ def test_the_shipped_book_answers_the_empty_board() -> None:
     path = default_book_path()
     assert path is not None, "the 7x6 book is package data"
     with OpeningBook.open(path) as book:
-        assert book.depth >= 1
+        assert book.depth >= 1 and book.header.version == 1  # a 7x6 book is still version 1
         assert book.move_scores(Board()) == [-2, -1, 0, 1, 0, -1, -2]
         assert book.score(Board()) == 1
 
@@ -216,3 +225,64 @@ def test_items_and_arrays_agree_and_do_not_hold_the_book_open(
     next(unfinished)
     book.close()  # neither the arrays nor an unfinished iteration keep the map open
     assert int(keys[-1]) == entries[-1][0]
+
+
+def _boards_reaching_the_last_columns(width: int, height: int, count: int, seed: int) -> list[Board]:
+    """Random positions, not over, with stones in the rightmost columns: keys of the board's top bits."""
+    rng = random.Random(seed)
+    boards: list[Board] = []
+    while len(boards) < count:
+        board = Board(width, height, 4)
+        for _ in range(rng.randrange(2, width * height // 2)):
+            right = [c for c in board.legal_moves() if c >= width - 2]
+            column = rng.choice(right if right and rng.random() < 0.6 else board.legal_moves())
+            board.play(column)
+            if board.is_over:
+                break
+        if not board.is_over:
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize(("width", "height"), [(10, 6), (8, 8), (16, 7)])
+def test_a_book_of_a_board_past_64_bits_keeps_16_byte_keys(width: int, height: int, tmp_path: Path) -> None:
+    """Version 2: the same header, keys of 16 bytes (up to the solver's 128 bits), the same lookups."""
+    boards = _boards_reaching_the_last_columns(width, height, 60, seed=width * height)
+    scores = {board.canonical_key(): board.move_count % 7 - 3 for board in boards}
+    assert max(scores) >= 1 << 64  # keys that 8 bytes cannot hold
+    if width * (height + 1) == 128:
+        assert max(board.key() for board in boards) >= 1 << 127  # the top bit of the widest key
+    path = tmp_path / f"book-{width}x{height}.c4b"
+    deepest = max(board.move_count for board in boards)
+    write_book(path, scores, width=width, height=height, connect=4, depth=0, sparse_depth=deepest)
+    assert format_version(width, height) == 2
+    assert len(path.read_bytes()) == HEADER_SIZE + 17 * len(scores)
+    with OpeningBook.open(path) as book:
+        assert (book.header.version, book.header.key_bytes, len(book)) == (2, 16, len(scores))
+        assert dict(book.items()) == scores
+        keys = book.keys_array()
+        assert list(keys) == sorted(scores) and [book.entry(i)[0] for i in range(len(book))] == list(keys)
+        for board in boards:
+            expected = scores[board.canonical_key()]
+            assert book.score(board) == book.score(board.mirror()) == expected
+            assert book.board(board.canonical_key()).canonical_key() == board.canonical_key()
+        assert book.lookup_key(1 << 128) is None and book.lookup_key(-1) is None
+        assert book.score(Board(width, height, 4)) is None  # not in this book
+
+
+def test_a_version_1_header_cannot_claim_a_board_past_64_bits(tmp_path: Path) -> None:
+    board = Board.from_moves("10,10,1", 10, 6)
+    path = tmp_path / "wide.c4b"
+    write_book(path, {board.canonical_key(): 1}, width=10, height=6, connect=4, depth=3)
+    data = path.read_bytes()
+    narrow = tmp_path / "narrow.c4b"
+    narrow.write_bytes(data[:8] + struct.pack("<H", 1) + data[10:])
+    with pytest.raises(BookError, match="impossible board size 10x6"):
+        OpeningBook.open(narrow)
+
+
+def test_books_hold_the_boards_the_solver_holds() -> None:
+    require_book_size(10, 6)
+    require_book_size(16, 7)
+    with pytest.raises(BookError, match=r"<= 128 bits, the boards the exact solver holds; 9x14 needs 135"):
+        require_book_size(9, 14)

@@ -171,12 +171,12 @@ def _wins_after(board: Board, reply: int, plies: int) -> bool:
     return not child.is_over and _forced_win_within(child, plies)
 
 
-def test_a_9x7_connect_5_review_marks_only_what_the_rules_prove() -> None:
+def test_a_review_beyond_128_bits_marks_only_what_the_rules_prove() -> None:
     # X stacks column 1, O column 2; at ply 9 X could win at once but plays 3, and O wins.
     moves = "1212121232"
-    review = review_game(Analyst(), moves, Limit(time=0.05), width=9, height=7, connect=5)
+    review = review_game(Analyst(), moves, Limit(time=0.05), width=9, height=14, connect=5)  # 135 bits
     assert [ply.verdict for ply in review.plies] == ["not proven"] * 8 + ["blunder", "best"]
-    board = Board.from_moves(moves[:8], 9, 7, 5)
+    board = Board.from_moves(moves[:8], 9, 14, 5)
     assert board.winning_columns()  # X could win at once...
     board.play(2)
     assert board.winning_columns()  # ...and after its 3, O wins at once
@@ -185,7 +185,7 @@ def test_a_9x7_connect_5_review_marks_only_what_the_rules_prove() -> None:
     for side in (review.summary.first, review.summary.second):
         assert (side.moves, side.proven, side.accuracy) == (5, 1, None)
     for ply in review.plies[:8]:  # nothing claimed beyond what a tiny exhaustive search confirms
-        position = Board.from_moves(moves[: ply.index], 9, 7, 5)
+        position = Board.from_moves(moves[: ply.index], 9, 14, 5)
         child = position.copy()
         child.play(ply.column)
         if ply.upper < 0:
@@ -208,11 +208,11 @@ SIDE_KEYS = {
 
 
 def test_a_total_limit_shares_out_the_plies_of_a_board_the_solver_cannot_hold() -> None:
-    """9x7 (72 bits): every ply would spend its whole time on an estimate, so each gets its share of
+    """9x14 (135 bits): every ply would spend its whole time on an estimate, so each gets its share of
     half the review's total; on 7x6 the plies keep the time asked for.  (One ply: a review is cut
     short only after its first, so no wait on a busy machine can make it incomplete.)"""
     analyst = Analyst()
-    big = review_game(analyst, "5", Limit(time=3), width=9, height=7, total=Limit(time=2))
+    big = review_game(analyst, "5", Limit(time=3), width=9, height=14, total=Limit(time=2))
     assert big.complete and big.ply_time == pytest.approx(TOTAL_SHARE * 2 / 1)
     assert review_game(analyst, "4455", Limit(time=1), total=Limit(time=2)).ply_time == 1
 
@@ -413,9 +413,9 @@ def test_advice_only_where_more_would_prove_something() -> None:
     opening = replace(unproven.plies[0], verdict="not chosen", chosen=False)
     assert replace(unproven, ply_time=0.5, plies=(opening, *unproven.plies[1:])).advice is None
     # a board the solver cannot hold: more time does not prove it, and no advice says so
-    big = review_game(Analyst(), "1212121232", Limit(depth=2), width=9, height=7, connect=5)
+    big = review_game(Analyst(), "1212121232", Limit(depth=2), width=9, height=14, connect=5)
     advice = big.advice
-    assert advice is not None and advice.startswith("8 plies not proven: the exact solver cannot hold a 9x7")
+    assert advice is not None and advice.startswith("8 plies not proven: the exact solver cannot hold a 9x14")
     assert advice.endswith("more time does not change that.") and "may prove" not in advice
     timed = replace(big, ply_time=1.0).advice  # timed estimates vary: how to get the same every run
     assert timed is not None and timed.endswith("gives the same estimates every run).")
@@ -429,7 +429,7 @@ def test_a_review_without_a_time_limit_is_the_same_every_run() -> None:
     verdicts = {ply["verdict"] for ply in runs[0]["plies"]}
     assert "not proven" in verdicts and verdicts - {"not proven"}  # some proven, some not
     big = [
-        review_game(Analyst(), "1212121232", Limit(depth=3), width=9, height=7, connect=5).to_json()
+        review_game(Analyst(), "1212121232", Limit(depth=3), width=9, height=14, connect=5).to_json()
         for _ in range(2)
     ]
     assert big[0] == big[1]

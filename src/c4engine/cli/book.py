@@ -313,13 +313,13 @@ def _run_verify(args: argparse.Namespace) -> int:
         raise BookError(f"--sample must be at least 1, not {args.sample}")
     with _open(args) as book:
         geometry = Geometry.of(book.width, book.height, book.connect)
-        keys = book.keys_array()
         if args.min_ply:
-            candidates = [i for i in range(len(book)) if _ply_of(int(keys[i]), geometry) >= args.min_ply]
+            keys = enumerate(key for key, _score in book.items())
+            candidates = [index for index, key in keys if _ply_of(key, geometry) >= args.min_ply]
         else:
             candidates = list(range(len(book)))
         chosen = sorted(random.Random(args.seed).sample(candidates, min(args.sample, len(candidates))))
-        expected = {int(keys[i]): int(book.scores_array()[i]) for i in chosen}
+        expected = dict(book.entry(index) for index in chosen)
         jobs = [
             (key, bytes(board_from_key(key, book.width, book.height, book.connect).moves)) for key in expected
         ]

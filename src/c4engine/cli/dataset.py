@@ -38,7 +38,7 @@ from c4engine.experiments.dataset import (
     sample_positions,
     write_dataset,
 )
-from c4engine.geometry import require_64_bits
+from c4engine.geometry import require_solver_holds
 from c4engine.notation import parse_size
 
 __all__ = ["COMMANDS", "DATASET", "MAX_POSITIONS", "SUFFIXES", "parse_plies", "run_dataset"]
@@ -128,7 +128,7 @@ def run_dataset(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N fails before any work
     try:
-        require_64_bits(width, height, "a dataset")
+        require_solver_holds(width, height, "a dataset")
     except UnsupportedBoardError as refused:
         raise DatasetError(str(refused)) from None
     cells = width * height

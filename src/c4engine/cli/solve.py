@@ -45,7 +45,7 @@ from c4engine.cli.options import (
 )
 from c4engine.cli.progress import Progress, format_duration
 from c4engine.errors import C4Error, echo, echo_path
-from c4engine.geometry import require_64_bits
+from c4engine.geometry import require_solver_holds
 from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
@@ -74,11 +74,21 @@ def _size(text: str) -> tuple[int, int]:
     return parse_size(board_size(text))
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=_size, default=(7, 6), metavar="WxH", help="board size (default 7x6)")
+def _size_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--size",
+        type=_size,
+        default=(7, 6),
+        metavar="WxH",
+        help="board size (default 7x6); exact answers on every board of width * (height + 1) <= 128",
+    )
     parser.add_argument(
         "--connect", type=int, default=4, metavar="N", help="stones in a row to win (default 4)"
     )
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    _size_options(parser)
     parser.add_argument("-w", "--weak", action="store_true", help="only win / draw / loss")
     add_table_option(parser)
     add_thread_option(parser)
@@ -101,6 +111,7 @@ def _bench_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE[:N]")
     parser.add_argument("--limit", type=int, default=None, metavar="N", help="first N positions of each set")
     parser.add_argument("--data", default=None, metavar="DIR", help="directory of the default sets")
+    _size_options(parser)
     parser.add_argument("-w", "--weak", action="store_true", help="weak solve (checks the sign)")
     add_table_option(parser)
     add_progress_option(parser)
@@ -113,7 +124,7 @@ def _board(position: str, args: argparse.Namespace) -> Board:
     width, height = args.size
     board = Board.from_moves(position, width, height, args.connect)
     if args.func is run_solve and not args.json:
-        require_64_bits(board.width, board.height)  # c4 solve promises exact scores: no engine estimates
+        require_solver_holds(board.width, board.height)  # c4 solve promises exact scores: no engine estimates
     return board
 
 
@@ -284,8 +295,9 @@ def _bench_files(args: argparse.Namespace) -> list[tuple[Path, int | None]]:
     return files
 
 
-def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
-    """The ``(moves, score)`` lines of a benchmark file; a line that is not one names the file and line."""
+def _read_bench(path: Path, limit: int | None, size: tuple[int, int, int]) -> list[tuple[str, int]]:
+    """The ``(moves, score)`` lines of a benchmark file of positions of ``size`` (width, height,
+    connect); a line that is not one names the file and line."""
     name = echo_path(path)
     try:
         data = check_input_file(str(path), "bench file").read_bytes()
@@ -307,7 +319,7 @@ def _read_bench(path: Path, limit: int | None) -> list[tuple[str, int]]:
         if len(parts) != 2:
             raise C4Error(f"{where}: expected 'MOVES SCORE', not {echo(line.strip())}")
         try:
-            Board.from_moves(parts[0])
+            Board.from_moves(parts[0], *size)
             cases.append((parts[0], int(parts[1])))
         except ValueError as error:
             problem = f"score {echo(parts[1])} is not a number" if not isinstance(error, C4Error) else error
@@ -323,11 +335,14 @@ def run_bench(args: argparse.Namespace) -> int:
     """Handler of ``c4 bench``: one table row per set."""
     from c4engine.search.solver import Solver  # numba: only bench needs it up front
 
+    width, height = args.size
+    size = (width, height, args.connect)
+    require_solver_holds(width, height, "c4 bench")
     files = _bench_files(args)
-    sets = [(path, _read_bench(path, limit)) for path, limit in files]
+    sets = [(path, _read_bench(path, limit, size)) for path, limit in files]
     solver = Solver(table_size_mb=args.table_mb)
     # load the compiled kernel before any clock starts (each set then starts from an empty table)
-    solver.solve(Board.from_moves("4455"), Limit(nodes=1000), best_move=False)
+    solver.solve(Board(*size), Limit(nodes=1000), best_move=False)
     header = ("set", "positions", "correct", "mean time", "mean nodes", "knodes/s")
     print("{:<14} {:>9} {:>8} {:>11} {:>12} {:>9}".format(*header))
     all_right = True
@@ -338,7 +353,7 @@ def run_bench(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         with Progress(path.name, len(cases), enabled=args.progress) as bar:  # cleared on Ctrl-C too
             for moves, expected in cases:
-                result = solver.solve(Board.from_moves(moves), weak=args.weak, best_move=False)
+                result = solver.solve(Board.from_moves(moves, *size), weak=args.weak, best_move=False)
                 want = (expected > 0) - (expected < 0) if args.weak else expected
                 correct += result.score == want
                 nodes += result.nodes
@@ -380,7 +395,8 @@ BENCH = Command(
     description="Solve benchmark files ('MOVES SCORE' lines) and report per set: positions, "
     f"correct, mean time, mean nodes, knodes/s.  FILE:N takes the first N lines.  Default: "
     f"the six published sets of Pascal Pons' solver benchmark ({BENCH_SOURCE}), shipped with "
-    f"c4engine; --data DIR or ${BENCH_ENV} names another folder of them.",
+    f"c4engine; --data DIR or ${BENCH_ENV} names another folder of them.  --size and --connect "
+    f"read the files as positions of another board (any the exact solver holds).",
     add_options=_bench_options,
     run=run_bench,
 )

@@ -32,7 +32,7 @@ from typing import Any
 
 from c4engine.board import Board
 from c4engine.errors import DatasetError, UnsupportedBoardError
-from c4engine.geometry import require_64_bits
+from c4engine.geometry import require_solver_holds
 from c4engine.jobs import parallelism, run_jobs
 from c4engine.search.analysis import Analyst, shared_analyst
 
@@ -214,7 +214,7 @@ def build_dataset(
     if any((board.width, board.height, board.connect) != (width, height, connect) for board in boards):
         raise DatasetError("every position of a dataset must have the same board size and connect-N")
     try:
-        require_64_bits(width, height, "a dataset")
+        require_solver_holds(width, height, "a dataset")
     except UnsupportedBoardError as refused:
         raise DatasetError(str(refused)) from None
     moves = [board.move_string for board in boards]

@@ -25,7 +25,7 @@ How it chooses, within ``think_fraction`` of ``configuration.actTimeout``
 (:class:`~c4engine.search.analysis.Analyst`) for the position's best move --
 
 1. from the opening book, where the book knows the position (7x6);
-2. on a board the exact solver takes (``columns * (rows + 1) <= 64``), by
+2. on a board the exact solver takes (``columns * (rows + 1) <= 128``), by
    *solving* the position with ``solver_share`` of the time; a solved
    position is played perfectly (the quickest win, the longest defence);
 3. otherwise with the heuristic engine (``areas`` evaluator, compiled where

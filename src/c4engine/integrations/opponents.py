@@ -16,12 +16,12 @@ True
 Traceback (most recent call last):
 ...
 c4engine.errors.PlayerSpecError: an opponent must choose its own moves: 'human' cannot be one
->>> make_opponent("perfect", size=(9, 7))
+>>> make_opponent("perfect", size=(12, 10))
 Traceback (most recent call last):
 ...
 c4engine.errors.UnsupportedBoardError: opponent 'perfect' needs a board the exact solver holds, \
-width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
-9x7 needs 72: choose a level 1..7
+width * (height + 1) <= 128: up to 4x31, 5x24, 6x20, 7x17, 8x15, 9x13, 10x11, 11x10, 12x9, 14x8, \
+16x7, 18x6, 21x5, 25x4, 32x3; 12x10 needs 132: choose a level 1..7
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from typing import Final
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
-from c4engine.geometry import Geometry, require_64_bits
+from c4engine.geometry import Geometry, require_solver_holds
 from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
 from c4engine.search.limit import Budget, Limit
@@ -45,16 +45,17 @@ def check_perfect_board(width: int, height: int, name: str = "perfect play") -> 
     estimates -- for a minute a move, and proving nothing.  ``name`` is
     what the front-end calls it (``--level perfect``).
 
-    >>> check_perfect_board(7, 6)
-    >>> check_perfect_board(9, 7)
+    >>> check_perfect_board(7, 6), check_perfect_board(10, 6)
+    (None, None)
+    >>> check_perfect_board(12, 10)
     Traceback (most recent call last):
     ...
     c4engine.errors.UnsupportedBoardError: perfect play needs a board the exact solver holds, \
-width * (height + 1) <= 64: up to 4x15, 5x11, 6x9, 7x8, 8x7, 9x6, 10x5, 12x4, 16x3, 21x2, 32x1; \
-9x7 needs 72: choose a level 1..7
+width * (height + 1) <= 128: up to 4x31, 5x24, 6x20, 7x17, 8x15, 9x13, 10x11, 11x10, 12x9, 14x8, \
+16x7, 18x6, 21x5, 25x4, 32x3; 12x10 needs 132: choose a level 1..7
     """
     try:
-        require_64_bits(width, height, name)
+        require_solver_holds(width, height, name)
     except UnsupportedBoardError as refused:
         raise UnsupportedBoardError(f"{refused}: choose a level 1..{len(LEVELS)}") from None
 
@@ -108,7 +109,7 @@ class PerfectPlayer:
             column = next(c for c in board.geometry.center_order if c in wins)
             score = win_score(board.width * board.height, board.move_count)
             return self._record(board, _choice(board, column, score, True, "rules", budget))
-        if self._random is None and self.analyst.book_scores(board) is None and board.geometry.fits_64_bits:
+        if self._random is None and self.analyst.book_scores(board) is None and board.geometry.solver_holds:
             return self._record(board, self._solve_centre_first(board, budget))
         analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)
         values = analysis.proven_values()

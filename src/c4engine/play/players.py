@@ -144,7 +144,7 @@ class EnginePlayer:
     ``exact`` (it needs a time limit): the player asks the analysis service
     (:meth:`c4engine.search.analysis.Analyst.solve`) with its whole limit,
     and the service splits it: the opening book's or the exact solver's
-    move where one is proven in time (on boards that fit 64 bits), else the
+    move where one is proven in time (on the boards the solver holds, up to 128 bits), else the
     engine's with this player's evaluator in the time left.
     :attr:`last` is how the last move was chosen (a
     :class:`~c4engine.search.results.PlayResult`: the engine's search, or

@@ -7,10 +7,10 @@ one :class:`~c4engine.search.limit.Limit`:
 
 1. to the **rules**: a move that wins at once, a move that fills the board;
 2. to the **opening book** (:mod:`c4engine.search.book`): exact, instant;
-3. to the **exact solver** (:mod:`c4engine.search.solver`), on boards that
-   fit 64-bit bitboards, for as long as the limit allows -- a small search
-   first in pure Python (:mod:`c4engine.search.quick`), while the compiled
-   solver is not loaded yet;
+3. to the **exact solver** (:mod:`c4engine.search.solver`), on the boards it
+   holds (up to 128 bits: :func:`c4engine.geometry.solver_holds`), for as long
+   as the limit allows -- a small search first in pure Python
+   (:mod:`c4engine.search.quick`), while the compiled solver is not loaded yet;
 4. to the **heuristic engine** (:mod:`c4engine.search.engine`) for whatever
    is left unproven -- an estimate, marked as one.
 
@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Final
 
 from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
-from c4engine.geometry import require_64_bits
+from c4engine.geometry import require_solver_holds
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.book_first import LIKELY_KEEPER_DEPTH, PROBE_SHARE, Reached, reach
 from c4engine.search.column_answers import ColumnAnswers, after
@@ -412,7 +412,7 @@ class Analyst:
                     chosen = best_column(board, scores)
                 elif book is not None and (kept := book.keeping_move(board, known)) is not None:
                     chosen = kept  # a policy book holds the perfect player's own move: no search
-                elif book is not None and board.geometry.fits_64_bits:
+                elif book is not None and board.geometry.solver_holds:
                     # as an analysis does: among the columns the book lacks, cheap refutations first
                     lacking = [c for c, s in enumerate(book.move_scores(board)) if s is None]
                     lacking = [c for c in lacking if board.can_play(c)]
@@ -423,7 +423,7 @@ class Analyst:
                     guessed = self._proven_result(board, known, guess, "book", 0, budget, weak)
                     ran_out = "time limit" if limit.time is not None else "node limit"
                     return replace(
-                        guessed, proven=False, stopped=ran_out if board.geometry.fits_64_bits else None
+                        guessed, proven=False, stopped=ran_out if board.geometry.solver_holds else None
                     )
             return self._proven_result(board, known, chosen, "book", 0, budget, weak)
         quick_nodes = self._quick_nodes(board, limit)
@@ -484,7 +484,7 @@ class Analyst:
         One null-window search of the solver (a board it can hold, the game not
         over), within ``limit``.
         """
-        require_64_bits(board.width, board.height)
+        require_solver_holds(board.width, board.height)
         _check_playable(board)
         return self.solver.is_at_least(board, score, limit)
 
@@ -567,7 +567,7 @@ class Analyst:
         book = self._strong_book(board)
         if book is not None and (kept := book.keeping_move(board, target)) is not None:
             return kept
-        if limit is None or not board.geometry.fits_64_bits:
+        if limit is None or not board.geometry.solver_holds:
             return None
         self._load_solver(board)  # before the limit's clock starts: the caller leaves it out
         return self.move_reaching(board, target, limit)
@@ -610,7 +610,7 @@ class Analyst:
             budget.exclude(self._load_seconds - loaded)
 
     def _solves(self, board: Board) -> bool:
-        return self.solver_share > 0 and board.geometry.fits_64_bits
+        return self.solver_share > 0 and board.geometry.solver_holds
 
     def _quick_nodes(self, board: Board, limit: Limit) -> int:
         """The nodes a small search in pure Python may take on this question; 0: not worth trying.

@@ -10,11 +10,11 @@ opening a book costs nothing however large it is.  Lookups read the map
 with :mod:`struct` and :mod:`bisect`, not numpy: importing numpy would cost
 a command answered from the book more than all the rest of its run.
 
-File layout (little-endian), version 1::
+File layout (little-endian), versions 1 and 2::
 
     offset  size  field
     0       8     magic b"C4BOOK\\x00\\x01"
-    8       2     format version (1)
+    8       2     format version: 1 (keys of 8 bytes), 2 (keys of 16 bytes)
     10      1     width
     11      1     height
     12      1     connect
@@ -23,8 +23,14 @@ File layout (little-endian), version 1::
     15      1     sparse depth: entries deeper than ``depth``, up to this ply,
                   are a selection, not every position (0: none)
     16      8     entry count N
-    24      8*N   canonical keys, uint64, strictly increasing
-    24+8N   N     scores, int8
+    24      K*N   canonical keys, strictly increasing: uint64 (K = 8, version 1)
+                  or uint128 (K = 16, version 2: the low 8 bytes first)
+    24+KN   N     scores, int8
+
+A key has ``width * (height + 1)`` bits: a board that fits 64 bits is
+written as version 1, byte for byte what c4engine always wrote (older
+readers read it); a bigger one, up to the 128 bits the exact solver holds
+(:func:`c4engine.geometry.solver_holds`), as version 2.
 
 >>> import tempfile, pathlib
 >>> from c4engine.board import Board
@@ -51,7 +57,7 @@ from typing import TYPE_CHECKING, Final
 from c4engine.board import Board
 from c4engine.closing import Closing
 from c4engine.errors import BookError
-from c4engine.geometry import Geometry, fits_64_bits
+from c4engine.geometry import SOLVER_BITS, Geometry, fits_64_bits, solver_holds
 from c4engine.lines import has_line
 from c4engine.search.scale import win_score
 
@@ -70,9 +76,14 @@ __all__ = [
 ]
 
 MAGIC: Final = b"C4BOOK\x00\x01"
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
+"""The newest format this c4engine reads and writes (it reads every older one)."""
+NARROW_VERSION: Final = 1
+"""The format of books whose keys fit 64 bits: written for every board that fits 64 bits."""
 _HEADER = struct.Struct("<8sHBBBBBBQ")
-_KEY = struct.Struct("<Q")
+_KEY_BYTES: Final = {NARROW_VERSION: 8, FORMAT_VERSION: SOLVER_BITS // 8}
+_KEY_FORMATS: Final = {8: struct.Struct("<Q"), 16: struct.Struct("<QQ")}
+"""A key in the file, by its bytes: one 64-bit word, or two (a 128-bit key, the low word first)."""
 _SCORE = struct.Struct("<b")
 _BLOCK = 8192  # entries read at a time by OpeningBook.items
 HEADER_SIZE: Final = _HEADER.size
@@ -119,6 +130,11 @@ class BookHeader:
         """``"strong"`` (exact scores) or ``"weak"`` (win / draw / loss only)."""
         return "weak" if self.weak else "strong"
 
+    @property
+    def key_bytes(self) -> int:
+        """The size of one key in the file: 8 bytes in version 1, 16 in version 2."""
+        return _KEY_BYTES[self.version]
+
     def pack(self) -> bytes:
         return _HEADER.pack(
             MAGIC,
@@ -140,21 +156,36 @@ class BookHeader:
         magic, version, width, height, connect, depth, kind, sparse, count = fields
         if magic != MAGIC:
             raise BookError(f"{source}: not a c4engine book (bad magic number)")
-        if version != FORMAT_VERSION:
+        if version not in _KEY_BYTES:
             raise BookError(
-                f"{source}: book format version {version}; this c4engine reads version {FORMAT_VERSION}"
+                f"{source}: book format version {version}; this c4engine reads versions "
+                f"{NARROW_VERSION} to {FORMAT_VERSION}"
             )
         if kind not in _KIND_NAMES:
             raise BookError(f"{source}: unknown score kind {kind}")
-        if width < 1 or height < 1 or not fits_64_bits(width, height):
+        if width < 1 or height < 1 or width * (height + 1) > 8 * _KEY_BYTES[version]:
             raise BookError(f"{source}: impossible board size {width}x{height}")
         return cls(version, width, height, connect, depth, kind == KIND_WEAK, count, sparse)
 
 
 def require_book_size(width: int, height: int) -> None:
-    """Raise :class:`BookError` unless a book can hold positions of this size (keys of 64 bits)."""
-    if not fits_64_bits(width, height):
-        raise BookError(f"books need width * (height + 1) <= 64 bits; {width}x{height} needs more")
+    """Raise :class:`BookError` unless a book can hold positions of this size: the boards the exact
+    solver holds (:func:`c4engine.geometry.solver_holds`), keys of up to 128 bits."""
+    if not solver_holds(width, height):
+        raise BookError(
+            f"books need width * (height + 1) <= {SOLVER_BITS} bits, the boards the exact solver holds; "
+            f"{width}x{height} needs {width * (height + 1)}"
+        )
+
+
+def format_version(width: int, height: int) -> int:
+    """The format a book of this size is written in: version 1 (8-byte keys) while the keys fit
+    64 bits, else version 2 (16-byte keys).
+
+    >>> format_version(7, 6), format_version(10, 6)
+    (1, 2)
+    """
+    return NARROW_VERSION if fits_64_bits(width, height) else FORMAT_VERSION
 
 
 def write_book(
@@ -177,14 +208,17 @@ def write_book(
     require_book_size(width, height)
     import numpy as np
 
-    keys = np.fromiter(sorted(scores), dtype="<u8", count=len(scores))
-    values = np.fromiter((scores[int(key)] for key in keys), dtype=np.int8, count=len(keys))
-    header = BookHeader(FORMAT_VERSION, width, height, connect, depth, weak, len(keys), sparse_depth)
+    ordered = sorted(scores)
+    version = format_version(width, height)
+    key_bytes = _KEY_BYTES[version]
+    keys = b"".join(key.to_bytes(key_bytes, "little") for key in ordered)
+    values = np.fromiter((scores[key] for key in ordered), dtype=np.int8, count=len(ordered))
+    header = BookHeader(version, width, height, connect, depth, weak, len(ordered), sparse_depth)
     target = Path(path)
     temporary = target.with_name(target.name + ".tmp")
     with open(temporary, "wb") as handle:
         handle.write(header.pack())
-        handle.write(keys.tobytes())
+        handle.write(keys)
         handle.write(values.tobytes())
         handle.flush()
         os.fsync(handle.fileno())
@@ -218,14 +252,14 @@ class OpeningBook(Closing):
                 size = os.fstat(handle.fileno()).st_size
                 head = handle.read(HEADER_SIZE)
                 header = BookHeader.unpack(head, str(source))
-                expected = HEADER_SIZE + 9 * header.count
+                expected = HEADER_SIZE + (header.key_bytes + 1) * header.count
                 if size != expected:
                     raise BookError(f"{source}: {size} bytes, but its header promises {expected} (damaged?)")
                 mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except OSError as error:
             raise BookError(f"cannot read the book {source}: {error.strerror}") from None
-        keys = _MappedColumn(mapped, HEADER_SIZE, _KEY, header.count)
-        scores = _MappedColumn(mapped, HEADER_SIZE + _KEY.size * header.count, _SCORE, header.count)
+        keys = _MappedColumn(mapped, HEADER_SIZE, _KEY_FORMATS[header.key_bytes], header.count)
+        scores = _MappedColumn(mapped, HEADER_SIZE + header.key_bytes * header.count, _SCORE, header.count)
         return cls(source, header, keys, scores)
 
     # --------------------------------------------------------------- header
@@ -281,7 +315,7 @@ class OpeningBook(Closing):
 
     def lookup_key(self, key: int) -> int | None:
         """The score stored under a canonical key, or None."""
-        if not 0 <= key < 1 << 64:
+        if not 0 <= key < 1 << 8 * self.header.key_bytes:
             return None
         index = bisect.bisect_left(self._keys, key)
         if index < len(self._keys) and self._keys[index] == key:
@@ -343,8 +377,19 @@ class OpeningBook(Closing):
         yield from zip(self._keys.values(), self._scores.values(), strict=True)
 
     def keys_array(self) -> np.ndarray:
-        """The sorted keys, as a read-only numpy array."""
-        return _array(self._keys, "<u8")
+        """The sorted keys, as a read-only numpy array: of uint64, or of Python integers (``object``)
+        when the keys are wider than numpy's integers (a board over 64 bits)."""
+        if self.header.key_bytes == 8:
+            return _array(self._keys, "<u8")
+        import numpy as np
+
+        keys = np.array(list(self._keys.values()), dtype=object)
+        keys.flags.writeable = False
+        return keys
+
+    def entry(self, index: int) -> tuple[int, int]:
+        """The ``index``-th (canonical key, score), in key order."""
+        return self._keys[index], self._scores[index]
 
     def scores_array(self) -> np.ndarray:
         """The scores, in key order, as a read-only numpy array."""
@@ -378,8 +423,7 @@ class _MappedColumn:
     def __getitem__(self, index: int, /) -> int:
         if not 0 <= index < self.count:
             raise IndexError(index)
-        value: int = self.item.unpack_from(self.mapped, self.offset + index * self.item.size)[0]
-        return value
+        return _number(self.item.unpack_from(self.mapped, self.offset + index * self.item.size))
 
     def values(self) -> Iterator[int]:
         """Every number, in order, unpacked a block at a time from a copy of it.
@@ -391,12 +435,18 @@ class _MappedColumn:
         for start in range(0, self.count, _BLOCK):
             stop = min(self.count, start + _BLOCK)
             block = self.mapped[self.offset + start * size : self.offset + stop * size]
-            for (value,) in self.item.iter_unpack(block):
-                yield value
+            for parts in self.item.iter_unpack(block):
+                yield _number(parts)
 
     def raw(self) -> bytes:
         """A copy of the column's bytes."""
         return self.mapped[self.offset : self.offset + self.count * self.item.size]
+
+
+def _number(words: tuple[int, ...]) -> int:
+    """One number of the file from its little-endian words as :mod:`struct` reads them: a 128-bit
+    key is two 64-bit words, the low one first."""
+    return words[0] if len(words) == 1 else words[0] | words[1] << 64
 
 
 def _array(column: _MappedColumn, dtype: str) -> np.ndarray:

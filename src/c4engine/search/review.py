@@ -149,16 +149,16 @@ def review_game(
         walk.play(column)
     if beside is None:
         beside = (os.cpu_count() or 1) > 1
-    if budget.limit.time is not None and limit.time is not None and not final.geometry.fits_64_bits:
+    if budget.limit.time is not None and limit.time is not None and not final.geometry.solver_holds:
         ply_share = budget.limit.share(TOTAL_SHARE / max(1, len(moves)))
         limit = replace(limit, time=min(limit.time, ply_share.time or limit.time))
     reviewed: list[PlyReview] = []
     complete = True
-    with Aside(analyst, limit, beside=beside and final.geometry.fits_64_bits) as aside:
+    with Aside(analyst, limit, beside=beside and final.geometry.solver_holds) as aside:
         # the value of the position after each move (the next mover's view), as bounds: known from
         # the ply after it, reviewed first; the game's last position is asked for when the game goes on
         after_move: tuple[int, int] | None = None
-        if moves and not final.is_over and final.geometry.fits_64_bits:
+        if moves and not final.is_over and final.geometry.solver_holds:
             after_move = value_bounds(analyst.solve(final, limit, poll=poll))
         for index in reversed(range(len(moves))):
             chosen = index >= opening_plies

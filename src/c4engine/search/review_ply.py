@@ -83,7 +83,7 @@ def review_ply(
     proof = _Proof(lower, upper, lower, highest)  # the best column is at least the one played
     budget = limit.start()
     fast = (limit.share(SOLVE_SHARE) if limit.time is not None else limit).start()  # the cheap way's part
-    if board.geometry.fits_64_bits:
+    if board.geometry.solver_holds:
         _prove_the_cheap_way(analyst, board, proof, columns, budget, fast, poll, aside, chosen)
     if not proof.proven:
         # what the cheap way left, and a quarter of the ply's time at least, whatever it took

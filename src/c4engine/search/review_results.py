@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from c4engine.geometry import fits_64_bits
+from c4engine.geometry import SOLVER_BITS, solver_holds
 from c4engine.notation import format_moves
 from c4engine.player import Player
 from c4engine.search.judging import MARKS, MIN_PROVEN_MOVES, PlyVerdict
@@ -274,7 +274,7 @@ class Review:
         if not unproven:
             return None
         plies = _count(unproven, "ply", "plies")
-        if not fits_64_bits(self.width, self.height):
+        if not solver_holds(self.width, self.height):
             bits = self.width * (self.height + 1)
             # timed estimates vary with the machine's load: say how to get the same ones every run
             timed = (
@@ -284,8 +284,8 @@ class Review:
             )
             return (
                 f"{plies} not proven: the exact solver cannot hold a {self.size} board "
-                f"({self.width} x ({self.height} + 1) = {bits} bits, more than 64), so only the rules "
-                "and the wins the engine sees to the end prove anything here; "
+                f"({self.width} x ({self.height} + 1) = {bits} bits, more than {SOLVER_BITS}), so only "
+                "the rules and the wins the engine sees to the end prove anything here; "
                 f"more time does not change that{timed}."
             )
         if self.ply_time is not None:

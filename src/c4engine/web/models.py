@@ -137,7 +137,7 @@ class MoveIn(BaseModel):
         levels.DEFAULT_LEVEL,
         description="1 (beginner) to 7 (master), or perfect: the analysis service's best move, "
         "proven wherever the book or the solver can prove one within the time cap; refused (400) on "
-        "boards the exact solver cannot hold (width * (height + 1) > 64)",
+        "boards the exact solver cannot hold (width * (height + 1) > 128)",
     )
     time: float | None = Field(
         None, gt=0, allow_inf_nan=False, strict=True, description="Seconds, at most the server's limit"

@@ -15,8 +15,9 @@ const RETRIES = 2; // a busy server (503/429) is asked again this often before t
 // A failed analysis request (429, 5xx, no answer) is asked again after these pauses (seconds, or the
 // server's Retry-After if longer); after the last the page says there is no analysis now.
 const ANALYSIS_BACKOFF = [1, 2, 4, 8];
-// The exact solver holds boards of width * (height + 1) <= 64 cells; "perfect" exists only there.
-const SOLVER_CELLS = 64;
+// The exact solver holds boards of width * (height + 1) <= 128 cells (c4engine.geometry.SOLVER_BITS);
+// "perfect" exists only there.
+const SOLVER_CELLS = 128;
 // The engine's estimate of this size reads as "slightly better" (as the server's lean scale).
 const LEAN_SCALE = 15;
 // Who this page is, for the server's fair shares: made up here, sent with every request, so
