@@ -125,7 +125,8 @@ class Figures:
     def add(self, wall: float, cpu: float, data: dict[str, object]) -> None:
         self.walls.append(wall)
         self.cpus.append(cpu)
-        self.exact.append(bool(data["proven"]))
+        # the JSON's format 1 (checkouts from before issue 35) called it "exact"
+        self.exact.append(bool(data["proven"] if "proven" in data else data["exact"]))
 
     def summary(self) -> str:
         p50 = statistics.median(self.walls)
