@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from tests.conftest import PONS
+from tests.positions import score_of_move
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
@@ -31,21 +32,10 @@ def judge() -> Solver:
     return Solver(table_size_mb=16)
 
 
-def _kept_by(board: Board, column: int, judge: Solver) -> int:
-    """The exact score the side to move gets by playing ``column`` (the judge's)."""
-    if board.is_winning_move(column):
-        return (board.width * board.height + 1 - board.move_count) // 2
-    child = board.copy()
-    child.play(column)
-    score = 0 if child.is_full else judge.solve(child, best_move=False).score
-    assert score is not None
-    return -score
-
-
 def _keepers(board: Board, score: int, judge: Solver) -> list[int]:
     """The columns keeping ``score``, centre-first."""
     order = board.geometry.center_order
-    return [c for c in order if board.can_play(c) and _kept_by(board, c, judge) == score]
+    return [c for c in order if board.can_play(c) and score_of_move(board, c, judge) == score]
 
 
 @pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 6), ("Test_L2_R1", 4)])
@@ -97,13 +87,13 @@ def test_a_tiny_node_limit_never_claims_a_proof_it_lacks(judge: Solver) -> None:
         result = Analyst(book=None, table_size_mb=8).keeping_move(board, Limit(nodes=200))
         assert result.column is not None and board.can_play(result.column)
         if result.proven:
-            assert result.lower == published and _kept_by(board, result.column, judge) == published
+            assert result.lower == published and score_of_move(board, result.column, judge) == published
             continue
         unproven += 1
         assert result.score is None and result.stopped is not None, board.move_string
         assert result.lower is None or result.lower <= published, board.move_string
         if result.lower is not None:
-            assert _kept_by(board, result.column, judge) >= result.lower, board.move_string
+            assert score_of_move(board, result.column, judge) >= result.lower, board.move_string
     assert unproven >= 4  # the limit did stop searches: the check above was exercised
 
 
