@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from c4engine.board import Board
 from c4engine.notation import parse_size
 from c4engine.search.scale import win_score
+
+if TYPE_CHECKING:  # the judge's type: importing numba is the caller's choice
+    from c4engine.search.solver import Solver
 
 WIDE_DATA = Path(__file__).resolve().parent / "data"
 """Positions on boards past 64 bits scored by an independent solver (their source: README.md there)."""
@@ -69,3 +73,15 @@ def assert_ends_as_scored(board: Board, line: tuple[int, ...] | list[int], score
     else:
         assert walk.winner == (mover if score > 0 else mover.other)
         assert win_score(cells, walk.move_count - 1) == abs(score)
+
+
+def score_of_move(board: Board, column: int, judge: Solver) -> int:
+    """The exact score the side to move gets by playing ``column``: ``judge``'s score of the position
+    it leaves, negated (a win on the spot and a full board need no search)."""
+    if board.is_winning_move(column):
+        return (board.width * board.height + 1 - board.move_count) // 2
+    child = board.copy()
+    child.play(column)
+    score = 0 if child.is_full else judge.solve(child, best_move=False).score
+    assert score is not None
+    return -score

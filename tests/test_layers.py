@@ -209,3 +209,59 @@ def test_the_public_results_module_exports_only_the_public_answers() -> None:
     internal = set().union(*SEARCH_INTERNAL_RESULTS.values())
     assert {"PlayResult", "PositionAnalysis", "ColumnAnalysis", "Score"} <= set(results.__all__)
     assert internal.isdisjoint(results.__all__)
+
+
+SOLVER_MODULES = {"c4engine.search.solver", "c4engine.search.solver_results"}
+"""The exact solver and its own results: the search layer's parts, behind the analysis service."""
+
+SOLVER_EXCEPTIONS = {
+    "c4engine.cli.solve": "c4 bench measures the solver itself -- its nodes and speed on Pons' sets, each "
+    "from an empty table (docs/benchmarks.md) -- which an Analyst's answer (rules, book, quick search "
+    "first) would hide",
+    "c4engine.experiments.book_builder": "the book builder fills the book the Analyst reads: each worker "
+    "keeps one solver, weak or strong, and times every leaf's solve; its policy moves are the perfect "
+    "player's own question, asked of an Analyst on that solver (Analyst.keeping_move)",
+}
+"""The modules above the search layer that may use the exact solver itself, and why."""
+
+
+def _solver_uses(module: str, tree: ast.AST) -> list[str]:
+    """Where ``module`` imports the solver or its results, or reads a ``solver`` attribute (an
+    ``Analyst.solver``) or passes one (``Analyst(solver=...)``)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            named = {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+            found.extend(f"{module} imports {name}" for name in sorted(named & SOLVER_MODULES))
+        elif isinstance(node, ast.Import):
+            found.extend(f"{module} imports {a.name}" for a in node.names if a.name in SOLVER_MODULES)
+        elif isinstance(node, ast.Attribute) and node.attr == "solver":
+            found.append(f"{module}:{node.lineno} reads .solver")
+        elif isinstance(node, ast.keyword) and node.arg == "solver":
+            found.append(f"{module}:{node.value.lineno} passes solver=")
+    return found
+
+
+def test_above_the_search_layer_only_the_analyst_is_asked() -> None:
+    """Players, experiments and front-ends ask the analysis service's questions: none imports the
+    exact solver or its results or reaches the Analyst's solver, but the listed exceptions."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        if _rank(module)[0] > LAYERS["search"] and (
+            uses := _solver_uses(module, ast.parse(path.read_text()))
+        ):
+            found[module] = uses
+    assert sorted(set(found) - set(SOLVER_EXCEPTIONS)) == [], found
+    assert sorted(set(SOLVER_EXCEPTIONS) - set(found)) == [], "no longer an exception: take it off"
+
+
+def test_the_solver_check_sees_every_way_to_the_solver() -> None:
+    source = (
+        "from c4engine.search import solver\n"
+        "import c4engine.search.solver_results\n"
+        "from c4engine.search.solver import Solver\n"
+        "analyst.solver.solve(board)\n"
+        "Analyst(solver=made)\n"
+    )
+    assert len(_solver_uses("m", ast.parse(source))) == 5

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.positions import score_of_move
 
 from c4engine.board import Board
 from c4engine.errors import BookError
@@ -306,16 +307,6 @@ def test_policy_entries_beyond_the_depth_are_exact(policy_book: Path) -> None:
             assert solver.solve(book.board(key), best_move=False).score == score
 
 
-def _move_score(board: Board, column: int, solver: Solver) -> int:
-    if board.is_winning_move(column):
-        return (board.width * board.height + 1 - board.move_count) // 2
-    child = board.copy()
-    child.play(column)
-    score = 0 if child.is_full else solver.solve(child, best_move=False).score
-    assert score is not None
-    return -score
-
-
 def test_with_the_policy_the_player_moves_from_the_book_within_the_spans(policy_book: Path) -> None:
     """Within the spans every move comes from the book, and it is the move a search finds."""
     rng = random.Random(7)
@@ -335,7 +326,7 @@ def test_with_the_policy_the_player_moves_from_the_book_within_the_spans(policy_
                     assert player.last is not None and player.last.lower is not None
                     if board.move_count <= span.end:
                         assert player.last.source in ("book", "rules"), board.move_string
-                    assert _move_score(board, column, judge) == judge.solve(board, best_move=False).score
+                    assert score_of_move(board, column, judge) == judge.solve(board, best_move=False).score
                     assert bare.choose_move(board.copy()) == column  # the move it searches for without a book
                 else:
                     column = rng.choice(board.legal_moves())

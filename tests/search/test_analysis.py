@@ -438,3 +438,12 @@ def test_a_10x6_mid_game_position_is_proven_with_its_line_to_the_end() -> None:
     assert analysis.proven and analysis.best_proven and analysis.pv_proven, moves
     assert analysis.score.value == score
     assert_ends_as_scored(board, analysis.pv, score)
+
+
+def test_an_analyst_with_its_own_evaluator_shares_the_solver_and_the_book() -> None:
+    from c4engine.search.evaluators import evaluator_by_name
+
+    base = Analyst(book=None, table_size_mb=8, solver_share=0.5)
+    own = base.with_evaluator(evaluator_by_name("windows"))
+    assert own is not base and own.solver is base.solver
+    assert own.book_for(Board()) is None and own.solver_share == 0.5

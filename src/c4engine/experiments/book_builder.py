@@ -194,41 +194,31 @@ def solve_policy_batch(
 ) -> list[tuple[int, int, int, float]]:
     """The perfect player's move in each position: (key, score, column, CPU seconds) each.
 
-    The score is the known one, else found from the floor as the perfect
-    player finds it (one null-window search when the floor is the score);
-    the column is the most central move keeping it
-    (:meth:`~c4engine.search.analysis.Analyst.move_reaching`).
+    The perfect player's own question, asked of an analyst on this worker's solver: the most
+    central move keeping the known score (:meth:`~c4engine.search.analysis.Analyst.move_reaching`),
+    else the score found from the floor as the player finds it -- one null-window search when the
+    floor is the score -- and the move keeping it
+    (:meth:`~c4engine.search.analysis.Analyst.keeping_move`).
 
     >>> solve_policy_batch(4, 4, 3, 8, [(0, b"", None, None)])[0][:3]
     (0, 4, 1)
     """
-    solver = _worker_solver(table_mb, False)
+    analyst = Analyst(None, solver=_worker_solver(table_mb, False))
     results = []
     for key, moves, known, floor in batch:
         board = Board.from_moves(list(moves), width, height, connect)
         start = time.process_time()
-        score = known if known is not None else _score_from(solver, board, floor)
-        column = Analyst(None, solver=solver).move_reaching(board, score)
-        if column is None:  # pragma: no cover - no limit is set
+        score: int | None = known
+        column: int | None = None
+        if known is not None:
+            column = analyst.move_reaching(board, known)
+        else:
+            kept = analyst.keeping_move(board, floor=floor)
+            score, column = kept.lower, kept.column if kept.proven else None
+        if score is None or column is None:  # pragma: no cover - no limit is set
             raise BookError(f"position {board.move_string}: the search stopped without a move")
         results.append((key, score, column, time.process_time() - start))
     return results
-
-
-def _score_from(solver: Solver, board: Board, floor: int | None) -> int:
-    """The exact score of ``board``, knowing it is at least ``floor`` (when not None)."""
-    at_least = None
-    if floor is not None:
-        better = solver.is_at_least(board, floor + 1)
-        if better is None:  # pragma: no cover - no limit is set
-            raise BookError(f"position {board.move_string}: the search stopped without a score")
-        if not better:
-            return floor
-        at_least = floor + 1
-    result = solver.solve(board, weak=False, best_move=False, at_least=at_least)
-    if result.score is None:  # pragma: no cover - no limit is set
-        raise BookError(f"position {board.move_string}: the solver stopped without a score")
-    return result.score
 
 
 def _batches(items: Sequence[Item], size: int) -> list[list[Item]]:

@@ -3,7 +3,11 @@
 :class:`PerfectPlayer` asks the analysis service
 (:class:`c4engine.search.analysis.Analyst`) and plays a game-theoretically best move: the quickest
 win, else a draw, else the slowest loss; equal moves are broken centre-first
-(or at random with ``random_ties``).  With a time or node ``limit`` it still
+(or at random with ``random_ties``).  Centre-first, unless the book scores every
+move, it asks for the most central move keeping the position's score
+(:meth:`Analyst.keeping_move <c4engine.search.analysis.Analyst.keeping_move>`), from the
+score its own last move kept: after a best reply, one null-window search confirms it.
+Otherwise it asks for an analysis of every column.  With a time or node ``limit`` it still
 moves when the limit stops the solver, with the best move known, and records
 the move as unproven (:attr:`PerfectPlayer.last`, a
 :class:`~c4engine.search.results.PlayResult`; :attr:`PerfectPlayer.unproven`).
@@ -28,8 +32,9 @@ from c4engine.geometry import Geometry, require_solver_holds
 from c4engine.play.levels import LEVELS
 from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
 from c4engine.search.limit import Budget, Limit
+from c4engine.search.move_answers import proven_result, unproven_result
 from c4engine.search.progress import Hook
-from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, Score, Source
+from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, PositionAnalysis
 from c4engine.search.scale import win_score
 
 __all__ = ["DEFAULT_PERFECT_LIMIT", "PerfectPlayer", "check_perfect_board"]
@@ -103,75 +108,28 @@ class PerfectPlayer:
     def choose_move(self, board: Board) -> int:
         if board.is_over:
             raise GameOverError("the game is over: there is no move to choose")
+        if self._random is None and self.analyst.book_scores(board) is None and board.geometry.solver_holds:
+            # the most central move keeping the score: from our last move's score, one check at best
+            floor = self._floor(board)
+            return self._record(
+                board, self.analyst.keeping_move(board, self.limit, floor=floor, poll=self.poll)
+            )
         budget = self.limit.start()
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
             score = win_score(board.width * board.height, board.move_count)
-            return self._record(board, _choice(board, column, score, True, "rules", budget))
-        if self._random is None and self.analyst.book_scores(board) is None and board.geometry.solver_holds:
-            return self._record(board, self._solve_centre_first(board, budget))
+            return self._record(board, proven_result(board, score, column, "rules", budget))
         analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)
         values = analysis.proven_values()
         if analysis.proven:
             column = best_column(board, values, self._random)
-            return self._record(board, _choice(board, column, values[column], True, analysis.source, budget))
+            return self._record(board, _choice(board, column, values[column], True, analysis, budget))
         # the analysis's best by dominance: never a column another one is proven better than
         best = analysis.best_columns
         column = best_column(board, [0 if c in best else None for c in range(board.width)], self._random)
         proven = analysis.best_proven and values[column] is not None
-        choice = _choice(board, column, values[column], proven, analysis.source, budget)
-        return self._record(board, choice)
-
-    def _solve_centre_first(self, board: Board, budget: Budget) -> PlayResult:
-        """Find the position's score, then the most central move that keeps it.
-
-        The score comes from the book when the book holds the position (its
-        children may lie beyond the book's depth), else from a solve -- one
-        null-window search when our previous move kept a score the opponent's
-        reply can only have raised (a best reply leaves it as it was).  The
-        move is the book's when the book holds a child that keeps the score
-        (a policy book holds ours, :mod:`c4engine.experiments.book_builder`), else
-        the first move, centre-first, that one null-window search shows keeps
-        it (:meth:`~c4engine.search.analysis.Analyst.move_reaching`).
-        """
-        target = self.analyst.book_score(board)
-        if target is not None:
-            book = self.analyst.book_for(board)
-            column = None if book is None else book.keeping_move(board, target)
-            if column is not None:
-                return _choice(board, column, target, True, "book", budget)
-        solver = self.analyst.solver
-        fallback = next(column for column in board.geometry.center_order if board.can_play(column))
-        floor = None if target is not None else self._floor(board)
-        if floor is not None:
-            # our last move kept ``floor``: unless the reply was a mistake, that is the score
-            better = solver.is_at_least(board, floor + 1, budget.remaining())
-            if better is None:
-                return _choice(board, fallback, None, False, "solver", budget)
-            if better:
-                floor += 1
-            else:
-                target = floor
-        if target is None:
-            result = solver.solve(
-                board,
-                budget.remaining(),
-                weak=False,
-                best_move=False,
-                at_least=floor,
-                poll=self.poll,
-            )
-            if result.best_move is not None:
-                fallback = result.best_move
-            if not result.proven or result.score is None:
-                lower = result.lower if result.best_proven else None
-                return _choice(board, fallback, lower, False, "solver", budget)
-            target = result.score
-        column = self.analyst.move_reaching(board, target, budget.remaining())
-        if column is None:
-            return _choice(board, fallback, None, False, "solver", budget)
-        return _choice(board, column, target, True, "solver", budget)
+        return self._record(board, _choice(board, column, values[column], proven, analysis, budget))
 
     def _floor(self, board: Board) -> int | None:
         """A score proved for ``board``: the one our last move kept, if ``board`` is one reply later."""
@@ -198,21 +156,11 @@ class PerfectPlayer:
 
 
 def _choice(
-    board: Board, column: int, score: int | None, proven: bool, source: Source, budget: Budget
+    board: Board, column: int, score: int | None, proven: bool, analysis: PositionAnalysis, budget: Budget
 ) -> PlayResult:
-    """The player's answer: ``column`` with its exact ``score`` when ``proven``, else ``score`` is a
-    score the move is proved to reach, or None when nothing was proved."""
-    cells, stones = board.width * board.height, board.move_count
-    proven_score = (
-        Score.proven_value(score, cells=cells, stones=stones) if proven and score is not None else None
-    )
-    return PlayResult(
-        column=column,
-        score=proven_score,
-        source=source,
-        proven=proven,
-        line=(column,),
-        time=budget.time_spent,
-        lower=score,
-        upper=score if proven_score is not None else None,
-    )
+    """The player's answer from ``analysis``: ``column`` with its exact ``score`` when ``proven``, else
+    ``score`` is a score the move is proved to reach, or None when nothing was proved."""
+    source, nodes = analysis.source, analysis.nodes
+    if proven and score is not None:
+        return proven_result(board, score, column, source, budget, nodes=nodes)
+    return unproven_result(column, score, source, budget, nodes=nodes)

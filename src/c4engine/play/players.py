@@ -145,7 +145,10 @@ class EnginePlayer:
     (:meth:`c4engine.search.analysis.Analyst.solve`) with its whole limit,
     and the service splits it: the opening book's or the exact solver's
     move where one is proven in time (on the boards the solver holds, up to 128 bits), else the
-    engine's with this player's evaluator in the time left.
+    engine's with this player's evaluator in the time left.  The setting names the search asked
+    first -- the book and the exact solver -- not a property of the move: whether a move is
+    proven is its answer's ``proven`` (:attr:`last`), the one word for that; ``proven=1`` would
+    promise a proof the time limit may not allow, so the setting keeps its name.
     :attr:`last` is how the last move was chosen (a
     :class:`~c4engine.search.results.PlayResult`: the engine's search, or
     the service's answer when ``exact``; ``None`` when the move was random).
@@ -209,7 +212,7 @@ class EnginePlayer:
             shared = shared_analyst()
             evaluator = self.engine.evaluator
             own = evaluator is not areas  # the service's engine evaluates with areas
-            self._analyst = Analyst(solver=shared.solver, evaluator=evaluator) if own else shared
+            self._analyst = shared.with_evaluator(evaluator) if own else shared
         return self._analyst
 
     def choose_move(self, board: Board) -> int:
@@ -548,8 +551,9 @@ def parse_agent(spec: str, *, seed: int | None = None) -> Agent:
     * ``human``, ``random``, a level number (``5``) or ``perfect``;
     * an engine by its settings, ``key=value`` separated by commas: ``level``,
       ``depth``, ``evaluator`` (windows, areas, threat_distance), ``noise``
-      (0..1), ``time`` (seconds a move), ``exact`` (1: the book and solver
-      first, see :class:`EnginePlayer`), e.g. ``depth=8,evaluator=areas`` or
+      (0..1), ``time`` (seconds a move), ``exact`` (1: the book and the exact
+      solver first, see :class:`EnginePlayer`; the move says itself whether it
+      is ``proven``), e.g. ``depth=8,evaluator=areas`` or
       ``level=7,noise=0.1`` (a level with settings overridden);
     * ``package.module:NAME``, an external player (see :func:`load_external_agent`);
     * ``weights:FILE.json[@DEPTH]`` (or just ``FILE.json``), the engine with tuned

@@ -55,7 +55,9 @@ from c4engine.search.book_first import LIKELY_KEEPER_DEPTH, PROBE_SHARE, Reached
 from c4engine.search.column_answers import ColumnAnswers, after
 from c4engine.search.column_choice import best_by_bounds, best_column
 from c4engine.search.estimates import engine_value, estimate_columns
+from c4engine.search.keeping_move import keeping_move, reaching_move
 from c4engine.search.limit import UNLIMITED, Budget, Limit, poll_interval
+from c4engine.search.move_answers import proven_result
 from c4engine.search.progress import Hook
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
@@ -63,8 +65,6 @@ from c4engine.search.results import (
     WIN_THRESHOLD,
     PlayResult,
     PositionAnalysis,
-    Score,
-    Source,
 )
 from c4engine.search.scale import score_range, win_score
 
@@ -161,12 +161,25 @@ class Analyst:
 
     @property
     def solver(self) -> Solver:
-        """The exact solver, made on first use."""
+        """The exact solver, made on first use: the search layer's part; the layers above ask the
+        analyst's questions instead (``tests/test_layers.py``)."""
         if self._solver is None:
             from c4engine.search.solver import Solver
 
             self._solver = Solver(table_size_mb=self._table_size_mb, threads=self._threads)
         return self._solver
+
+    def with_evaluator(self, evaluator: Evaluator) -> Analyst:
+        """An analyst sharing this one's book and solver (its table warm), its engine scoring with
+        ``evaluator``: a player with an evaluator of its own asks the process's one solver."""
+        return Analyst(
+            self._book_choice,
+            solver=self.solver,
+            table_size_mb=self._table_size_mb,
+            evaluator=evaluator,
+            solver_share=self.solver_share,
+            threads=self._threads,
+        )
 
     def book_for(self, board: Board) -> OpeningBook | None:
         """The book used for boards of this size, or None."""
@@ -401,7 +414,7 @@ class Analyst:
         wins = board.winning_columns()
         if wins:
             column = next(c for c in board.geometry.center_order if c in wins)
-            return self._proven_result(board, win_score(cells, stones), column, "rules", 0, budget, weak)
+            return proven_result(board, win_score(cells, stones), column, "rules", budget, weak=weak)
         known = self.book_score(board) if use_book else None
         if known is not None:
             chosen: int | None = None
@@ -420,12 +433,12 @@ class Analyst:
                 if chosen is None:  # the limit ran out before a move was proven to keep the score
                     self._load_engine(board, budget)
                     guess = self._engine(budget.remaining()).search(board).column
-                    guessed = self._proven_result(board, known, guess, "book", 0, budget, weak)
+                    guessed = proven_result(board, known, guess, "book", budget, weak=weak)
                     ran_out = "time limit" if limit.time is not None else "node limit"
                     return replace(
                         guessed, proven=False, stopped=ran_out if board.geometry.solver_holds else None
                     )
-            return self._proven_result(board, known, chosen, "book", 0, budget, weak)
+            return proven_result(board, known, chosen, "book", budget, weak=weak)
         quick_nodes = self._quick_nodes(board, limit)
         quick = (
             solve_quick(board, Limit(nodes=quick_nodes), weak=weak, best_move=best_move)
@@ -434,8 +447,8 @@ class Analyst:
         )
         if quick is not None:
             self._quick_nodes_left -= quick.nodes
-            return self._proven_result(
-                board, quick.score, quick.best_move, "solver", quick.nodes, budget, weak
+            return proven_result(
+                board, quick.score, quick.best_move, "solver", budget, nodes=quick.nodes, weak=weak
             )
         if self._solves(board):
             self._load_solver(board, budget)
@@ -449,8 +462,8 @@ class Analyst:
                 best_move=best_move,
             )
             if result.proven and result.score is not None:
-                solved = self._proven_result(
-                    board, result.score, result.best_move, "solver", result.nodes, budget, weak
+                solved = proven_result(
+                    board, result.score, result.best_move, "solver", budget, nodes=result.nodes, weak=weak
                 )
                 return replace(solved, nodes_per_thread=result.nodes_per_thread)
             stopped = result.stopped
@@ -489,32 +502,33 @@ class Analyst:
         return self.solver.is_at_least(board, score, limit)
 
     def move_reaching(self, board: Board, target: int, limit: Limit = UNLIMITED) -> int | None:
-        """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out.
+        """A move keeping the score ``target`` (known exact), tested centre-first; None if the limit ran out
+        (one null-window search a move: :func:`~c4engine.search.keeping_move.reaching_move`)."""
+        return reaching_move(self.solver, board, target, limit)[0]
 
-        One null-window search a move ("can the opponent then score more than
-        ``-target``?") with the table warm: far cheaper than scoring every
-        move, and the first move that passes is the centre-first tie-break.
+    def keeping_move(
+        self, board: Board, limit: Limit = UNLIMITED, *, floor: int | None = None, poll: Hook | None = None
+    ) -> PlayResult:
+        """The most central move keeping ``board``'s score, proven: perfect play's question.
+
+        The score from the rules, the book, else the solver (from ``floor``, a score already proved
+        for ``board``, such as the one the asker's previous move kept: one null-window search when
+        the reply left it as it was); the move the book's child keeping it, else the first move,
+        centre-first, one null-window search shows keeps it (:mod:`c4engine.search.keeping_move`).
+        When ``limit`` runs out first the move is not ``proven``: ``lower`` is then the score it is
+        proved to reach, or None.  A board the solver holds; ``poll`` may stop the solve.
+
+        >>> result = Analyst(book=None).keeping_move(Board.from_moves("4455"))
+        >>> result.column, result.describe(), result.source, result.proven
+        (2, 'win in 2 moves', 'solver', True)
         """
+        _check_playable(board)
+        require_solver_holds(board.width, board.height)
         budget = limit.start()
-        child = board.copy()
-        for column in board.geometry.center_order:
-            if not board.can_play(column):
-                continue
-            if board.is_winning_move(column):
-                return column
-            child.play(column)
-            if child.is_full:
-                reaches: bool | None = target == 0
-            else:
-                left = Limit(time=budget.remaining().time, nodes=limit.nodes)
-                beaten = self.solver.is_at_least(child, 1 - target, left)
-                reaches = None if beaten is None else not beaten
-            child.undo()
-            if reaches is None:
-                return None
-            if reaches:
-                return column
-        raise AssertionError(f"no move of {board.move_string!r} reaches its score {target}")
+        book = self._strong_book(board)
+        return keeping_move(
+            board, budget, lambda: self._load_solver(board, budget), book=book, floor=floor, poll=poll
+        )
 
     def line(
         self, board: Board, column: int, score: int, limit: Limit = UNLIMITED, *, search: bool = True
@@ -547,7 +561,7 @@ class Analyst:
         while not walk.is_over:
             left = Limit(time=budget.remaining().time, nodes=limit.nodes)
             with self._loads_left_out(budget):  # the search's loading, before its clock starts
-                move = self._keeping_move(walk, target, left if search else None)
+                move = self._line_move(walk, target, left if search else None)
             if move is None:
                 return tuple(line), False
             line.append(move)
@@ -555,7 +569,7 @@ class Analyst:
             target = -target
         return tuple(line), True
 
-    def _keeping_move(self, board: Board, target: int, limit: Limit | None) -> int | None:
+    def _line_move(self, board: Board, target: int, limit: Limit | None) -> int | None:
         """A move of ``board`` keeping its exact score ``target``: the book's, else the solver's within
         ``limit`` (None: no search); None when neither answers (or the solver cannot hold the board)."""
         wins = board.winning_columns()
@@ -574,8 +588,8 @@ class Analyst:
 
     # ------------------------------------------------------------ internals
 
-    def _load_solver(self, board: Board, budget: Budget | None = None) -> None:
-        """Make the solver and load its compiled search for ``board``'s size, ``budget`` paused.
+    def _load_solver(self, board: Board, budget: Budget | None = None) -> Solver:
+        """Make the solver and load its compiled search for ``board``'s size, ``budget`` paused: the solver.
 
         Loading -- compiling, the first time on a machine -- is no search time: neither a
         question's time limit nor the time it reports counts it (the questions waiting on a
@@ -583,6 +597,7 @@ class Analyst:
         """
         with contextlib.nullcontext() if budget is None else budget.paused(), self._counted_load():
             self.solver.load(board)
+        return self.solver
 
     def _load_engine(self, board: Board, budget: Budget) -> None:
         """Load the engine's compiled search if it serves ``board``, ``budget`` paused (see
@@ -652,32 +667,6 @@ class Analyst:
 
         evaluator, interval = self._evaluator or areas, _ENGINE_POLL_INTERVAL
         return Engine(evaluator, limit, center_first_move=False, poll=poll, poll_interval=interval)
-
-    def _proven_result(
-        self,
-        board: Board,
-        score: int,
-        column: int | None,
-        source: Source,
-        nodes: int,
-        budget: Budget,
-        weak: bool,
-    ) -> PlayResult:
-        """The answer of an exact ``score`` and ``column`` keeping it (None: not asked for)."""
-        cells, stones = board.width * board.height, board.move_count
-        if weak:
-            score = (score > 0) - (score < 0)
-        return PlayResult(
-            column=column,
-            score=Score.proven_value(score, cells=cells, stones=stones, weak=weak),
-            source=source,
-            proven=column is not None,
-            line=() if column is None else (column,),
-            nodes=nodes,
-            time=budget.time_spent,
-            lower=score,
-            upper=score,
-        )
 
 
 _ANALYSTS: dict[float, Analyst] = {}
