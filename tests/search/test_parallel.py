@@ -241,6 +241,45 @@ def test_test_value_is_the_kernels_next_question() -> None:
         assert state[layout.S_MED] == probe_value(lower, upper), (lower, upper)
 
 
+def _race_asking(lower: int, upper: int, asking: dict[int, int], other_values: bool = True) -> parallel.Race:
+    """A race (never run) whose window is ``[lower, upper]`` and whose lanes ask ``asking``."""
+    race = parallel.Race(
+        [],
+        lambda *_: layout.DONE,
+        parallel.Root(0, 0, 0),
+        next_slice=lambda _: None,
+        count=lambda _: None,
+        poll=lambda *_: False,
+        cancelled=lambda: False,
+        remaining_nodes=lambda: None,
+        other_values=other_values,
+    )
+    race._lower, race._upper, race._asking = lower, upper, dict(asking)
+    return race
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper", "asking", "expected"),
+    [
+        (-21, 21, {0: 0}, 1),  # the sign first: the helper asks "more than 1?"
+        (-21, 21, {0: -10}, -9),  # below 0 the first thread likely hears "yes": the question above
+        (-21, 21, {0: 10}, 9),  # above 0 likely "no": the question below
+        (-4, 1, {0: 0}, 0),  # "more than 1?" answered: the helper shares the first thread's question
+        (2, 5, {0: 0}, 2),  # the first thread's question just settled: beside the one it asks next (3)
+        (-21, 21, {0: 0, 1: 1}, 0),  # the neighbour taken by another helper: the first thread's
+    ],
+)
+def test_a_helper_asks_beside_the_first_thread(
+    lower: int, upper: int, asking: dict[int, int], expected: int
+) -> None:
+    race = _race_asking(lower, upper, asking)
+    assert race._choose(2) == expected
+
+
+def test_a_weak_solves_helper_shares_the_first_threads_question() -> None:
+    assert _race_asking(-1, 1, {0: 0}, other_values=False)._choose(1) == 0
+
+
 def test_threads_option(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["solve", "--threads", "0", "4"])

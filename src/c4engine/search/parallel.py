@@ -8,10 +8,12 @@ solver's one table at once:
 
 * the first thread (the caller's) asks what the kernel alone would ask
   next (:func:`probe_value`), so with one thread nothing changes;
-* each helper, with its own search stack, asks in a strong solve a
-  question nobody is asking -- another test value inside the window, the
-  one farthest from those under way -- and otherwise the first thread's
-  own question (a weak solve's first question most often ends it);
+* each helper, with its own search stack, asks in a strong solve the
+  first thread's test value's neighbour on the side scores are likely to
+  lie (:func:`neighbour_value`), when nobody asks it, and otherwise the
+  first thread's own question (a weak solve's first question most often
+  ends it): the one question always needed and the one most likely needed
+  next, the two dear ones at the end of a narrowing;
 * threads asking one question split its tree the way ABDADA does (Weill,
   1996): near the root (:data:`SHARED_PLIES`) a thread marks the position
   of each move after the first busy while it searches it, and puts off to
@@ -59,6 +61,7 @@ __all__ = [
     "SHARED_PLIES",
     "Lane",
     "Race",
+    "neighbour_value",
     "new_flag",
     "new_lanes",
     "probe_value",
@@ -135,6 +138,20 @@ def probe_value(lower: int, upper: int) -> int:
     return value
 
 
+def neighbour_value(value: int) -> int:
+    """The test value a helper asks beside the first thread's "more than ``value``?": the one next
+    to it on the side of 0, where scores gather (the kernel's narrowing expects a question below
+    0 to be answered "yes" and one above "no"), above it for 0 itself (the sign, asked first early
+    in the game).  Once the first thread has its answer, the helper's is the question asked next;
+    at the end of a narrowing the two are the score's two dear proofs, "more than s - 1?" and
+    "more than s?" (docs/benchmarks.md, "Threads, desynchronised").
+
+    >>> neighbour_value(-9), neighbour_value(0), neighbour_value(4)
+    (-8, 1, 3)
+    """
+    return value + 1 if value <= 0 else value - 1
+
+
 RunSlice = Callable[[Lane, np.ndarray, np.ndarray, np.ndarray, int], int]
 """``run(lane, positions, rows, state, node_stop)``: one call of the kernel on the lane's arrays."""
 
@@ -157,9 +174,9 @@ class Race:
     thread may search next (None: a limit stopped the search), ``count(n)``
     adds nodes to the search's budget, ``poll(lower, upper, move)`` reports
     progress and returns True to stop, ``cancelled()`` tells whether the
-    caller cancelled.  ``other_values`` has helpers ask other test values of
-    the window when there are (a strong solve's), rather than the first
-    thread's question (see the module's doc).
+    caller cancelled.  ``other_values`` has helpers ask the neighbour of the
+    first thread's test value when they can (a strong solve's), rather than
+    only the first thread's question (see the module's doc).
     """
 
     def __init__(
@@ -301,21 +318,20 @@ class Race:
             self._stop()
 
     def _choose(self, index: int) -> int:
-        """A helper's next question (under the lock): with ``other_values``, a test value nobody
-        asks, as far as can be from those asked (and the bounds); else, or with none left, the
-        first thread's."""
+        """A helper's next question (under the lock): with ``other_values``, the neighbour of the
+        first thread's test value (:func:`neighbour_value`) when it is inside the window and
+        nobody asks it; else the first thread's own (the one it asks next, when the window has
+        just settled the one it was asking)."""
         lower, upper = self._lower, self._upper
-        asked = {value for lane, value in self._asking.items() if lane != index}
+        first = self._asking.get(0)
+        if first is None or not lower <= first < upper:
+            first = probe_value(lower, upper)
         if self._other_values:
-            free = [value for value in range(lower, upper) if value not in asked]
-            if free:
-                fences = sorted(asked | {lower - 1, upper})
-
-                def room(value: int) -> tuple[int, int]:
-                    return min(abs(value - fence) for fence in fences), -abs(value)
-
-                return max(free, key=room)
-        return self._asking.get(0, probe_value(lower, upper))
+            neighbour = neighbour_value(first)
+            asked = {value for lane, value in self._asking.items() if lane != index}
+            if lower <= neighbour < upper and neighbour not in asked:
+                return neighbour
+        return first
 
     def _probe(self, lane: Lane, positions: np.ndarray, rows: np.ndarray, value: int) -> np.ndarray | None:
         """Ask "more than ``value``?" of ``positions[0]`` on ``lane``: the finished state, or None when
