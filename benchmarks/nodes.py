@@ -1,9 +1,12 @@
 """Nodes the exact solver searches, one thread, no book: what a change to the search saves.
 
     .venv/bin/python benchmarks/nodes.py Test_L2_R1 Test_L1_R2:50 Test_L1_R3:5 weak strong
+    .venv/bin/python benchmarks/nodes.py 10x6=tests/data/wide_10x6_mid.txt 8x8=tests/data/wide_8x8_mid.txt:10
 
 Each argument is a published set (``NAME`` or ``NAME:N`` for its first N
-positions, from ``src/c4engine/data/pons``), solved strongly in one batch
+positions, from ``src/c4engine/data/pons``), or a file of the same
+``MOVES SCORE`` lines on another board (``WxH=PATH`` or ``WxH=PATH:N``, as
+the ones of ``tests/data``), solved strongly in one batch
 (``Solver.solve_many``) from an empty table, every score checked against
 the set's; or ``weak`` / ``strong``, the empty 7x6 board.  It prints the
 nodes, the CPU seconds of the search (the kernel is compiled and loaded
@@ -26,19 +29,24 @@ from c4engine.search.solver import Solver
 DATA = Path(__file__).resolve().parent.parent / "src" / "c4engine" / "data" / "pons"
 
 
-def _warm_solver() -> Solver:
-    """A one-thread solver whose kernel is loaded, with an empty table."""
+def _warm_solver(width: int = 7, height: int = 6) -> Solver:
+    """A one-thread solver whose kernel for boards of ``width`` x ``height`` is loaded, with an
+    empty table."""
     solver = Solver(threads=1)
-    solver.solve(Board.from_moves("4455"), best_move=False)
+    solver.solve(Board.from_moves([3, 3, 4, 4], width, height), best_move=False)
     solver.reset()
     return solver
 
 
 def solve_set(name: str, limit: int | None) -> tuple[int, float, int]:
-    """(nodes, CPU seconds, wrong scores) of the set's first ``limit`` positions (all when None)."""
-    lines = [line.split() for line in (DATA / name).read_text().splitlines() if line.strip()][:limit]
-    boards = [Board.from_moves(moves) for moves, _ in lines]
-    solver = _warm_solver()
+    """(nodes, CPU seconds, wrong scores) of the set's first ``limit`` positions (all when None):
+    a published set's ``NAME``, or ``WxH=PATH``."""
+    size, _, path = name.rpartition("=")
+    width, height = (int(side) for side in size.split("x")) if size else (7, 6)
+    text = Path(path).read_text() if size else (DATA / name).read_text()
+    lines = [line.split() for line in text.splitlines() if line.strip()][:limit]
+    boards = [Board.from_moves(moves, width, height) for moves, _ in lines]
+    solver = _warm_solver(width, height)
     start = time.process_time()
     result = solver.solve_many(boards)
     seconds = time.process_time() - start

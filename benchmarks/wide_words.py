@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/wide_words.py [POSITIONS] [ROUNDS]
 
-* ``i128``: the 128-bit word of :mod:`c4engine.kernels.wide` (LLVM's ``i128``), which the
-  solver uses: the kernels' own ``winning_cells`` and ``popcount``.
+* ``uint128``: the 128-bit word of :mod:`c4engine.kernels.wide` (two 64-bit halves, its operators
+  lowered to operations on them), which the solver uses: the kernels' own ``winning_cells`` and
+  ``popcount``.
 * ``pair``: a board as two uint64 (low, high) in a tuple, with compiled helper functions for the
   shifts carried across the split (the other design the issue named).
 
@@ -111,7 +112,7 @@ def rank_pair(boards: np.ndarray, width: int, height: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def rank_i128(boards: np.ndarray, width: int, height: int) -> int:
+def rank_word(boards: np.ndarray, width: int, height: int) -> int:
     """The same with the 128-bit word, through the kernels' own functions."""
     zero = word(U0, U0)
     board = board_mask(width, height, zero)
@@ -136,9 +137,9 @@ def rank_pair_10x6(boards: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def rank_i128_10x6(boards: np.ndarray) -> int:
-    """:func:`rank_i128` with the sizes compiled in."""
-    return rank_i128(boards, 10, 6)
+def rank_word_10x6(boards: np.ndarray) -> int:
+    """:func:`rank_word` with the sizes compiled in."""
+    return rank_word(boards, 10, 6)
 
 
 @njit(cache=True)
@@ -148,9 +149,9 @@ def rank_pair_any(boards: np.ndarray, width: int, height: int) -> int:
 
 
 @njit(cache=True)
-def rank_i128_any(boards: np.ndarray, width: int, height: int) -> int:
-    """:func:`rank_i128` with the sizes at run time."""
-    return rank_i128(boards, width, height)
+def rank_word_any(boards: np.ndarray, width: int, height: int) -> int:
+    """:func:`rank_word` with the sizes at run time."""
+    return rank_word(boards, width, height)
 
 
 def positions(count: int, width: int = 10, height: int = 6) -> np.ndarray:
@@ -172,9 +173,9 @@ def main(arguments: list[str]) -> None:
     rounds = int(arguments[1]) if len(arguments) > 1 else 7
     boards = positions(count)
     runs = {
-        "i128, sizes at run time": lambda: rank_i128_any(boards, 10, 6),
+        "uint128, sizes at run time": lambda: rank_word_any(boards, 10, 6),
         "pair, sizes at run time": lambda: rank_pair_any(boards, 10, 6),
-        "i128, sizes compiled in": lambda: rank_i128_10x6(boards),
+        "uint128, sizes compiled in": lambda: rank_word_10x6(boards),
         "pair, sizes compiled in": lambda: rank_pair_10x6(boards),
     }
     assert len({run() for run in runs.values()}) == 1

@@ -36,7 +36,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
-from c4engine.kernels.wide import uint128
+from c4engine.kernels.wide import uint128, word_bit_count
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -63,6 +63,9 @@ def _bit_count_intrinsic(name: str, zero_poison: bool | None, from_top: bool = F
 
         def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
             (value,) = args
+            if bits == 128:  # counted half by half (kernels.wide)
+                result = word_bit_count(builder, name, value, zero_poison)
+                return builder.sub(ir.Constant(ir.IntType(64), bits), result) if from_top else result
             kind = ir.IntType(bits)
             if zero_poison is None:
                 fn = builder.module.declare_intrinsic(name, [kind])
@@ -72,7 +75,7 @@ def _bit_count_intrinsic(name: str, zero_poison: bool | None, from_top: bool = F
                 result = builder.call(fn, [value, ir.Constant(ir.IntType(1), int(zero_poison))])
             if from_top:
                 result = builder.sub(ir.Constant(kind, bits), result)
-            return result if bits == 64 else builder.trunc(result, ir.IntType(64))
+            return result
 
         return sig, codegen
 
@@ -80,7 +83,7 @@ def _bit_count_intrinsic(name: str, zero_poison: bool | None, from_top: bool = F
     return intrinsic(typer)
 
 
-# Number of set bits (LLVM ctpop: one instruction on x86-64, two for a 128-bit word).
+# Number of set bits (LLVM ctpop: one instruction on x86-64, one a half of a 128-bit word).
 _popcount = _bit_count_intrinsic("llvm.ctpop", None)
 # Index of the lowest set bit of a non-zero word (LLVM cttz).
 _lowest_bit_index = _bit_count_intrinsic("llvm.cttz", True)

@@ -476,80 +476,53 @@ def _solver_entry(width: int, height: int, connect: int, wide: bool = False) -> 
     fields = len(KernelArgs._fields)
     signature = types.int64(types.CPointer(types.int64), types.int64)
 
-    @njit(inline="always")
-    def unpack(w, count, width, height):  # type: ignore[no-untyped-def]
-        """The kernel's arguments from their words, each array with its shape."""
-        depth = width * height + 2  # layout.stack_depth, spelled out for numba
-        # transposition.table_entries(bits, near_bits), likewise
-        entries = (1 << w[4]) + ((1 << w[5]) if w[5] else 0) + TABLE_HEADER
-        return KernelArgs(  # in KernelArgs' order
-            carray(pointer(w[0], u64), (count, 2)),
-            carray(pointer(w[1], i64), (count, R_SIZE)),
-            carray(pointer(w[2], i64), (S_SIZE,)),
-            carray(pointer(w[3], u64), (entries,)),
-            w[4],
-            w[5],
-            w[6],
-            w[7],
-            w[8],
-            carray(pointer(w[9], u8), (1,)),
-            carray(pointer(w[10], u64), (depth, USTACK_SIZE)),
-            carray(pointer(w[11], i64), (depth, I_SIZE)),
-            carray(pointer(w[12], u64), (depth, width)),
-            carray(pointer(w[13], i64), (depth, width)),
-            carray(pointer(w[14], u64), (depth, width)),
-            carray(pointer(w[15], i64), (width,)),
-            carray(pointer(w[16], u64), (width,)),
-            carray(pointer(w[17], u64), (1 << BUSY_BITS,)),
-            w[18],
-        )
+    def unpacker(word: tuple[int, ...]) -> Any:
+        """A compiled ``unpack(w, count, width, height)``: the kernel's arguments from their words,
+        each array with its shape, on boards whose words have shape ``word`` -- ``()`` up to 64
+        bits, ``(2,)`` past them, where a word and a table entry take two uint64."""
+        entry_words = 2 if word else 1
 
-    @njit(inline="always")
-    def unpack_wide(w, count, width, height):  # type: ignore[no-untyped-def]
-        """:func:`unpack` for the boards past 64 bits: a word and a table entry take two uint64."""
-        depth = width * height + 2
-        entries = (2 << w[4]) + ((2 << w[5]) if w[5] else 0) + TABLE_HEADER
-        return KernelArgs(
-            carray(pointer(w[0], u64), (count, 2, 2)),
-            carray(pointer(w[1], i64), (count, R_SIZE)),
-            carray(pointer(w[2], i64), (S_SIZE,)),
-            carray(pointer(w[3], u64), (entries,)),
-            w[4],
-            w[5],
-            w[6],
-            w[7],
-            w[8],
-            carray(pointer(w[9], u8), (1,)),
-            carray(pointer(w[10], u64), (depth, USTACK_SIZE, 2)),
-            carray(pointer(w[11], i64), (depth, I_SIZE)),
-            carray(pointer(w[12], u64), (depth, width, 2)),
-            carray(pointer(w[13], i64), (depth, width)),
-            carray(pointer(w[14], u64), (depth, width, 2)),
-            carray(pointer(w[15], i64), (width,)),
-            carray(pointer(w[16], u64), (width, 2)),
-            carray(pointer(w[17], u64), (1 << BUSY_BITS, 2)),
-            w[18],
-        )
+        @njit(inline="always")
+        def unpack(w, count, width, height):  # type: ignore[no-untyped-def]
+            depth = width * height + 2  # layout.stack_depth, spelled out for numba
+            # transposition.table_entries(bits, near_bits), likewise
+            entries = (entry_words << w[4]) + ((entry_words << w[5]) if w[5] else 0) + TABLE_HEADER
+            return KernelArgs(  # in KernelArgs' order
+                carray(pointer(w[0], u64), (count, 2, *word)),
+                carray(pointer(w[1], i64), (count, R_SIZE)),
+                carray(pointer(w[2], i64), (S_SIZE,)),
+                carray(pointer(w[3], u64), (entries,)),
+                w[4],
+                w[5],
+                w[6],
+                w[7],
+                w[8],
+                carray(pointer(w[9], u8), (1,)),
+                carray(pointer(w[10], u64), (depth, USTACK_SIZE, *word)),
+                carray(pointer(w[11], i64), (depth, I_SIZE)),
+                carray(pointer(w[12], u64), (depth, width, *word)),
+                carray(pointer(w[13], i64), (depth, width)),
+                carray(pointer(w[14], u64), (depth, width, *word)),
+                carray(pointer(w[15], i64), (width,)),
+                carray(pointer(w[16], u64), (width, *word)),
+                carray(pointer(w[17], u64), (1 << BUSY_BITS, *word)),
+                w[18],
+            )
 
-    if width == 0 and wide:
-
-        @cfunc(signature)
-        def any_wide(words, count):  # type: ignore[no-untyped-def]
-            w = carray(words, (fields + 3,))
-            width, height, connect = w[fields], w[fields + 1], w[fields + 2]
-            return _generic_kernel(unpack_wide(w, count, width, height), width, height, connect)
-
-        return any_wide, _generic_kernel
+        return unpack
 
     if width == 0:
+        unpack_any = unpacker((2,) if wide else ())
 
         @cfunc(signature)
         def any_size(words, count):  # type: ignore[no-untyped-def]
             w = carray(words, (fields + 3,))
             width, height, connect = w[fields], w[fields + 1], w[fields + 2]
-            return _generic_kernel(unpack(w, count, width, height), width, height, connect)
+            return _generic_kernel(unpack_any(w, count, width, height), width, height, connect)
 
         return any_size, _generic_kernel
+
+    unpack = unpacker(())
 
     kernel = kernel_for(width, height, connect)
 

@@ -1,9 +1,17 @@
-"""A 128-bit unsigned word for numba: the bitboards of boards past 64 bits, in native i128.
+"""A 128-bit unsigned word for numba: the bitboards of boards past 64 bits, as two 64-bit halves.
 
-numba has no integer wider than 64 bits, but LLVM has ``i128``, which x86-64
-and arm64 compute in register pairs (``add``/``adc``, ``shld``/``shrd``, two
-``popcnt``).  This module gives numba a type, :data:`uint128`, whose data is
-that LLVM integer, and the operators the kernels use on bitboards:
+numba has no integer wider than 64 bits.  This module gives numba a type,
+:data:`uint128`, whose value is a pair of LLVM ``i64`` (low, high), and
+lowers each operator the kernels use on bitboards to operations on the
+halves in the IR numba hands to LLVM: a shift is one of each half carried
+across the split (``llvm.fshl``/``fshr``) and the halves chosen by the
+amount's 64 bit, a sum carries from the low half (``add``/``adc``), a bit
+count adds the halves' ``popcnt``.  LLVM's own ``i128`` would be split the
+same way, but only when machine code is made, after the optimisations:
+written in halves, the loops over the columns are vectorised and the
+tests of a shift amount hoisted out of them -- the move ranking's inner
+work takes 0.3 of the time it took on ``i128`` (docs/benchmarks.md,
+"Boards past 64 bits").  The operators:
 
 * ``& | ^ + - * << >>`` (and their in-place forms), ``~``, ``== != < <= > >=``
   (unsigned), truth (``if x:``, ``not x``), between two words or a word and any
@@ -77,6 +85,7 @@ WORD_BITS = 128
 
 _I128 = ir.IntType(128)
 _I64 = ir.IntType(64)
+_PAIR = ir.LiteralStructType([_I64, _I64])  # a word's value: its low and high halves
 
 
 class UInt128(types.Type):
@@ -107,24 +116,46 @@ uint128 = UInt128()
 @register_model(UInt128)
 class _WordModel(models.PrimitiveModel):
     def __init__(self, dmm: Any, fe_type: types.Type) -> None:
-        super().__init__(dmm, fe_type, _I128)  # type: ignore[no-untyped-call]
+        super().__init__(dmm, fe_type, _PAIR)  # type: ignore[no-untyped-call]
 
 
-def _widen(builder: Any, value: Any, kind: types.Type) -> Any:
-    """``value`` of numba type ``kind`` (a word or an integer) as an i128."""
+def _halves(builder: Any, value: Any) -> tuple[Any, Any]:
+    """The (low, high) i64 halves of a word's value."""
+    return builder.extract_value(value, 0), builder.extract_value(value, 1)
+
+
+def _joined(builder: Any, low_bits: Any, high_bits: Any) -> Any:
+    """The word's value of two i64 halves."""
+    return builder.insert_value(builder.insert_value(ir.Constant(_PAIR, None), low_bits, 0), high_bits, 1)
+
+
+def _to_i128(builder: Any, value: Any) -> Any:
+    """A word's value as one LLVM ``i128`` (for the atomic 16-byte access)."""
+    low_bits, high_bits = (builder.zext(half, _I128) for half in _halves(builder, value))
+    return builder.or_(builder.shl(high_bits, _I128(64)), low_bits)
+
+
+def _from_i128(builder: Any, value: Any) -> Any:
+    """The word's value of an LLVM ``i128``."""
+    return _joined(builder, builder.trunc(value, _I64), builder.trunc(builder.lshr(value, _I128(64)), _I64))
+
+
+def _widen(builder: Any, value: Any, kind: types.Type) -> tuple[Any, Any]:
+    """``value`` of numba type ``kind`` (a word or an integer) as (low, high) i64 halves."""
     if kind == uint128:
-        return value
+        return _halves(builder, value)
     if isinstance(kind, types.Boolean):
-        return builder.zext(value, _I128)
-    if kind.signed:  # type: ignore[attr-defined]
-        return builder.sext(value, _I128)
-    return builder.zext(value, _I128)
+        return builder.zext(value, _I64), _I64(0)
+    signed = kind.signed  # type: ignore[attr-defined]
+    if kind.bitwidth < 64:  # type: ignore[attr-defined]
+        value = builder.sext(value, _I64) if signed else builder.zext(value, _I64)
+    return value, builder.ashr(value, _I64(63)) if signed else _I64(0)
 
 
 @lower_cast(types.Integer, UInt128)  # type: ignore[untyped-decorator]
 @lower_cast(types.IntegerLiteral, UInt128)  # type: ignore[untyped-decorator]
 def _integer_to_word(context: Any, builder: Any, fromty: types.Type, toty: types.Type, value: Any) -> Any:
-    return _widen(builder, value, fromty)
+    return _joined(builder, *_widen(builder, value, fromty))
 
 
 def _is_operand(kind: types.Type) -> bool:
@@ -133,7 +164,8 @@ def _is_operand(kind: types.Type) -> bool:
 
 def _register_binary(ops: tuple[Any, ...], emit: Any, result: types.Type) -> None:
     """Type and lower ``ops`` on (word or integer, word or integer), one of them a word: both
-    widened to i128, combined by ``emit(builder, a, b)``, the result of type ``result``."""
+    widened to (low, high) halves, combined by ``emit(builder, a, b)``, the result of type
+    ``result`` (a word is returned by ``emit`` as its two halves)."""
 
     class Template(AbstractTemplate):  # type: ignore[misc]
         def generic(self, args: tuple[types.Type, ...], kws: dict[str, Any]) -> Any:
@@ -143,7 +175,8 @@ def _register_binary(ops: tuple[Any, ...], emit: Any, result: types.Type) -> Non
 
     def lower(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         a, b = (_widen(builder, v, k) for v, k in zip(args, sig.args, strict=True))
-        return emit(builder, a, b)
+        made = emit(builder, a, b)
+        return _joined(builder, *made) if result == uint128 else made
 
     for op in ops:
         infer_global(op)(type(f"Word_{op.__name__}", (Template,), {"key": op}))
@@ -151,21 +184,78 @@ def _register_binary(ops: tuple[Any, ...], emit: Any, result: types.Type) -> Non
             lower_builtin(op, *pair)(lower)
 
 
-def _shift(kind: str) -> Any:
-    def emit(builder: Any, a: Any, b: Any) -> Any:
-        return builder.shl(a, b) if kind == "left" else builder.lshr(a, b)
+def _add(builder: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    low_bits = builder.add(a[0], b[0])
+    carry = builder.zext(builder.icmp_unsigned("<", low_bits, a[0]), _I64)
+    return low_bits, builder.add(builder.add(a[1], b[1]), carry)
+
+
+def _sub(builder: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    borrow = builder.zext(builder.icmp_unsigned("<", a[0], b[0]), _I64)
+    return builder.sub(a[0], b[0]), builder.sub(builder.sub(a[1], b[1]), borrow)
+
+
+def _mul(builder: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # modulo 2**128: low * low in full (one 64x64->128 multiply), the cross terms' low halves
+    full = builder.mul(builder.zext(a[0], _I128), builder.zext(b[0], _I128))
+    high_bits = builder.trunc(builder.lshr(full, _I128(64)), _I64)
+    high_bits = builder.add(high_bits, builder.add(builder.mul(a[0], b[1]), builder.mul(a[1], b[0])))
+    return builder.trunc(full, _I64), high_bits
+
+
+def _funnel(builder: Any, name: str, high_bits: Any, low_bits: Any, amount: Any) -> Any:
+    kind = ir.FunctionType(_I64, [_I64, _I64, _I64])
+    return builder.call(builder.module.declare_intrinsic(name, [_I64], kind), [high_bits, low_bits, amount])
+
+
+def _shift(left: bool) -> Any:
+    """A shift by ``b``'s low half (below 128, as for an ``i128``): a shift of each half by it
+    modulo 64 carried across the split (a funnel shift), the halves swapped when it is 64 or more."""
+
+    def emit(builder: Any, a: Any, b: Any) -> tuple[Any, Any]:
+        amount = builder.and_(b[0], _I64(63))
+        past = builder.icmp_unsigned("!=", builder.and_(b[0], _I64(64)), _I64(0))
+        zero = _I64(0)
+        if left:
+            moved = builder.shl(a[0], amount)
+            carried = _funnel(builder, "llvm.fshl", a[1], a[0], amount)
+            return builder.select(past, zero, moved), builder.select(past, moved, carried)
+        moved = builder.lshr(a[1], amount)
+        carried = _funnel(builder, "llvm.fshr", a[1], a[0], amount)
+        return builder.select(past, moved, carried), builder.select(past, zero, moved)
 
     return emit
 
 
-_register_binary((operator.and_, operator.iand), lambda b, x, y: b.and_(x, y), uint128)
-_register_binary((operator.or_, operator.ior), lambda b, x, y: b.or_(x, y), uint128)
-_register_binary((operator.xor, operator.ixor), lambda b, x, y: b.xor(x, y), uint128)
-_register_binary((operator.add, operator.iadd), lambda b, x, y: b.add(x, y), uint128)
-_register_binary((operator.sub, operator.isub), lambda b, x, y: b.sub(x, y), uint128)
-_register_binary((operator.mul, operator.imul), lambda b, x, y: b.mul(x, y), uint128)
-_register_binary((operator.lshift, operator.ilshift), _shift("left"), uint128)
-_register_binary((operator.rshift, operator.irshift), _shift("right"), uint128)
+def _compare(predicate: str) -> Any:
+    """Unsigned ``predicate``: the high halves decide unless equal, then the low ones."""
+    strict = {"<=": "<", ">=": ">"}.get(predicate, predicate)
+
+    def emit(builder: Any, a: Any, b: Any) -> Any:
+        if predicate in ("==", "!="):
+            low_bits = builder.icmp_unsigned(predicate, a[0], b[0])
+            high_bits = builder.icmp_unsigned(predicate, a[1], b[1])
+            both = builder.and_ if predicate == "==" else builder.or_  # equal: both halves; unequal: either
+            return both(low_bits, high_bits)
+        by_high = builder.icmp_unsigned(strict, a[1], b[1])
+        by_low = builder.icmp_unsigned(predicate, a[0], b[0])
+        return builder.select(builder.icmp_unsigned("==", a[1], b[1]), by_low, by_high)
+
+    return emit
+
+
+def _halfwise(method: str) -> Any:
+    return lambda builder, a, b: tuple(getattr(builder, method)(x, y) for x, y in zip(a, b, strict=True))
+
+
+_register_binary((operator.and_, operator.iand), _halfwise("and_"), uint128)
+_register_binary((operator.or_, operator.ior), _halfwise("or_"), uint128)
+_register_binary((operator.xor, operator.ixor), _halfwise("xor"), uint128)
+_register_binary((operator.add, operator.iadd), _add, uint128)
+_register_binary((operator.sub, operator.isub), _sub, uint128)
+_register_binary((operator.mul, operator.imul), _mul, uint128)
+_register_binary((operator.lshift, operator.ilshift), _shift(left=True), uint128)
+_register_binary((operator.rshift, operator.irshift), _shift(left=False), uint128)
 for _op, _predicate in (
     (operator.eq, "=="),
     (operator.ne, "!="),
@@ -174,7 +264,7 @@ for _op, _predicate in (
     (operator.gt, ">"),
     (operator.ge, ">="),
 ):
-    _register_binary((_op,), lambda b, x, y, p=_predicate: b.icmp_unsigned(p, x, y), types.boolean)
+    _register_binary((_op,), _compare(_predicate), types.boolean)
 
 
 def _register_unary(ops: tuple[Any, ...], emit: Any, result: types.Type) -> None:
@@ -185,7 +275,7 @@ def _register_unary(ops: tuple[Any, ...], emit: Any, result: types.Type) -> None
             return None
 
     def lower(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        return emit(builder, args[0])
+        return emit(builder, *_halves(builder, args[0]))
 
     for op in ops:
         if op is not bool:  # bool(x) is typed by numba through operator.truth
@@ -193,9 +283,26 @@ def _register_unary(ops: tuple[Any, ...], emit: Any, result: types.Type) -> None
         lower_builtin(op, UInt128)(lower)
 
 
-_register_unary((operator.invert,), lambda b, x: b.not_(x), uint128)
-_register_unary((operator.truth, bool), lambda b, x: b.icmp_unsigned("!=", x, _I128(0)), types.boolean)
-_register_unary((operator.not_,), lambda b, x: b.icmp_unsigned("==", x, _I128(0)), types.boolean)
+_register_unary((operator.invert,), lambda b, x, y: _joined(b, b.not_(x), b.not_(y)), uint128)
+_register_unary(
+    (operator.truth, bool), lambda b, x, y: b.icmp_unsigned("!=", b.or_(x, y), _I64(0)), types.boolean
+)
+_register_unary((operator.not_,), lambda b, x, y: b.icmp_unsigned("==", b.or_(x, y), _I64(0)), types.boolean)
+
+
+def word_bit_count(builder: Any, name: str, value: Any, zero_poison: bool | None) -> Any:
+    """LLVM bit-count intrinsic ``name`` (``llvm.ctpop``, ``llvm.cttz``, ``llvm.ctlz``, with its
+    ``zero_poison`` flag, None for ctpop) of a word's value, an i64, from its halves."""
+    low_bits, high_bits = _halves(builder, value)
+    if name == "llvm.ctpop":
+        return builder.add(builder.ctpop(low_bits), builder.ctpop(high_bits))
+    # trailing zeros are counted from the low half, leading zeros from the high; the other half's
+    # count, plus 64, when the first is 0
+    first, second = (low_bits, high_bits) if name == "llvm.cttz" else (high_bits, low_bits)
+    count = builder.module.declare_intrinsic(name, [_I64, ir.IntType(1)])
+    in_first = builder.call(count, [first, ir.IntType(1)(0)])
+    in_second = builder.add(builder.call(count, [second, ir.IntType(1)(int(bool(zero_poison)))]), _I64(64))
+    return builder.select(builder.icmp_unsigned("==", first, _I64(0)), in_second, in_first)
 
 
 @intrinsic  # type: ignore[untyped-decorator]
@@ -205,8 +312,8 @@ def word(typingctx: Any, high_half: types.Type, low_half: types.Type) -> Any:
         return None
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        high_bits, low_bits = (builder.zext(v, _I128) for v in args)
-        return builder.or_(builder.shl(high_bits, _I128(64)), low_bits)
+        high_bits, low_bits = args
+        return _joined(builder, low_bits, high_bits)
 
     return uint128(types.uint64, types.uint64), codegen
 
@@ -217,7 +324,7 @@ def _low128(typingctx: Any, value: types.Type) -> Any:
         return None
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        return builder.trunc(args[0], _I64)
+        return builder.extract_value(args[0], 0)
 
     return types.uint64(uint128), codegen
 
@@ -228,7 +335,7 @@ def _high128(typingctx: Any, value: types.Type) -> Any:
         return None
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        return builder.trunc(builder.lshr(args[0], _I128(64)), _I64)
+        return builder.extract_value(args[0], 1)
 
     return types.uint64(uint128), codegen
 
@@ -394,7 +501,7 @@ def _load128(typingctx: Any, table: types.Type, index: types.Type) -> Any:
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         pointer = _entry_pointer(context, builder, sig.args[0], *args)
-        return builder.load_atomic(pointer, "monotonic", 16)
+        return _from_i128(builder, builder.load_atomic(pointer, "monotonic", 16))
 
     return uint128(table, index), codegen
 
@@ -406,7 +513,7 @@ def _store128(typingctx: Any, table: types.Type, index: types.Type, value: types
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         pointer = _entry_pointer(context, builder, sig.args[0], args[0], args[1])
-        builder.store_atomic(args[2], pointer, "monotonic", 16)
+        builder.store_atomic(_to_i128(builder, args[2]), pointer, "monotonic", 16)
         return context.get_dummy_value()
 
     return types.void(table, index, uint128), codegen
