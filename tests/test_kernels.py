@@ -186,6 +186,108 @@ def test_winning_cells_match_rules(width: int, height: int, connect: int) -> Non
         )
 
 
+def _lines_of_four(width: int, height: int) -> list[int]:
+    """Every line of 4 cells on the board, each as the mask of its cells."""
+    found = []
+    for column in range(width):
+        for row in range(height):
+            for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(column + k * dc, row + k * dr) for k in range(4)]
+                if all(0 <= c < width and 0 <= r < height for c, r in cells):
+                    found.append(sum(1 << (c * (height + 1) + r) for c, r in cells))
+    return found
+
+
+def _dead_stones(board: Board) -> tuple[int, int]:
+    """(dead stones, reach) of ``bitboard.dead_stones``."""
+    geometry = (board.height, bitboard.line_directions(board.width, board.height, 4))
+    full = np.uint64(bitboard.board_mask(board.width, board.height))
+    top = full & ~(full >> np.uint64(1))
+    dead, reach = bitboard.dead_stones(
+        np.uint64(board.current_bits), np.uint64(board.mask_bits), *geometry, full, top
+    )
+    return int(dead), int(reach)
+
+
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (5, 4), (6, 5), (8, 7), (4, 7)])
+def test_dead_stones_block_no_line_stay_dead_and_come_within_reach(width: int, height: int) -> None:
+    # every line of 4 through a dead stone that can still be completed holds stones of both
+    # colours that are not dead; a dead stone is dead in every child
+    lines = _lines_of_four(width, height)
+    full = (1 << width * (height + 1)) - 1
+    rng = random.Random(width * 10 + height)
+    found, moved_away = 0, 0
+    for _ in range(300):
+        board = Board(width, height, 4)
+        for _ in range(rng.randrange(width * height)):
+            legal = [column for column in board.legal_moves() if not board.is_winning_move(column)]
+            if not legal:
+                break
+            board.play(rng.choice(legal))
+        current, mask = board.current_bits, board.mask_bits
+        dead, reach = _dead_stones(board)
+        assert dead & ~mask == 0
+        for line in lines:
+            if line & dead and line & ~mask & full:
+                assert line & current & ~dead and line & (current ^ mask) & ~dead, (board, line)
+        for column in board.legal_moves():
+            child = board.copy()
+            child.play(column)
+            child_dead = _dead_stones(child)[0]
+            assert child_dead & dead == dead, (board, column)
+            played = child.mask_bits & ~mask
+            assert played & reach or child_dead == dead, (board, column)  # more only within reach
+            moved_away += not played & reach
+        found += dead.bit_count()
+    assert found > 100  # the boards hold some
+    assert moved_away > 100  # and moves out of reach
+
+
+def _future_scorer(width: int, height: int):  # type: ignore[no-untyped-def]
+    """A memoized exact scorer of (current, mask) connect-4 positions that counts only the lines
+    the stones still to come complete: a position's future, whatever lines its full cells hold (a
+    recoloured position may hold one)."""
+    lines = _lines_of_four(width, height)
+    cells = width * height
+    stride = height + 1
+
+    @cache
+    def score(current: int, mask: int) -> int:
+        stones = mask.bit_count()
+        best = -cells
+        for column in range(width):
+            if mask & (1 << (column * stride + height - 1)):
+                continue
+            cell = (mask + (1 << column * stride)) & (((1 << height) - 1) << column * stride)
+            if any(line & cell and (current | cell) & line == line for line in lines):
+                return (cells + 1 - stones) // 2
+            value = 0 if stones + 1 == cells else -score(current ^ mask, mask | cell)
+            best = max(best, value)
+        return best
+
+    return score
+
+
+def test_dead_stones_colours_do_not_change_the_score() -> None:
+    # every recolouring of the dead stones at once (the table's key gives them all to the side to
+    # move) scores the same
+    exact = _future_scorer(5, 4)
+    rng = random.Random(5)
+    recoloured = 0
+    for plies in range(8, 17):
+        for board in random_positions(5, 4, 4, plies, 60, seed=plies):
+            current, mask = board.current_bits, board.mask_bits
+            dead = _dead_stones(board)[0]
+            if not dead:
+                continue
+            recoloured += 1
+            colourings = [current | dead, current & ~dead, current ^ dead]
+            colourings += [(current & ~dead) | (dead & rng.getrandbits(32)) for _ in range(3)]
+            for colouring in colourings:
+                assert exact(colouring, mask) == exact(current, mask), (board, colouring)
+    assert recoloured > 100
+
+
 def test_masks_and_mirror() -> None:
     geometry = Board(7, 6).geometry
     assert int(bitboard.bottom_mask(7, 6)) == geometry.bottom

@@ -251,3 +251,73 @@ def mirror(bits: Any, width: int, height: int) -> Any:
     for c in range(width):
         out |= ((bits >> (stride * np.uint64(c))) & column) << (stride * np.uint64(width - 1 - c))
     return out
+
+
+@njit(cache=True, inline="always")
+def _alive_along(current: Any, opponent: Any, mask: Any, empty: Any, s: Any) -> Any:
+    """The stones whose colour may matter to a line of 4 along shift ``s`` (connect 4): those with
+    an empty cell within two cells that way, or three cells away past two stones of one colour.
+
+    A line of 4 with an empty cell is the only kind that can still be completed.  Through any
+    other stone such a line has its empty cell three cells away and, between them, two stones
+    that are next to or two from that empty cell (so counted here, never dead): of two colours,
+    they block it whatever colour the stone and every dead stone have.  Each relation is one
+    step of ``s`` from a stone, so the shifts never wrap past a column's sentinel into the next
+    column.
+    """
+    near1 = ((empty << s) | (empty >> s)) & mask  # next to an empty cell
+    near2 = ((near1 << s) | (near1 >> s)) & mask  # next to one of those
+    same = (current & (current >> s)) | (opponent & (opponent >> s))  # this cell and the next: one colour
+    open3 = ((near2 & same) >> s) | ((near2 << s) & (same << (s + s)))
+    return (near1 | near2 | open3) & mask
+
+
+@njit(cache=True, inline="always")
+def _within3(cells: Any, s: Any) -> Any:
+    """The cells up to three steps of shift ``s`` from ``cells``, either way (and some past the
+    board's edges: a superset)."""
+    one = cells | (cells << s) | (cells >> s)
+    two = one | (one << s) | (one >> s)
+    return two | (two << s) | (two >> s)
+
+
+@njit(cache=True, inline="always")
+def dead_stones(
+    current: Any, mask: Any, height: int, directions: int, board: Any, top: Any
+) -> tuple[Any, Any]:
+    """(dead, reach): the stones whose colours no longer matter (connect 4), and the empty cells
+    where a stone may make more of them.
+
+    Along every direction, each line of 4 through a dead stone that can still be completed holds
+    two stones of different colours that are never dead (:func:`_alive_along`), so recolouring
+    every dead stone at once, any way, leaves the same lines open and the same future: the same
+    score.  Positions that differ only in these stones' colours share a table entry (their key
+    gives them all to the side to move).  A conservative pattern: a stone next to an empty cell,
+    or two from one, never counts along that direction, so a stone once dead stays dead as the
+    board fills.
+
+    A stone's status along a direction depends on the cells up to three steps from it that way
+    only, so a move adds dead stones only if it lands that near a stone alive along that
+    direction alone, or is itself a stone of the top row (``top``; below it, the cell above is
+    empty): ``reach`` holds those cells, and a child whose move is elsewhere has exactly its
+    parent's dead stones.
+    """
+    empty = board & ~mask
+    opponent = current ^ mask
+    zero = mask ^ mask
+    vertical, horizontal, rising, falling = zero, zero, zero, zero  # alive along each direction
+    h = np.uint64(height)
+    if directions & DIR_VERTICAL:
+        vertical = _alive_along(current, opponent, mask, empty, U1)
+    if directions & DIR_HORIZONTAL:
+        horizontal = _alive_along(current, opponent, mask, empty, h + U1)
+    if directions & DIR_DIAGONALS:
+        rising = _alive_along(current, opponent, mask, empty, h + U1 + U1)
+        falling = _alive_along(current, opponent, mask, empty, h)
+    dead = mask & ~(vertical | horizontal | rising | falling)
+    reach = top
+    reach |= _within3(vertical & ~(horizontal | rising | falling), U1)
+    reach |= _within3(horizontal & ~(vertical | rising | falling), h + U1)
+    reach |= _within3(rising & ~(vertical | horizontal | falling), h + U1 + U1)
+    reach |= _within3(falling & ~(vertical | horizontal | rising), h)
+    return dead, reach & empty

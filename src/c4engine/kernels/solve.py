@@ -44,6 +44,7 @@ from c4engine.kernels.bitboard import (
     board_mask,
     bottom_mask,
     column_mask,
+    dead_stones,
     even_row_cells,
     fast_path,
     has_line,
@@ -107,6 +108,10 @@ from c4engine.kernels.wide import get, get1, low, put, put1, word_bits, zero_of
 
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
+
+DEAD_STONES_FROM = 10
+"""Positions of this many stones or more (and fewer than the cutoff's ``etc_until``) are stored
+with their dead stones given to the side to move (:func:`c4engine.kernels.bitboard.dead_stones`)."""
 
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
@@ -207,6 +212,8 @@ def _search(
     board = board_mask(width, height, zero)
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect, word_bits(zero))
+    dead_from = DEAD_STONES_FROM if fast else cells + 1  # dead stones: connect 4 only
+    top = board & ~(board >> np.uint64(1))  # the top row
     shape = (width, height, connect, directions, board, fast)  # for the move ordering
     claimeven = height % 2 == 0  # see claimeven_bound
     even_rows = even_row_cells(width, height, zero)
@@ -342,7 +349,14 @@ def _search(
                     ret = beta
                     enter = 0
                     continue
-            key = current + mask
+            # dead stones (connect 4, from DEAD_STONES_FROM stones to before the cutoff's end) are
+            # given to the side to move: positions differing only in their colours share an entry.
+            # They stay dead in every child, so the cutoff's probes give them to the child's side
+            # to move too (a child whose own dead stones are more is missed, never wrong)
+            dead, reach = zero, zero
+            if dead_from - 1 <= stones < etc_until:
+                dead, reach = dead_stones(current, mask, height, directions, board, top)
+            key = ((current | dead) if stones >= dead_from else current) + mask
             mirrored = 0
             if stones < SYMMETRY_STONES:
                 # left-right symmetry: one entry for a position and its mirror image
@@ -408,13 +422,20 @@ def _search(
                     if move:
                         prefetch(table, child_base, scramble(opponent + (mask | move), kbits), child_shift)
             if cutoff:
+                child_dead = dead if stones + 1 < etc_until else zero
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
                 # loads overlap one another and the ranking
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
-                        child_key = opponent + (mask | move)
+                        child_key = (opponent | child_dead) + (mask | move)
+                        if move & reach and stones + 1 < etc_until:
+                            # the move may kill more stones
+                            child_key = (
+                                opponent
+                                | dead_stones(opponent, mask | move, height, directions, board, top)[0]
+                            ) + (mask | move)
                         if stones + 1 < SYMMETRY_STONES:
                             mirrored_key = mirror(child_key, width, height)
                             if mirrored_key < child_key:
