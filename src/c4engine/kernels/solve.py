@@ -110,8 +110,8 @@ SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
 DEAD_STONES_FROM = 10
-"""Positions of this many stones or more (and fewer than the cutoff's ``etc_until``) are stored
-with their dead stones given to the side to move (:func:`c4engine.kernels.bitboard.dead_stones`)."""
+"""Positions of this many stones or more are stored with their dead stones given to the side to
+move (:func:`c4engine.kernels.bitboard.dead_stones`)."""
 
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
@@ -349,14 +349,18 @@ def _search(
                     ret = beta
                     enter = 0
                     continue
-            # dead stones (connect 4, from DEAD_STONES_FROM stones to before the cutoff's end) are
-            # given to the side to move: positions differing only in their colours share an entry.
-            # They stay dead in every child, so the cutoff's probes give them to the child's side
-            # to move too (a child whose own dead stones are more is missed, never wrong)
-            dead, reach = zero, zero
-            if dead_from - 1 <= stones < etc_until:
-                dead, reach = dead_stones(current, mask, height, directions, board, top)
-            key = ((current | dead) if stones >= dead_from else current) + mask
+            # dead stones (connect 4, from DEAD_STONES_FROM stones on) are given to the side to
+            # move: positions differing only in their colours share an entry.  A move outside its
+            # parent's reach leaves the parent's: then they are computed only if the node goes on
+            # past its table probe
+            dead, reach, known = zero, zero, False  # reach: where a move may make more dead
+            if stones >= dead_from:
+                if d > 0 and not (mask ^ get(ustack, d - 1, 1)) & get(ustack, d - 1, 5):
+                    dead = get(ustack, d - 1, 4)
+                else:
+                    dead, reach = dead_stones(current, mask, height, directions, board, top)
+                    known = True
+            key = (current | dead) + mask
             mirrored = 0
             if stones < SYMMETRY_STONES:
                 # left-right symmetry: one entry for a position and its mirror image
@@ -413,6 +417,8 @@ def _search(
                     ret = t
                     enter = 0
                     continue
+            if stones >= dead_from - 1 and not known:  # for the children
+                dead, reach = dead_stones(current, mask, height, directions, board, top)
             if stones >= etc_until:
                 # the buckets of the children about to be ranked, loading while they are
                 # ranked and the first is searched (nodes that try the cutoff ask below)
@@ -420,17 +426,18 @@ def _search(
                 for i in range(width):
                     move = ranked & column_mask(i, height, zero)
                     if move:
-                        prefetch(table, child_base, scramble(opponent + (mask | move), kbits), child_shift)
+                        prefetch(
+                            table, child_base, scramble((opponent | dead) + (mask | move), kbits), child_shift
+                        )
             if cutoff:
-                child_dead = dead if stones + 1 < etc_until else zero
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
                 # loads overlap one another and the ranking
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
-                        child_key = (opponent | child_dead) + (mask | move)
-                        if move & reach and stones + 1 < etc_until:
+                        child_key = (opponent | dead) + (mask | move)
+                        if move & reach:
                             # the move may kill more stones
                             child_key = (
                                 opponent
@@ -499,6 +506,8 @@ def _search(
                         continue
                 low = floor
             put(ustack, d, 2, h)
+            put(ustack, d, 4, dead)
+            put(ustack, d, 5, reach)
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
             istack[d, I_COUNT] = n
