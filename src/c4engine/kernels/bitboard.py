@@ -277,8 +277,7 @@ def _within3(cells: Any, s: Any) -> Any:
     """The cells up to three steps of shift ``s`` from ``cells``, either way (and some past the
     board's edges: a superset)."""
     one = cells | (cells << s) | (cells >> s)
-    two = one | (one << s) | (one >> s)
-    return two | (two << s) | (two >> s)
+    return one | (one << (s + s)) | (one >> (s + s))
 
 
 @njit(cache=True, inline="always")
@@ -308,7 +307,12 @@ def dead_stones(
     vertical, horizontal, rising, falling = zero, zero, zero, zero  # alive along each direction
     h = np.uint64(height)
     if directions & DIR_VERTICAL:
-        vertical = _alive_along(current, opponent, mask, empty, U1)
+        # a column's stones have their empty cell above: the top stone, the one below it, and
+        # the one below those if they are of one colour
+        near1 = (empty >> U1) & mask
+        near2 = (near1 >> U1) & mask
+        same = (current & (current >> U1)) | (opponent & (opponent >> U1))
+        vertical = near1 | near2 | ((near2 & same) >> U1) & mask
     if directions & DIR_HORIZONTAL:
         horizontal = _alive_along(current, opponent, mask, empty, h + U1)
     if directions & DIR_DIAGONALS:
@@ -316,7 +320,9 @@ def dead_stones(
         falling = _alive_along(current, opponent, mask, empty, h)
     dead = mask & ~(vertical | horizontal | rising | falling)
     reach = top
-    reach |= _within3(vertical & ~(horizontal | rising | falling), U1)
+    upward = vertical & ~(horizontal | rising | falling)
+    upward |= upward << U1
+    reach |= (upward << U1) | (upward << np.uint64(2))  # the three cells above
     reach |= _within3(horizontal & ~(vertical | rising | falling), h + U1)
     reach |= _within3(rising & ~(vertical | horizontal | falling), h + U1 + U1)
     reach |= _within3(falling & ~(vertical | horizontal | rising), h)

@@ -113,6 +113,9 @@ DEAD_STONES_FROM = 10
 """Positions of this many stones or more are stored with their dead stones given to the side to
 move (:func:`c4engine.kernels.bitboard.dead_stones`)."""
 
+DEAD_STONES_BEFORE_END = 6
+"""... but fewer than the board's cells less this many: near the end a table entry saves little."""
+
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
 
@@ -213,6 +216,7 @@ def _search(
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect, word_bits(zero))
     dead_from = DEAD_STONES_FROM if fast else cells + 1  # dead stones: connect 4 only
+    dead_until = cells - DEAD_STONES_BEFORE_END
     top = board & ~(board >> np.uint64(1))  # the top row
     shape = (width, height, connect, directions, board, fast)  # for the move ordering
     claimeven = height % 2 == 0  # see claimeven_bound
@@ -354,13 +358,15 @@ def _search(
             # parent's reach leaves the parent's: then they are computed only if the node goes on
             # past its table probe
             dead, reach, known = zero, zero, False  # reach: where a move may make more dead
-            if stones >= dead_from:
+            if dead_from <= stones < dead_until:
                 if d > 0 and not (mask ^ get(ustack, d - 1, 1)) & get(ustack, d - 1, 5):
                     dead = get(ustack, d - 1, 4)
                 else:
                     dead, reach = dead_stones(current, mask, height, directions, board, top)
                     known = True
             key = (current | dead) + mask
+            if stones + 1 >= dead_until:  # the children's keys are plain
+                dead, reach = zero, zero
             mirrored = 0
             if stones < SYMMETRY_STONES:
                 # left-right symmetry: one entry for a position and its mirror image
@@ -417,7 +423,7 @@ def _search(
                     ret = t
                     enter = 0
                     continue
-            if stones >= dead_from - 1 and not known:  # for the children
+            if dead_from - 1 <= stones < dead_until - 1 and not known:  # for the children
                 dead, reach = dead_stones(current, mask, height, directions, board, top)
             if stones >= etc_until:
                 # the buckets of the children about to be ranked, loading while they are
