@@ -13,7 +13,7 @@ way.  A batch of positions: ``boards[p] = (current, mask)`` (uint64) and
 ``rows[p, R_*]`` (int64: stones and window in; score, nodes, best move
 out).  Search stack, per ply ``d``::
 
-    ustack[d] = current, mask, scrambled key, moves not yet ranked, dead stones, their reach  (uint64)
+    ustack[d] = current, mask, scrambled key, moves not yet ranked  (uint64)
     istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored, deferred, best  (int64)
     moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
@@ -81,7 +81,7 @@ I_DEFERRED = 7  # moves at the end of the row put off because another thread was
 I_BEST = 8  # the best score the node's moves can reach, as far as shown (fail-soft)
 I_SIZE = 9
 
-USTACK_SIZE = 6
+USTACK_SIZE = 4
 
 BUSY_BITS = 12
 """The busy marks have ``2**BUSY_BITS`` slots: each thread marks at most a few dozen positions at

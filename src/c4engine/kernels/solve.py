@@ -44,7 +44,6 @@ from c4engine.kernels.bitboard import (
     board_mask,
     bottom_mask,
     column_mask,
-    dead_stones,
     even_row_cells,
     fast_path,
     has_line,
@@ -108,13 +107,6 @@ from c4engine.kernels.wide import get, get1, low, put, put1, word_bits, zero_of
 
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
-
-DEAD_STONES_FROM = 10
-"""Positions of this many stones or more are stored with their dead stones given to the side to
-move (:func:`c4engine.kernels.bitboard.dead_stones`)."""
-
-DEAD_STONES_BEFORE_END = 6
-"""... but fewer than the board's cells less this many: near the end a table entry saves little."""
 
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
@@ -215,9 +207,6 @@ def _search(
     board = board_mask(width, height, zero)
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect, word_bits(zero))
-    dead_from = DEAD_STONES_FROM if fast else cells + 1  # dead stones: connect 4 only
-    dead_until = cells - DEAD_STONES_BEFORE_END
-    top = board & ~(board >> np.uint64(1))  # the top row
     shape = (width, height, connect, directions, board, fast)  # for the move ordering
     claimeven = height % 2 == 0  # see claimeven_bound
     even_rows = even_row_cells(width, height, zero)
@@ -353,20 +342,7 @@ def _search(
                     ret = beta
                     enter = 0
                     continue
-            # dead stones (connect 4, from DEAD_STONES_FROM stones on) are given to the side to
-            # move: positions differing only in their colours share an entry.  A move outside its
-            # parent's reach leaves the parent's: then they are computed only if the node goes on
-            # past its table probe
-            dead, reach, known = zero, zero, False  # reach: where a move may make more dead
-            if dead_from <= stones < dead_until:
-                if d > 0 and not (mask ^ get(ustack, d - 1, 1)) & get(ustack, d - 1, 5):
-                    dead = get(ustack, d - 1, 4)
-                else:
-                    dead, reach = dead_stones(current, mask, height, directions, board, top)
-                    known = True
-            key = (current | dead) + mask
-            if stones + 1 >= dead_until:  # the children's keys are plain
-                dead, reach = zero, zero
+            key = current + mask
             mirrored = 0
             if stones < SYMMETRY_STONES:
                 # left-right symmetry: one entry for a position and its mirror image
@@ -423,8 +399,6 @@ def _search(
                     ret = t
                     enter = 0
                     continue
-            if dead_from - 1 <= stones < dead_until - 1 and not known:  # for the children
-                dead, reach = dead_stones(current, mask, height, directions, board, top)
             if stones >= etc_until:
                 # the buckets of the children about to be ranked, loading while they are
                 # ranked and the first is searched (nodes that try the cutoff ask below)
@@ -432,9 +406,7 @@ def _search(
                 for i in range(width):
                     move = ranked & column_mask(i, height, zero)
                     if move:
-                        prefetch(
-                            table, child_base, scramble((opponent | dead) + (mask | move), kbits), child_shift
-                        )
+                        prefetch(table, child_base, scramble(opponent + (mask | move), kbits), child_shift)
             if cutoff:
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
@@ -442,13 +414,7 @@ def _search(
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
-                        child_key = (opponent | dead) + (mask | move)
-                        if move & reach:
-                            # the move may kill more stones
-                            child_key = (
-                                opponent
-                                | dead_stones(opponent, mask | move, height, directions, board, top)[0]
-                            ) + (mask | move)
+                        child_key = opponent + (mask | move)
                         if stones + 1 < SYMMETRY_STONES:
                             mirrored_key = mirror(child_key, width, height)
                             if mirrored_key < child_key:
@@ -512,8 +478,6 @@ def _search(
                         continue
                 low = floor
             put(ustack, d, 2, h)
-            put(ustack, d, 4, dead)
-            put(ustack, d, 5, reach)
             istack[d, I_ALPHA] = alpha
             istack[d, I_BETA] = beta
             istack[d, I_COUNT] = n
