@@ -186,6 +186,50 @@ def test_winning_cells_match_rules(width: int, height: int, connect: int) -> Non
         )
 
 
+def test_moves_rank_by_useful_threats_barring_ones_more() -> None:
+    # each useful threat counts 2, one right above a cell the opponent could play next 3; ties
+    # centre first -- checked against threats found by the rules, on positions where that order
+    # differs from counting every threat alike
+    width, height, connect = 7, 6, 4
+    full, bottom = bitboard.board_mask(width, height), bitboard.bottom_mask(width, height)
+    directions, fast = bitboard.line_directions(width, height, connect), bitboard.fast_path(height, connect)
+    shape = (width, height, connect, directions, np.uint64(full), np.uint64(bottom), fast)
+    ranked, columns = np.zeros((2, width), dtype=np.uint64), np.zeros((2, width), dtype=np.int64)
+    threats, scores = np.zeros((2, width), dtype=np.uint64), np.zeros(width, dtype=np.int64)
+    rng = random.Random(33)
+    barring_decided = 0
+    for _ in range(400):
+        board = Board(width, height, connect)
+        for _ in range(rng.randrange(8, 30)):
+            board.push(rng.choice(board.legal_moves()))
+            if board.winner is not None or board.is_full:
+                break
+        if board.winner is not None or board.is_full:
+            continue
+        current, mask = board.current_bits, board.mask_bits
+        playable = (mask + int(bottom)) & int(full)
+        if _python_winning_cells(current, mask, width, height, connect) & playable:
+            continue  # the search never ranks the moves of a position won at once
+        opponent = _python_winning_cells(current ^ mask, mask, width, height, connect)
+        count = moves.order_moves(
+            np.uint64(current), np.uint64(mask), np.uint64(playable), np.uint64(opponent), 0, 0, shape,
+            ranked, columns, threats, scores,
+        )  # fmt: skip
+        plain, barring = {}, {}
+        for column in center_order(width):
+            cell = playable & int(bitboard.column_mask(column, height))
+            if cell:
+                after = _python_winning_cells(current | cell, mask, width, height, connect)
+                useful = after & ~(opponent << 1)
+                below_next = (((mask | cell) + int(bottom)) & int(full)) << 1
+                plain[column] = 2 * bin(useful).count("1")
+                barring[column] = plain[column] + bin(useful & below_next).count("1")
+        want = sorted(barring, key=lambda column: -barring[column])  # stable: centre first on ties
+        assert list(columns[0, :count]) == want
+        barring_decided += want != sorted(plain, key=lambda column: -plain[column])
+    assert barring_decided >= 10
+
+
 def test_masks_and_mirror() -> None:
     geometry = Board(7, 6).geometry
     assert int(bitboard.bottom_mask(7, 6)) == geometry.bottom

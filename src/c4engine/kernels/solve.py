@@ -207,7 +207,7 @@ def _search(
     board = board_mask(width, height, zero)
     directions = line_directions(width, height, connect)
     fast = fast_path(height, connect, word_bits(zero))
-    shape = (width, height, connect, directions, board, fast)  # for the move ordering
+    shape = (width, height, connect, directions, board, bottom, fast)  # for the move ordering
     claimeven = height % 2 == 0  # see claimeven_bound
     even_rows = even_row_cells(width, height, zero)
     kbits = key_bits(width, height, bits)
