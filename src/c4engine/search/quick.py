@@ -268,7 +268,7 @@ class _Search:
         if self.nodes > self.most_nodes:
             raise _OutOfNodes
         cells, win_at = self.cells, self.win_at
-        playable = (mask + self.bottom) & self.full
+        reachable = playable = (mask + self.bottom) & self.full
         threats = self.winning_cells(current ^ mask, mask)
         forced = playable & threats
         if forced:
@@ -297,8 +297,11 @@ class _Search:
         for rank, column_mask in enumerate(self.columns):
             move = playable & column_mask
             if move:
-                threats_made = (self.winning_cells(current | move, mask) & counted).bit_count()
-                moves.append((-threats_made, rank, move))
+                useful = self.winning_cells(current | move, mask) & counted
+                # one right above a cell the opponent could play next counts half as much again:
+                # the opponent may not play there (kernels.moves)
+                barring = useful & ((((reachable ^ move) | (move << 1)) & self.full) << 1)
+                moves.append((-(2 * useful.bit_count() + barring.bit_count()), rank, move))
         moves.sort()
         for _threats, rank, move in moves:
             found = -self.negamax(current ^ mask, mask | move, stones + 1, -beta, -alpha)
