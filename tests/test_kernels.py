@@ -207,7 +207,7 @@ MAIN = np.uint64(0)  # the main part of a table starts at its first entry
 
 def test_table_store_probe_and_merge() -> None:
     bits = MIN_TABLE_BITS
-    t = Table.with_parts(bits).array
+    t = np.asarray(Table.with_parts(bits).array)
     kbits = table.key_bits(7, 6, bits)
     shift = table.tag_shift(kbits, bits)
     top = table.work_limit(shift, kbits)
@@ -246,7 +246,7 @@ def test_table_without_room_for_work() -> None:
     kbits = table.key_bits(8, 7, bits)
     shift = table.tag_shift(kbits, bits)
     assert table.work_limit(shift, kbits) == 0
-    t = Table.with_parts(bits).array
+    t = np.asarray(Table.with_parts(bits).array)
     h = np.uint64(table.scramble(np.uint64(2**63 + 5), 64))
     table.store(t, MAIN, h, shift, -20, 21, 7, 30, 0)
     data = table.probe(t, MAIN, h, shift)
