@@ -34,7 +34,8 @@ _ITEM_BYTES: Final = {UINT64: 8, INT64: 8, UINT8: 1}
 
 MMAP_FROM_BYTES: Final = 1 << 20
 """Arrays from this size on are anonymous mappings: zeroed lazily, page by page, by the system (a
-``bytearray`` is zeroed, every page touched, when it is made)."""
+``bytearray`` is zeroed, every page touched, when it is made), in large pages where the system
+gives them on request."""
 
 
 class CArray:
@@ -59,6 +60,10 @@ class CArray:
             )
         except OSError as error:  # no memory to map: as a bytearray too large says
             raise MemoryError(f"no {size} bytes of memory: {error}") from None
+        if isinstance(self._memory, mmap.mmap) and hasattr(mmap, "MADV_HUGEPAGE"):
+            # large pages where the system gives them on request (as numpy asks for its large
+            # arrays): the table's probes, spread over megabytes, miss the TLB far less often
+            self._memory.madvise(mmap.MADV_HUGEPAGE)
         self._view = memoryview(self._memory)[:size].cast(kind, shape)
         self.address: int = ctypes.addressof(ctypes.c_char.from_buffer(self._memory))
         """Where the first item is (a mapping's start is a page's; a ``bytearray``'s, 16-byte aligned)."""
@@ -82,7 +87,8 @@ class CArray:
         return self._view.tolist()
 
     def clear(self, start: int = 0, stop: int | None = None) -> None:
-        """Zero items ``start`` to ``stop`` (default: all) of a one-dimensional array, every item of another."""
+        """Zero items ``start`` to ``stop`` (default: all) of a one-dimensional array; every item of
+        another."""
         item = _ITEM_BYTES[self.kind]
         end = self.nbytes if stop is None else stop * item
         ctypes.memset(self.address + start * item, 0, end - start * item)

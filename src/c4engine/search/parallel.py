@@ -93,9 +93,7 @@ class Lane:
         return self.args.cancel
 
 
-def new_lanes(
-    count: int, width: int, height: int, table: Table, etc_until: int, busy: CArray
-) -> list[Lane]:
+def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int, busy: CArray) -> list[Lane]:
     """``count`` lanes searching ``table`` on a board of this size, each with a stack of its own, all
     with the busy marks ``busy``."""
     return [

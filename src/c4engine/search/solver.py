@@ -573,9 +573,7 @@ class Solver:
         def next_slice(threads: int) -> int | None:
             return self._next_slice(run, threads)
 
-        def call(
-            lane: _parallel.Lane, positions: CArray, rows: CArray, state: CArray, stop: int
-        ) -> int:
+        def call(lane: _parallel.Lane, positions: CArray, rows: CArray, state: CArray, stop: int) -> int:
             return self._call_kernel(board, positions, rows, state, stop, lane)
 
         race = _parallel.Race(
@@ -686,6 +684,4 @@ def _warm_up(width: int, height: int, connect: int) -> None:
     """
     table = Table.with_parts(MIN_TABLE_BITS + 1)
     table.use_entry_words(2 if _layout.is_wide(width, height) else 1)
-    solver_kernel(width, height, connect)(
-        _layout.new_args(width, height, table, 0, _layout.new_flag())
-    )
+    solver_kernel(width, height, connect)(_layout.new_args(width, height, table, 0, _layout.new_flag()))
