@@ -29,7 +29,7 @@ marks of the subtrees under way, which the threads of a raced search share::
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from c4engine.kernels.memory import INT64, UINT8, UINT64, CArray
 from c4engine.kernels.transposition import Table
@@ -83,6 +83,11 @@ I_SIZE = 9
 
 USTACK_SIZE = 4
 
+KernelArray: TypeAlias = Any
+"""An array of :class:`KernelArgs`: a :class:`~c4engine.kernels.memory.CArray` as this module makes
+it (what the shared library takes), a numpy array of the same memory in numba's kernel
+(:func:`c4engine.kernels.library.numba_caller`)."""
+
 BUSY_BITS = 12
 """The busy marks have ``2**BUSY_BITS`` slots: each thread marks at most a few dozen positions at
 once (one a ply near its root), so collisions, which only lose a mark, are rare."""
@@ -114,13 +119,13 @@ class KernelArgs(NamedTuple):
     state and the node stop with ``_replace``.
     """
 
-    boards: CArray
+    boards: KernelArray
     """``(count, 2)`` words: current and mask of each position of the batch."""
-    rows: CArray
+    rows: KernelArray
     """``(count, R_SIZE)`` int64: each position's stones and window in, score, nodes and move out."""
-    state: CArray
+    state: KernelArray
     """``(S_SIZE,)`` int64: the solve under way (:func:`new_state`)."""
-    table: CArray
+    table: KernelArray
     """The transposition table's array (:class:`c4engine.kernels.transposition.Table`): uint64
     words, an entry one word or, on a board past 64 bits, two."""
     bits: int
@@ -133,23 +138,23 @@ class KernelArgs(NamedTuple):
     """Nodes with fewer stones first look their children up in the table (enhanced transposition cutoff)."""
     node_stop: int
     """The call pauses when the solve has searched this many nodes (:data:`NO_NODE_STOP`: never)."""
-    cancel: CArray
+    cancel: KernelArray
     """``(1,)`` uint8: set to 1 (from any thread) to stop the call."""
-    ustack: CArray
+    ustack: KernelArray
     """``(depth, USTACK_SIZE)`` words (:func:`stack_depth`): the search stack's boards and keys."""
-    istack: CArray
+    istack: KernelArray
     """``(depth, I_SIZE)`` int64: the search stack's windows and counters."""
-    moves: CArray
+    moves: KernelArray
     """``(depth, width)`` words: each ply's ordered moves."""
-    columns: CArray
+    columns: KernelArray
     """``(depth, width)`` int64: their columns."""
-    mthreats: CArray
+    mthreats: KernelArray
     """``(depth, width)`` words: the winning cells each move leaves."""
-    scores: CArray
+    scores: KernelArray
     """``(width,)`` int64 scratch: the move scores being ranked."""
-    child_hashes: CArray
+    child_hashes: KernelArray
     """``(width,)`` words scratch: the table keys of the children the cutoff looks up."""
-    busy: CArray
+    busy: KernelArray
     """``(2**BUSY_BITS,)`` words: the marks of the positions under search, shared by the threads of
     a raced search (:func:`new_busy`)."""
     shared_until: int = 0

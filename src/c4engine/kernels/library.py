@@ -317,7 +317,7 @@ def numba_caller(kernel: Kernel) -> Kernel:
     from c4engine.kernels.memory import CArray
 
     def call(args: KernelArgs) -> int:
-        return int(kernel(KernelArgs(*(np.asarray(f) if isinstance(f, CArray) else f for f in args))))
+        return int(kernel(KernelArgs._make(np.asarray(f) if isinstance(f, CArray) else f for f in args)))
 
     return call
 

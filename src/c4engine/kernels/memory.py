@@ -21,16 +21,18 @@ from __future__ import annotations
 import ctypes
 import math
 import mmap
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 if TYPE_CHECKING:
     import numpy as np
 
-UINT64: Final = "Q"
-INT64: Final = "q"
-UINT8: Final = "B"
+Kind: TypeAlias = Literal["Q", "q", "B"]
+"""An item type, as ``struct`` and ``memoryview`` name it."""
+UINT64: Final[Kind] = "Q"
+INT64: Final[Kind] = "q"
+UINT8: Final[Kind] = "B"
 
-_ITEM_BYTES: Final = {UINT64: 8, INT64: 8, UINT8: 1}
+_ITEM_BYTES: Final[dict[Kind, int]] = {UINT64: 8, INT64: 8, UINT8: 1}
 
 MMAP_FROM_BYTES: Final = 1 << 20
 """Arrays from this size on are anonymous mappings: zeroed lazily, page by page, by the system (a
@@ -48,7 +50,7 @@ class CArray:
 
     __slots__ = ("_memory", "_view", "address", "kind", "shape")
 
-    def __init__(self, shape: tuple[int, ...], kind: str) -> None:
+    def __init__(self, shape: tuple[int, ...], kind: Kind) -> None:
         self.shape = shape
         """Items along each dimension."""
         self.kind = kind
@@ -64,7 +66,7 @@ class CArray:
             # large pages where the system gives them on request (as numpy asks for its large
             # arrays): the table's probes, spread over megabytes, miss the TLB far less often
             self._memory.madvise(mmap.MADV_HUGEPAGE)
-        self._view = memoryview(self._memory)[:size].cast(kind, shape)
+        self._view: memoryview[int] = memoryview(self._memory)[:size].cast(kind, list(shape))
         self.address: int = ctypes.addressof(ctypes.c_char.from_buffer(self._memory))
         """Where the first item is (a mapping's start is a page's; a ``bytearray``'s, 16-byte aligned)."""
 
@@ -77,10 +79,10 @@ class CArray:
         return self.shape[0]
 
     def __getitem__(self, index: int | tuple[int, ...]) -> int:
-        return self._view[index]  # type: ignore[index,no-any-return]
+        return self._view[index]
 
     def __setitem__(self, index: int | tuple[int, ...], value: int) -> None:
-        self._view[index] = value  # type: ignore[index]
+        self._view[index] = value
 
     def tolist(self) -> Any:
         """The items as (nested) lists of ints."""

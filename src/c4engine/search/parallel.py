@@ -90,7 +90,8 @@ class Lane:
     @property
     def cancel(self) -> CArray:
         """The lane's stop flag: 1 stops its kernel call."""
-        return self.args.cancel
+        flag: CArray = self.args.cancel  # made by kernels.layout: a C array
+        return flag
 
 
 def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int, busy: CArray) -> list[Lane]:
