@@ -40,6 +40,14 @@ MMAP_FROM_BYTES: Final = 1 << 20
 gives them on request."""
 
 
+def _mapping(size: int) -> mmap.mmap:
+    """``size`` bytes of anonymous memory, private where the system says so (POSIX): a shared
+    mapping -- ``mmap``'s default -- is shared memory, which gets no large pages."""
+    if hasattr(mmap, "MAP_PRIVATE"):
+        return mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE)
+    return mmap.mmap(-1, size)
+
+
 class CArray:
     """Zeroed memory of ``shape`` items of ``kind`` (:data:`UINT64`, :data:`INT64`, :data:`UINT8`)
     at a fixed :attr:`address`, the C array a kernel takes.
@@ -58,7 +66,7 @@ class CArray:
         size = math.prod(shape) * _ITEM_BYTES[kind]
         try:
             self._memory: bytearray | mmap.mmap = (
-                mmap.mmap(-1, size) if size >= MMAP_FROM_BYTES else bytearray(max(size, 1))
+                _mapping(size) if size >= MMAP_FROM_BYTES else bytearray(max(size, 1))
             )
         except OSError as error:  # no memory to map: as a bytearray too large says
             raise MemoryError(f"no {size} bytes of memory: {error}") from None
