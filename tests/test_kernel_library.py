@@ -15,6 +15,7 @@ from tests.conftest import PONS
 
 from c4engine import Board
 from c4engine.kernels import heuristic, layout, library
+from c4engine.kernels.memory import CArray
 from c4engine.kernels.solve import busy_slot, kernel_for, shared_key
 from c4engine.kernels.transposition import TABLE_HEADER, Table
 from c4engine.search import compiled_engine
@@ -56,15 +57,16 @@ def _solve_boards(
     cells = width * height
     wide = layout.is_wide(width, height)  # 128-bit words: two uint64 a word and a table entry
     positions = layout.positions([(b.current_bits, b.mask_bits) for b in boards], wide)
-    rows = np.zeros((len(boards), layout.R_SIZE), dtype=np.int64)
-    stones = np.array([b.move_count for b in boards], dtype=np.int64)
-    rows[:, layout.R_STONES] = stones
-    rows[:, layout.R_LOWER] = -((cells - stones) // 2)
-    rows[:, layout.R_UPPER] = (cells + 1 - stones) // 2
-    state = layout.new_state(int(rows[0, layout.R_LOWER]), int(rows[0, layout.R_UPPER]))
+    rows = layout.new_rows(len(boards))
+    for p, board in enumerate(boards):
+        stones = board.move_count
+        rows[p, layout.R_STONES] = stones
+        rows[p, layout.R_LOWER] = -((cells - stones) // 2)
+        rows[p, layout.R_UPPER] = (cells + 1 - stones) // 2
+    state = layout.new_state(rows[0, layout.R_LOWER], rows[0, layout.R_UPPER])
     table = Table.with_parts(BITS + wide, NEAR_BITS + wide)
     table.use_entry_words(2 if wide else 1)
-    args = layout.new_args(width, height, table, cells - 8, np.zeros(1, dtype=np.uint8))
+    args = layout.new_args(width, height, table, cells - 8, layout.new_flag())
     if marked:
         args = args._replace(shared_until=8)
         for board in boards:
@@ -77,13 +79,18 @@ def _solve_boards(
                         grandchild.play(grandchild_column)
                         _mark(args.busy, grandchild)
     status = kernel(args._replace(boards=positions, rows=rows, state=state, node_stop=layout.NO_NODE_STOP))
-    return status, rows, table.array
+    return status, np.asarray(rows), np.asarray(table.array)
 
 
-def _mark(busy: np.ndarray, board: Board) -> None:
+def _numba(width: int, height: int, connect: int) -> library.Kernel:
+    """numba's kernel of the geometry, called as the solver calls it (:func:`library.numba_caller`)."""
+    return library.numba_caller(kernel_for(width, height, connect))
+
+
+def _mark(busy: CArray, board: Board) -> None:
     kbits = 7 * 7
     h = shared_key(np.uint64(board.current_bits), np.uint64(board.mask_bits), board.move_count, 7, 6, kbits)
-    busy[busy_slot(h, kbits - layout.BUSY_BITS, busy.shape[0])] = h
+    busy[busy_slot(h, kbits - layout.BUSY_BITS, busy.shape[0])] = int(h)
 
 
 @pytest.mark.parametrize(
@@ -98,7 +105,7 @@ def test_the_library_finds_numbas_scores_nodes_and_moves(folder: Path, name: str
     status, rows, table = _solve_all(native, lines)
     assert status == layout.DONE
     assert rows[:, layout.R_SCORE].tolist() == [int(line.split()[1]) for line in lines]
-    numba_status, numba_rows, numba_table = _solve_all(kernel_for(7, 6, 4), lines)
+    numba_status, numba_rows, numba_table = _solve_all(_numba(7, 6, 4), lines)
     assert numba_status == layout.DONE
     assert np.array_equal(rows, numba_rows)  # the same search, node for node
     assert np.array_equal(table, numba_table)  # and the same table, grown alike
@@ -136,7 +143,7 @@ def test_the_library_for_every_size_searches_as_numbas_generic_kernel(
     assert native is not None
     status, rows, table = _solve_boards(native, boards)
     assert status == layout.DONE
-    numba_status, numba_rows, numba_table = _solve_boards(kernel_for(width, height, connect), boards)
+    numba_status, numba_rows, numba_table = _solve_boards(_numba(width, height, connect), boards)
     assert numba_status == layout.DONE
     assert np.array_equal(rows, numba_rows)  # the same scores, nodes and moves
     assert np.array_equal(table, numba_table)
@@ -239,7 +246,7 @@ def test_the_library_puts_off_busy_positions_as_numba_does(folder: Path) -> None
     status, rows, _ = _solve_all(native, lines, marked=True)
     assert status == layout.DONE
     assert rows[:, layout.R_SCORE].tolist() == [int(line.split()[1]) for line in lines]
-    _, numba_rows, _ = _solve_all(kernel_for(7, 6, 4), lines, marked=True)
+    _, numba_rows, _ = _solve_all(_numba(7, 6, 4), lines, marked=True)
     assert np.array_equal(rows, numba_rows)
     _, ranked_rows, _ = _solve_all(native, lines)
     assert not np.array_equal(rows[:, layout.R_NODES], ranked_rows[:, layout.R_NODES])  # another order
@@ -249,11 +256,11 @@ def test_cancel_from_another_thread_stops_the_library_kernel(folder: Path) -> No
     native = library.load(7, 6, 4, folder)
     assert native is not None
     board = Board.from_moves("4")  # about a minute of search
-    rows = np.zeros((1, layout.R_SIZE), dtype=np.int64)
+    rows = layout.new_rows(1)
     rows[0, layout.R_STONES] = 1
     state = layout.new_state(-20, 21)
-    cancel = np.zeros(1, dtype=np.uint8)
-    positions = np.array([[board.current_bits, board.mask_bits]], dtype=np.uint64)
+    cancel = layout.new_flag()
+    positions = layout.positions([(board.current_bits, board.mask_bits)], wide=False)
     args = layout.new_args(7, 6, Table.with_parts(BITS), 42 - 8, cancel)  # first: the call follows the timer
     args = args._replace(boards=positions, rows=rows, state=state, node_stop=layout.NO_NODE_STOP)
     threading.Timer(0.3, lambda: cancel.__setitem__(0, 1)).start()
@@ -341,6 +348,7 @@ def test_the_solvers_first_compile_is_announced_once(
     monkeypatch.setattr(library, "load", lambda *geometry: numba_kernel if has_library else None)
     monkeypatch.setattr(library, "load_any_size", lambda *geometry: None)
     monkeypatch.setattr(solve, "is_compiled", lambda *geometry: numba_cached)
+    monkeypatch.setattr(library, "numba_caller", lambda kernel: kernel)  # numba's kernel itself served
     monkeypatch.setattr(library, "can_build_named", lambda *name: builds)
     built: list[str] = []
     monkeypatch.setattr(library, "build_apart", lambda name: built.append(name) or False)  # it fails

@@ -201,9 +201,9 @@ def _wide_table(bits: int) -> np.ndarray:
     """The array of a table of ``2**bits`` two-word entries (one part)."""
     wide = Table.with_parts(bits + 1)
     wide.use_entry_words(2)
-    assert wide.array.ctypes.data % 16 == 0  # entries are read whole, 16 bytes at a time
+    assert wide.array.address % 16 == 0  # entries are read whole, 16 bytes at a time
     assert wide.entry_parts(72) == (bits, 0, False)
-    return wide.array
+    return np.asarray(wide.array)
 
 
 @pytest.mark.parametrize(("kbits", "shift", "most"), [(72, 53, 63), (120, 101, 63), (128, 109, 0)])

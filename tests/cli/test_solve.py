@@ -1,5 +1,5 @@
 """``c4 solve`` / ``c4 analyze`` start-up: answers from the opening book load no compiled kernels
-(nor numpy), and searches with the kernel's shared library load no numba."""
+(nor numpy), and searches with the kernel's shared library load neither numba nor numpy."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
     assert loaded == []
 
 
-def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numba() -> None:
+def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numba_or_numpy() -> None:
     if library.load(7, 6, 4) is None:
         assert library.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
     # The first line of the published Test_L1_R1 set: some 16,000 nodes compiled, far more in Python.
@@ -170,6 +170,7 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
     assert "score: 11 (" in out and "source: solver" in out
     assert "c4engine.search.solver" in loaded and "c4engine.kernels.layout" in loaded
     assert "numba" not in loaded and "c4engine.kernels.solve" not in loaded
+    assert "numpy" not in loaded  # the solver's arrays are kernels.memory's: numpy cost half its start
 
 
 def test_no_book_searches_even_what_the_book_knows() -> None:

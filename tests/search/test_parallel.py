@@ -18,6 +18,7 @@ from c4engine import Board
 from c4engine.cli import main
 from c4engine.errors import ThreadCountError
 from c4engine.kernels import layout
+from c4engine.kernels.memory import CArray
 from c4engine.kernels.transposition import TABLE_HEADER
 from c4engine.search import parallel
 from c4engine.search.limit import Limit
@@ -70,7 +71,7 @@ def test_two_threads_score_every_set_as_published(name: str) -> None:
 
 def _whole_table_bytes(solver: Solver) -> int:
     """The bytes of ``solver``'s table in use once it is whole: all but its header."""
-    return solver.table_bytes - TABLE_HEADER * solver.table.array.itemsize
+    return solver.table_bytes - TABLE_HEADER * np.asarray(solver.table.array).itemsize
 
 
 def _count_races(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -78,7 +79,7 @@ def _count_races(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     started: list[int] = []
     run = parallel.Race.run
 
-    def counted(race: parallel.Race, state: np.ndarray) -> int:
+    def counted(race: parallel.Race, state: CArray) -> int:
         started.append(1)
         return run(race, state)
 
@@ -233,8 +234,8 @@ def test_test_value_is_the_kernels_next_question() -> None:
     solver.solve(board, Limit(nodes=1))  # loads the kernel and sizes the stacks
     for lower, upper in [(-1, 1), (-12, 12), (-12, 0), (0, 12), (3, 4), (-5, -4), (2, 9), (-9, -2)]:
         state = layout.new_state(lower, upper)
-        positions = np.array([[board.current_bits, board.mask_bits]], dtype=np.uint64)
-        rows = np.zeros((1, layout.R_SIZE), dtype=np.int64)
+        positions = layout.positions([(board.current_bits, board.mask_bits)], wide=False)
+        rows = layout.new_rows(1)
         rows[0, layout.R_STONES] = board.move_count
         state[layout.S_ROOT_MOVE] = 0  # not a fresh solve: skip the immediate-win check
         solver._call_kernel(board, positions, rows, state, 1)

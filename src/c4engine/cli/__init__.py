@@ -4,6 +4,6 @@ Library code below this package reports progress by callback; only the
 command line draws it (:mod:`c4engine.cli.progress`).
 """
 
-from c4engine.cli.main import main
+from c4engine.cli.main import main, run
 
-__all__ = ["main"]
+__all__ = ["main", "run"]

@@ -1,10 +1,11 @@
-"""The arrays the exact search works on, made and read from Python without numba.
+"""The arrays the exact search works on, made and read from Python without numba or numpy.
 
 The solver hands the search kernel (compiled by numba, or loaded from the
-shared library :mod:`c4engine.kernels.library` builds) plain numpy arrays,
-packed with a few integers in one :class:`KernelArgs`; this module names
-their columns and makes them, so that a process whose kernel comes from
-the library never imports numba.
+shared library :mod:`c4engine.kernels.library` builds) C arrays
+(:class:`c4engine.kernels.memory.CArray`; numba's kernel takes them as numpy
+arrays of the same memory), packed with a few integers in one
+:class:`KernelArgs`; this module names their columns and makes them, so that
+a process whose kernel comes from the library imports neither numba nor numpy.
 
 Solve state, ``state[S_*]`` (int64): the score window ``[S_MIN, S_MAX]``
 the null-window searches narrow, where the explicit stack stands, nodes
@@ -28,10 +29,9 @@ marks of the subtrees under way, which the threads of a raced search share::
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeAlias
 
-import numpy as np
-
+from c4engine.kernels.memory import INT64, UINT8, UINT64, CArray
 from c4engine.kernels.transposition import Table
 
 # state[] indices
@@ -83,14 +83,19 @@ I_SIZE = 9
 
 USTACK_SIZE = 4
 
+KernelArray: TypeAlias = Any
+"""An array of :class:`KernelArgs`: a :class:`~c4engine.kernels.memory.CArray` as this module makes
+it (what the shared library takes), a numpy array of the same memory in numba's kernel
+(:func:`c4engine.kernels.library.numba_caller`)."""
+
 BUSY_BITS = 12
 """The busy marks have ``2**BUSY_BITS`` slots: each thread marks at most a few dozen positions at
 once (one a ply near its root), so collisions, which only lose a mark, are rare."""
 
 
-def new_state(lower: int, upper: int) -> np.ndarray:
+def new_state(lower: int, upper: int) -> CArray:
     """A fresh solve state searching for the score within ``[lower, upper]``."""
-    state = np.zeros(S_SIZE, dtype=np.int64)
+    state = CArray((S_SIZE,), INT64)
     state[S_PHASE] = PHASE_START
     state[S_MIN] = lower
     state[S_MAX] = upper
@@ -106,20 +111,21 @@ def stack_depth(width: int, height: int) -> int:
 class KernelArgs(NamedTuple):
     """The search kernel's arguments, packed: its one signature, for numba and for the shared library.
 
-    A numba kernel takes the tuple as it is; the shared library's entry
+    A numba kernel takes the tuple with numpy arrays of the same memory
+    (:func:`c4engine.kernels.library.numba_caller`); the shared library's entry
     point (:mod:`c4engine.kernels.library`) takes one int64 word a field, in
     this order: an array's address, an integer's value.  :func:`new_args`
     makes them for a board size and a table; a call changes the batch, the
     state and the node stop with ``_replace``.
     """
 
-    boards: np.ndarray
+    boards: KernelArray
     """``(count, 2)`` words: current and mask of each position of the batch."""
-    rows: np.ndarray
+    rows: KernelArray
     """``(count, R_SIZE)`` int64: each position's stones and window in, score, nodes and move out."""
-    state: np.ndarray
+    state: KernelArray
     """``(S_SIZE,)`` int64: the solve under way (:func:`new_state`)."""
-    table: np.ndarray
+    table: KernelArray
     """The transposition table's array (:class:`c4engine.kernels.transposition.Table`): uint64
     words, an entry one word or, on a board past 64 bits, two."""
     bits: int
@@ -132,23 +138,23 @@ class KernelArgs(NamedTuple):
     """Nodes with fewer stones first look their children up in the table (enhanced transposition cutoff)."""
     node_stop: int
     """The call pauses when the solve has searched this many nodes (:data:`NO_NODE_STOP`: never)."""
-    cancel: np.ndarray
+    cancel: KernelArray
     """``(1,)`` uint8: set to 1 (from any thread) to stop the call."""
-    ustack: np.ndarray
+    ustack: KernelArray
     """``(depth, USTACK_SIZE)`` words (:func:`stack_depth`): the search stack's boards and keys."""
-    istack: np.ndarray
+    istack: KernelArray
     """``(depth, I_SIZE)`` int64: the search stack's windows and counters."""
-    moves: np.ndarray
+    moves: KernelArray
     """``(depth, width)`` words: each ply's ordered moves."""
-    columns: np.ndarray
+    columns: KernelArray
     """``(depth, width)`` int64: their columns."""
-    mthreats: np.ndarray
+    mthreats: KernelArray
     """``(depth, width)`` words: the winning cells each move leaves."""
-    scores: np.ndarray
+    scores: KernelArray
     """``(width,)`` int64 scratch: the move scores being ranked."""
-    child_hashes: np.ndarray
+    child_hashes: KernelArray
     """``(width,)`` words scratch: the table keys of the children the cutoff looks up."""
-    busy: np.ndarray
+    busy: KernelArray
     """``(2**BUSY_BITS,)`` words: the marks of the positions under search, shared by the threads of
     a raced search (:func:`new_busy`)."""
     shared_until: int = 0
@@ -170,23 +176,37 @@ def word_shape(wide: bool) -> tuple[int, ...]:
     return (2,) if wide else ()
 
 
-def positions(pairs: list[tuple[int, int]], wide: bool) -> np.ndarray:
+def positions(pairs: list[tuple[int, int]], wide: bool) -> CArray:
     """The ``boards`` of a batch (:attr:`KernelArgs.boards`): ``(current, mask)`` pairs of Python
     integers, as uint64 words or 128-bit words in two halves."""
-    if not wide:
-        return np.array(pairs, dtype=np.uint64).reshape(len(pairs), 2)
+    boards = CArray((len(pairs), 2, *word_shape(wide)), UINT64)
     low = 2**64 - 1
-    halves = [half for pair in pairs for bits in pair for half in (bits & low, bits >> 64)]
-    return np.array(halves, dtype=np.uint64).reshape(len(pairs), 2, 2)
+    for p, pair in enumerate(pairs):
+        for i, bits in enumerate(pair):
+            if wide:
+                boards[p, i, 0], boards[p, i, 1] = bits & low, bits >> 64
+            else:
+                boards[p, i] = bits
+    return boards
 
 
-def new_busy(wide: bool = False) -> np.ndarray:
+def new_rows(count: int) -> CArray:
+    """The ``rows`` of a batch of ``count`` positions (:attr:`KernelArgs.rows`), all 0."""
+    return CArray((count, R_SIZE), INT64)
+
+
+def new_flag() -> CArray:
+    """A cancel flag (:attr:`KernelArgs.cancel`), not set."""
+    return CArray((1,), UINT8)
+
+
+def new_busy(wide: bool = False) -> CArray:
     """Busy marks for the threads of one race (:attr:`KernelArgs.busy`), none set."""
-    return np.zeros((1 << BUSY_BITS, *word_shape(wide)), dtype=np.uint64)
+    return CArray((1 << BUSY_BITS, *word_shape(wide)), UINT64)
 
 
 def new_args(
-    width: int, height: int, table: Table, etc_until: int, cancel: np.ndarray, busy: np.ndarray | None = None
+    width: int, height: int, table: Table, etc_until: int, cancel: CArray, busy: CArray | None = None
 ) -> KernelArgs:
     """The kernel's arguments for a board of this size, searching with ``table`` (and the busy marks
     ``busy``, new ones when None): fresh stacks, and a batch of one empty board with a node stop
@@ -202,8 +222,8 @@ def new_args(
         raise ValueError(f"a {width}x{height} board needs a table of {2 if wide else 1}-word entries")
     bits, near_bits, near_used = table.entry_parts(width * (height + 1))
     return KernelArgs(
-        boards=np.zeros((1, 2, *word), dtype=np.uint64),
-        rows=np.zeros((1, R_SIZE), dtype=np.int64),
+        boards=CArray((1, 2, *word), UINT64),
+        rows=new_rows(1),
         state=new_state(-1, 1),
         table=table.array,
         bits=bits,
@@ -212,12 +232,12 @@ def new_args(
         etc_until=etc_until,
         node_stop=0,
         cancel=cancel,
-        ustack=np.zeros((depth, USTACK_SIZE, *word), dtype=np.uint64),
-        istack=np.zeros((depth, I_SIZE), dtype=np.int64),
-        moves=np.zeros((depth, width, *word), dtype=np.uint64),
-        columns=np.zeros((depth, width), dtype=np.int64),
-        mthreats=np.zeros((depth, width, *word), dtype=np.uint64),
-        scores=np.zeros(width, dtype=np.int64),
-        child_hashes=np.zeros((width, *word), dtype=np.uint64),
+        ustack=CArray((depth, USTACK_SIZE, *word), UINT64),
+        istack=CArray((depth, I_SIZE), INT64),
+        moves=CArray((depth, width, *word), UINT64),
+        columns=CArray((depth, width), INT64),
+        mthreats=CArray((depth, width, *word), UINT64),
+        scores=CArray((width,), INT64),
+        child_hashes=CArray((width, *word), UINT64),
         busy=new_busy(wide) if busy is None else busy,
     )

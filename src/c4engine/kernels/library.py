@@ -177,15 +177,13 @@ def _caller(entry: Callable[..., int], sizes: tuple[int, ...], entry_words: int)
     """The ctypes entry point behind the numba kernel's signature (packed arguments in, status out);
     ``sizes``, the geometry's, follow the arguments' words for the library for every size; a
     table entry and a board's word take ``entry_words`` uint64 (2 past 64 bits)."""
-    import numpy as np  # only once a kernel is wanted
-
-    from c4engine.kernels.layout import BUSY_BITS
+    from c4engine.kernels.layout import BUSY_BITS, KernelArgs
+    from c4engine.kernels.memory import CArray
     from c4engine.kernels.transposition import table_entries
 
+    words_type = ctypes.c_int64 * (len(KernelArgs._fields) + len(sizes))
+
     def kernel(args: KernelArgs) -> int:
-        for array in (args.boards, args.rows):  # the others are the solver's own, made by kernels.layout
-            if not array.flags.c_contiguous:
-                raise ValueError("the kernel takes C-contiguous arrays")
         word = (2,) if entry_words == 2 else ()
         if args.busy.shape != (1 << BUSY_BITS, *word) or args.boards.shape[1:] != (2, *word):
             raise ValueError(f"the busy marks and boards have words of {entry_words} uint64")
@@ -196,9 +194,9 @@ def _caller(entry: Callable[..., int], sizes: tuple[int, ...], entry_words: int)
             raise ValueError(
                 f"a table of 2**{args.bits} + 2**{args.near_bits} entries has {args.table.shape[0]}"
             )
-        fields = [f.ctypes.data if isinstance(f, np.ndarray) else f for f in args]
-        words = np.array([*fields, *sizes], dtype=np.int64)
-        return int(entry(words.ctypes.data, args.boards.shape[0]))
+        # C arrays (kernels.memory) all: contiguous, at fixed addresses
+        words = words_type(*(f.address if isinstance(f, CArray) else f for f in args), *sizes)
+        return int(entry(words, args.boards.shape[0]))
 
     return kernel
 
@@ -306,7 +304,22 @@ def solver_kernel(width: int, height: int, connect: int) -> Kernel:
 
     if not is_compiled(width, height, connect):  # about 25 CPU s for either kernel
         announce_compile("compiling the solver, once, about 30 s")
-    return kernel_for(width, height, connect)
+    return numba_caller(kernel_for(width, height, connect))
+
+
+def numba_caller(kernel: Kernel) -> Kernel:
+    """numba's ``kernel`` (:func:`c4engine.kernels.solve.kernel_for`) behind the signature the solver
+    calls: the arguments' C arrays (:class:`c4engine.kernels.memory.CArray`) handed over as numpy
+    arrays of the same memory, which is what numba takes."""
+    import numpy as np
+
+    from c4engine.kernels.layout import KernelArgs
+    from c4engine.kernels.memory import CArray
+
+    def call(args: KernelArgs) -> int:
+        return int(kernel(KernelArgs._make(np.asarray(f) if isinstance(f, CArray) else f for f in args)))
+
+    return call
 
 
 def build_apart(name: str) -> bool:

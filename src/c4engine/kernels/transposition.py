@@ -24,9 +24,11 @@ long search soon has the whole table.  The compiled code that hashes,
 probes, stores and grows a part -- and what an entry holds -- is
 :mod:`c4engine.kernels.table`.
 
-Nothing here imports numba, nor numpy until a table is made: the command
-line reads the sizes (:data:`DEFAULT_TABLE_MB`, :func:`check_table_mb`)
-without either.
+Nothing here imports numba or numpy, nor ctypes until a table is made: the
+command line reads the sizes (:data:`DEFAULT_TABLE_MB`, :func:`check_table_mb`)
+without them; the table is a :class:`~c4engine.kernels.memory.CArray` (an
+anonymous mapping, zeroed by the system page by page as the search first
+touches it).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from typing import TYPE_CHECKING, Final
 from c4engine.errors import TableSizeError
 
 if TYPE_CHECKING:
-    import numpy as np
+    from c4engine.kernels.memory import CArray
 
 ENTRY_BYTES: Final = 8
 """Bytes of a table entry (one uint64) on a board of at most 64 bits; past that an entry takes
@@ -164,17 +166,15 @@ class Table:
         return table
 
     def _init(self, bits: int, near_bits: int, near_empties: int) -> None:
-        import numpy as np  # only once a table is made: the sizes are read without numpy
+        from c4engine.kernels.memory import UINT64, CArray  # ctypes only once a table is made
 
         self.bits = bits
         """The main part's size: ``2**bits`` entries."""
         self.near_bits = near_bits
         """The near-end part's size: ``2**near_bits`` entries, none when 0."""
         self.near_empties = near_empties
-        words = table_entries(bits, near_bits)
-        memory = np.zeros(words + 1, dtype=np.uint64)
-        start = (-memory.ctypes.data % 16) // 8  # 16-byte aligned: two-word entries are read whole
-        self.array: np.ndarray = memory[start : start + words]
+        # a mapping of its own, page-aligned: two-word entries (16 bytes) are read whole
+        self.array: CArray = CArray((table_entries(bits, near_bits),), UINT64)
         """The entries, the parts one after the other, then the header (what the kernel takes)."""
         self.entry_words = 1
         """uint64 words an entry takes: 1, or 2 on boards past 64 bits (:meth:`use_entry_words`)."""
@@ -182,18 +182,19 @@ class Table:
     @property
     def entries(self) -> int:
         """Entries of the array, its header included."""
-        return int(self.array.shape[0])
+        return self.array.shape[0]
 
     @property
     def bytes(self) -> int:
         """Memory of the table, in bytes."""
-        return int(self.array.nbytes)
+        return self.array.nbytes
 
     @property
     def entries_in_use(self) -> int:
         """How many entries the searches use so far (0 before the first): each part starts at
         ``2**START_BITS`` and doubles as a search needs."""
-        return sum(1 << int(live) for live in self.array[-TABLE_HEADER:] if live)
+        header = self.entries - TABLE_HEADER
+        return sum(1 << live for live in (self.array[header], self.array[header + 1]) if live)
 
     @property
     def bytes_in_use(self) -> int:
@@ -233,7 +234,7 @@ class Table:
 
     def reset(self) -> None:
         """Forget every entry; the parts start small again."""
-        self.array[:] = 0
+        self.array.clear()
 
     def use_whole(self, bits: int, near_bits: int) -> None:
         """Have both parts, of ``2**bits`` and ``2**near_bits`` entries (the kernel's arguments, from
@@ -253,5 +254,5 @@ class Table:
             live = int(self.array[slot])
             if live != part_bits:
                 if live:
-                    self.array[base * words : (base + (1 << live)) * words] = 0
+                    self.array.clear(base * words, (base + (1 << live)) * words)
                 self.array[slot] = part_bits

@@ -51,9 +51,8 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from c4engine.kernels import layout as _layout
+from c4engine.kernels.memory import CArray
 from c4engine.kernels.transposition import Table
 
 __all__ = [
@@ -62,7 +61,6 @@ __all__ = [
     "Lane",
     "Race",
     "neighbour_value",
-    "new_flag",
     "new_lanes",
     "probe_value",
 ]
@@ -93,24 +91,18 @@ class Lane:
     nodes: int = 0
 
     @property
-    def cancel(self) -> np.ndarray:
+    def cancel(self) -> CArray:
         """The lane's stop flag: 1 stops its kernel call."""
-        return self.args.cancel
+        flag: CArray = self.args.cancel  # made by kernels.layout: a C array
+        return flag
 
 
-def new_flag() -> np.ndarray:
-    """A stop flag for a lane's kernel calls (``(1,)`` uint8, 0: go on)."""
-    return np.zeros(1, dtype=np.uint8)
-
-
-def new_lanes(
-    count: int, width: int, height: int, table: Table, etc_until: int, busy: np.ndarray
-) -> list[Lane]:
+def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int, busy: CArray) -> list[Lane]:
     """``count`` lanes searching ``table`` on a board of this size, each with a stack of its own, all
     with the busy marks ``busy``."""
     return [
         Lane(
-            _layout.new_args(width, height, table, etc_until, new_flag(), busy)._replace(
+            _layout.new_args(width, height, table, etc_until, _layout.new_flag(), busy)._replace(
                 shared_until=SHARED_PLIES
             )
         )
@@ -152,7 +144,7 @@ def neighbour_value(value: int) -> int:
     return value + 1 if value <= 0 else value - 1
 
 
-RunSlice = Callable[[Lane, np.ndarray, np.ndarray, np.ndarray, int], int]
+RunSlice = Callable[[Lane, CArray, CArray, CArray, int], int]
 """``run(lane, positions, rows, state, node_stop)``: one call of the kernel on the lane's arrays."""
 
 
@@ -214,7 +206,7 @@ class Race:
 
     # ----------------------------------------------------------- the race
 
-    def run(self, state: np.ndarray) -> int:
+    def run(self, state: CArray) -> int:
         """Search on from the first thread's paused ``state`` (kernels.layout) until the window
         closes or a limit stops it; the window, root move and status end up in ``state``."""
         self._lower, self._upper = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
@@ -222,7 +214,7 @@ class Race:
         self._move_bound = int(state[_layout.S_ROOT_BOUND]) if self._move >= 0 else self._lower - 1
         for lane in self._lanes:
             lane.cancel[0] = 0
-        self._lanes[0].args.busy[:] = 0  # a stopped race's marks
+        self._lanes[0].args.busy.clear()  # a stopped race's marks
         helpers = [
             threading.Thread(target=self._helper, args=(index,), name=f"c4-solver-{index}", daemon=True)
             for index in range(1, len(self._lanes))
@@ -230,7 +222,7 @@ class Race:
         status = _layout.DONE
         try:
             # the first thread goes on with its question under way: its window becomes that one test
-            first: np.ndarray | None = None
+            first: CArray | None = None
             if int(state[_layout.S_PHASE]) == _layout.PHASE_SEARCH:
                 value = int(state[_layout.S_MED])
                 state[_layout.S_MIN], state[_layout.S_MAX] = value, value + 1
@@ -251,7 +243,7 @@ class Race:
         state[_layout.S_ROOT_BOUND] = self._move_bound
         return status
 
-    def _first(self, state: np.ndarray | None) -> int:
+    def _first(self, state: CArray | None) -> int:
         """The caller's thread: the kernel's own questions, the limits and the progress."""
         lane = self._lanes[0]
         positions, rows = self._arrays(
@@ -333,7 +325,7 @@ class Race:
                 return neighbour
         return first
 
-    def _probe(self, lane: Lane, positions: np.ndarray, rows: np.ndarray, value: int) -> np.ndarray | None:
+    def _probe(self, lane: Lane, positions: CArray, rows: CArray, value: int) -> CArray | None:
         """Ask "more than ``value``?" of ``positions[0]`` on ``lane``: the finished state, or None when
         the question was settled elsewhere, the search stopped, or the node limit ran out."""
         state = _layout.new_state(value, value + 1)
@@ -377,7 +369,7 @@ class Race:
         """Wait until a helper's call under way has counted its nodes (or a moment)."""
         self._counting.wait(0.01)
 
-    def _learn_probe(self, value: int, state: np.ndarray) -> None:
+    def _learn_probe(self, value: int, state: CArray) -> None:
         lower, upper = _probe_bounds(value, state)
         move = int(state[_layout.S_ROOT_MOVE])
         if move >= 0:
@@ -413,14 +405,14 @@ class Race:
                 lane.cancel[0] = 1
 
     @staticmethod
-    def _arrays(current: int, mask: int, stones: int, wide: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _arrays(current: int, mask: int, stones: int, wide: bool) -> tuple[CArray, CArray]:
         positions = _layout.positions([(current, mask)], wide)
-        rows = np.zeros((1, _layout.R_SIZE), dtype=np.int64)
+        rows = _layout.new_rows(1)
         rows[0, _layout.R_STONES] = stones
         return positions, rows
 
 
-def _probe_bounds(value: int, state: np.ndarray) -> tuple[int, int]:
+def _probe_bounds(value: int, state: CArray) -> tuple[int, int]:
     """(lower, upper) a finished probe "more than ``value``?" proved: a bound on one side (the
     kernel's searches fail soft), the other left open."""
     if int(state[_layout.S_MIN]) > value:

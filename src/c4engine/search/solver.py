@@ -30,13 +30,12 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 
-import numpy as np
-
 from c4engine.board import Board
 from c4engine.errors import GameOverError, ThreadCountError
 from c4engine.geometry import require_solver_holds
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
+from c4engine.kernels.memory import CArray
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_BITS, Table
 from c4engine.search import parallel as _parallel
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
@@ -95,7 +94,7 @@ class Solver:
         self.weak = weak
         self._geometry: tuple[int, int, int] | None = None
         self._args: _layout.KernelArgs | None = None  # the kernel's, for the geometry loaded
-        self._cancel = np.zeros(1, dtype=np.uint8)
+        self._cancel = _layout.new_flag()
         self._lock = threading.Lock()
         self._deadline = Deadline()  # cancels a timed search when its time is spent
         self.threads = threads
@@ -338,7 +337,7 @@ class Solver:
             if self.threads > 1:  # the first lane has the caller's stack, where a raced search is paused
                 busy = self._args.busy
                 helpers = _parallel.new_lanes(self.threads - 1, width, height, self.table, etc_until, busy)
-                first = self._args._replace(cancel=_parallel.new_flag(), shared_until=_parallel.SHARED_PLIES)
+                first = self._args._replace(cancel=_layout.new_flag(), shared_until=_parallel.SHARED_PLIES)
                 self._lanes = [_parallel.Lane(first), *helpers]
 
     def _solve_run(
@@ -360,24 +359,21 @@ class Solver:
         positions = _layout.positions(
             [(b.current_bits, b.mask_bits) for b in boards], _layout.is_wide(first.width, first.height)
         )
-        rows = np.zeros((count, _layout.R_SIZE), dtype=np.int64)
-        stones = np.fromiter((b.move_count for b in boards), dtype=np.int64, count=count)
-        rows[:, _layout.R_STONES] = stones
-        if weak:
-            rows[:, _layout.R_LOWER] = -1
-            rows[:, _layout.R_UPPER] = 1
-        else:
-            ranges = [score_range(cells, board.move_count) for board in boards]
-            rows[:, [_layout.R_LOWER, _layout.R_UPPER]] = np.array(ranges, dtype=np.int64)
-        state = _layout.new_state(int(rows[0, _layout.R_LOWER]), int(rows[0, _layout.R_UPPER]))
+        rows = _layout.new_rows(count)
+        for p, board in enumerate(boards):
+            rows[p, _layout.R_STONES] = board.move_count
+            lower, upper = (-1, 1) if weak else score_range(cells, board.move_count)
+            rows[p, _layout.R_LOWER], rows[p, _layout.R_UPPER] = lower, upper
+        state = _layout.new_state(rows[0, _layout.R_LOWER], rows[0, _layout.R_UPPER])
         status = self._call_kernel(first, positions, rows, state, _layout.NO_NODE_STOP)
         # when cancelled, the position under way is state[S_POSITION]
-        done = count if status == _layout.DONE else int(state[_layout.S_POSITION])
-        found = rows[:done]
-        column = found[:, _layout.R_SCORE]
-        scores.extend((np.sign(column) if weak else column).tolist())
-        nodes.extend(found[:, _layout.R_NODES].tolist())
-        best_moves.extend(m if m >= 0 else None for m in found[:, _layout.R_ROOT_MOVE].tolist())
+        done = count if status == _layout.DONE else state[_layout.S_POSITION]
+        for row in rows.tolist()[:done]:
+            score = row[_layout.R_SCORE]
+            scores.append(sign(score) if weak else score)
+            nodes.append(row[_layout.R_NODES])
+            move = row[_layout.R_ROOT_MOVE]
+            best_moves.append(move if move >= 0 else None)
         return done == count
 
     def _solve(
@@ -474,9 +470,9 @@ class Solver:
     def _call_kernel(
         self,
         board: Board,
-        positions: np.ndarray,
-        rows: np.ndarray,
-        state: np.ndarray,
+        positions: CArray,
+        rows: CArray,
+        state: CArray,
         node_stop: int,
         lane: _parallel.Lane | None = None,
     ) -> int:
@@ -495,12 +491,12 @@ class Solver:
         mask: int,
         stones: int,
         board: Board,
-        state: np.ndarray,
+        state: CArray,
         run: SolverRun,
         weak: bool = False,
     ) -> int:
         positions = _layout.positions([(current, mask)], _layout.is_wide(board.width, board.height))
-        rows = np.zeros((1, _layout.R_SIZE), dtype=np.int64)
+        rows = _layout.new_rows(1)
         rows[0, _layout.R_STONES] = stones
         status = _layout.PAUSED
         while True:
@@ -564,7 +560,7 @@ class Solver:
             return True
         return False
 
-    def _race(self, root: _parallel.Root, board: Board, state: np.ndarray, run: SolverRun, weak: bool) -> int:
+    def _race(self, root: _parallel.Root, board: Board, state: CArray, run: SolverRun, weak: bool) -> int:
         """Search ``root`` on from the paused ``state`` with every thread
         (:class:`c4engine.search.parallel.Race`); a ``weak`` solve's helpers share the first thread's
         question."""
@@ -577,9 +573,7 @@ class Solver:
         def next_slice(threads: int) -> int | None:
             return self._next_slice(run, threads)
 
-        def call(
-            lane: _parallel.Lane, positions: np.ndarray, rows: np.ndarray, state: np.ndarray, stop: int
-        ) -> int:
+        def call(lane: _parallel.Lane, positions: CArray, rows: CArray, state: CArray, stop: int) -> int:
             return self._call_kernel(board, positions, rows, state, stop, lane)
 
         race = _parallel.Race(
@@ -690,6 +684,4 @@ def _warm_up(width: int, height: int, connect: int) -> None:
     """
     table = Table.with_parts(MIN_TABLE_BITS + 1)
     table.use_entry_words(2 if _layout.is_wide(width, height) else 1)
-    solver_kernel(width, height, connect)(
-        _layout.new_args(width, height, table, 0, np.zeros(1, dtype=np.uint8))
-    )
+    solver_kernel(width, height, connect)(_layout.new_args(width, height, table, 0, _layout.new_flag()))

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
 from c4engine.board import Board
 from c4engine.kernels import layout as _layout
+from c4engine.kernels.memory import CArray
 from c4engine.search.solver_bits import is_winning, play
 from c4engine.search.solver_results import SolveResult
 from c4engine.search.solver_run import SolverRun
 
 __all__ = ["KernelSearch", "PositionSolve", "best_line", "bound_columns"]
 
-KernelSearch = Callable[[int, int, int, Board, np.ndarray, SolverRun], int]
+KernelSearch = Callable[[int, int, int, Board, CArray, SolverRun], int]
 """The solver's kernel call: (current, mask, stones, board, state, run) -> its status."""
 
 PositionSolve = Callable[[int, int, Board, bool, SolverRun, bool], SolveResult]
