@@ -318,26 +318,25 @@ def word(typingctx: Any, high_half: types.Type, low_half: types.Type) -> Any:
     return uint128(types.uint64, types.uint64), codegen
 
 
-@intrinsic  # type: ignore[untyped-decorator]
-def _low128(typingctx: Any, value: types.Type) -> Any:
-    if value != uint128:
-        return None
+def _half128(index: int) -> Any:
+    """An intrinsic giving half ``index`` of a 128-bit word (0 the low 64 bits, 1 the high) as a
+    uint64."""
 
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        return builder.extract_value(args[0], 0)
+    @intrinsic  # type: ignore[untyped-decorator]
+    def half(typingctx: Any, value: types.Type) -> Any:
+        if value != uint128:
+            return None
 
-    return types.uint64(uint128), codegen
+        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            return builder.extract_value(args[0], index)
+
+        return types.uint64(uint128), codegen
+
+    return half
 
 
-@intrinsic  # type: ignore[untyped-decorator]
-def _high128(typingctx: Any, value: types.Type) -> Any:
-    if value != uint128:
-        return None
-
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        return builder.extract_value(args[0], 1)
-
-    return types.uint64(uint128), codegen
+_low128 = _half128(0)
+_high128 = _half128(1)
 
 
 def low(value: Any) -> Any:

@@ -54,8 +54,8 @@ def keeping_move(
         won = win_score(board.width * board.height, board.move_count)
         winning = next(c for c in board.geometry.center_order if c in wins)
         return proven_result(board, won, winning, "rules", budget)
-    target = None if book is None else book.score(board)
-    if book is not None and target is not None:
+    target = None
+    if book is not None and (target := book.score(board)) is not None:
         kept = book.keeping_move(board, target)
         if kept is not None:
             return proven_result(board, target, kept, "book", budget)
