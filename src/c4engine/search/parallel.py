@@ -63,6 +63,7 @@ __all__ = [
     "neighbour_value",
     "new_lanes",
     "probe_value",
+    "share_frames",
 ]
 
 RACE_FROM_NODES = 4_000_000
@@ -108,6 +109,15 @@ def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int,
         )
         for _ in range(count)
     ]
+
+
+def share_frames(istack: CArray) -> None:
+    """Ready the frames of a search paused on one thread for sharing its work (the kernel's
+    ``shared_until``): none of their moves was put off, whatever an earlier race on the same stack
+    left in their ``I_DEFERRED`` (a frame past its first move reads it, only a frame entering its
+    second move sets it)."""
+    for depth in range(min(SHARED_PLIES, len(istack))):
+        istack[depth, _layout.I_DEFERRED] = 0
 
 
 def _half(x: int) -> int:
@@ -215,6 +225,7 @@ class Race:
         for lane in self._lanes:
             lane.cancel[0] = 0
         self._lanes[0].args.busy.clear()  # a stopped race's marks
+        share_frames(self._lanes[0].args.istack)  # the first thread's search, paused on one thread
         helpers = [
             threading.Thread(target=self._helper, args=(index,), name=f"c4-solver-{index}", daemon=True)
             for index in range(1, len(self._lanes))
