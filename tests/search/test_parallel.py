@@ -159,6 +159,19 @@ def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.Monk
     assert solver.table_bytes_in_use == _whole_table_bytes(solver)
 
 
+def test_one_solver_races_on_one_size_after_another() -> None:
+    """The lanes are the board size's: a solver raced on 7x6, then 6x5, then 7x6 again makes each
+    size's lanes at its first race there, and scores as one thread does."""
+    two = _raced(table_mb=8)
+    boards = [Board.from_moves(moves) for moves, _ in _cases("Test_L1_R2", 1, 2)]
+    boards.insert(1, Board.from_moves("33", 6, 5))
+    for board in boards:
+        expected = Solver(table_size_mb=8).solve(board, best_move=False)
+        found = two.solve(board, best_move=False)
+        assert found.proven and found.score == expected.score, board.moves
+        assert _helped(found.nodes_per_thread), board.moves
+
+
 @pytest.mark.slow
 def test_many_short_solves_agree_with_one_thread() -> None:
     """Stress: many searches raced from their first few hundred nodes, strong and weak, one table."""
