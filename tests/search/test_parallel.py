@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from c4engine import Board
 from c4engine.cli import main
 from c4engine.errors import ThreadCountError
 from c4engine.kernels import layout
-from c4engine.kernels.memory import CArray
+from c4engine.kernels.memory import INT64, CArray
 from c4engine.kernels.transposition import TABLE_HEADER
 from c4engine.search import parallel
 from c4engine.search.limit import Limit
@@ -103,6 +104,47 @@ def test_searches_shorter_than_the_threshold_never_start_a_helper(monkeypatch: p
     assert solver.table_bytes_in_use < _whole_table_bytes(solver)
 
 
+@pytest.mark.parametrize(("name", "count"), [("Test_L1_R2", 20), ("Test_L2_R2", 200)])
+def test_before_the_helpers_join_two_threads_search_as_one(
+    name: str, count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Short searches on two threads are one thread's, node for node: one by one and in a batch,
+    the same nodes for every position, the table grown alike, and no helper's stack made."""
+    races = _count_races(monkeypatch)
+    made: list[int] = []
+    new_lanes = parallel.new_lanes
+
+    def counted(count: int, *rest: Any) -> list[parallel.Lane]:
+        made.append(count)
+        return new_lanes(count, *rest)
+
+    monkeypatch.setattr(parallel, "new_lanes", counted)
+    boards = [Board.from_moves(moves) for moves, _ in _cases(name, 1, count)]
+    one, two = Solver(threads=1), Solver(threads=2)
+    for board in boards:
+        alone, paired = one.solve(board, best_move=False), two.solve(board, best_move=False)
+        assert (paired.score, paired.nodes) == (alone.score, alone.nodes), board.moves
+        assert paired.nodes_per_thread == (alone.nodes, 0), board.moves
+    assert two.table_bytes_in_use == one.table_bytes_in_use
+    batch_one, batch_two = Solver(threads=1).solve_many(boards), Solver(threads=2).solve_many(boards)
+    assert batch_two.nodes == batch_one.nodes and batch_two.scores == batch_one.scores
+    assert races == [] and made == []
+
+
+def test_a_race_starts_with_nothing_put_off() -> None:
+    """The first thread's frames, paused on one thread, enter a race with no move put off, whatever
+    an earlier race left on the stack; deeper frames set theirs when they reach their second move."""
+    stack = CArray((parallel.SHARED_PLIES + 3, layout.I_SIZE), INT64)
+    for depth in range(len(stack)):
+        stack[depth, layout.I_DEFERRED] = 5
+        stack[depth, layout.I_NEXT] = 3
+    parallel.share_frames(stack)
+    assert [stack[depth, layout.I_DEFERRED] for depth in range(len(stack))] == [0] * parallel.SHARED_PLIES + [
+        5
+    ] * 3
+    assert all(stack[depth, layout.I_NEXT] == 3 for depth in range(len(stack)))
+
+
 def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
     """The weak empty board, stopped a little after the threshold: raced once, its first thread
     alone up to the threshold, the table then whole."""
@@ -115,6 +157,19 @@ def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.Monk
     assert result.nodes_per_thread[0] >= RACE_FROM_NODES and sum(result.nodes_per_thread) == result.nodes
     assert result.nodes <= limit
     assert solver.table_bytes_in_use == _whole_table_bytes(solver)
+
+
+def test_one_solver_races_on_one_size_after_another() -> None:
+    """The lanes are the board size's: a solver raced on 7x6, then 6x5, then 7x6 again makes each
+    size's lanes at its first race there, and scores as one thread does."""
+    two = _raced(table_mb=8)
+    boards = [Board.from_moves(moves) for moves, _ in _cases("Test_L1_R2", 1, 2)]
+    boards.insert(1, Board.from_moves("33", 6, 5))
+    for board in boards:
+        expected = Solver(table_size_mb=8).solve(board, best_move=False)
+        found = two.solve(board, best_move=False)
+        assert found.proven and found.score == expected.score, board.moves
+        assert _helped(found.nodes_per_thread), board.moves
 
 
 @pytest.mark.slow

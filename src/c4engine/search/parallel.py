@@ -63,6 +63,7 @@ __all__ = [
     "neighbour_value",
     "new_lanes",
     "probe_value",
+    "share_frames",
 ]
 
 RACE_FROM_NODES = 4_000_000
@@ -74,10 +75,12 @@ on a whole 72 MB table: 1.4 times the CPU on Test_L2_R2, 1.09 on Test_L1_R2).  A
 the helpers joined 11 of Test_L2_R2's searches and the set took 1.45 times the CPU of one
 thread, nodes alike; from here on no search of Test_L2_R2 or of Test_L1_R2's first 20 is
 raced (docs/benchmarks.md, "Threads that never cost")."""
-SHARED_PLIES = 12
+SHARED_PLIES = 8
 """In a race, nodes fewer plies than this from the root mark the positions they search busy and
 put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelArgs.shared_until`):
-8 to 14 did about as well on the weak empty board, 16 worse (docs/benchmarks.md)."""
+with today's kernel 8 took the fewest nodes on the weak empty board (4 % fewer than 12, on
+the busiest thread too) and about as many as 10 or 12 on the strong one and on ``Test_L1_R3``;
+20 more (docs/benchmarks.md, "Threads before a race")."""
 HELPER_SLICE = 1 << 20
 """Nodes a helper searches between two looks at the node limit and the progress count."""
 
@@ -108,6 +111,15 @@ def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int,
         )
         for _ in range(count)
     ]
+
+
+def share_frames(istack: CArray) -> None:
+    """Ready the frames of a search paused on one thread for sharing its work (the kernel's
+    ``shared_until``): none of their moves was put off, whatever an earlier race on the same stack
+    left in their ``I_DEFERRED`` (a frame past its first move reads it, only a frame entering its
+    second move sets it)."""
+    for depth in range(min(SHARED_PLIES, len(istack))):
+        istack[depth, _layout.I_DEFERRED] = 0
 
 
 def _half(x: int) -> int:
@@ -215,6 +227,7 @@ class Race:
         for lane in self._lanes:
             lane.cancel[0] = 0
         self._lanes[0].args.busy.clear()  # a stopped race's marks
+        share_frames(self._lanes[0].args.istack)  # the first thread's search, paused on one thread
         helpers = [
             threading.Thread(target=self._helper, args=(index,), name=f"c4-solver-{index}", daemon=True)
             for index in range(1, len(self._lanes))

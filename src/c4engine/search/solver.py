@@ -82,7 +82,9 @@ class Solver:
     ``threads`` searches share the table (:mod:`c4engine.search.parallel`):
     a search that runs past a few tenths of a second is raced by
     ``threads - 1`` helper threads, which makes the table whole at once
-    (it no longer grows).  The answers are the same with any number of
+    (it no longer grows).  Until a search is raced it runs as on one thread
+    -- the same nodes, the same table growth, no busy marks, no helper's
+    stack made --, so short searches cost nothing more.  The answers are the same with any number of
     threads; the results count the nodes of each (``nodes_per_thread``).
     """
 
@@ -334,11 +336,7 @@ class Solver:
             etc_until = width * height - self.etc_margin
             self.table.use_entry_words(2 if _layout.is_wide(width, height) else 1)  # cleared if changed
             self._args = _layout.new_args(width, height, self.table, etc_until, self._cancel)
-            if self.threads > 1:  # the first lane has the caller's stack, where a raced search is paused
-                busy = self._args.busy
-                helpers = _parallel.new_lanes(self.threads - 1, width, height, self.table, etc_until, busy)
-                first = self._args._replace(cancel=_layout.new_flag(), shared_until=_parallel.SHARED_PLIES)
-                self._lanes = [_parallel.Lane(first), *helpers]
+            self._lanes = []  # the old size's: a race makes the new size's (_race_lanes)
 
     def _solve_run(
         self,
@@ -438,12 +436,13 @@ class Solver:
         )
 
     def _lane_nodes(self) -> list[int]:
-        return [lane.nodes for lane in self._lanes]
+        """Each thread's nodes so far: 0 for all before a race has made the lanes."""
+        return [lane.nodes for lane in self._lanes] or [0] * self.threads
 
     def _nodes_per_thread(self, nodes: int, since: list[int]) -> tuple[int, ...]:
         """``nodes`` split between the threads: each helper's since its count was ``since``, the
         caller's the rest."""
-        helpers = [lane.nodes - start for lane, start in zip(self._lanes[1:], since[1:], strict=True)]
+        helpers = [now - start for now, start in zip(self._lane_nodes()[1:], since[1:], strict=True)]
         return (nodes - sum(helpers), *helpers)
 
     def _find_best(
@@ -566,6 +565,8 @@ class Solver:
         question."""
         assert self._args is not None
         self.table.use_whole(self._args.bits, self._args.near_bits)  # no thread grows it now
+        if not self._lanes:
+            self._lanes = self._race_lanes(board)
 
         def count(nodes: int) -> None:
             run.budget.spend(nodes)
@@ -591,6 +592,18 @@ class Solver:
         if status == _layout.CANCELLED and run.stopped is None:
             run.stopped = run.why_cancelled()
         return status
+
+    def _race_lanes(self, board: Board) -> list[_parallel.Lane]:
+        """The lanes of a race on ``board``'s size, made at its first race (a solver whose searches
+        are all short never makes them): the first has the caller's stack, where the raced search
+        is paused, and marks the subtrees it searches; the helpers have stacks of their own."""
+        assert self._args is not None
+        first = self._args._replace(cancel=_layout.new_flag(), shared_until=_parallel.SHARED_PLIES)
+        etc_until = board.width * board.height - self.etc_margin
+        helpers = _parallel.new_lanes(
+            self.threads - 1, board.width, board.height, self.table, etc_until, self._args.busy
+        )
+        return [_parallel.Lane(first), *helpers]
 
     def _analyze(self, board: Board, weak: bool, run: SolverRun, want_pv: bool) -> Analysis:
         width = board.width
