@@ -104,11 +104,16 @@ from c4engine.kernels.table import (
     scramble,
     store,
 )
-from c4engine.kernels.transposition import CACHED_BITS, GROWTH_SHIFT, NEAR_GROWTH_SHIFT, TABLE_HEADER
+from c4engine.kernels.transposition import GROWTH_SHIFT, NEAR_GROWTH_SHIFT, TABLE_HEADER
 from c4engine.kernels.wide import get, get1, low, put, put1, word_bits, zero_of
 
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
+
+FAR_PREFETCH_NODES = 1 << 17
+"""From this many nodes into a position's search on, a cutoff node also prefetches its first child's
+children's buckets: a search this long has spread its entries beyond a core's own cache, so its
+probes wait on memory (a shorter one would pay for the prefetches and gain nothing)."""
 
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
@@ -156,13 +161,6 @@ def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kb
 def busy_slot(h: Any, shift: int, slots: int) -> int:
     """The busy marks' slot of scrambled key ``h``: its top bits, as the table's buckets take them."""
     return int(low(h >> np.uint64(shift)) & np.uint64(slots - 1))
-
-
-@njit(cache=True, inline="always")
-def beyond_cache(stones: int, near_from: int, near_live: int, live: int) -> bool:
-    """Whether the table part of the positions of ``stones`` stones is in use beyond what a core's
-    own cache holds (``2**CACHED_BITS`` entries): whether their probes wait on memory."""
-    return (near_live if stones >= near_from else live) > CACHED_BITS
 
 
 @njit(cache=True, inline="always")
@@ -477,7 +475,7 @@ def _search(
                 put(ustack, d, 3, zero)
                 if first_move:  # ranked with the others while the buckets load, but tried first
                     to_front(first_move, n, moves, columns, mthreats, d)
-            if cutoff and stones + 1 < etc_until and beyond_cache(stones + 2, near_from, near_live, live):
+            if cutoff and stones + 1 < etc_until and nodes >= FAR_PREFETCH_NODES:
                 # the buckets the first child's own cutoff will read, asked for now: they load while
                 # this node waits on its children's below, not after the child is entered
                 grand_base, grand_shift, _ = table_part(
