@@ -21,7 +21,9 @@ raise alpha is not tried (enhanced transposition cutoff, away from the
 leaves), then the moves are tried best first.  The children's table buckets are prefetched
 (all of them before the cutoff reads any; near the leaves, before the
 first child is searched), so that their loads overlap instead of each
-waiting on memory in turn.  Positions near the end of the game have a
+waiting on memory in turn; where the table has outgrown a core's cache,
+the buckets the first child's cutoff will read are asked for too before
+this node's cutoff reads its own, so that the two waits overlap.  Positions near the end of the game have a
 small part of the table to themselves, and both parts grow with the
 search, from 512 KiB each (see :mod:`c4engine.kernels.transposition`).
 Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
@@ -108,6 +110,11 @@ from c4engine.kernels.wide import get, get1, low, put, put1, word_bits, zero_of
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
+FAR_PREFETCH_NODES = 1 << 17
+"""From this many nodes into a position's search on, a cutoff node also prefetches its first child's
+children's buckets: a search this long has spread its entries beyond a core's own cache, so its
+probes wait on memory (a shorter one would pay for the prefetches and gain nothing)."""
+
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
 
@@ -154,6 +161,36 @@ def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kb
 def busy_slot(h: Any, shift: int, slots: int) -> int:
     """The busy marks' slot of scrambled key ``h``: its top bits, as the table's buckets take them."""
     return int(low(h >> np.uint64(shift)) & np.uint64(slots - 1))
+
+
+@njit(cache=True, inline="always")
+def prefetch_grandchildren(
+    table: np.ndarray,
+    base: np.uint64,
+    shift: int,
+    current: Any,
+    mask: Any,
+    move: Any,
+    stones: int,
+    shape: Any,
+    kbits: int,
+) -> None:
+    """Start loading the buckets (in the part at ``base``) of the positions after ``move`` from
+    (``current``, ``mask``) of ``stones`` stones and any reply: what that child's enhanced
+    transposition cutoff reads first."""
+    width, height, _, _, board, bottom, _ = shape
+    grand_current = current | move  # the side to move again after the reply
+    grand_mask = mask | move
+    replies = (grand_mask + bottom) & board
+    for i in range(width):
+        reply = replies & column_mask(i, height, grand_mask ^ grand_mask)
+        if reply:
+            prefetch(
+                table,
+                base,
+                shared_key(grand_current, grand_mask | reply, stones + 2, width, height, kbits),
+                shift,
+            )
 
 
 @njit(cache=True, inline="always")
@@ -438,6 +475,15 @@ def _search(
                 put(ustack, d, 3, zero)
                 if first_move:  # ranked with the others while the buckets load, but tried first
                     to_front(first_move, n, moves, columns, mthreats, d)
+            if cutoff and stones + 1 < etc_until and nodes >= FAR_PREFETCH_NODES:
+                # the buckets the first child's own cutoff will read, asked for now: they load while
+                # this node waits on its children's below, not after the child is entered
+                grand_base, grand_shift, _ = table_part(
+                    stones + 2, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+                )
+                prefetch_grandchildren(
+                    table, grand_base, grand_shift, current, mask, get(moves, d, 0), stones, shape, kbits
+                )
             if cutoff:
                 # a child already known to score at most -beta (for the opponent)
                 # refutes this node at once; one known to score at least -alpha,
