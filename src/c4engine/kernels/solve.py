@@ -26,7 +26,8 @@ small part of the table to themselves, and both parts grow with the
 search, from 512 KiB each (see :mod:`c4engine.kernels.transposition`).
 Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
 with their mirror image (the smaller key; the stored move is mirrored with
-it).
+it), and so do those with fewer than ``ROOT_SYMMETRY_STONES`` that hold
+every cell of the root's mirror image (:func:`shares_mirror`).
 """
 
 from __future__ import annotations
@@ -108,6 +109,10 @@ from c4engine.kernels.wide import get, get1, low, put, put1, word_bits, zero_of
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
+ROOT_SYMMETRY_STONES = 30
+"""Positions with fewer stones are stored so too when their mirror image may be in the same search
+(:func:`shares_mirror`): on the empty board 7% fewer nodes, where every position's mirror is."""
+
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
 
@@ -148,6 +153,30 @@ def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kb
         if mirrored_key < key:
             key = mirrored_key
     return scramble(key, kbits)
+
+
+@njit(cache=True, inline="always")
+def shares_mirror(stones: int, mask: Any, root_mirror: Any) -> bool:
+    """Whether a position of ``stones`` stones and cells ``mask`` shares its table entry with its
+    mirror image, in a search whose root's mirror image fills ``root_mirror``.
+
+    Early in the game always; later only while its mirror image may be in the same search, which
+    needs the position to hold the root's mirror image: there the shared entry often answers the
+    mirror, elsewhere the mirror's few operations a node would be spent for nothing.  Either key
+    is sound: an entry always describes the position of the key it is stored under.
+    """
+    return stones < SYMMETRY_STONES or (stones < ROOT_SYMMETRY_STONES and not root_mirror & ~mask)
+
+
+@njit(cache=True, inline="always")
+def mirrored_child_key(mirrored_sum: Any, move: Any, column: int, width: int, height: int) -> Any:
+    """The mirror image of the key of a child, from ``mirrored_sum`` (the mirror of its parent's
+    ``opponent + mask``) and its ``move`` in ``column``: keys add column by column without carries
+    between columns, so the mirror of the sum is the sum of the mirrors."""
+    distance = (width - 1 - 2 * column) * (height + 1)
+    if distance >= 0:
+        return mirrored_sum + (move << np.uint64(distance))
+    return mirrored_sum + (move >> np.uint64(-distance))
 
 
 @njit(cache=True, inline="always")
@@ -202,6 +231,7 @@ def _search(
     scores, child_hashes = args.scores, args.child_hashes
     busy, shared_until = args.busy, args.shared_until
     cells = width * height
+    root_mirror = mirror(mask0, width, height)  # see shares_mirror
     zero = zero_of(ustack)  # of the board's word type: a uint64, or 128 bits past 64 (kernels.wide)
     bottom = bottom_mask(width, height, zero)
     board = board_mask(width, height, zero)
@@ -344,7 +374,7 @@ def _search(
                     continue
             key = current + mask
             mirrored = 0
-            if stones < SYMMETRY_STONES:
+            if shares_mirror(stones, mask, root_mirror):
                 # left-right symmetry: one entry for a position and its mirror image
                 mirrored_key = mirror(key, width, height)
                 if mirrored_key < key:
@@ -411,12 +441,13 @@ def _search(
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
                 # loads overlap one another and the ranking
+                mirrored_sum = mirror(opponent + mask, width, height)
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
                         child_key = opponent + (mask | move)
-                        if stones + 1 < SYMMETRY_STONES:
-                            mirrored_key = mirror(child_key, width, height)
+                        if shares_mirror(stones + 1, mask | move, root_mirror):
+                            mirrored_key = mirrored_child_key(mirrored_sum, move, i, width, height)
                             if mirrored_key < child_key:
                                 child_key = mirrored_key
                         put1(child_hashes, i, scramble(child_key, kbits))
