@@ -26,8 +26,8 @@ small part of the table to themselves, and both parts grow with the
 search, from 512 KiB each (see :mod:`c4engine.kernels.transposition`).
 Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
 with their mirror image (the smaller key; the stored move is mirrored with
-it), and so do those with fewer than ``ROOT_SYMMETRY_STONES`` that hold
-every cell of the root's mirror image (:func:`shares_mirror`).
+it), and in a search whose root is its own mirror image (the empty board)
+so do those with fewer than ``ROOT_SYMMETRY_STONES`` (:func:`shares_mirror`).
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
 ROOT_SYMMETRY_STONES = 30
-"""Positions with fewer stones are stored so too when their mirror image may be in the same search
-(:func:`shares_mirror`): on the empty board 7% fewer nodes, where every position's mirror is."""
+"""Positions with fewer stones are stored so too in a search whose root is its own mirror image
+(:func:`shares_mirror`): the empty board's solves take 7% fewer nodes."""
 
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
@@ -156,16 +156,17 @@ def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kb
 
 
 @njit(cache=True, inline="always")
-def shares_mirror(stones: int, mask: Any, root_mirror: Any) -> bool:
-    """Whether a position of ``stones`` stones and cells ``mask`` shares its table entry with its
-    mirror image, in a search whose root's mirror image fills ``root_mirror``.
+def shares_mirror(stones: int, symmetric_root: bool) -> bool:
+    """Whether a position of ``stones`` stones shares its table entry with its mirror image, in a
+    search whose root is its own mirror image or not (``symmetric_root``).
 
-    Early in the game always; later only while its mirror image may be in the same search, which
-    needs the position to hold the root's mirror image: there the shared entry often answers the
-    mirror, elsewhere the mirror's few operations a node would be spent for nothing.  Either key
-    is sound: an entry always describes the position of the key it is stored under.
+    Early in the game always; later only below a symmetric root, where every position's mirror
+    image is in the same search.  Below another root a position's mirror is there only once the
+    position holds the root's mirror image too: sharing from 14 stones on saved 2% of the nodes
+    of Test_L1_R3's first five and cost more time than that (docs/benchmarks.md).  Either key is
+    sound: an entry always describes the position of the key it is stored under.
     """
-    return stones < SYMMETRY_STONES or (stones < ROOT_SYMMETRY_STONES and not root_mirror & ~mask)
+    return stones < SYMMETRY_STONES or (symmetric_root and stones < ROOT_SYMMETRY_STONES)
 
 
 @njit(cache=True, inline="always")
@@ -231,7 +232,7 @@ def _search(
     scores, child_hashes = args.scores, args.child_hashes
     busy, shared_until = args.busy, args.shared_until
     cells = width * height
-    root_mirror = mirror(mask0, width, height)  # see shares_mirror
+    symmetric_root = mirror(current0 + mask0, width, height) == current0 + mask0  # see shares_mirror
     zero = zero_of(ustack)  # of the board's word type: a uint64, or 128 bits past 64 (kernels.wide)
     bottom = bottom_mask(width, height, zero)
     board = board_mask(width, height, zero)
@@ -374,7 +375,7 @@ def _search(
                     continue
             key = current + mask
             mirrored = 0
-            if shares_mirror(stones, mask, root_mirror):
+            if shares_mirror(stones, symmetric_root):
                 # left-right symmetry: one entry for a position and its mirror image
                 mirrored_key = mirror(key, width, height)
                 if mirrored_key < key:
@@ -441,12 +442,13 @@ def _search(
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
                 # loads overlap one another and the ranking
-                mirrored_sum = mirror(opponent + mask, width, height)
+                children_mirrored = shares_mirror(stones + 1, symmetric_root)
+                mirrored_sum = mirror(opponent + mask, width, height) if children_mirrored else zero
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
                         child_key = opponent + (mask | move)
-                        if shares_mirror(stones + 1, mask | move, root_mirror):
+                        if children_mirrored:
                             mirrored_key = mirrored_child_key(mirrored_sum, move, i, width, height)
                             if mirrored_key < child_key:
                                 child_key = mirrored_key
