@@ -240,59 +240,6 @@ def test_masks_and_mirror() -> None:
         assert tuple(moves.center_order(width)) == center_order(width)
 
 
-def test_mirrored_child_key_is_the_mirror_of_the_child_key() -> None:
-    # the cutoff mirrors its children's keys by addition: the same words as mirroring each key
-    for width, height in ((7, 6), (5, 4), (6, 5), (8, 7)):
-        for board in random_positions(width, height, 4, 9, 30, seed=width * height):
-            opponent = board.current_bits ^ board.mask_bits
-            mask = board.mask_bits
-            mirrored_sum = bitboard.mirror(np.uint64(opponent + mask), width, height)
-            for column in board.legal_moves():
-                column_cells = int(bitboard.column_mask(column, height))
-                cell = (mask + (1 << column * (height + 1))) & ~mask & column_cells
-                key = np.uint64(opponent + (mask | cell))
-                got = solve.mirrored_child_key(mirrored_sum, np.uint64(cell), column, width, height)
-                assert got == bitboard.mirror(key, width, height), (board, column)
-
-
-def symmetric_positions(width: int, height: int, stones: int, count: int, seed: int) -> list[Board]:
-    """Positions that are their own mirror image, stones and colours: each player's moves in
-    mirrored pairs (so ``stones`` a multiple of 4)."""
-    assert stones % 4 == 0
-    rng = random.Random(seed)
-    found: list[Board] = []
-    while len(found) < count:
-        board = Board(width, height, 4)
-        while board.move_count < stones and not board.is_over:
-            first, second = rng.randrange(width), rng.randrange(width)
-            for column in (first, second, width - 1 - first, width - 1 - second):
-                if board.is_over or not board.can_play(column):
-                    break
-                board.play(column)
-        if board.move_count == stones and not board.is_over and board.key() == board.mirror_key():
-            found.append(board)
-    return found
-
-
-def test_solver_agrees_with_brute_force_from_symmetric_positions() -> None:
-    # below a root that is its own mirror image (as the empty board is) positions up to
-    # ROOT_SYMMETRY_STONES share an entry with their mirror: every score and best move still exact
-    width, height = 6, 5
-    assert solve.SYMMETRY_STONES <= 16 < solve.ROOT_SYMMETRY_STONES
-    exact = brute_force(width, height, 4)
-    solver = Solver(table_size_mb=24)
-    for board in symmetric_positions(width, height, 16, 12, seed=16):
-        want = exact(board.current_bits, board.mask_bits)
-        result = solver.solve(board)
-        assert result.proven and result.score == want, board
-        assert solver.solve(board, weak=True).score == (want > 0) - (want < 0), board
-        assert result.best_move is not None
-        child = board.copy()
-        if not child.is_winning_move(result.best_move):
-            child.play(result.best_move)
-            assert (0 if child.is_full else -exact(child.current_bits, child.mask_bits)) == want, board
-
-
 def test_center_column_is_center_order() -> None:
     # the search computes the order arithmetically; the table stays for the heuristic search
     for width in range(1, 33):

@@ -26,8 +26,7 @@ small part of the table to themselves, and both parts grow with the
 search, from 512 KiB each (see :mod:`c4engine.kernels.transposition`).
 Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
 with their mirror image (the smaller key; the stored move is mirrored with
-it), and in a search whose root is its own mirror image (the empty board)
-so do those with fewer than ``ROOT_SYMMETRY_STONES`` (:func:`shares_mirror`).
+it).
 """
 
 from __future__ import annotations
@@ -109,10 +108,6 @@ from c4engine.kernels.wide import get, get1, low, put, put1, word_bits, zero_of
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
 
-ROOT_SYMMETRY_STONES = 30
-"""Positions with fewer stones are stored so too in a search whose root is its own mirror image
-(:func:`shares_mirror`): the empty board's solves take 7% fewer nodes."""
-
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
 
@@ -153,31 +148,6 @@ def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kb
         if mirrored_key < key:
             key = mirrored_key
     return scramble(key, kbits)
-
-
-@njit(cache=True, inline="always")
-def shares_mirror(stones: int, symmetric_root: bool) -> bool:
-    """Whether a position of ``stones`` stones shares its table entry with its mirror image, in a
-    search whose root is its own mirror image or not (``symmetric_root``).
-
-    Early in the game always; later only below a symmetric root, where every position's mirror
-    image is in the same search.  Below another root a position's mirror is there only once the
-    position holds the root's mirror image too: sharing from 14 stones on saved 2% of the nodes
-    of Test_L1_R3's first five and cost more time than that (docs/benchmarks.md).  Either key is
-    sound: an entry always describes the position of the key it is stored under.
-    """
-    return stones < SYMMETRY_STONES or (symmetric_root and stones < ROOT_SYMMETRY_STONES)
-
-
-@njit(cache=True, inline="always")
-def mirrored_child_key(mirrored_sum: Any, move: Any, column: int, width: int, height: int) -> Any:
-    """The mirror image of the key of a child, from ``mirrored_sum`` (the mirror of its parent's
-    ``opponent + mask``) and its ``move`` in ``column``: keys add column by column without carries
-    between columns, so the mirror of the sum is the sum of the mirrors."""
-    distance = (width - 1 - 2 * column) * (height + 1)
-    if distance >= 0:
-        return mirrored_sum + (move << np.uint64(distance))
-    return mirrored_sum + (move >> np.uint64(-distance))
 
 
 @njit(cache=True, inline="always")
@@ -232,7 +202,6 @@ def _search(
     scores, child_hashes = args.scores, args.child_hashes
     busy, shared_until = args.busy, args.shared_until
     cells = width * height
-    symmetric_root = mirror(current0 + mask0, width, height) == current0 + mask0  # see shares_mirror
     zero = zero_of(ustack)  # of the board's word type: a uint64, or 128 bits past 64 (kernels.wide)
     bottom = bottom_mask(width, height, zero)
     board = board_mask(width, height, zero)
@@ -375,7 +344,7 @@ def _search(
                     continue
             key = current + mask
             mirrored = 0
-            if shares_mirror(stones, symmetric_root):
+            if stones < SYMMETRY_STONES:
                 # left-right symmetry: one entry for a position and its mirror image
                 mirrored_key = mirror(key, width, height)
                 if mirrored_key < key:
@@ -442,14 +411,12 @@ def _search(
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
                 # loads overlap one another and the ranking
-                children_mirrored = shares_mirror(stones + 1, symmetric_root)
-                mirrored_sum = mirror(opponent + mask, width, height) if children_mirrored else zero
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
                         child_key = opponent + (mask | move)
-                        if children_mirrored:
-                            mirrored_key = mirrored_child_key(mirrored_sum, move, i, width, height)
+                        if stones + 1 < SYMMETRY_STONES:
+                            mirrored_key = mirror(child_key, width, height)
                             if mirrored_key < child_key:
                                 child_key = mirrored_key
                         put1(child_hashes, i, scramble(child_key, kbits))
