@@ -504,9 +504,9 @@ class Solver:
             slice_nodes = self._next_slice(run)
             if slice_nodes is None:
                 return _layout.PAUSED
-            if self.threads > 1:  # alone up to where the helpers join in
-                slice_nodes = min(slice_nodes, max(1, self.race_from_nodes - int(state[_layout.S_NODES])))
             before = int(state[_layout.S_NODES])
+            if self.threads > 1 and before + slice_nodes > self.race_from_nodes:
+                slice_nodes = max(1, self.race_from_nodes - before)  # alone up to where the helpers join in
             cpu = time.thread_time()
             status = self._call_kernel(board, positions, rows, state, before + slice_nodes)
             cpu = time.thread_time() - cpu
