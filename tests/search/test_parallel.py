@@ -159,17 +159,19 @@ def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.Monk
     assert solver.table_bytes_in_use == _whole_table_bytes(solver)
 
 
-def test_one_solver_races_on_one_size_after_another() -> None:
+def test_one_solver_races_on_one_size_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lanes are the board size's: a solver raced on 7x6, then 6x5, then 7x6 again makes each
-    size's lanes at its first race there, and scores as one thread does."""
+    size's lanes at its first race there, and scores as one thread does.  (Whether the helper gets
+    a core before a short race ends is the scheduler's: the races are counted, not its nodes.)"""
+    races = _count_races(monkeypatch)
     two = _raced(table_mb=8)
     boards = [Board.from_moves(moves) for moves, _ in _cases("Test_L1_R2", 1, 2)]
     boards.insert(1, Board.from_moves("33", 6, 5))
-    for board in boards:
+    for raced, board in enumerate(boards, start=1):
         expected = Solver(table_size_mb=8).solve(board, best_move=False)
         found = two.solve(board, best_move=False)
         assert found.proven and found.score == expected.score, board.moves
-        assert _helped(found.nodes_per_thread), board.moves
+        assert len(races) == raced, board.moves
 
 
 @pytest.mark.slow
@@ -189,12 +191,12 @@ def test_many_short_solves_agree_with_one_thread() -> None:
     ("width", "height", "connect", "plies"), [(6, 5, 4, (2, 8)), (5, 6, 4, (2, 8)), (6, 6, 5, (12, 18))]
 )
 def test_other_boards_raced_score_as_one_thread(
-    width: int, height: int, connect: int, plies: tuple[int, int]
+    monkeypatch: pytest.MonkeyPatch, width: int, height: int, connect: int, plies: tuple[int, int]
 ) -> None:
     """The generic kernel's busy marks, on other sizes and connect-N: raced from a few hundred nodes."""
+    races = _count_races(monkeypatch)
     rng = np.random.default_rng(width * 100 + height * 10 + connect)
     one, two = Solver(table_size_mb=8), _raced(table_mb=8)
-    raced = 0
     for _ in range(6):
         board = Board(width, height, connect)
         for _ in range(int(rng.integers(*plies))):
@@ -205,8 +207,7 @@ def test_other_boards_raced_score_as_one_thread(
         expected = one.solve(board, best_move=False)
         found = two.solve(board, best_move=False)
         assert found.proven and found.score == expected.score, board.moves
-        raced += _helped(found.nodes_per_thread)
-    assert raced > 0
+    assert races  # counted, not the helper's nodes: whether it gets a core in a short race is the scheduler's
 
 
 def test_weak_and_threshold_questions_with_two_threads() -> None:

@@ -18,6 +18,8 @@ import pytest
 
 from c4engine import Board
 from c4engine.errors import TableSizeError, UnsupportedBoardError
+from c4engine.kernels.memory import CArray
+from c4engine.search import parallel
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress
 from c4engine.search.solver import Solver
@@ -98,7 +100,15 @@ def test_analysis_of_a_wide_board() -> None:
         assert analysis.scores[column] == (0 if child.is_full else -score(child)), column
 
 
-def test_two_threads_agree_with_one_on_wide_boards() -> None:
+def test_two_threads_agree_with_one_on_wide_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    races: list[int] = []
+    run = parallel.Race.run
+
+    def counted(race: parallel.Race, state: CArray) -> int:
+        races.append(1)
+        return run(race, state)
+
+    monkeypatch.setattr(parallel.Race, "run", counted)
     one = Solver(table_size_mb=16)
     # positions that take one thread thousands of nodes, not millions (most random ones are
     # settled at once)
@@ -114,12 +124,10 @@ def test_two_threads_agree_with_one_on_wide_boards() -> None:
     two = Solver(table_size_mb=16, threads=2)
     two.race_from_nodes = 300  # raced from a few hundred nodes on
     one.reset()
-    raced = 0
     for board in boards:
         alone, shared = one.solve(board), two.solve(board)
         assert (shared.score, shared.proven) == (alone.score, True), board.move_string
-        raced += len(shared.nodes_per_thread) == 2 and shared.nodes_per_thread[1] > 0
-    assert raced > 0
+    assert races  # counted, not the helper's nodes: whether it gets a core in a short race is the scheduler's
 
 
 def test_limits_and_cancel_on_a_wide_board() -> None:
