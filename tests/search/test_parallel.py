@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from tests.conftest import PONS
+from tests.races import count_races
 
 from c4engine import Board
 from c4engine.cli import main
@@ -75,23 +76,10 @@ def _whole_table_bytes(solver: Solver) -> int:
     return solver.table_bytes - TABLE_HEADER * np.asarray(solver.table.array).itemsize
 
 
-def _count_races(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the races started from here on (a hook on :meth:`parallel.Race.run`): one a list entry."""
-    started: list[int] = []
-    run = parallel.Race.run
-
-    def counted(race: parallel.Race, state: CArray) -> int:
-        started.append(1)
-        return run(race, state)
-
-    monkeypatch.setattr(parallel.Race, "run", counted)
-    return started
-
-
 def test_searches_shorter_than_the_threshold_never_start_a_helper(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the default threshold, Test_L1_R2's first 20 (up to a few million nodes each) run alone:
     no race, no helper node, and the table grows as on one thread (never made whole)."""
-    races = _count_races(monkeypatch)
+    races = count_races(monkeypatch)
     solver = Solver(threads=2)
     longest = 0
     for moves, score in _cases("Test_L1_R2", 1, 20):
@@ -110,7 +98,7 @@ def test_before_the_helpers_join_two_threads_search_as_one(
 ) -> None:
     """Short searches on two threads are one thread's, node for node: one by one and in a batch,
     the same nodes for every position, the table grown alike, and no helper's stack made."""
-    races = _count_races(monkeypatch)
+    races = count_races(monkeypatch)
     made: list[int] = []
     new_lanes = parallel.new_lanes
 
@@ -148,7 +136,7 @@ def test_a_race_starts_with_nothing_put_off() -> None:
 def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
     """The weak empty board, stopped a little after the threshold: raced once, its first thread
     alone up to the threshold, the table then whole."""
-    races = _count_races(monkeypatch)
+    races = count_races(monkeypatch)
     solver = Solver(threads=2)
     limit = RACE_FROM_NODES + 500_000
     result = solver.solve(Board(), Limit(nodes=limit), weak=True)
@@ -163,7 +151,7 @@ def test_one_solver_races_on_one_size_after_another(monkeypatch: pytest.MonkeyPa
     """The lanes are the board size's: a solver raced on 7x6, then 6x5, then 7x6 again makes each
     size's lanes at its first race there, and scores as one thread does.  (Whether the helper gets
     a core before a short race ends is the scheduler's: the races are counted, not its nodes.)"""
-    races = _count_races(monkeypatch)
+    races = count_races(monkeypatch)
     two = _raced(table_mb=8)
     boards = [Board.from_moves(moves) for moves, _ in _cases("Test_L1_R2", 1, 2)]
     boards.insert(1, Board.from_moves("33", 6, 5))
@@ -194,7 +182,7 @@ def test_other_boards_raced_score_as_one_thread(
     monkeypatch: pytest.MonkeyPatch, width: int, height: int, connect: int, plies: tuple[int, int]
 ) -> None:
     """The generic kernel's busy marks, on other sizes and connect-N: raced from a few hundred nodes."""
-    races = _count_races(monkeypatch)
+    races = count_races(monkeypatch)
     rng = np.random.default_rng(width * 100 + height * 10 + connect)
     one, two = Solver(table_size_mb=8), _raced(table_mb=8)
     for _ in range(6):

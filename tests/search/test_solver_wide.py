@@ -15,11 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.races import count_races
 
 from c4engine import Board
 from c4engine.errors import TableSizeError, UnsupportedBoardError
-from c4engine.kernels.memory import CArray
-from c4engine.search import parallel
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress
 from c4engine.search.solver import Solver
@@ -101,14 +100,7 @@ def test_analysis_of_a_wide_board() -> None:
 
 
 def test_two_threads_agree_with_one_on_wide_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    races: list[int] = []
-    run = parallel.Race.run
-
-    def counted(race: parallel.Race, state: CArray) -> int:
-        races.append(1)
-        return run(race, state)
-
-    monkeypatch.setattr(parallel.Race, "run", counted)
+    races = count_races(monkeypatch)
     one = Solver(table_size_mb=16)
     # positions that take one thread thousands of nodes, not millions (most random ones are
     # settled at once)

@@ -21,9 +21,10 @@ raise alpha is not tried (enhanced transposition cutoff, away from the
 leaves), then the moves are tried best first.  The children's table buckets are prefetched
 (all of them before the cutoff reads any; near the leaves, before the
 first child is searched), so that their loads overlap instead of each
-waiting on memory in turn; where the table has outgrown a core's cache,
-the buckets the first child's cutoff will read are asked for too before
-this node's cutoff reads its own, so that the two waits overlap.  Positions near the end of the game have a
+waiting on memory in turn; once a search is long enough to have spread
+its entries beyond a core's cache, the buckets the first child's cutoff
+will read are asked for too before this node's cutoff reads its own, so
+that the two waits overlap.  Positions near the end of the game have a
 small part of the table to themselves, and both parts grow with the
 search, from 512 KiB each (see :mod:`c4engine.kernels.transposition`).
 Positions with fewer than ``SYMMETRY_STONES`` stones share one table entry
@@ -451,12 +452,11 @@ def _search(
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
-                        child_key = opponent + (mask | move)
-                        if stones + 1 < SYMMETRY_STONES:
-                            mirrored_key = mirror(child_key, width, height)
-                            if mirrored_key < child_key:
-                                child_key = mirrored_key
-                        put1(child_hashes, i, scramble(child_key, kbits))
+                        put1(
+                            child_hashes,
+                            i,
+                            shared_key(opponent, mask | move, stones + 1, width, height, kbits),
+                        )
                         prefetch(table, child_base, get1(child_hashes, i), child_shift)
             if first_move and not cutoff:
                 # the table's move alone: the others are ranked only if it fails to cut

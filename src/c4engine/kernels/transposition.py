@@ -57,9 +57,6 @@ TABLE_HEADER: Final = 2
 the first search)."""
 START_BITS: Final = 16
 """A part starts at ``2**16`` entries (512 KiB) and grows as a search needs."""
-CACHED_BITS: Final = 17
-"""A part in use up to ``2**17`` entries (1 MiB) stays in a core's own cache; the search prefetches
-further ahead (a node's grandchildren) only in a larger one, where a probe waits on memory."""
 GROWTH_SHIFT: Final = 2
 """A main part of ``2**live`` entries doubles once one position's search passes ``2**(live + 2)`` nodes."""
 NEAR_GROWTH_SHIFT: Final = 1

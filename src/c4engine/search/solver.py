@@ -599,9 +599,8 @@ class Solver:
         is paused, and marks the subtrees it searches; the helpers have stacks of their own."""
         assert self._args is not None
         first = self._args._replace(cancel=_layout.new_flag(), shared_until=_parallel.SHARED_PLIES)
-        etc_until = board.width * board.height - self.etc_margin
         helpers = _parallel.new_lanes(
-            self.threads - 1, board.width, board.height, self.table, etc_until, self._args.busy
+            self.threads - 1, board.width, board.height, self.table, self._args.etc_until, self._args.busy
         )
         return [_parallel.Lane(first), *helpers]
 
