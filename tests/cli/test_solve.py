@@ -35,6 +35,10 @@ heavy = (
     "c4engine.search.solver",
     "c4engine.search.engine",
     "c4engine.experiments.book_builder",
+    "hashlib",
+    "platform",
+    "subprocess",
+    "tempfile",
 )
 print(json.dumps({"status": status, "out": out.getvalue(), "loaded": [m for m in heavy if m in sys.modules]}))
 """
@@ -171,6 +175,8 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
     assert "c4engine.search.solver" in loaded and "c4engine.kernels.layout" in loaded
     assert "numba" not in loaded and "c4engine.kernels.solve" not in loaded
     assert "numpy" not in loaded  # the solver's arrays are kernels.memory's: numpy cost half its start
+    # what only a library's build needs (hashlib loads OpenSSL): a tenth of the rest of the start
+    assert not {"hashlib", "platform", "subprocess", "tempfile"} & set(loaded)
 
 
 def test_no_book_searches_even_what_the_book_knows() -> None:

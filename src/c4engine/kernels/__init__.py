@@ -20,15 +20,25 @@ is slow.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
+# CPython's own SHA-256 (hashlib's, byte for byte) without hashlib, whose import loads OpenSSL:
+# a twentieth of a batch's start-up (docs/benchmarks.md, "Start-up of a batch, a second round").
+# random takes its SHA-512 the same way.  The module was named _sha256 up to Python 3.11.
+try:
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover -- Python 3.12 on
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found, no-redef]
+    except ImportError:  # an interpreter without it
+        from hashlib import sha256  # type: ignore[assignment]
+
 _HERE = Path(__file__).resolve().parent
 
-SOURCE_DIGEST = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(_HERE.glob("*.py")))).hexdigest()
+SOURCE_DIGEST = sha256(b"".join(path.read_bytes() for path in sorted(_HERE.glob("*.py")))).hexdigest()
 """A digest of every kernel source file."""
 
 SPECIALISED: Final = frozenset({(7, 6, 4)})

@@ -42,20 +42,18 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-import hashlib
 import os
-import platform
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, SPECIALISED, announce_compile, cache_dir
+# platform, shutil, subprocess and tempfile are imported where a build (or a CPU without
+# /proc/cpuinfo) needs them: a process that only loads a library never does (their imports
+# were a tenth of a batch's start-up, docs/benchmarks.md "Start-up of a batch, a second round").
+from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, SPECIALISED, announce_compile, cache_dir, sha256
 
 if TYPE_CHECKING:  # for the types only: asking whether there is a library imports nothing big
     import numpy as np
@@ -95,7 +93,9 @@ def cpu_identity() -> str:
         wanted = ("model name", "flags")
         fields = [line for line in first.splitlines() if line.split(":")[0].strip() in wanted]
         if fields:
-            return platform.machine() + "\n" + "\n".join(fields)
+            return os.uname().machine + "\n" + "\n".join(fields)  # platform.machine(), unimported
+    import platform
+
     return f"{platform.machine()} {platform.processor()} {platform.platform()}"
 
 
@@ -111,7 +111,7 @@ def geometry_name(width: int, height: int, connect: int) -> str:
 def named_path(name: str, folder: Path | None = None) -> Path:
     """Where library ``name`` (:func:`geometry_name`, :data:`ANY_SIZE`, :data:`ENGINE`) built from
     these sources for this CPU is (or would be) kept in ``folder`` (the cache folder if None)."""
-    key = hashlib.sha256(f"{SOURCE_DIGEST}\n{name}\n{cpu_identity()}".encode())
+    key = sha256(f"{SOURCE_DIGEST}\n{name}\n{cpu_identity()}".encode())
     return (folder or cache_dir()) / f"{LIBRARY_PREFIX}{name}-{key.hexdigest()[:16]}.so"
 
 
@@ -332,6 +332,8 @@ def build_apart(name: str) -> bool:
     stack chunks over and over -- a chunk mapped and unmapped each time,
     12.9 million page faults, 86 s of system time (docs/benchmarks.md).
     """
+    import subprocess
+
     command = [sys.executable, "-m", "c4engine.kernels.library", name]
     try:
         done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=BUILD_PATIENCE)
@@ -342,6 +344,8 @@ def build_apart(name: str) -> bool:
 
 def compiler() -> str | None:
     """The C compiler that links the library: ``$CC``, else ``cc``; None when there is none."""
+    import shutil
+
     name = os.environ.get("CC", "cc").split()[0]
     return shutil.which(name)
 
@@ -382,6 +386,8 @@ def build_named(name: str, folder: Path | None = None) -> Path | None:
 def build_in_background(name: str) -> None:
     """Have a process of its own build library ``name`` into the cache folder, unless one is under
     way (a ``.building`` file younger than :data:`BUILD_PATIENCE` seconds): this one goes on."""
+    import subprocess
+
     marker = named_path(name).with_suffix(".building")
     with contextlib.suppress(OSError):
         if time.time() - marker.stat().st_mtime < BUILD_PATIENCE:
@@ -399,6 +405,9 @@ def build_in_background(name: str) -> None:
 
 
 def _build(name: str, object_code: Callable[[], bytes], folder: Path | None) -> Path | None:
+    import subprocess
+    import tempfile
+
     cc = compiler()
     if cc is None or not can_build_named(name, folder):
         return None
