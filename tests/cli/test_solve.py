@@ -19,8 +19,8 @@ from c4engine.kernels import library
 from c4engine.search.book import OpeningBook, default_book_path
 from c4engine.search.solver import Solver
 
-# Runs ``c4`` in a fresh interpreter through ``main`` and reports its output and
-# which of the heavy modules it imported.
+# Runs ``c4`` in a fresh interpreter through ``main`` and reports its output,
+# which of the heavy modules it imported and which of the spare ones.
 _PROBE = """
 import contextlib, io, json, sys
 from c4engine.cli import main
@@ -35,23 +35,27 @@ heavy = (
     "c4engine.search.solver",
     "c4engine.search.engine",
     "c4engine.experiments.book_builder",
-    "hashlib",
-    "platform",
-    "subprocess",
-    "tempfile",
 )
-print(json.dumps({"status": status, "out": out.getvalue(), "loaded": [m for m in heavy if m in sys.modules]}))
+# what only some answers need: a library's build (hashlib loads OpenSSL), a book
+spare = ("hashlib", "platform", "subprocess", "tempfile", "c4engine.search.book")
+loaded = [m for m in heavy if m in sys.modules]
+print(json.dumps({"status": status, "out": out.getvalue(), "loaded": loaded, "spare": [m for m in spare if m in sys.modules]}))
 """
 
 # 37 stones played, the side to move loses in 2 moves (a line of the published Test_L3_R1 set).
 ENDGAME = "2252576253462244111563365343671351441"
 
 
-def _c4(*args: str) -> tuple[int, str, list[str]]:
+def _c4_report(*args: str) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=300, check=True
     )
-    report = json.loads(done.stdout.splitlines()[-1])
+    report: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return report
+
+
+def _c4(*args: str) -> tuple[int, str, list[str]]:
+    report = _c4_report(*args)
     return report["status"], report["out"], report["loaded"]
 
 
@@ -175,8 +179,17 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
     assert "c4engine.search.solver" in loaded and "c4engine.kernels.layout" in loaded
     assert "numba" not in loaded and "c4engine.kernels.solve" not in loaded
     assert "numpy" not in loaded  # the solver's arrays are kernels.memory's: numpy cost half its start
-    # what only a library's build needs (hashlib loads OpenSSL): a tenth of the rest of the start
-    assert not {"hashlib", "platform", "subprocess", "tempfile"} & set(loaded)
+
+
+def test_a_search_without_the_book_loads_neither_the_book_nor_what_builds_a_library() -> None:
+    """What only a library's build needs (platform, subprocess, tempfile; hashlib, which loads
+    OpenSSL) and the book's module were a tenth of the start of ``c4 solve --no-book``."""
+    if library.load(7, 6, 4) is None:
+        assert library.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
+    report = _c4_report("solve", "--no-book", "32164625")
+    assert report["status"] == 0 and "source: solver" in report["out"]
+    assert report["spare"] == []
+    assert _c4_report("solve", "32164625")["spare"] == ["c4engine.search.book"]  # the book asked first
 
 
 def test_no_book_searches_even_what_the_book_knows() -> None:

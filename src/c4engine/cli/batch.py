@@ -21,7 +21,6 @@ on standard error first says that the command waits for positions there
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -91,6 +90,8 @@ def answer_json_lines(answer: Callable[[str], dict[str, Any]], stdin: TextIO, ou
     >>> out.getvalue()
     '{"position": "4453"}\\n'
     """
+    import json  # here: a batch of plain answers never loads it (docs/benchmarks.md, "a second round")
+
     _tell_if_typed(stdin)
     status = 0
     for number, raw in enumerate(stdin, start=1):

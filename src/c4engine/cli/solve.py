@@ -22,7 +22,6 @@ column as ``c4 analyze --json`` does.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -243,6 +242,8 @@ def run_solve(args: argparse.Namespace) -> int:
         else:
             result = analyst.solve(board, limit, weak=args.weak, poll=live.poll, line=True)
     if args.json:
+        import json  # here: plain answers never load it
+
         print(json.dumps(_analysis_json(board, analysis), ensure_ascii=False))
     elif analyze:
         _print_analysis(args.position, analysis, board.width, sys.stdout)

@@ -45,20 +45,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_solver_holds
-from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.book_first import LIKELY_KEEPER_DEPTH, PROBE_SHARE, Reached, reach
+from c4engine.search.book_first import LIKELY_KEEPER_DEPTH, PROBE_SHARE, reach
 from c4engine.search.column_answers import ColumnAnswers, after
 from c4engine.search.column_choice import best_by_bounds, best_column
 from c4engine.search.estimates import engine_value, estimate_columns
 from c4engine.search.keeping_move import keeping_move, reaching_move
 from c4engine.search.limit import UNLIMITED, Budget, Limit, poll_interval
 from c4engine.search.move_answers import proven_result
-from c4engine.search.progress import Hook
 from c4engine.search.quick import analyze_quick, line_quick, solve_quick
 from c4engine.search.results import (
     DEFAULT_TABLE_MB,
@@ -69,8 +67,11 @@ from c4engine.search.results import (
 from c4engine.search.scale import score_range, win_score
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
+    from c4engine.search.book import OpeningBook  # imported where there is a book: --no-book needs none
+    from c4engine.search.book_first import Reached
     from c4engine.search.engine import Engine
     from c4engine.search.evaluators import Evaluator
+    from c4engine.search.progress import Hook
     from c4engine.search.solver import Solver
 
 __all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "best_by_bounds", "best_column", "shared_analyst"]
@@ -109,7 +110,7 @@ class _DefaultBook:
 
 DEFAULT_BOOK: Final = _DefaultBook()
 
-BookChoice = OpeningBook | str | Path | _DefaultBook | None
+BookChoice: TypeAlias = "OpeningBook | str | Path | _DefaultBook | None"
 
 
 class Analyst:
@@ -142,11 +143,14 @@ class Analyst:
         self.solver_share = solver_share
         self._book_choice = book
         self._books: dict[tuple[int, int, int], OpeningBook | None] = {}
-        if isinstance(book, OpeningBook):
-            self._books[(book.width, book.height, book.connect)] = book
-        elif isinstance(book, str | Path):
-            opened = OpeningBook.open(book)
-            self._books[(opened.width, opened.height, opened.connect)] = opened
+        if book is not None and not isinstance(book, _DefaultBook):
+            from c4engine.search.book import OpeningBook  # no book, no book module: c4 solve --no-book
+
+            if isinstance(book, OpeningBook):
+                self._books[(book.width, book.height, book.connect)] = book
+            elif isinstance(book, str | Path):
+                opened = OpeningBook.open(book)
+                self._books[(opened.width, opened.height, opened.connect)] = opened
         self._solver = solver
         self._table_size_mb = table_size_mb
         self._threads = threads
@@ -187,6 +191,8 @@ class Analyst:
         if geometry not in self._books:
             book: OpeningBook | None = None
             if isinstance(self._book_choice, _DefaultBook):
+                from c4engine.search.book import OpeningBook, default_book_path
+
                 path = default_book_path(*geometry)
                 book = OpeningBook.open(path) if path is not None else None
             self._books[geometry] = book

@@ -5,14 +5,17 @@ settled by the rules, the book, elimination, the solver, or estimated by the eng
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from c4engine.board import Board
-from c4engine.search.book import OpeningBook
 from c4engine.search.column_choice import known_bound
-from c4engine.search.quick import QuickAnalysis
 from c4engine.search.results import WIN_THRESHOLD, ColumnAnalysis, PositionAnalysis, Score, Source
 from c4engine.search.scale import win_score
-from c4engine.search.solver_results import Analysis
+
+if TYPE_CHECKING:  # for the types only: a solve (c4 solve --no-book) loads none of them first
+    from c4engine.search.book import OpeningBook
+    from c4engine.search.quick import QuickAnalysis
+    from c4engine.search.solver_results import Analysis
 
 __all__ = ["ColumnAnswers", "after", "column_range", "ends_game", "scaled"]
 

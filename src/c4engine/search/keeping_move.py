@@ -19,14 +19,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from c4engine.board import Board
-from c4engine.search.book import OpeningBook
 from c4engine.search.limit import Budget, Limit
 from c4engine.search.move_answers import proven_result, unproven_result
-from c4engine.search.progress import Hook
 from c4engine.search.results import PlayResult
 from c4engine.search.scale import win_score
 
-if TYPE_CHECKING:  # numba: imported by whoever makes the solver
+if TYPE_CHECKING:  # the solver (numba): imported by whoever makes it; the others for the types only
+    from c4engine.search.book import OpeningBook
+    from c4engine.search.progress import Hook
     from c4engine.search.solver import Solver
 
 __all__ = ["keeping_move", "reaching_move"]
