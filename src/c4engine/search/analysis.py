@@ -50,7 +50,6 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_solver_holds
-from c4engine.search.book_first import LIKELY_KEEPER_DEPTH, PROBE_SHARE, reach
 from c4engine.search.column_answers import ColumnAnswers, after
 from c4engine.search.column_choice import best_by_bounds, best_column
 from c4engine.search.estimates import engine_value, estimate_columns
@@ -295,6 +294,9 @@ class Analyst:
     def _reach(self, board: Board, score: int, columns: list[int], budget: Budget) -> Reached:
         """Which of ``columns`` keeps ``board``'s (strong) book ``score``, within :data:`PROBE_SHARE` of
         what ``budget`` has left (:func:`reach`: a won position's engine's choice last), nodes spent."""
+        # only a book's answer under a limit comes here: a solve without the book never loads it
+        from c4engine.search.book_first import LIKELY_KEEPER_DEPTH, PROBE_SHARE, reach
+
         self._load_solver(board, budget)
         guess, guessed = None, 0  # the engine's choice, which reach takes last in a won position
         if score > 0:
