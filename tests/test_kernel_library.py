@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 from tests.conftest import PONS
 
+import c4engine.kernels
 from c4engine import Board
 from c4engine.kernels import heuristic, layout, library
 from c4engine.kernels.memory import CArray
@@ -279,6 +281,16 @@ def test_a_library_is_named_for_its_geometry_sources_and_cpu(monkeypatch: pytest
     monkeypatch.undo()
     monkeypatch.setattr(library, "cpu_identity", lambda: "another machine")
     assert library.library_path(7, 6, 4) != standard
+
+
+def test_the_names_digests_are_hashlibs_sha256() -> None:
+    """The kernels hash without importing hashlib (it loads OpenSSL), to the same digests: the
+    libraries an install built keep their names."""
+    sources = sorted(Path(c4engine.kernels.__file__).parent.glob("*.py"))
+    expected = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+    assert expected == c4engine.kernels.SOURCE_DIGEST
+    key = f"{expected}\n7x6x4\n{library.cpu_identity()}".encode()
+    assert library.library_path(7, 6, 4).name == f"c4solve-7x6x4-{hashlib.sha256(key).hexdigest()[:16]}.so"
 
 
 def test_without_a_compiler_there_is_no_library_and_nothing_to_load(

@@ -39,7 +39,8 @@ heavy = (
 # what only some answers need: a library's build (hashlib loads OpenSSL), a book
 spare = ("hashlib", "platform", "subprocess", "tempfile", "c4engine.search.book")
 loaded = [m for m in heavy if m in sys.modules]
-print(json.dumps({"status": status, "out": out.getvalue(), "loaded": loaded, "spare": [m for m in spare if m in sys.modules]}))
+unneeded = [m for m in spare if m in sys.modules]
+print(json.dumps({"status": status, "out": out.getvalue(), "loaded": loaded, "spare": unneeded}))
 """
 
 # 37 stones played, the side to move loses in 2 moves (a line of the published Test_L3_R1 set).

@@ -23,18 +23,21 @@ import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-# CPython's own SHA-256 (hashlib's, byte for byte) without hashlib, whose import loads OpenSSL:
-# a twentieth of a batch's start-up (docs/benchmarks.md, "Start-up of a batch, a second round").
-# random takes its SHA-512 the same way.  The module was named _sha256 up to Python 3.11.
-try:
-    from _sha256 import sha256
-except ImportError:  # pragma: no cover -- Python 3.12 on
+if TYPE_CHECKING:
+    from hashlib import sha256 as sha256
+else:
+    # CPython's own SHA-256 (hashlib's, byte for byte) without hashlib, whose import loads
+    # OpenSSL: a twentieth of a search's start-up (docs/benchmarks.md, "Start-up of a batch, a
+    # second round").  The standard library's random takes its SHA-512 the same way.
     try:
-        from _sha2 import sha256  # type: ignore[import-not-found, no-redef]
-    except ImportError:  # an interpreter without it
-        from hashlib import sha256  # type: ignore[assignment]
+        from _sha256 import sha256
+    except ImportError:  # named _sha2 from Python 3.12 on
+        try:
+            from _sha2 import sha256
+        except ImportError:  # an interpreter without either
+            from hashlib import sha256
 
 _HERE = Path(__file__).resolve().parent
 
