@@ -59,8 +59,13 @@ START_BITS: Final = 16
 """A part starts at ``2**16`` entries (512 KiB) and grows as a search needs."""
 GROWTH_SHIFT: Final = 2
 """A main part of ``2**live`` entries doubles once one position's search passes ``2**(live + 2)`` nodes."""
-NEAR_GROWTH_SHIFT: Final = 1
-"""A near-end part of ``2**live`` entries doubles once a position's search passes ``2**(live + 1)`` nodes."""
+NEAR_GROWTH_SHIFT: Final = 4
+"""A near-end part of ``2**live`` entries doubles once a position's search passes ``2**(live + 4)`` nodes.
+
+Late: each of its entries is cheap to search again, and a part beyond a core's own cache (1 MiB)
+makes its many probes wait on memory -- on Test_L1_R2's first 20 positions the near-end part at 2 MiB
+instead of 8 MiB took 2.5 % more nodes and about a fifth less search CPU (docs/benchmarks.md, "The
+table's footprint")."""
 NEAR_EMPTIES: Final = 14
 """Positions with at most this many empty cells go to the table's near-end part.
 
