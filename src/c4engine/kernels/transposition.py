@@ -15,8 +15,9 @@ stay in the processor's cache (8 MiB), their probes rarely wait on memory,
 and their flood does not overwrite the costly positions of the main part.
 
 A part is used from its first ``2**live`` entries only, ``2**START_BITS``
-(512 KiB) at first, and doubles once a position's search has taken enough
-nodes to fill it (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`): a
+(512 KiB) at first, and doubles once a position's search has taken a few
+times more nodes than it has entries, 4 for the main part and 16 for the
+near-end one (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`): a
 search of a few thousand nodes then finds its entries in the processor's
 cache instead of waiting on memory for each new position spread over 64
 MiB (docs/benchmarks.md: half the time on the begin-easy set), while a
