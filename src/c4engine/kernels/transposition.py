@@ -15,8 +15,9 @@ stay in the processor's cache (8 MiB), their probes rarely wait on memory,
 and their flood does not overwrite the costly positions of the main part.
 
 A part is used from its first ``2**live`` entries only, ``2**START_BITS``
-(512 KiB) at first, and doubles once a position's search has taken enough
-nodes to fill it (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`): a
+(512 KiB) at first, and doubles once a position's search has taken a few
+times more nodes than it has entries, 4 for the main part and 16 for the
+near-end one (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`): a
 search of a few thousand nodes then finds its entries in the processor's
 cache instead of waiting on memory for each new position spread over 64
 MiB (docs/benchmarks.md: half the time on the begin-easy set), while a
@@ -59,8 +60,13 @@ START_BITS: Final = 16
 """A part starts at ``2**16`` entries (512 KiB) and grows as a search needs."""
 GROWTH_SHIFT: Final = 2
 """A main part of ``2**live`` entries doubles once one position's search passes ``2**(live + 2)`` nodes."""
-NEAR_GROWTH_SHIFT: Final = 1
-"""A near-end part of ``2**live`` entries doubles once a position's search passes ``2**(live + 1)`` nodes."""
+NEAR_GROWTH_SHIFT: Final = 4
+"""A near-end part of ``2**live`` entries doubles once a position's search passes ``2**(live + 4)`` nodes.
+
+Late: each of its entries is cheap to search again, and a part beyond a core's own cache (1 MiB)
+makes its many probes wait on memory -- on Test_L1_R2's first 20 positions the near-end part at 2 MiB
+instead of 8 MiB took 2.5 % more nodes and about a fifth less search CPU (docs/benchmarks.md, "The
+table's footprint")."""
 NEAR_EMPTIES: Final = 14
 """Positions with at most this many empty cells go to the table's near-end part.
 
