@@ -222,6 +222,22 @@ def claimeven_bound(
     return -1 if has_line(follower, height, connect, directions) else 0
 
 
+@njit(cache=True, inline="always")
+def children_claimeven_hopeless(
+    current: Any, mask: Any, height: int, connect: int, directions: int, board: Any, bottom: Any, even_rows: Any
+) -> bool:
+    """Whether :func:`claimeven_bound` proves nothing after any move from (``current``, ``mask``),
+    found with one line test instead of one a move.
+
+    After a move the opponent (the side to move then) keeps the cells it kept here but the one
+    played, and may gain the cell above it: it keeps at least those it keeps here that are not
+    playable now.  A line among them leaves every child with a line, so with no bound.
+    """
+    playable = (mask + bottom) & board
+    follower = current | (even_rows & board & ~mask & ~playable)
+    return has_line(board & ~follower & ~playable, height, connect, directions)
+
+
 @njit(inline="always")
 def _search(
     current0: Any,
@@ -418,7 +434,16 @@ def _search(
             child_base, child_shift, _ = table_part(
                 stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
             )
-            if claimeven and stones & 1 and beta <= 1 and d > 0 and not cutoff:
+            if (
+                claimeven
+                and stones & 1
+                and beta <= 1
+                and d > 0
+                and not cutoff
+                and not children_claimeven_hopeless(
+                    current, mask, height, connect, directions, board, bottom, even_rows
+                )
+            ):
                 # a child's claimeven bound (its side to move began) may refute this node: below the
                 # cutoff's plies this is all that is looked at before the moves are searched
                 refuted = -1
@@ -492,7 +517,14 @@ def _search(
                 dropped = zero
                 floor = low
                 # so may a child's claimeven bound (its side to move began)
-                child_claimeven = claimeven and stones & 1 and beta <= 1
+                child_claimeven = (
+                    claimeven
+                    and stones & 1
+                    and beta <= 1
+                    and not children_claimeven_hopeless(
+                        current, mask, height, connect, directions, board, bottom, even_rows
+                    )
+                )
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
