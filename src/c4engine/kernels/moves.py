@@ -82,13 +82,6 @@ def order_moves(
     """
     width, height, connect, directions, board, bottom, fast = shape
     zero = board ^ board  # of the board's word type (kernels.wide)
-    if not possible & (possible - U1):  # one move (a column holds one): nothing to rank
-        if possible:
-            put(moves, d, start, possible)
-            columns[d, start] = lowest_bit_index(possible) // (height + 1)
-            put(threats, d, start, winning_cells(current | possible, mask, height, connect, directions, board, fast))
-            return start + 1
-        return start
     # every column's threats first, in one loop without branches that the compiler can run
     # several columns at a time (a column without a move gets the node's own); row d + 1 is
     # free until the first child is entered
