@@ -615,6 +615,20 @@ def _search(
             count = istack[d, I_COUNT]
             if i == count and get(ustack, d, 3):
                 current, mask, rest = get(ustack, d, 0), get(ustack, d, 1), get(ustack, d, 3)
+                # the buckets of the moves about to be ranked, loading while they are (the table's
+                # move alone had its own asked for)
+                child_base, child_shift, _ = table_part(
+                    stones0 + d + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+                )
+                for column in range(width):
+                    move = rest & column_mask(column, height, zero)
+                    if move:
+                        prefetch(
+                            table,
+                            child_base,
+                            shared_key(current ^ mask, mask | move, stones0 + d + 1, width, height, kbits),
+                            child_shift,
+                        )
                 threats = winning_cells(current ^ mask, mask, height, connect, directions, board, fast)
                 count = order_moves(
                     current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores
