@@ -223,16 +223,16 @@ def claimeven_bound(
 
 
 @njit(cache=True, inline="always")
-def children_claimeven_hopeless(
-    current: Any, mask: Any, height: int, connect: int, directions: int, board: Any, bottom: Any, even_rows: Any
-) -> bool:
+def children_claimeven_hopeless(current: Any, mask: Any, claim: tuple[int, int, int, Any, Any, Any]) -> bool:
     """Whether :func:`claimeven_bound` proves nothing after any move from (``current``, ``mask``),
-    found with one line test instead of one a move.
+    found with one line test instead of one a move; ``claim`` is its other arguments,
+    ``(height, connect, directions, board, bottom, even_rows)``.
 
     After a move the opponent (the side to move then) keeps the cells it kept here but the one
     played, and may gain the cell above it: it keeps at least those it keeps here that are not
     playable now.  A line among them leaves every child with a line, so with no bound.
     """
+    height, connect, directions, board, bottom, even_rows = claim
     playable = (mask + bottom) & board
     follower = current | (even_rows & board & ~mask & ~playable)
     return has_line(board & ~follower & ~playable, height, connect, directions)
@@ -264,6 +264,7 @@ def _search(
     shape = (width, height, connect, directions, board, bottom, fast)  # for the move ordering
     claimeven = height % 2 == 0  # see claimeven_bound
     even_rows = even_row_cells(width, height, zero)
+    claim = (height, connect, directions, board, bottom, even_rows)  # children_claimeven_hopeless's
     kbits = key_bits(width, height, bits)
     busy_shift = max(kbits - bit_length(np.uint64(busy.shape[0] - 1)), 0)
     # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
@@ -440,9 +441,7 @@ def _search(
                 and beta <= 1
                 and d > 0
                 and not cutoff
-                and not children_claimeven_hopeless(
-                    current, mask, height, connect, directions, board, bottom, even_rows
-                )
+                and not children_claimeven_hopeless(current, mask, claim)
             ):
                 # a child's claimeven bound (its side to move began) may refute this node: below the
                 # cutoff's plies this is all that is looked at before the moves are searched
@@ -521,9 +520,7 @@ def _search(
                     claimeven
                     and stones & 1
                     and beta <= 1
-                    and not children_claimeven_hopeless(
-                        current, mask, height, connect, directions, board, bottom, even_rows
-                    )
+                    and not children_claimeven_hopeless(current, mask, claim)
                 )
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
