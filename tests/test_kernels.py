@@ -118,35 +118,66 @@ def test_analyze_agrees_with_brute_force_on_small_board() -> None:
             assert analysis.scores[column] == want
 
 
+def _claimeven_bound(board: Board) -> int:
+    """The kernel's claimeven bound of ``board``'s side to move."""
+    width, height, connect = board.width, board.height, board.connect
+    return int(
+        solve.claimeven_bound(
+            np.uint64(board.current_bits),
+            np.uint64(board.mask_bits),
+            height,
+            connect,
+            bitboard.line_directions(width, height, connect),
+            bitboard.board_mask(width, height),
+            bitboard.bottom_mask(width, height),
+            bitboard.even_row_cells(width, height),
+        )
+    )
+
+
 @pytest.mark.parametrize(
     ("width", "height", "connect"), [(4, 4, 4), (5, 4, 4), (6, 4, 4), (3, 6, 3), (2, 8, 3)]
 )
 def test_claimeven_bound_holds_and_binds(width: int, height: int, connect: int) -> None:
     exact = brute_force(width, height, connect)
-    full, bottom = bitboard.board_mask(width, height), bitboard.bottom_mask(width, height)
-    even_rows = bitboard.even_row_cells(width, height)
-    directions = bitboard.line_directions(width, height, connect)
     bound_at_most = {0: 0, -1: 0}
     for plies in range(0, width * height - 2, 2):
         for board in random_positions(width, height, connect, plies, 8, seed=plies):
             if board.move_count % 2 or board.is_over:
                 continue
-            bound = solve.claimeven_bound(
-                np.uint64(board.current_bits),
-                np.uint64(board.mask_bits),
-                height,
-                connect,
-                directions,
-                full,
-                bottom,
-                even_rows,
-            )
+            bound = _claimeven_bound(board)
             assert exact(board.current_bits, board.mask_bits) <= bound, board
             if bound in bound_at_most:
                 bound_at_most[bound] += 1
     assert bound_at_most[0] + bound_at_most[-1]  # it proves something on these boards
     if connect == 4:
         assert bound_at_most[-1]  # losses too
+
+
+@pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (4, 4, 4), (6, 4, 4), (3, 6, 3)])
+def test_children_claimeven_hopeless_only_when_no_child_bound_binds(
+    width: int, height: int, connect: int
+) -> None:
+    full, bottom = bitboard.board_mask(width, height), bitboard.bottom_mask(width, height)
+    even_rows = bitboard.even_row_cells(width, height)
+    directions = bitboard.line_directions(width, height, connect)
+    answers = {True: 0, False: 0}
+    for plies in range(1, width * height - 2, 2):
+        for board in random_positions(width, height, connect, plies, 8, seed=plies):
+            if board.move_count % 2 == 0 or board.is_over:
+                continue
+            current, mask = np.uint64(board.current_bits), np.uint64(board.mask_bits)
+            hopeless = solve.children_claimeven_hopeless(
+                current, mask, (height, connect, directions, full, bottom, even_rows)
+            )
+            answers[bool(hopeless)] += 1
+            if not hopeless:
+                continue
+            for column in board.legal_moves():
+                child = board.copy()
+                child.play(column)
+                assert _claimeven_bound(child) == solve.UNKNOWN_HIGH, (board, column)
+    assert answers[True] and answers[False]  # both answers come up on these boards
 
 
 def _python_winning_cells(stones: int, mask: int, width: int, height: int, connect: int) -> int:

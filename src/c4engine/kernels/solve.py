@@ -222,6 +222,22 @@ def claimeven_bound(
     return -1 if has_line(follower, height, connect, directions) else 0
 
 
+@njit(cache=True, inline="always")
+def children_claimeven_hopeless(current: Any, mask: Any, claim: tuple[int, int, int, Any, Any, Any]) -> bool:
+    """Whether :func:`claimeven_bound` proves nothing after any move from (``current``, ``mask``),
+    found with one line test instead of one a move; ``claim`` is its other arguments,
+    ``(height, connect, directions, board, bottom, even_rows)``.
+
+    After a move the opponent (the side to move then) keeps the cells it kept here but the one
+    played, and may gain the cell above it: it keeps at least those it keeps here that are not
+    playable now.  A line among them leaves every child with a line, so with no bound.
+    """
+    height, connect, directions, board, bottom, even_rows = claim
+    playable = (mask + bottom) & board
+    follower = current | (even_rows & board & ~mask & ~playable)
+    return has_line(board & ~follower & ~playable, height, connect, directions)
+
+
 @njit(inline="always")
 def _search(
     current0: Any,
@@ -248,6 +264,7 @@ def _search(
     shape = (width, height, connect, directions, board, bottom, fast)  # for the move ordering
     claimeven = height % 2 == 0  # see claimeven_bound
     even_rows = even_row_cells(width, height, zero)
+    claim = (height, connect, directions, board, bottom, even_rows)  # children_claimeven_hopeless's
     kbits = key_bits(width, height, bits)
     busy_shift = max(kbits - bit_length(np.uint64(busy.shape[0] - 1)), 0)
     # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
@@ -418,7 +435,14 @@ def _search(
             child_base, child_shift, _ = table_part(
                 stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
             )
-            if claimeven and stones & 1 and beta <= 1 and d > 0 and not cutoff:
+            if (
+                claimeven
+                and stones & 1
+                and beta <= 1
+                and d > 0
+                and not cutoff
+                and not children_claimeven_hopeless(current, mask, claim)
+            ):
                 # a child's claimeven bound (its side to move began) may refute this node: below the
                 # cutoff's plies this is all that is looked at before the moves are searched
                 refuted = -1
@@ -492,7 +516,12 @@ def _search(
                 dropped = zero
                 floor = low
                 # so may a child's claimeven bound (its side to move began)
-                child_claimeven = claimeven and stones & 1 and beta <= 1
+                child_claimeven = (
+                    claimeven
+                    and stones & 1
+                    and beta <= 1
+                    and not children_claimeven_hopeless(current, mask, claim)
+                )
                 for i in range(width):
                     move = possible & column_mask(i, height, zero)
                     if move:
@@ -583,6 +612,20 @@ def _search(
             count = istack[d, I_COUNT]
             if i == count and get(ustack, d, 3):
                 current, mask, rest = get(ustack, d, 0), get(ustack, d, 1), get(ustack, d, 3)
+                # the buckets of the moves about to be ranked, loading while they are (the table's
+                # move alone had its own asked for)
+                child_base, child_shift, _ = table_part(
+                    stones0 + d + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
+                )
+                for column in range(width):
+                    move = rest & column_mask(column, height, zero)
+                    if move:
+                        prefetch(
+                            table,
+                            child_base,
+                            shared_key(current ^ mask, mask | move, stones0 + d + 1, width, height, kbits),
+                            child_shift,
+                        )
                 threats = winning_cells(current ^ mask, mask, height, connect, directions, board, fast)
                 count = order_moves(
                     current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores
