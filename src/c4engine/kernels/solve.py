@@ -165,33 +165,25 @@ def busy_slot(h: Any, shift: int, slots: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def prefetch_grandchildren(
+def prefetch_children(
     table: np.ndarray,
     base: np.uint64,
     shift: int,
-    current: Any,
+    side: Any,
     mask: Any,
-    move: Any,
+    moves: Any,
     stones: int,
     shape: Any,
     kbits: int,
 ) -> None:
-    """Start loading the buckets (in the part at ``base``) of the positions after ``move`` from
-    (``current``, ``mask``) of ``stones`` stones and any reply: what that child's enhanced
-    transposition cutoff reads first."""
-    width, height, _, _, board, bottom, _ = shape
-    grand_current = current | move  # the side to move again after the reply
-    grand_mask = mask | move
-    replies = (grand_mask + bottom) & board
+    """Start loading the buckets (in the part at ``base``) of the positions after each of ``moves``
+    (one cell a column) from the position of ``stones`` stones, cells ``mask``, whose side not to
+    move holds ``side``: so that their loads overlap one another and the work before they are read."""
+    width, height = shape[0], shape[1]
     for i in range(width):
-        reply = replies & column_mask(i, height, grand_mask ^ grand_mask)
-        if reply:
-            prefetch(
-                table,
-                base,
-                shared_key(grand_current, grand_mask | reply, stones + 2, width, height, kbits),
-                shift,
-            )
+        move = moves & column_mask(i, height, mask ^ mask)
+        if move:
+            prefetch(table, base, shared_key(side, mask | move, stones + 1, width, height, kbits), shift)
 
 
 @njit(cache=True, inline="always")
@@ -465,10 +457,9 @@ def _search(
                 # the buckets of the children about to be ranked, loading while they are
                 # ranked and the first is searched (nodes that try the cutoff ask below)
                 ranked = first_move if first_move else possible
-                for i in range(width):
-                    move = ranked & column_mask(i, height, zero)
-                    if move:
-                        prefetch(table, child_base, scramble(opponent + (mask | move), kbits), child_shift)
+                prefetch_children(
+                    table, child_base, child_shift, opponent, mask, ranked, stones, shape, kbits
+                )
             if cutoff:
                 # enhanced transposition cutoff (below): the children's buckets are asked
                 # for now, all of them, and read once the moves are ranked, so that the
@@ -505,8 +496,18 @@ def _search(
                 grand_base, grand_shift, _ = table_part(
                     stones + 2, near_from, near_base, near_tshift, near_max_work, tshift, max_work
                 )
-                prefetch_grandchildren(
-                    table, grand_base, grand_shift, current, mask, get(moves, d, 0), stones, shape, kbits
+                leading = get(moves, d, 0)  # the first move
+                replies = ((mask | leading) + bottom) & board
+                prefetch_children(
+                    table,
+                    grand_base,
+                    grand_shift,
+                    current | leading,
+                    mask | leading,
+                    replies,
+                    stones + 1,
+                    shape,
+                    kbits,
                 )
             if cutoff:
                 # a child already known to score at most -beta (for the opponent)
@@ -617,15 +618,9 @@ def _search(
                 child_base, child_shift, _ = table_part(
                     stones0 + d + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
                 )
-                for column in range(width):
-                    move = rest & column_mask(column, height, zero)
-                    if move:
-                        prefetch(
-                            table,
-                            child_base,
-                            shared_key(current ^ mask, mask | move, stones0 + d + 1, width, height, kbits),
-                            child_shift,
-                        )
+                prefetch_children(
+                    table, child_base, child_shift, current ^ mask, mask, rest, stones0 + d, shape, kbits
+                )
                 threats = winning_cells(current ^ mask, mask, height, connect, directions, board, fast)
                 count = order_moves(
                     current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores
