@@ -101,7 +101,9 @@ def try_move(
         if step == puzzle.length - 1:
             return Attempt(step, column, True, True, words="solved")
         reply = puzzle.solution[2 * step + 1]
-        return Attempt(step, column, True, reply=reply, words=f"right; {board.turn.symbol} replies {reply + 1}")
+        return Attempt(
+            step, column, True, reply=reply, words=f"right; {board.turn.symbol} replies {reply + 1}"
+        )
     opponent = board.turn.symbol
     if board.is_over:
         return Attempt(step, column, False, outcome="draw", words="the board is full: only a draw")
