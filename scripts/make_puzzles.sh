@@ -9,7 +9,7 @@ c4=${C4:-c4}
 mkdir -p "$work"
 for pair in "1 3" "2 3" "2 4" "3 4" "3 5" "4 5"; do
     set -- $pair
-    "$c4" match "$1" "$2" --games 150 --seed 48 --workers 1 --db "$work/games-$1-vs-$2.sqlite" \
+    "$c4" match "$1" "$2" --games 300 --seed 48 --workers 1 --db "$work/games-$1-vs-$2.sqlite" \
         > "$work/match-$1-vs-$2.txt"
 done
 "$c4" puzzles "$work"/games-1-vs-3.sqlite "$work"/games-2-vs-3.sqlite "$work"/games-2-vs-4.sqlite \

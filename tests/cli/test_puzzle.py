@@ -18,7 +18,7 @@ PROMPT = r"h hint, s skip, q quit: "
 TWO_MOVES = Puzzle(
     "531455454475516624", (1, 2, 1, 1, 0), "win", "forced win", 9, ("threat above threat",), rating=5
 )
-ONE_MOVE = Puzzle("64434", (1,), "win", "forced win", 18, ("double threat",), rating=6)
+ONE_MOVE = Puzzle("64434", (1,), "win", "forced win", 18, ("double threat",), tempting=6, rating=6)
 
 
 def _file(tmp_path: Path) -> Path:
@@ -41,7 +41,7 @@ def spawn(*args: str) -> pexpect.spawn:
 
 def test_wrong_refused_with_its_refutation_right_advances_last_says_solved(tmp_path: Path) -> None:
     child = spawn(str(_file(tmp_path)))
-    child.expect(r"Puzzle 1 of 2 \(medium, .*\): X to move and win\.")  # the easier one first (rating 5)
+    child.expect(r"Puzzle 1 of 2 \(easy, .*\): X to move and win\.")  # the easier one first (rating 5)
     child.expect(PROMPT)
     child.sendline("4")
     child.expect(r"Not 4: O plays (\d): O (wins in \d+ moves?|draws)\.  Try again\.")

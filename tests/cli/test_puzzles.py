@@ -11,7 +11,7 @@ from c4engine.search.analysis import Analyst
 from c4engine.search.puzzles.check import check_puzzle
 from c4engine.search.puzzles.puzzle import Puzzle
 
-GAMES = "6443433251\n612555566562221654444442632333337111177777\n"
+GAMES = "6443433251\n256555756663576622222111117143337744\n"
 
 
 def test_games_become_checked_puzzles_one_json_object_a_line(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from c4engine.play.record import GameRecord
 from c4engine.search.limit import Limit
 
 SHORT = "6443433251"
-LATE = "612555566562221654444442632333337111177777"
+LATE = "256555756663576622222111117143337744"
 GAMES = [SourceGame(SHORT, opening_plies=4, label="short"), SourceGame(LATE, opening_plies=4, label="late")]
 
 

@@ -39,10 +39,10 @@ def test_no_puzzle_follows_a_move_nobody_chose(analyst: Analyst) -> None:
 
 
 def test_every_puzzle_of_a_game_checks_with_a_solver_without_the_book(analyst: Analyst) -> None:
-    # a level 1 against level 3 game ending in a run of mistakes (draw puzzles): late, for the solver alone
-    game = "612555566562221654444442632333337111177777"
+    # a level 3 against level 5 game with a run of mistakes: late enough for the solver alone
+    game = "256555756663576622222111117143337744"
     scan = puzzles_from_game(analyst, game, opening_plies=4)
-    assert len(scan.puzzles) >= 5
+    assert len(scan.puzzles) >= 5 and {p.goal for p in scan.puzzles} == {"win", "draw"}
     independent = Analyst(book=None)
     for puzzle in scan.puzzles:
         assert check_puzzle(puzzle, independent).problems == (), puzzle

@@ -24,7 +24,7 @@ def test_json_counts_columns_from_one_and_comes_back_equal() -> None:
     data = PUZZLE.to_json()
     assert data["solution"] == [2] and data["position"] == "6443433"
     assert (data["size"], data["connect"], data["goal"], data["ends"]) == ("7x6", 4, "win", "forced win")
-    assert data["difficulty"] == "medium" and data["length"] == 1
+    assert data["difficulty"] == "easy" and data["length"] == 1
     assert data["source"] == {"game": "6443433251", "ply": 7, "mistake": "blunder", "label": "games.txt:3"}
     assert Puzzle.from_json(data) == PUZZLE
 

@@ -12,7 +12,7 @@ of them; :func:`difficulty_name` names the ranges.
 >>> is_tempting(board, 6), is_tempting(board, 0)
 (False, True)
 >>> rating(length=1, tempting=2), difficulty_name(2), difficulty_name(rating(length=3, tempting=4))
-(2, 'easy', 'hard')
+(2, 'easy', 'medium')
 """
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ DIFFICULTIES: Final[tuple[Difficulty, ...]] = get_args(Difficulty)
 MOVE_WEIGHT: Final = 3
 """The points each of the solver's moves after the first adds: one more move to find, on a changed board."""
 
-EASIEST_MEDIUM: Final = 4
-"""The lowest rating called medium: above a one-move puzzle with three tempting wrong moves."""
+EASIEST_MEDIUM: Final = 6
+"""The lowest rating called medium: a one-move puzzle whose six wrong moves all tempt, or two moves
+with three tempting wrong ones."""
 
-EASIEST_HARD: Final = 9
-"""The lowest rating called hard: three moves to find, or two with several tempting wrong ones."""
+EASIEST_HARD: Final = 15
+"""The lowest rating called hard: five moves to find, or fewer with a dozen tempting wrong ones."""
 
 
 def is_tempting(board: Board, column: int) -> bool:

@@ -16,8 +16,11 @@ The line ends (:data:`~c4engine.search.puzzles.puzzle.ENDINGS`):
   opponent's draw leaves the solver two or more moves that keep it.
 
 It gives no line (None) when a turn of the solver has more than one good
-move (or none), when the line would take more than ``max_moves`` of the
-solver's moves, or when ``limit`` ran out before a score it needs was proven.
+move (or none), or only one legal move (no choice), when no wrong move along
+the line is tempting (:func:`~c4engine.search.puzzles.difficulty.is_tempting`:
+every one lets the opponent win at once, which one move's lookahead sees),
+when the line would take more than ``max_moves`` of the solver's moves, or
+when ``limit`` ran out before a score it needs was proven.
 
 >>> from c4engine import Board
 >>> from c4engine.search.analysis import Analyst
@@ -95,8 +98,8 @@ def only_move_line(
     score: int | None = None
     for _turn in range(max_moves):
         found = line.outcomes(walk)
-        if found is None:
-            return None
+        if found is None or len(found) < 2:
+            return None  # unproven, or one legal move: no choice to make
         kept = 1 if goal == "win" else 0
         keepers = [column for column, outcome in found.items() if outcome == kept]
         if len(keepers) != 1 or max(found.values()) != kept:
@@ -109,17 +112,18 @@ def only_move_line(
         tempting += sum(is_tempting(walk, column) for column in found if column != move)
         walk.play(move)
         solution.append(move)
-        if walk.winner is not None:
-            return OnlyMoveLine(goal, tuple(solution), "win", score, tempting)
-        if walk.is_full:
-            return OnlyMoveLine(goal, tuple(solution), "draw held", score, tempting)
-        reply = line.forced_win_reply(walk) if goal == "win" else line.draw_reply(walk)
-        if reply is None:
-            return None
-        if reply == _ENDS:
-            return OnlyMoveLine(
-                goal, tuple(solution), "forced win" if goal == "win" else "draw held", score, tempting
-            )
+        ends: Ending | None = "win" if walk.winner is not None else "draw held" if walk.is_full else None
+        reply = None
+        if ends is None:
+            reply = line.forced_win_reply(walk) if goal == "win" else line.draw_reply(walk)
+            if reply is None:
+                return None
+            if reply == _ENDS:
+                ends = "forced win" if goal == "win" else "draw held"
+        if ends is not None:
+            # every other move losing at once is a rule of one move's lookahead, not a puzzle
+            return OnlyMoveLine(goal, tuple(solution), ends, score, tempting) if tempting else None
+        assert reply is not None
         walk.play(reply)
         solution.append(reply)
     return None
