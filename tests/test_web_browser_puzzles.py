@@ -77,13 +77,15 @@ def test_a_puzzle_wrong_refuted_right_advances_last_solved(page: Any, base: str)
     after.play(puzzle.solution[1])
     page.wait_for_selector(f"#puzzle-board[data-pos='{after.move_string}']")
     page.click("#puzzle-hint")
-    page.wait_for_function("document.getElementById('puzzle-hint-text').textContent.startsWith('Hint: ')")
+    page.wait_for_function(
+        "() => document.getElementById('puzzle-hint-text').textContent.startsWith('Hint: ')"
+    )
     _column(page, puzzle.solution[2] + 1)
     page.wait_for_selector("#puzzle-text[data-kind='solved']")
     assert text.inner_text().startswith(f"Solved! {puzzle.solution[2] + 1} is right")
     assert page.locator("#puzzle-next").inner_text() == "Next puzzle"
     page.screenshot(path=str(ARTIFACTS / "puzzle-solved.png"))
     page.click("#puzzle-next")
-    page.wait_for_function("document.getElementById('puzzle-text').dataset.kind === ''")
+    page.wait_for_function("() => document.getElementById('puzzle-text').dataset.kind === ''")
     page.click("#puzzle-close")
     assert page.locator("#board").is_visible()
