@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line
     # by a command answering at once, and the search (numba) not at all
     from c4engine.cli.live import LiveLine
     from c4engine.play.players import Agent, AnalystPlayer, PerfectPlayer
-    from c4engine.search.engine import Engine
+    from c4engine.search.engine.negamax import Engine
     from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
 
 __all__ = [

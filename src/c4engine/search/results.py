@@ -5,14 +5,14 @@
   the heuristic engine's estimate; it converts between the two scales and
   says itself in words ("win in 5 moves", "draw", "loss in 8 moves").
 * :class:`PositionAnalysis` -- what the analysis service
-  (:mod:`c4engine.search.analysis`) answers of every column (each a
+  (:mod:`c4engine.search.analysis.analyst`) answers of every column (each a
   :class:`ColumnAnalysis`, :attr:`PositionAnalysis.columns`): its score,
   saying whether it is proven and where it came from (:data:`Source`).
 * :class:`PlayResult` -- a chosen move, its score, source and proof, line and
   cost: what the engine, the analysis service and every player answer.
 
-These are the public answers, with a game's :class:`~c4engine.search.review_results.Review`:
-one a question.  The searches' own results (the solver's, :mod:`c4engine.search.solver_results`;
+These are the public answers, with a game's :class:`~c4engine.search.review.answers.Review`:
+one a question.  The searches' own results (the solver's, :mod:`c4engine.search.solver.answers`;
 the quick search's and the compiled engine's) stay inside the search layer, which turns them
 into these (``tests/test_layers.py`` checks that no module above imports them).
 
@@ -281,7 +281,7 @@ class ColumnAnalysis:
 
 @dataclass(frozen=True)
 class PositionAnalysis:
-    """Every column's score and proven bounds, from :meth:`c4engine.search.analysis.Analyst.analyze`.
+    """Every column's score and proven bounds, from :meth:`c4engine.search.analysis.analyst.Analyst.analyze`.
 
     ``columns[c]`` is column ``c``'s :class:`ColumnAnalysis` (None for a full
     column): its score for the side to move if it plays there, the proven
@@ -430,7 +430,7 @@ class PositionAnalysis:
         ``pv_proven`` whether that line is proven best play to the end.
         ``position_score`` is the position's own score (:meth:`score_json`).
 
-        >>> from c4engine.search.analysis import Analyst
+        >>> from c4engine.search.analysis.analyst import Analyst
         >>> from c4engine import Board
         >>> board = Board.from_moves("4455")
         >>> found = Analyst().analyze(board).to_json(board.move_string, board.size, board.connect)
@@ -461,8 +461,8 @@ class PositionAnalysis:
 @dataclass(frozen=True, kw_only=True)
 class PlayResult:
     """A chosen move and what is known of it: the one answer of every player and every search that
-    picks a move (:meth:`Engine.search <c4engine.search.engine.Engine.search>`,
-    :meth:`Analyst.solve <c4engine.search.analysis.Analyst.solve>`, the players' ``last``).
+    picks a move (:meth:`Engine.search <c4engine.search.engine.negamax.Engine.search>`,
+    :meth:`Analyst.solve <c4engine.search.analysis.analyst.Analyst.solve>`, the players' ``last``).
 
     ``column`` is 0-based (None only when a question asked for the score alone and no move was
     found on the way: ``Analyst.solve(best_move=False)``).  ``score`` is the position's value
