@@ -181,11 +181,10 @@ def test_an_imported_submodule_counts_as_imported() -> None:
 
 SEARCH_INTERNAL_RESULTS = {
     "c4engine.search.solver.answers": {"Analysis", "BatchResult", "SolveResult"},
-    "c4engine.search.solver.small": {"QuickAnalysis", "QuickResult"},
-    "c4engine.search.engine.compiled": {"Answer"},
+    "c4engine.search.engine.answers": {"RootAnswer"},
 }
 """The searches' own results: the search layer turns them into the public answers of
-``c4engine.search.results`` (a move, a position's columns) and ``review_results`` (a game)."""
+``c4engine.search.results`` (a move, a position's columns) and ``search.review.answers`` (a game)."""
 
 
 def test_only_the_search_layer_reads_the_searches_own_results() -> None:

@@ -25,7 +25,8 @@ from tests.web_server import c4_serve, error_of, server_in_thread
 from c4engine.board import Board
 from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.review.game import VERDICTS, review_game
+from c4engine.search.review.game import review_game
+from c4engine.search.review.verdicts import VERDICTS
 from c4engine.web.app import ServerCaps
 
 # Level 2 against level 5 (38 plies, 0-1): twelve mistakes, the result changing back and forth.

@@ -14,8 +14,8 @@ from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.experiments.book_builder import build_book
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import EnginePlayer, RandomPlayer, parse_agent
-from c4engine.search.analysis.analyst import best_column
 from c4engine.search.book.file import OpeningBook
+from c4engine.search.choice import best_column
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.solver.exact import Solver
 

@@ -175,7 +175,7 @@ def _engine_words(value: float) -> str:
     >>> _engine_words(WIN_SCORE - 5), _engine_words(-(WIN_SCORE - 8)), _engine_words(-7.0)
     ('win in 3 moves', 'loss in 4 moves', 'score -7')
     """
-    from c4engine.search.results import WIN_SCORE, WIN_THRESHOLD
+    from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD
 
     if abs(value) < WIN_THRESHOLD:
         return f"score {value:+g}"

@@ -13,7 +13,7 @@ from c4engine.board import Board
 from c4engine.player import Player
 
 if TYPE_CHECKING:  # types only: c4 play --show draws a board without the search layer
-    from c4engine.search.review.game import PlyReview, Review
+    from c4engine.search.review.answers import PlyReview, Review
 
 __all__ = ["player_symbol", "render_board", "render_review", "wants_color"]
 

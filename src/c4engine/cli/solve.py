@@ -49,6 +49,7 @@ from c4engine.notation import format_moves, parse_size
 from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.results import ColumnAnalysis, PlayResult, PositionAnalysis
+from c4engine.search.scale import sign
 
 __all__ = [
     "ANALYZE",
@@ -355,7 +356,7 @@ def run_bench(args: argparse.Namespace) -> int:
         with Progress(path.name, len(cases), enabled=args.progress) as bar:  # cleared on Ctrl-C too
             for moves, expected in cases:
                 result = solver.solve(Board.from_moves(moves, *size), weak=args.weak, best_move=False)
-                want = (expected > 0) - (expected < 0) if args.weak else expected
+                want = sign(expected) if args.weak else expected
                 correct += result.score == want
                 nodes += result.nodes
                 bar.advance()

@@ -619,7 +619,9 @@ def _best_child(
         else:
             values[column] = -scores[_canonical((child_current, child_mask), geometry)]
     best = max(values.values())
-    return best, next(c for c in geometry.center_order if values.get(c) == best)
+    best_column = geometry.most_central([c for c, value in values.items() if value == best])
+    assert best_column is not None  # values is not empty
+    return best, best_column
 
 
 def _back_up_from_deeper(

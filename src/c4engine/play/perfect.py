@@ -30,8 +30,9 @@ from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.geometry import Geometry, require_solver_holds
 from c4engine.play.levels import LEVELS
-from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst, BookChoice, best_column
+from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst, BookChoice
 from c4engine.search.analysis.answers import proven_result, unproven_result
+from c4engine.search.choice import best_column
 from c4engine.search.limit import Budget, Limit
 from c4engine.search.progress import Hook
 from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, PositionAnalysis
@@ -115,9 +116,8 @@ class PerfectPlayer:
                 board, self.analyst.keeping_move(board, self.limit, floor=floor, poll=self.poll)
             )
         budget = self.limit.start()
-        wins = board.winning_columns()
-        if wins:
-            column = next(c for c in board.geometry.center_order if c in wins)
+        column = board.winning_column()
+        if column is not None:
             score = win_score(board.width * board.height, board.move_count)
             return self._record(board, proven_result(board, score, column, "rules", budget))
         analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)

@@ -11,12 +11,13 @@ from c4engine import Board
 from c4engine.errors import GameOverError, LimitError
 from c4engine.kernels import library
 from c4engine.search.analysis import analyst as analysis
-from c4engine.search.analysis.analyst import Analyst, best_by_bounds, best_column, shared_analyst
+from c4engine.search.analysis.analyst import Analyst, shared_analyst
+from c4engine.search.choice import best_by_bounds, best_column
 from c4engine.search.limit import Limit
-from c4engine.search.results import WIN_SCORE, Score
-from c4engine.search.solver.answers import Analysis
+from c4engine.search.results import Score
+from c4engine.search.scale import WIN_SCORE
+from c4engine.search.solver.answers import Analysis, SolveResult
 from c4engine.search.solver.exact import Solver
-from c4engine.search.solver.small import QuickResult
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +180,7 @@ def test_small_searches_run_in_python_until_the_compiled_solver_is_made(
     limits: list[int] = []
     quick = analysis.solve_quick
 
-    def spy(board: Board, limit: Limit, *, weak: bool, best_move: bool) -> QuickResult | None:
+    def spy(board: Board, limit: Limit, *, weak: bool, best_move: bool) -> SolveResult | None:
         limits.append(limit.nodes)
         return quick(board, limit, weak=weak, best_move=best_move)
 
@@ -209,10 +210,10 @@ def test_a_small_analysis_in_python_is_the_compiled_solvers(judge: Solver) -> No
 
 
 def test_the_quick_searches_of_an_analyst_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    found: list[QuickResult | None] = []
+    found: list[SolveResult | None] = []
     quick = analysis.solve_quick
 
-    def spy(board: Board, limit: Limit, *, weak: bool, best_move: bool) -> QuickResult | None:
+    def spy(board: Board, limit: Limit, *, weak: bool, best_move: bool) -> SolveResult | None:
         found.append(quick(board, limit, weak=weak, best_move=best_move))
         return found[-1]
 

@@ -10,7 +10,8 @@ import pytest
 from c4engine import Board
 from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.results import PositionAnalysis, moves_to_end
+from c4engine.search.results import PositionAnalysis
+from c4engine.search.scale import moves_to_end
 from c4engine.search.solver.exact import Solver
 
 PONS = Path(__file__).resolve().parents[2] / "src" / "c4engine" / "data" / "pons"

@@ -13,10 +13,11 @@ from c4engine.board import Board
 from c4engine.errors import BoardBusyError, WeightsError
 from c4engine.search.engine import compiled as compiled_engine
 from c4engine.search.engine.evaluators import WindowsEvaluator, areas, threat_distance, windows
-from c4engine.search.engine.negamax import WIN_SCORE, Engine
+from c4engine.search.engine.negamax import Engine
 from c4engine.search.engine.weights import WindowWeights
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress
+from c4engine.search.scale import WIN_SCORE
 
 SIZES = [(7, 6, 4), (6, 5, 4), (5, 4, 3), (8, 7, 5), (9, 6, 4), (4, 4, 2), (6, 7, 4)]
 

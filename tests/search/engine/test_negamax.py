@@ -13,10 +13,11 @@ from tests.positions import random_positions
 from c4engine.board import Board
 from c4engine.errors import BoardBusyError, GameOverError
 from c4engine.search.engine.evaluators import EVALUATORS, areas, threat_distance, windows
-from c4engine.search.engine.negamax import WIN_SCORE, Engine
+from c4engine.search.engine.negamax import Engine
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress
 from c4engine.search.results import PlayResult, Score
+from c4engine.search.scale import WIN_SCORE
 
 
 def snapshot(board: Board) -> tuple[object, ...]:

@@ -17,14 +17,10 @@ from c4engine.player import Player
 from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.progress import Progress
-from c4engine.search.results import moves_to_end
-from c4engine.search.review.game import (
-    MIN_PROVEN_MOVES,
-    TOTAL_SHARE,
-    Review,
-    SideSummary,
-    review_game,
-)
+from c4engine.search.review.answers import Review, SideSummary
+from c4engine.search.review.game import TOTAL_SHARE, review_game
+from c4engine.search.review.verdicts import MIN_PROVEN_MOVES
+from c4engine.search.scale import moves_to_end
 from c4engine.search.solver.exact import Solver
 
 CHECKED_FROM_STONES = 22

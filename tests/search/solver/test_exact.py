@@ -17,7 +17,9 @@ from c4engine.errors import GameOverError, TableSizeError, UnsupportedBoardError
 from c4engine.kernels.transposition import TABLE_HEADER
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress
-from c4engine.search.solver.exact import Solver, moves_to_end, score_words
+from c4engine.search.results import score_words
+from c4engine.search.scale import moves_to_end
+from c4engine.search.solver.exact import Solver
 
 # (set, every k-th line, how many); chosen to keep the whole file near a minute on one core.
 SAMPLES = [

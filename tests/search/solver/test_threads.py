@@ -100,13 +100,13 @@ def test_before_the_helpers_join_two_threads_search_as_one(
     the same nodes for every position, the table grown alike, and no helper's stack made."""
     races = count_races(monkeypatch)
     made: list[int] = []
-    new_lanes = parallel.new_lanes
+    new_searchers = parallel.new_searchers
 
-    def counted(count: int, *rest: Any) -> list[parallel.Lane]:
+    def counted(count: int, *rest: Any) -> list[parallel.Searcher]:
         made.append(count)
-        return new_lanes(count, *rest)
+        return new_searchers(count, *rest)
 
-    monkeypatch.setattr(parallel, "new_lanes", counted)
+    monkeypatch.setattr(parallel, "new_searchers", counted)
     boards = [Board.from_moves(moves) for moves, _ in _cases(name, 1, count)]
     one, two = Solver(threads=1), Solver(threads=2)
     for board in boards:
@@ -148,8 +148,8 @@ def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.Monk
 
 
 def test_one_solver_races_on_one_size_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lanes are the board size's: a solver raced on 7x6, then 6x5, then 7x6 again makes each
-    size's lanes at its first race there, and scores as one thread does.  (Whether the helper gets
+    """The searchers are the board size's: a solver raced on 7x6, then 6x5, then 7x6 again makes each
+    size's searchers at its first race there, and scores as one thread does.  (Whether the helper gets
     a core before a short race ends is the scheduler's: the races are counted, not its nodes.)"""
     races = count_races(monkeypatch)
     two = _raced(table_mb=8)
@@ -287,7 +287,7 @@ def test_test_value_is_the_kernels_next_question() -> None:
 
 
 def _race_asking(lower: int, upper: int, asking: dict[int, int], other_values: bool = True) -> parallel.Race:
-    """A race (never run) whose window is ``[lower, upper]`` and whose lanes ask ``asking``."""
+    """A race (never run) whose window is ``[lower, upper]`` and whose searchers ask ``asking``."""
     race = parallel.Race(
         [],
         lambda *_: layout.DONE,

@@ -50,19 +50,15 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 from c4engine.board import Board
 from c4engine.errors import BookError, GameOverError
 from c4engine.geometry import require_solver_holds
+from c4engine.kernels.transposition import DEFAULT_TABLE_MB
 from c4engine.search.analysis.answers import proven_result
 from c4engine.search.analysis.columns import ColumnAnswers, after
 from c4engine.search.analysis.estimates import engine_value, estimate_columns
 from c4engine.search.analysis.keeping import keeping_move, reaching_move
 from c4engine.search.choice import best_by_bounds, best_column
 from c4engine.search.limit import UNLIMITED, Budget, Limit, poll_interval
-from c4engine.search.results import (
-    DEFAULT_TABLE_MB,
-    WIN_THRESHOLD,
-    PlayResult,
-    PositionAnalysis,
-)
-from c4engine.search.scale import score_range, win_score
+from c4engine.search.results import PlayResult, PositionAnalysis
+from c4engine.search.scale import WIN_THRESHOLD, score_range, win_score
 from c4engine.search.solver.small import analyze_quick, line_quick, solve_quick
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
@@ -73,7 +69,7 @@ if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first sea
     from c4engine.search.progress import Hook
     from c4engine.search.solver.exact import Solver
 
-__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "best_by_bounds", "best_column", "shared_analyst"]
+__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "shared_analyst"]
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
@@ -419,9 +415,8 @@ class Analyst:
         _check_playable(board)
         limit = budget.limit
         cells, stones = board.width * board.height, board.move_count
-        wins = board.winning_columns()
-        if wins:
-            column = next(c for c in board.geometry.center_order if c in wins)
+        column = board.winning_column()
+        if column is not None:
             return proven_result(board, win_score(cells, stones), column, "rules", budget, weak=weak)
         known = self.book_score(board) if use_book else None
         if known is not None:
@@ -453,7 +448,7 @@ class Analyst:
             if quick_nodes
             else None
         )
-        if quick is not None:
+        if quick is not None and quick.score is not None:  # a small search's score is always proven
             self._quick_nodes_left -= quick.nodes
             return proven_result(
                 board, quick.score, quick.best_move, "solver", budget, nodes=quick.nodes, weak=weak
@@ -580,12 +575,12 @@ class Analyst:
     def _line_move(self, board: Board, target: int, limit: Limit | None) -> int | None:
         """A move of ``board`` keeping its exact score ``target``: the book's, else the solver's within
         ``limit`` (None: no search); None when neither answers (or the solver cannot hold the board)."""
-        wins = board.winning_columns()
-        if wins:
-            return next(c for c in board.geometry.center_order if c in wins)
+        winning = board.winning_column()
+        if winning is not None:
+            return winning
         scores = self.book_scores(board)
         if scores is not None and target in scores:
-            return next(c for c in board.geometry.center_order if scores[c] == target)
+            return board.geometry.most_central([c for c, score in enumerate(scores) if score == target])
         book = self._strong_book(board)
         if book is not None and (kept := book.keeping_move(board, target)) is not None:
             return kept

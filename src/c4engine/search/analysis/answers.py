@@ -17,6 +17,7 @@ from __future__ import annotations
 from c4engine.board import Board
 from c4engine.search.limit import Budget
 from c4engine.search.results import PlayResult, Score, Source
+from c4engine.search.scale import sign
 
 __all__ = ["proven_result", "unproven_result"]
 
@@ -36,7 +37,7 @@ def proven_result(
     ``budget``'s time."""
     cells, stones = board.width * board.height, board.move_count
     if weak:
-        score = (score > 0) - (score < 0)
+        score = sign(score)
     return PlayResult(
         column=column,
         score=Score.proven_value(score, cells=cells, stones=stones, weak=weak),

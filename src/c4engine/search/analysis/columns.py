@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING
 
 from c4engine.board import Board
 from c4engine.search.choice import known_bound
-from c4engine.search.results import WIN_THRESHOLD, ColumnAnalysis, PositionAnalysis, Score, Source
-from c4engine.search.scale import win_score
+from c4engine.search.results import ColumnAnalysis, PositionAnalysis, Score, Source
+from c4engine.search.scale import WIN_THRESHOLD, sign, win_score
 
 if TYPE_CHECKING:  # for the types only: a solve (c4 solve --no-book) loads none of them first
     from c4engine.search.book.file import OpeningBook
     from c4engine.search.solver.answers import Analysis
-    from c4engine.search.solver.small import QuickAnalysis
 
 __all__ = ["ColumnAnswers", "after", "column_range", "ends_game", "scaled"]
 
@@ -43,7 +42,7 @@ class ColumnAnswers:
     def settle(self, column: int, score: int, source: Source) -> None:
         """``column`` proven to score ``score`` (strong; made weak for a weak question) by ``source``."""
         if self.weak:
-            score = (score > 0) - (score < 0)
+            score = sign(score)
         self.scores[column] = Score.proven_value(score, cells=self.cells, stones=self.stones, weak=self.weak)
         self.sources[column] = source
         self.lowers[column] = self.uppers[column] = score
@@ -101,7 +100,7 @@ class ColumnAnswers:
             self.settle(reaching, book_value, "book")
         self.settle_by_elimination()
 
-    def take_quick(self, quick: QuickAnalysis, open_columns: Sequence[int]) -> None:
+    def take_quick(self, quick: Analysis, open_columns: Sequence[int]) -> None:
         """The pure-Python search's exact scores of ``open_columns`` and its lines."""
         for column in open_columns:
             quick_score = quick.scores[column]
@@ -139,7 +138,7 @@ class ColumnAnswers:
             assert low is not None and high is not None
             seen = int(estimate.value) if estimate.proven else None
             if seen is not None and self.weak:
-                seen = (seen > 0) - (seen < 0)
+                seen = sign(seen)
             if seen is not None and low <= seen <= high:  # the engine saw the end of the game
                 self.settle(column, seen, "engine")
                 self.lines[column], self.complete[column] = line, ends_game(self.board, line)
@@ -184,7 +183,7 @@ class ColumnAnswers:
 
 def scaled(score: int, weak: bool) -> int:
     """A strong score on the question's scale: its sign when ``weak``."""
-    return (score > 0) - (score < 0) if weak else score
+    return sign(score) if weak else score
 
 
 def column_range(cells: int, stones: int, weak: bool) -> tuple[int, int]:

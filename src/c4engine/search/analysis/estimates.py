@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from c4engine.board import Board
 from c4engine.search.analysis.columns import after
 from c4engine.search.limit import Budget, Limit
-from c4engine.search.results import WIN_THRESHOLD, PlayResult
+from c4engine.search.results import PlayResult
+from c4engine.search.scale import WIN_THRESHOLD
 
 if TYPE_CHECKING:  # the engine (numba) is imported on first search
     from c4engine.search.engine.negamax import Engine

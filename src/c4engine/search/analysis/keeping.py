@@ -49,10 +49,9 @@ def keeping_move(
     exact score, or not, with ``lower`` the score the move is proved to reach (None when nothing was)
     and ``stopped`` why.  Its ``nodes`` are every search's, spent from ``budget``.
     """
-    wins = board.winning_columns()
-    if wins:
+    winning = board.winning_column()
+    if winning is not None:
         won = win_score(board.width * board.height, board.move_count)
-        winning = next(c for c in board.geometry.center_order if c in wins)
         return proven_result(board, won, winning, "rules", budget)
     target = None
     if book is not None and (target := book.score(board)) is not None:

@@ -370,7 +370,7 @@ class OpeningBook(Closing):
         score (when it is the position's), but the book cannot tell which.
         """
         scores = self.move_scores(board)
-        return next((c for c in board.geometry.center_order if scores[c] == score), None)
+        return board.geometry.most_central([c for c, found in enumerate(scores) if found == score])
 
     def items(self) -> Iterator[tuple[int, int]]:
         """Every (canonical key, score), in key order."""

@@ -27,6 +27,7 @@ from c4engine.board import Board
 from c4engine.errors import WeightsError
 from c4engine.kernels import announce_compile, engine_layout, is_cached
 from c4engine.kernels.layout import DONE
+from c4engine.search.engine.answers import RootAnswer
 from c4engine.search.engine.evaluators import EVAL_LIMIT, WindowsEvaluator, areas, window_tables, windows
 
 __all__ = ["KernelSearch", "KernelWeights", "has_kernel", "kernel_weights", "load_kernel"]
@@ -37,8 +38,7 @@ KernelWeights = tuple[np.ndarray, np.ndarray, float]
 _DEFAULT_WINDOWS = WindowsEvaluator()
 """What the ``windows`` function evaluates with: the default weights of each connect-N."""
 
-Answer = tuple[int, float, tuple[int, ...]]
-BetweenSlices = Callable[[int, Answer | None], None]
+BetweenSlices = Callable[[int, RootAnswer | None], None]
 """The engine's own callback between the kernel's slices (nodes searched, the best so far): it keeps the
 nodes, the clock and the poll hook; no hook of a caller."""
 
@@ -174,8 +174,8 @@ class KernelSearch:
         candidates: list[int],
         on_slice: BetweenSlices,
         max_nodes: int = 1 << 62,
-    ) -> tuple[Answer, int]:
-        """Search ``candidates`` of ``board`` to ``depth`` plies: ((move, score, pv), nodes).
+    ) -> tuple[RootAnswer, int]:
+        """Search ``candidates`` of ``board`` to ``depth`` plies: the root's answer and the nodes.
 
         Same answer as the Python engine's root search: the first best move
         in ``candidates`` order and its exact score.  After each slice that
@@ -218,7 +218,7 @@ class KernelSearch:
             best = int(istack[0, engine_layout.I_BEST])
             on_slice(sliced, self._root_answer() if best >= 0 else None)
 
-    def _root_answer(self) -> Answer:
+    def _root_answer(self) -> RootAnswer:
         _, fstack, istack, _, pv, pvlen = self._stacks
         line = tuple(int(column) for column in pv[0, : int(pvlen[0])])
-        return int(istack[0, engine_layout.I_BEST]), float(fstack[0, engine_layout.F_BEST]), line
+        return RootAnswer(int(istack[0, engine_layout.I_BEST]), float(fstack[0, engine_layout.F_BEST]), line)

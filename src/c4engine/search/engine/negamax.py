@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING
 from c4engine.board import Board
 from c4engine.errors import GameOverError
 from c4engine.lines import has_line
+from c4engine.search.engine.answers import RootAnswer
 from c4engine.search.engine.evaluators import Evaluator, windows
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.progress import Hook, Progress
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
     # it is made, so that importing this module -- c4 --help does -- costs nothing.
     from c4engine.search.engine import compiled as compiled_engine
 
-__all__ = ["DEFAULT_DEPTH", "DEFAULT_LIMIT", "WIN_SCORE", "Engine"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_LIMIT", "Engine"]
 
 DEFAULT_DEPTH = 6
 """Plies searched when the limit bounds neither the depth, nor the time, nor the nodes."""
@@ -201,8 +202,8 @@ class Engine:
         self._stride = 1
         self._last_tick = 0.0
         self._current_depth = 0
-        self._answer: tuple[int, float, tuple[int, ...]] | None = None
-        self._partial: tuple[int, float, tuple[int, ...]] | None = None
+        self._answer: RootAnswer | None = None
+        self._partial: RootAnswer | None = None
 
     def __repr__(self) -> str:
         name = getattr(self.evaluator, "__name__", None) or repr(self.evaluator)
@@ -316,7 +317,7 @@ class Engine:
             column
             for column in legal
             if has_line(
-                opponent | ((mask + geometry.bottom_of(column)) & geometry.column_mask(column)),
+                opponent | geometry.drop(mask, column),
                 geometry.height,
                 geometry.connect,
             )
@@ -461,7 +462,7 @@ class Engine:
 
     # ------------------------------------------------------ the search
 
-    def _search_root(self, depth: int, candidates: list[int]) -> tuple[int, float, tuple[int, ...]]:
+    def _search_root(self, depth: int, candidates: list[int]) -> RootAnswer:
         """Search ``candidates`` to ``depth``: (best move, score, pv); first best in order wins ties."""
         if self._weights is not None:
             return self._kernel_root(depth, candidates, self._weights)
@@ -471,7 +472,7 @@ class Engine:
         pv = self._pv
         best = -_INF
         alpha = -_INF
-        answer: tuple[int, float, tuple[int, ...]] | None = None
+        answer: RootAnswer | None = None
         for column in candidates:
             if self._nodes >= self._next_check:
                 self._tick()
@@ -490,23 +491,23 @@ class Engine:
             board.pop()
             if score > best:
                 best = score
-                answer = self._partial = (column, score, (column, *line))
+                answer = self._partial = RootAnswer(column, score, (column, *line))
                 if score > alpha:
                     alpha = score
         if answer is None:  # only if the evaluator gave NaN for every move
-            answer = (candidates[0], best, (candidates[0],))
+            answer = RootAnswer(candidates[0], best, (candidates[0],))
         return answer
 
     def _kernel_root(
         self, depth: int, candidates: list[int], weights: compiled_engine.KernelWeights
-    ) -> tuple[int, float, tuple[int, ...]]:
+    ) -> RootAnswer:
         """:meth:`_search_root` by the compiled kernel; the clock and poll hook are checked between slices."""
         if self._kernel is None:
             from c4engine.search.engine import compiled as compiled_engine
 
             self._kernel = compiled_engine.KernelSearch()
 
-        def between_slices(nodes: int, partial: tuple[int, float, tuple[int, ...]] | None) -> None:
+        def between_slices(nodes: int, partial: RootAnswer | None) -> None:
             self._nodes += nodes
             self._partial = partial
             self._tick()

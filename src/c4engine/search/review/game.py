@@ -57,25 +57,13 @@ from c4engine.errors import NotationError, ReviewError
 from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.progress import Hook, Progress
-from c4engine.search.review.answers import PlyReview, Review, ReviewSummary, SideSummary
+from c4engine.search.review.answers import PlyReview, Review
 from c4engine.search.review.columns import intersect, value_bounds
 from c4engine.search.review.lines import Aside
 from c4engine.search.review.ply import review_ply
-from c4engine.search.review.verdicts import MARKS, MIN_PROVEN_MOVES, VERDICTS, verdict_of
+from c4engine.search.review.verdicts import verdict_of
 
-__all__ = [
-    "DEFAULT_PLY_LIMIT",
-    "MARKS",
-    "MIN_PROVEN_MOVES",
-    "VERDICTS",
-    "GameLike",
-    "PlyReview",
-    "Review",
-    "ReviewSummary",
-    "SideSummary",
-    "board_of_game",
-    "review_game",
-]
+__all__ = ["DEFAULT_PLY_LIMIT", "GameLike", "board_of_game", "review_game"]
 
 DEFAULT_PLY_LIMIT: Final = Limit(time=1.0)
 """What one ply's analysis may cost by default: about a second."""

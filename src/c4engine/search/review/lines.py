@@ -111,7 +111,8 @@ def _best_found(
     best, complete = columns_reaching(analyst, board, value, columns, share.start())
     if not (with_line and best):
         return _Found(best, complete, (), False)
-    first = next(column for column in board.geometry.center_order if column in best)
+    first = board.geometry.most_central(best)
+    assert first is not None  # best is not empty
     return _Found(best, complete, *_best_line(analyst, board, first, value, limit))
 
 

@@ -168,7 +168,9 @@ def _judged_ply(board: Board, played: int, proof: _Proof, aside: Aside, chosen: 
     if verdict_name not in ("best", "not chosen") and proven_best:
         # the line is searched apart (see Aside) and joins the ply at the end of the review
         value = proof.before_lower if proof.before_lower == proof.before_upper else None
-        aside.line(board, next(c for c in board.geometry.center_order if c in proven_best), value)
+        first = board.geometry.most_central(proven_best)
+        assert first is not None  # proven_best is not empty
+        aside.line(board, first, value)
     return PlyReview(
         board.move_count,
         board.turn,

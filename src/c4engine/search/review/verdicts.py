@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Final, Literal, get_args
 
+from c4engine.search.scale import sign
+
 __all__ = ["MARKS", "MIN_PROVEN_MOVES", "VERDICTS", "PlyVerdict", "judge", "verdict_of"]
 
 PlyVerdict = Literal["best", "inaccuracy", "mistake", "blunder", "not proven", "not chosen"]
@@ -54,16 +56,12 @@ def judge(before_lower: int, before_upper: int, lower: int, upper: int) -> tuple
     """
     if lower >= before_upper:
         return "best", False
-    least_drop = _sign(before_lower) - _sign(upper)
-    most_drop = _sign(before_upper) - _sign(lower)
+    least_drop = sign(before_lower) - sign(upper)
+    most_drop = sign(before_upper) - sign(lower)
     if least_drop >= 2:
         return "blunder", False
     if least_drop == 1:
         return "mistake", most_drop > 1
-    if most_drop == 0 and _sign(before_lower) == _sign(before_upper) and upper < before_lower:
+    if most_drop == 0 and sign(before_lower) == sign(before_upper) and upper < before_lower:
         return "inaccuracy", False
     return "not proven", False
-
-
-def _sign(value: int) -> int:
-    return (value > 0) - (value < 0)

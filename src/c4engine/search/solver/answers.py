@@ -81,7 +81,9 @@ class Analysis:
     plays column ``c``, None for a full column (or, when ``proven`` is False,
     a column not finished); ``best_columns`` are the columns with the best
     score, ``pv`` a principal variation (0-based columns, best play by both
-    sides to the end of the game, or as far as the limits allowed).
+    sides to the end of the game, or as far as the limits allowed) and
+    ``lines`` each column's best line to the end, starting with the column
+    (empty when not asked for, or for a full column).
     ``nodes_per_thread`` splits ``nodes`` between the solver's threads, the
     caller's first.
     """
@@ -98,6 +100,7 @@ class Analysis:
     lowers: tuple[int | None, ...] = field(default=())
     uppers: tuple[int | None, ...] = field(default=())
     nodes_per_thread: tuple[int, ...] = field(default=())
+    lines: tuple[tuple[int, ...], ...] = field(default=())
 
     @property
     def score(self) -> int | None:

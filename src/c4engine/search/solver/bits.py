@@ -1,15 +1,11 @@
 """The exact solver's steps on bitboards in Python: a move played, a move that wins, the first legal
-column, a score's sign."""
+column."""
 
 from __future__ import annotations
 
 from c4engine.board import Board
 
-__all__ = ["first_legal", "is_winning", "play", "sign"]
-
-
-def sign(x: int) -> int:
-    return (x > 0) - (x < 0)
+__all__ = ["first_legal", "is_winning", "play"]
 
 
 def play(current: int, mask: int, column: int, board: Board) -> tuple[int, int] | None:
@@ -17,7 +13,7 @@ def play(current: int, mask: int, column: int, board: Board) -> tuple[int, int] 
     geometry = board.geometry
     if mask & geometry.top_of(column):
         return None
-    new_mask = mask | (mask + geometry.bottom_of(column))
+    new_mask = mask | geometry.drop(mask, column)
     return current ^ mask, new_mask
 
 
@@ -25,7 +21,7 @@ def is_winning(current: int, mask: int, column: int, board: Board) -> bool:
     from c4engine.lines import has_line
 
     geometry = board.geometry
-    stones = current | ((mask + geometry.bottom_of(column)) & geometry.column_mask(column))
+    stones = current | geometry.drop(mask, column)
     return has_line(stones, geometry.height, geometry.connect)
 
 

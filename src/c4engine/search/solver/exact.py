@@ -39,23 +39,14 @@ from c4engine.kernels.memory import CArray
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_BITS, Table
 from c4engine.search.limit import DEFAULT_POLL_INTERVAL, UNLIMITED, Limit
 from c4engine.search.progress import Hook, Progress
-from c4engine.search.results import moves_to_end, score_words
-from c4engine.search.scale import score_range, win_score
+from c4engine.search.scale import score_range, sign, win_score
 from c4engine.search.solver import threads as _parallel
 from c4engine.search.solver.answers import Analysis, BatchResult, SolveResult
-from c4engine.search.solver.bits import first_legal, play, sign
+from c4engine.search.solver.bits import first_legal, play
 from c4engine.search.solver.columns import best_line, bound_columns
 from c4engine.search.solver.run import Deadline, SolverRun
 
-__all__ = [
-    "DEFAULT_TABLE_MB",
-    "Analysis",
-    "BatchResult",
-    "SolveResult",
-    "Solver",
-    "moves_to_end",
-    "score_words",
-]
+__all__ = ["Solver"]
 
 ETC_MARGIN = 11
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
@@ -100,7 +91,7 @@ class Solver:
         self._lock = threading.Lock()
         self._deadline = Deadline()  # cancels a timed search when its time is spent
         self.threads = threads
-        self._lanes: list[_parallel.Lane] = []
+        self._searchers: list[_parallel.Searcher] = []
         self.race_from_nodes = _parallel.RACE_FROM_NODES
         self.etc_margin = ETC_MARGIN
 
@@ -144,8 +135,8 @@ class Solver:
     def cancel(self) -> None:
         """Stop the running search (safe from another thread); it returns a non-exact result."""
         self._cancel[0] = 1
-        for lane in self._lanes:  # the threads of a raced search
-            lane.cancel[0] = 1
+        for searcher in self._searchers:  # the threads of a raced search
+            searcher.cancel[0] = 1
 
     # ------------------------------------------------------------- solving
 
@@ -337,7 +328,7 @@ class Solver:
             etc_until = width * height - self.etc_margin
             self.table.use_entry_words(2 if _layout.is_wide(width, height) else 1)  # cleared if changed
             self._args = _layout.new_args(width, height, self.table, etc_until, self._cancel)
-            self._lanes = []  # the old size's: a race makes the new size's (_race_lanes)
+            self._searchers = []  # the old size's: a race makes the new size's (_race_lanes)
 
     def _solve_run(
         self,
@@ -437,8 +428,8 @@ class Solver:
         )
 
     def _lane_nodes(self) -> list[int]:
-        """Each thread's nodes so far: 0 for all before a race has made the lanes."""
-        return [lane.nodes for lane in self._lanes] or [0] * self.threads
+        """Each thread's nodes so far: 0 for all before a race has made the searchers."""
+        return [searcher.nodes for searcher in self._searchers] or [0] * self.threads
 
     def _nodes_per_thread(self, nodes: int, since: list[int]) -> tuple[int, ...]:
         """``nodes`` split between the threads: each helper's since its count was ``since``, the
@@ -474,13 +465,13 @@ class Solver:
         rows: CArray,
         state: CArray,
         node_stop: int,
-        lane: _parallel.Lane | None = None,
+        searcher: _parallel.Searcher | None = None,
     ) -> int:
         """One call of ``board``'s geometry's kernel on ``positions`` with this solver's table and
-        stacks (those of a raced search's ``lane``)."""
+        stacks (those of a raced search's ``searcher``)."""
         assert self._args is not None
         etc_until = board.width * board.height - self.etc_margin  # read now: a benchmark may set it
-        args = (self._args if lane is None else lane.args)._replace(
+        args = (self._args if searcher is None else searcher.args)._replace(
             boards=positions, rows=rows, state=state, node_stop=node_stop, etc_until=etc_until
         )
         return solver_kernel(board.width, board.height, board.connect)(args)
@@ -566,8 +557,8 @@ class Solver:
         question."""
         assert self._args is not None
         self.table.use_whole(self._args.bits, self._args.near_bits)  # no thread grows it now
-        if not self._lanes:
-            self._lanes = self._race_lanes(board)
+        if not self._searchers:
+            self._searchers = self._race_lanes(board)
 
         def count(nodes: int) -> None:
             run.budget.spend(nodes)
@@ -575,11 +566,13 @@ class Solver:
         def next_slice(threads: int) -> int | None:
             return self._next_slice(run, threads)
 
-        def call(lane: _parallel.Lane, positions: CArray, rows: CArray, state: CArray, stop: int) -> int:
-            return self._call_kernel(board, positions, rows, state, stop, lane)
+        def call(
+            searcher: _parallel.Searcher, positions: CArray, rows: CArray, state: CArray, stop: int
+        ) -> int:
+            return self._call_kernel(board, positions, rows, state, stop, searcher)
 
         race = _parallel.Race(
-            self._lanes,
+            self._searchers,
             call,
             root,
             next_slice=next_slice,
@@ -594,16 +587,16 @@ class Solver:
             run.stopped = run.why_cancelled()
         return status
 
-    def _race_lanes(self, board: Board) -> list[_parallel.Lane]:
-        """The lanes of a race on ``board``'s size, made at its first race (a solver whose searches
+    def _race_lanes(self, board: Board) -> list[_parallel.Searcher]:
+        """The searchers of a race on ``board``'s size, made at its first race (a solver whose searches
         are all short never makes them): the first has the caller's stack, where the raced search
         is paused, and marks the subtrees it searches; the helpers have stacks of their own."""
         assert self._args is not None
         first = self._args._replace(cancel=_layout.new_flag(), shared_until=_parallel.SHARED_PLIES)
-        helpers = _parallel.new_lanes(
+        helpers = _parallel.new_searchers(
             self.threads - 1, board.width, board.height, self.table, self._args.etc_until, self._args.busy
         )
-        return [_parallel.Lane(first), *helpers]
+        return [_parallel.Searcher(first), *helpers]
 
     def _analyze(self, board: Board, weak: bool, run: SolverRun, want_pv: bool) -> Analysis:
         width = board.width

@@ -12,9 +12,10 @@ The algorithm is Pascal Pons' published negamax, which the compiled kernel
 refines: only moves that do not lose at once, the ones making the most
 new threats first, upper bounds in a dictionary, and null-window searches
 narrowing the score.  Scores follow the same convention (see
-:mod:`c4engine.search.solver.exact`); node counts differ from the kernel's.  Its results
-(:class:`QuickResult`, :class:`QuickAnalysis`) are the search layer's own: the analysis service
-turns them into the public answers of :mod:`c4engine.search.results`.
+:mod:`c4engine.search.solver.exact`); node counts differ from the kernel's.  It answers as the
+compiled solver does (:class:`~c4engine.search.solver.answers.SolveResult`,
+:class:`~c4engine.search.solver.answers.Analysis`, always proven), which the analysis service
+turns into the public answers of :mod:`c4engine.search.results`.
 
 >>> from c4engine import Board
 >>> found = solve_quick(Board.from_moves("2252576253462244111563365343671351441"), Limit(nodes=1000))
@@ -29,37 +30,16 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from time import perf_counter
 
 from c4engine.board import Board
 from c4engine.errors import LimitError
 from c4engine.geometry import Geometry
 from c4engine.search.limit import Limit
-from c4engine.search.scale import score_range, win_score
+from c4engine.search.scale import score_range, sign, win_score
+from c4engine.search.solver.answers import Analysis, SolveResult
 
 __all__ = ["analyze_quick", "line_quick", "solve_quick"]
-
-
-@dataclass(frozen=True)
-class QuickResult:
-    """A finished small search: the exact score (-1, 0, 1 if weak), a move keeping it (None when not
-    asked for and not found on the way) and the nodes searched."""
-
-    score: int
-    best_move: int | None
-    nodes: int
-
-
-@dataclass(frozen=True)
-class QuickAnalysis:
-    """A finished small analysis: every column's exact score (None for a full column; -1, 0, 1 if
-    weak), a principal variation (empty when not asked for), each column's line to the end of the
-    game (starting with the column; all empty when not asked for) and the nodes searched."""
-
-    scores: tuple[int | None, ...]
-    pv: tuple[int, ...]
-    nodes: int
-    lines: tuple[tuple[int, ...], ...] = ()
 
 
 class _OutOfNodes(Exception):
@@ -68,7 +48,7 @@ class _OutOfNodes(Exception):
 
 def solve_quick(
     board: Board, limit: Limit, *, weak: bool = False, best_move: bool = True
-) -> QuickResult | None:
+) -> SolveResult | None:
     """The exact score of ``board`` for the side to move, or None if it takes more than ``limit``'s nodes.
 
     The result names the move that proved the score, if one had to;
@@ -78,6 +58,7 @@ def solve_quick(
     """
     if board.connect != 4:
         raise ValueError(f"solve_quick plays connect 4 only, not connect {board.connect}")
+    began = perf_counter()
     search = _Search(board.geometry, _nodes_of(limit))
     current, mask, stones = board.current_bits, board.mask_bits, board.move_count
     try:
@@ -86,10 +67,12 @@ def solve_quick(
             column = search.keeping_move(current, mask, stones, score, weak)
     except _OutOfNodes:
         return None
-    return QuickResult(score, column, search.nodes)
+    return SolveResult(
+        score, True, score, score, column, search.nodes, perf_counter() - began, weak, search.cells, stones
+    )
 
 
-def analyze_quick(board: Board, limit: Limit, *, weak: bool = False, pv: bool = True) -> QuickAnalysis | None:
+def analyze_quick(board: Board, limit: Limit, *, weak: bool = False, pv: bool = True) -> Analysis | None:
     """Every column's exact score on ``board``, or None if it takes more than ``limit``'s nodes.
 
     Scored as :meth:`c4engine.search.solver.exact.Solver.analyze` scores them, its
@@ -99,6 +82,7 @@ def analyze_quick(board: Board, limit: Limit, *, weak: bool = False, pv: bool = 
     """
     if board.connect != 4:
         raise ValueError(f"analyze_quick plays connect 4 only, not connect {board.connect}")
+    began = perf_counter()
     search = _Search(board.geometry, _nodes_of(limit))
     scores: list[int | None] = [None] * board.width
     line: list[int] = []
@@ -108,7 +92,7 @@ def analyze_quick(board: Board, limit: Limit, *, weak: bool = False, pv: bool = 
             child = board.copy()
             if child.push(column):  # a win at once: the most a move can score
                 won = win_score(search.cells, board.move_count)
-                scores[column] = _sign(won) if weak else won
+                scores[column] = sign(won) if weak else won
             elif child.is_full:
                 scores[column] = 0
             else:
@@ -122,7 +106,19 @@ def analyze_quick(board: Board, limit: Limit, *, weak: bool = False, pv: bool = 
             line = list(lines[scores.index(best)])
     except _OutOfNodes:
         return None
-    return QuickAnalysis(tuple(scores), tuple(line), search.nodes, tuple(lines) if pv else ())
+    best = max(score for score in scores if score is not None)
+    return Analysis(
+        scores=tuple(scores),
+        best_columns=tuple(c for c, score in enumerate(scores) if score == best),
+        pv=tuple(line),
+        nodes=search.nodes,
+        time=perf_counter() - began,
+        weak=weak,
+        proven=True,
+        cells=search.cells,
+        stones=board.move_count,
+        lines=tuple(lines) if pv else (),
+    )
 
 
 def line_quick(board: Board, column: int, limit: Limit) -> tuple[tuple[int, ...], int] | None:
@@ -146,10 +142,6 @@ def _nodes_of(limit: Limit) -> int:
     if limit.nodes is None:
         raise LimitError(f"a quick search is bounded by nodes alone: {limit!r} has none")
     return limit.nodes
-
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
 
 
 def _half_towards_zero(x: int) -> int:
@@ -205,7 +197,7 @@ class _Search:
         if wins:
             won = win_score(self.cells, stones)
             column = next(self.order[rank] for rank, mask_of in enumerate(self.columns) if wins & mask_of)
-            return (_sign(won) if weak else won), column
+            return (sign(won) if weak else won), column
         self.root_stones = stones
         proven_move: int | None = None
         low, high = (-1, 1) if weak else score_range(self.cells, stones)
@@ -221,7 +213,7 @@ class _Search:
                 high = found
             else:
                 low, proven_move = found, self.root_move
-        return (_sign(low) if weak else low), proven_move
+        return (sign(low) if weak else low), proven_move
 
     def line(self, board: Board, column: int, weak: bool = False) -> list[int]:
         """Best play from ``board`` to the end of the game, starting with ``column``."""

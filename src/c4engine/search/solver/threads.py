@@ -58,10 +58,10 @@ from c4engine.kernels.transposition import Table
 __all__ = [
     "RACE_FROM_NODES",
     "SHARED_PLIES",
-    "Lane",
     "Race",
+    "Searcher",
     "neighbour_value",
-    "new_lanes",
+    "new_searchers",
     "probe_value",
     "share_frames",
 ]
@@ -86,7 +86,7 @@ HELPER_SLICE = 1 << 20
 
 
 @dataclass
-class Lane:
+class Searcher:
     """One thread's kernel arguments (its own search stack and stop flag, the shared table) and
     the nodes it searched."""
 
@@ -95,16 +95,18 @@ class Lane:
 
     @property
     def cancel(self) -> CArray:
-        """The lane's stop flag: 1 stops its kernel call."""
+        """The searcher's stop flag: 1 stops its kernel call."""
         flag: CArray = self.args.cancel  # made by kernels.layout: a C array
         return flag
 
 
-def new_lanes(count: int, width: int, height: int, table: Table, etc_until: int, busy: CArray) -> list[Lane]:
-    """``count`` lanes searching ``table`` on a board of this size, each with a stack of its own, all
+def new_searchers(
+    count: int, width: int, height: int, table: Table, etc_until: int, busy: CArray
+) -> list[Searcher]:
+    """``count`` searchers searching ``table`` on a board of this size, each with a stack of its own, all
     with the busy marks ``busy``."""
     return [
-        Lane(
+        Searcher(
             _layout.new_args(width, height, table, etc_until, _layout.new_flag(), busy)._replace(
                 shared_until=SHARED_PLIES
             )
@@ -156,8 +158,8 @@ def neighbour_value(value: int) -> int:
     return value + 1 if value <= 0 else value - 1
 
 
-RunSlice = Callable[[Lane, CArray, CArray, CArray, int], int]
-"""``run(lane, positions, rows, state, node_stop)``: one call of the kernel on the lane's arrays."""
+RunSlice = Callable[[Searcher, CArray, CArray, CArray, int], int]
+"""``run(searcher, positions, rows, state, node_stop)``: one call of the kernel on the searcher's arrays."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,7 @@ class Root:
 
 
 class Race:
-    """One position's search on ``len(lanes)`` threads (see the module's doc).
+    """One position's search on ``len(searchers)`` threads (see the module's doc).
 
     ``run`` calls the kernel, ``next_slice()`` says how many nodes the first
     thread may search next (None: a limit stopped the search), ``count(n)``
@@ -185,7 +187,7 @@ class Race:
 
     def __init__(
         self,
-        lanes: Sequence[Lane],
+        searchers: Sequence[Searcher],
         run: RunSlice,
         root: Root,
         *,
@@ -196,7 +198,7 @@ class Race:
         remaining_nodes: Callable[[], int | None],
         other_values: bool = True,
     ) -> None:
-        self._lanes = list(lanes)
+        self._searchers = list(searchers)
         self._run = run
         self._root = root
         self._next_slice = next_slice
@@ -210,7 +212,7 @@ class Race:
         self._upper = 0
         self._move = -1
         self._move_bound = 0
-        self._asking: dict[int, int] = {}  # lane -> the test value it is settling
+        self._asking: dict[int, int] = {}  # searcher -> the test value it is settling
         self._reserved = 0  # nodes handed to kernel calls under way, not yet counted
         self._counting = threading.Event()  # set when a call under way has counted its nodes
         self._over = False
@@ -224,13 +226,13 @@ class Race:
         self._lower, self._upper = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
         self._move = int(state[_layout.S_ROOT_MOVE])
         self._move_bound = int(state[_layout.S_ROOT_BOUND]) if self._move >= 0 else self._lower - 1
-        for lane in self._lanes:
-            lane.cancel[0] = 0
-        self._lanes[0].args.busy.clear()  # a stopped race's marks
-        share_frames(self._lanes[0].args.istack)  # the first thread's search, paused on one thread
+        for searcher in self._searchers:
+            searcher.cancel[0] = 0
+        self._searchers[0].args.busy.clear()  # a stopped race's marks
+        share_frames(self._searchers[0].args.istack)  # the first thread's search, paused on one thread
         helpers = [
             threading.Thread(target=self._helper, args=(index,), name=f"c4-solver-{index}", daemon=True)
-            for index in range(1, len(self._lanes))
+            for index in range(1, len(self._searchers))
         ]
         status = _layout.DONE
         try:
@@ -258,7 +260,7 @@ class Race:
 
     def _first(self, state: CArray | None) -> int:
         """The caller's thread: the kernel's own questions, the limits and the progress."""
-        lane = self._lanes[0]
+        searcher = self._searchers[0]
         positions, rows = self._arrays(
             self._root.current, self._root.mask, self._root.stones, self._root.wide
         )
@@ -271,10 +273,10 @@ class Race:
                     value = probe_value(self._lower, self._upper)
                     state = _layout.new_state(value, value + 1)
                     self._asking[0] = value
-                    lane.cancel[0] = 0
+                    searcher.cancel[0] = 0
             if self._cancelled():
                 return _layout.CANCELLED
-            size = self._next_slice(len(self._lanes))
+            size = self._next_slice(len(self._searchers))
             if size is None:
                 return _layout.PAUSED
             size = self._reserve(size)
@@ -282,8 +284,8 @@ class Race:
                 self._wait_for_counts()
                 continue
             before = int(state[_layout.S_NODES])
-            status = self._run(lane, positions, rows, state, before + size)
-            self._counted(lane, int(state[_layout.S_NODES]) - before, size)
+            status = self._run(searcher, positions, rows, state, before + size)
+            self._counted(searcher, int(state[_layout.S_NODES]) - before, size)
             if status == _layout.DONE:
                 self._learn_probe(value, state)
                 state = None
@@ -297,7 +299,7 @@ class Race:
                 return _layout.CANCELLED
 
     def _helper(self, index: int) -> None:
-        lane = self._lanes[index]
+        searcher = self._searchers[index]
         try:
             while True:
                 with self._lock:
@@ -305,11 +307,11 @@ class Race:
                         return
                     value = self._choose(index)
                     self._asking[index] = value
-                    lane.cancel[0] = 0
+                    searcher.cancel[0] = 0
                 positions, rows = self._arrays(
                     self._root.current, self._root.mask, self._root.stones, self._root.wide
                 )
-                state = self._probe(lane, positions, rows, value)
+                state = self._probe(searcher, positions, rows, value)
                 if state is not None:
                     self._learn_probe(value, state)
                 with self._lock:
@@ -333,24 +335,24 @@ class Race:
             first = probe_value(lower, upper)
         if self._other_values:
             neighbour = neighbour_value(first)
-            asked = {value for lane, value in self._asking.items() if lane != index}
+            asked = {value for searcher, value in self._asking.items() if searcher != index}
             if lower <= neighbour < upper and neighbour not in asked:
                 return neighbour
         return first
 
-    def _probe(self, lane: Lane, positions: CArray, rows: CArray, value: int) -> CArray | None:
-        """Ask "more than ``value``?" of ``positions[0]`` on ``lane``: the finished state, or None when
+    def _probe(self, searcher: Searcher, positions: CArray, rows: CArray, value: int) -> CArray | None:
+        """Ask "more than ``value``?" of ``positions[0]`` on ``searcher``: the finished state, or None when
         the question was settled elsewhere, the search stopped, or the node limit ran out."""
         state = _layout.new_state(value, value + 1)
         while True:
-            if self._over or lane.cancel[0]:
+            if self._over or searcher.cancel[0]:
                 return None
             size = self._reserve(HELPER_SLICE)
             if size == 0:
                 return None
             before = int(state[_layout.S_NODES])
-            status = self._run(lane, positions, rows, state, before + size)
-            self._counted(lane, int(state[_layout.S_NODES]) - before, size)
+            status = self._run(searcher, positions, rows, state, before + size)
+            self._counted(searcher, int(state[_layout.S_NODES]) - before, size)
             if status == _layout.DONE:
                 return state
             if status == _layout.CANCELLED:
@@ -365,16 +367,16 @@ class Race:
             left = self._remaining_nodes()
             if left is not None:
                 left -= self._reserved
-                wanted = min(wanted, max(left // len(self._lanes), min(left, 1000)), left)
+                wanted = min(wanted, max(left // len(self._searchers), min(left, 1000)), left)
             wanted = max(wanted, 0)
             self._reserved += wanted
             self._counting.clear()
             return wanted
 
-    def _counted(self, lane: Lane, nodes: int, reserved: int) -> None:
+    def _counted(self, searcher: Searcher, nodes: int, reserved: int) -> None:
         with self._lock:
             self._reserved -= reserved
-            lane.nodes += nodes
+            searcher.nodes += nodes
             self._count(nodes)
             self._counting.set()
 
@@ -409,13 +411,13 @@ class Race:
                 self._move, self._move_bound = move, bound
             for index, value in self._asking.items():
                 if not self._lower <= value < self._upper:
-                    self._lanes[index].cancel[0] = 1
+                    self._searchers[index].cancel[0] = 1
 
     def _stop(self) -> None:
         with self._lock:
             self._over = True
-            for lane in self._lanes[1:]:
-                lane.cancel[0] = 1
+            for searcher in self._searchers[1:]:
+                searcher.cancel[0] = 1
 
     @staticmethod
     def _arrays(current: int, mask: int, stones: int, wide: bool) -> tuple[CArray, CArray]:
