@@ -1,4 +1,4 @@
-"""Benchmark of the compiled heuristic search (docs/benchmarks.md, "Heuristic search").
+"""Benchmark of the compiled heuristic search (docs/benchmarks-log.md, "Heuristic search").
 
 Run: ``PYTHONPATH=src python scripts/bench_heuristic.py``.  Prints the first
 compile time (with an empty numba cache), nodes per second of the kernel and

@@ -110,7 +110,7 @@ class BuildEstimate:
 
     ``sampled`` leaves, spread evenly over the ``to_solve`` this run solves,
     took ``cpu_per_leaf`` CPU seconds each on average; ``parallel`` jobs run
-    at once.  Leaf costs are heavy-tailed (docs/benchmarks.md: real builds
+    at once.  Leaf costs are heavy-tailed (docs/benchmarks-log.md: real builds
     took up to 2.4 times what samples of the same leaves said), so this is a
     guide, not a promise.
 

@@ -52,7 +52,7 @@ ETC_MARGIN = 11
 """Enhanced transposition cutoffs are tried in nodes with more than this many empty cells.
 
 Nearer the end a node's subtree is too small to repay probing every child
-(docs/benchmarks.md: the margin measured with the table's near-end part)."""
+(docs/benchmarks-log.md: the margin measured with the table's near-end part)."""
 
 
 class Solver:

@@ -41,7 +41,7 @@ The serial parts left: the first :data:`RACE_FROM_NODES` nodes of a search
 (alone, so short searches pay nothing for threads, neither the helpers nor
 the whole table), and the first move of
 every node, which all threads search together before they split the rest.
-docs/benchmarks.md, "The solver on two cores", says what this gains and
+docs/benchmarks-log.md, "The solver on two cores", says what this gains and
 why it would gain less per core on more of them.
 """
 
@@ -74,13 +74,13 @@ short search after it then misses the cache where the grown table would have hel
 on a whole 72 MB table: 1.4 times the CPU on Test_L2_R2, 1.09 on Test_L1_R2).  At 200 000 nodes
 the helpers joined 11 of Test_L2_R2's searches and the set took 1.45 times the CPU of one
 thread, nodes alike; from here on no search of Test_L2_R2 or of Test_L1_R2's first 20 is
-raced (docs/benchmarks.md, "Threads that never cost")."""
+raced (docs/benchmarks-log.md, "Threads that never cost")."""
 SHARED_PLIES = 8
 """In a race, nodes fewer plies than this from the root mark the positions they search busy and
 put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelArgs.shared_until`):
 with today's kernel 8 took the fewest nodes on the weak empty board (4 % fewer than 12, on
 the busiest thread too) and about as many as 10 or 12 on the strong one and on ``Test_L1_R3``;
-20 more (docs/benchmarks.md, "Threads before a race")."""
+20 more (docs/benchmarks-log.md, "Threads before a race")."""
 HELPER_SLICE = 1 << 20
 """Nodes a helper searches between two looks at the node limit and the progress count."""
 
@@ -150,7 +150,7 @@ def neighbour_value(value: int) -> int:
     0 to be answered "yes" and one above "no"), above it for 0 itself (the sign, asked first early
     in the game).  Once the first thread has its answer, the helper's is the question asked next;
     at the end of a narrowing the two are the score's two dear proofs, "more than s - 1?" and
-    "more than s?" (docs/benchmarks.md, "Threads, desynchronised").
+    "more than s?" (docs/benchmarks-log.md, "Threads, desynchronised").
 
     >>> neighbour_value(-9), neighbour_value(0), neighbour_value(4)
     (-8, 1, 3)
