@@ -24,7 +24,8 @@ class Weights(NamedTuple):
     :func:`c4engine.kernels.heuristic.evaluate`."""
 
     masks: np.ndarray
-    """uint64: the board's windows, in the order of :class:`c4engine.search.engine.evaluators.WindowTables`."""
+    """uint64: the board's windows, in the order of
+    :class:`~c4engine.search.engine.evaluators.WindowTables`."""
     own: np.ndarray
     """float64, by stone count: a window holding only the side to score's stones."""
     opponent: np.ndarray
