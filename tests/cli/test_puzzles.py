@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.conftest import run_c4
 
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.puzzles.check import check_puzzle
 from c4engine.search.puzzles.puzzle import Puzzle
 

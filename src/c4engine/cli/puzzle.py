@@ -69,7 +69,7 @@ class PuzzleTerminal:
         read_line: Callable[[str], str] = input,
         color: bool = False,
     ) -> None:
-        from c4engine.search.analysis import shared_analyst
+        from c4engine.search.analysis.analyst import shared_analyst
 
         self.puzzles = list(puzzles)
         self.out = out if out is not None else sys.stdout

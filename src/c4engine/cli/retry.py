@@ -19,8 +19,8 @@ from c4engine.board import Board
 from c4engine.cli.render import render_board
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.player import Player
-from c4engine.search.analysis import Analyst
-from c4engine.search.review_results import PlyReview, Review
+from c4engine.search.analysis.analyst import Analyst
+from c4engine.search.review.answers import PlyReview, Review
 
 __all__ = ["RetryTerminal", "mistakes_of"]
 

@@ -31,7 +31,7 @@ from typing import Any, Final
 from c4engine.board import Board
 from c4engine.errors import C4Error, PuzzleError, RecordError, echo_path
 from c4engine.jobs import parallelism, run_jobs
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.puzzles.generation import VALUE_LIMIT, GameScan, puzzles_from_game
 from c4engine.search.puzzles.line import LINE_LIMIT, MAX_SOLVER_MOVES

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from c4engine.errors import ColumnFullError, PuzzleError
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.puzzles.attempt import PuzzleSession, hints, position_at, try_move
 from c4engine.search.puzzles.puzzle import Puzzle
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.puzzles.check import check_puzzle
 from c4engine.search.puzzles.puzzle import Puzzle
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.puzzles.check import check_puzzle
 from c4engine.search.puzzles.generation import puzzles_from_game
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from c4engine import Board
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.puzzles.line import only_move_line, outcomes
 

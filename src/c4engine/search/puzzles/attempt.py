@@ -8,7 +8,7 @@ to, proven by the analysis service.  :class:`PuzzleSession` keeps a puzzle
 under way for a front-end (the terminal's ``c4 puzzle``; the web page sends
 the step with each try, see :func:`try_move`).
 
->>> from c4engine.search.analysis import Analyst
+>>> from c4engine.search.analysis.analyst import Analyst
 >>> from c4engine.search.puzzles.puzzle import Puzzle
 >>> puzzle = Puzzle("64434", solution=(1,), goal="win", ends="forced win", score=18,
 ...                 themes=("double threat",))
@@ -33,7 +33,7 @@ from typing import Any, Final
 
 from c4engine.board import Board
 from c4engine.errors import PuzzleError
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.puzzles.puzzle import Puzzle
 

@@ -12,7 +12,7 @@ the rules and the analyst, and says what it finds wrong:
   (a win puzzle's slowest loss; a draw puzzle's draw);
 * the line ends as the puzzle claims (:data:`~c4engine.search.puzzles.puzzle.ENDINGS`).
 
->>> from c4engine.search.analysis import Analyst
+>>> from c4engine.search.analysis.analyst import Analyst
 >>> puzzle = Puzzle("246343446633441556", solution=(2, 4, 4, 5, 5), goal="draw", ends="draw held", score=0)
 >>> check_puzzle(puzzle, Analyst()).ok
 True
@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from c4engine.board import Board
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.puzzles.puzzle import Puzzle
 
 __all__ = ["PuzzleCheck", "check_puzzle"]

@@ -6,7 +6,7 @@ the opening book answers the opening) and asks the analysis service the
 outcome -- win, draw or loss -- of every position.  A move is a *mistake*
 when it lowers its mover's outcome (a draw thrown to a loss, a win to a
 draw: ``"mistake"``; a win to a loss: ``"blunder"``, as the review's
-verdicts, :mod:`c4engine.search.judging`, say).  After each mistake by a
+verdicts, :mod:`c4engine.search.review.verdicts`, say).  After each mistake by a
 side that chose its move (a match's random opening is chosen by nobody),
 the position is a puzzle when its side to move
 
@@ -19,7 +19,7 @@ the position is a puzzle when its side to move
 A position whose outcome is not proven within ``value_limit`` is skipped
 (counted in :attr:`GameScan.unproven`), never guessed.
 
->>> from c4engine.search.analysis import Analyst
+>>> from c4engine.search.analysis.analyst import Analyst
 >>> scan = puzzles_from_game(Analyst(), "6443433251", opening_plies=4, label="a level 1 game")
 >>> [(p.position, p.solution_string, p.goal, p.ends, p.source.mistake) for p in scan.puzzles]
 [('64434', '2', 'win', 'forced win', 'blunder'), ('6443433', '2', 'win', 'forced win', 'blunder')]
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from c4engine.board import Board
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.puzzles.difficulty import rating
 from c4engine.search.puzzles.line import LINE_LIMIT, MAX_SOLVER_MOVES, only_move_line

@@ -23,7 +23,7 @@ when the line would take more than ``max_moves`` of the solver's moves, or
 when ``limit`` ran out before a score it needs was proven.
 
 >>> from c4engine import Board
->>> from c4engine.search.analysis import Analyst
+>>> from c4engine.search.analysis.analyst import Analyst
 >>> found = only_move_line(Analyst(), Board.from_moves("445566"))   # X: 3 or 7 wins on the spot
 >>> found is None                                                   # two winning moves: no puzzle
 True
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from c4engine.board import Board
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.puzzles.difficulty import is_tempting
 from c4engine.search.puzzles.puzzle import Ending, Goal

@@ -8,7 +8,7 @@ wrong one comes with its refutation, the opponent's best reply.  The review
 review and the page's Review view offer each of the player's own for a retry.
 
 >>> from c4engine import Board
->>> from c4engine.search.analysis import Analyst
+>>> from c4engine.search.analysis.analyst import Analyst
 >>> before = Board.from_moves("4455")         # X played 2 here in the game; 3 or 6 wins
 >>> wrong = retry_move(Analyst(), before, 1)
 >>> wrong.right, wrong.words
@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.results import bound_words
 
