@@ -519,10 +519,11 @@ an exact solve may take hours
         """
         from c4engine.search.reach import board_reach
 
-        if board.is_over or not board.geometry.solver_holds or self.book_score(board) is not None:
+        if board.is_over or not board.geometry.solver_holds:
             return None
         reach = board_reach(board.width, board.height, board.connect)
-        return None if reach is None else reach.outlook(board.move_count)
+        outlook = None if reach is None else reach.outlook(board.move_count)
+        return None if outlook is None or self.book_score(board) is not None else outlook
 
     def engine_move(self, board: Board, limit: Limit = UNLIMITED, *, poll: Hook | None = None) -> PlayResult:
         """The heuristic engine's move within ``limit``: an estimate, ``proven`` only where the engine
