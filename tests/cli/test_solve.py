@@ -478,7 +478,7 @@ def test_a_long_solve_without_a_terminal_says_at_once_what_it_does_and_how_to_bo
     line, running = _first_stderr_line(*args)
     assert running, line
     assert line.startswith("c4: exact answers on ") and "this position has" in line, line
-    assert "may take hours" in line and "bound it with --time SECONDS" in line, line
+    assert "may take hours" in line and "bound it with --time SECONDS" in line, line  # far short
 
 
 def test_a_bounded_search_without_a_terminal_tells_of_itself_in_plain_lines() -> None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["MEASURED", "Reach", "board_reach"]
+__all__ = ["MEASURED", "SHORT_BY_MINUTES", "Reach", "board_reach"]
 
 MEASURED: Final[dict[tuple[int, int, int], tuple[int, int]]] = {
     (7, 6, 4): (8, 6),
@@ -44,6 +44,11 @@ MEASURED: Final[dict[tuple[int, int, int], tuple[int, int]]] = {
 the book: the most stones any of three games needed (one game on 7x6), ``benchmarks/exact_reach.py``
 with seeds 1-3, 2026-12-01, on a loaded 2-core machine (load average 6-9); docs/levels.md gives
 each game's figures."""
+
+
+SHORT_BY_MINUTES: Final = 4
+"""Stones short of the 10 s figure an exact solve is told it may take minutes; more: hours (on 7x6,
+6 stones took 3.6 s and 4 more than 10; the empty board's children take 90-300 CPU s each)."""
 
 
 @dataclass(frozen=True)
@@ -69,9 +74,11 @@ class Reach:
         if stones >= self.within_10s:
             return None
         how = "measured" if self.measured else "estimated from a measured board"
+        # each stone fewer multiplies the work by several: a few short is minutes, more is hours
+        long = "minutes" if self.within_10s - stones <= SHORT_BY_MINUTES else "hours"
         return (
             f"exact answers on {self.name} come within 10 s from about {self.within_10s} stones ({how}); "
-            f"this position has {stones}: an exact solve may take hours"
+            f"this position has {stones}: an exact solve may take {long}"
         )
 
     def __repr__(self) -> str:
