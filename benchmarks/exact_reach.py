@@ -13,7 +13,7 @@ position measured (from there to the end) was proven within 1 s and within
 ``--seconds``, and each position's seconds.  One game a board: a rough
 figure -- another game's positions can be harder or easier by a few stones
 -- and wall-clock seconds, which a loaded machine stretches (say so when
-quoting them).  ``src/c4engine/search/reach.py`` holds the figures the
+quoting them).  ``src/c4engine/search/solver/reach.py`` holds the figures the
 commands quote.
 """
 
@@ -24,7 +24,7 @@ import time
 
 from c4engine.board import Board
 from c4engine.play.players import EnginePlayer
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 
 BOARDS = "7x6,8x8,9x7,10x6,7x9,9x7c5"

@@ -23,17 +23,17 @@ from c4engine.player import Player
 
 if TYPE_CHECKING:  # for type checkers; at run time :func:`__getattr__` imports them when asked
     from c4engine.play.game import Game
-    from c4engine.search.analysis import Analyst
-    from c4engine.search.engine import Engine
+    from c4engine.search.analysis.analyst import Analyst
+    from c4engine.search.engine.negamax import Engine
     from c4engine.search.limit import Limit
 
 __version__ = "0.1.0"
 
 _LAZY = {
-    "Analyst": "c4engine.search.analysis",
+    "Analyst": "c4engine.search.analysis.analyst",
     "Limit": "c4engine.search.limit",
     "Game": "c4engine.play.game",
-    "Engine": "c4engine.search.engine",
+    "Engine": "c4engine.search.engine.negamax",
 }
 """Exported names loaded on first use, and their modules: the search (numba for the engine) costs
 a command answering from the book nothing."""

@@ -1,15 +1,15 @@
 """Perfect play: the opening book first, the exact solver after it.
 
 :class:`PerfectPlayer` asks the analysis service
-(:class:`c4engine.search.analysis.Analyst`) and plays a game-theoretically best move: the quickest
+(:class:`c4engine.search.analysis.analyst.Analyst`) and plays a game-theoretically best move: the quickest
 win, else a draw, else the slowest loss; equal moves are broken centre-first
 (or at random with ``random_ties``).  Centre-first, unless the book scores every
 move, it asks for the most central move keeping the position's score
-(:meth:`Analyst.keeping_move <c4engine.search.analysis.Analyst.keeping_move>`), from the
+(:meth:`Analyst.keeping_move <c4engine.search.analysis.analyst.Analyst.keeping_move>`), from the
 score its own last move kept: after a best reply, one null-window search confirms it.
 Otherwise it asks for an analysis of every column.  With a time or node ``limit`` (by default
 :data:`DEFAULT_PERFECT_LIMIT`; :data:`PROOF_SECONDS` on a position short of its board's reach, where
-no proof comes soon: :mod:`c4engine.search.reach`) it still moves when the limit stops
+no proof comes soon: :mod:`c4engine.search.solver.reach`) it still moves when the limit stops
 the solver: the move the solver proved to reach at least a draw, else the engine's
 (:data:`ESTIMATE_LIMIT`), and records the move as unproven (:attr:`PerfectPlayer.last`, a
 :class:`~c4engine.search.results.PlayResult`, its ``stopped`` saying why;
@@ -34,9 +34,10 @@ from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.geometry import Geometry, require_solver_holds
 from c4engine.play.levels import LEVELS
-from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
+from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst, BookChoice
+from c4engine.search.analysis.answers import proven_result, unproven_result
+from c4engine.search.choice import best_column
 from c4engine.search.limit import Budget, Limit
-from c4engine.search.move_answers import proven_result, unproven_result
 from c4engine.search.progress import Hook
 from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, PositionAnalysis
 from c4engine.search.scale import win_score
@@ -45,7 +46,7 @@ __all__ = ["DEFAULT_PERFECT_LIMIT", "ESTIMATE_LIMIT", "PROOF_SECONDS", "PerfectP
 
 DEFAULT_PERFECT_LIMIT: Final = Limit(time=60.0)
 """What the perfect player may spend on proving one move, from its board's reach on
-(:meth:`Analyst.outlook <c4engine.search.analysis.Analyst.outlook>`): past it, it plays the engine's
+(:meth:`Analyst.outlook <c4engine.search.analysis.analyst.Analyst.outlook>`): past it, it plays the engine's
 move (:data:`ESTIMATE_LIMIT`), said to be unproven."""
 
 PROOF_SECONDS: Final = 3.0
@@ -135,9 +136,8 @@ class PerfectPlayer:
             kept = self.analyst.keeping_move(board, limit, floor=floor, poll=self.poll)
             return self._record(board, kept if kept.proven else self._estimated(board, kept))
         budget = self.limit.start()
-        wins = board.winning_columns()
-        if wins:
-            column = next(c for c in board.geometry.center_order if c in wins)
+        column = board.winning_column()
+        if column is not None:
             score = win_score(board.width * board.height, board.move_count)
             return self._record(board, proven_result(board, score, column, "rules", budget))
         analysis = self.analyst.analyze(board, self._proof_limit(board), pv=False, poll=self.poll)
