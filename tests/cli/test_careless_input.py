@@ -32,10 +32,11 @@ def c4_script(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def assert_usage_error(result: subprocess.CompletedProcess[str], command: str, *words: str) -> str:
-    """The one error line of ``c4 COMMAND``, checked for the exit status, the prefix and ``words``."""
+    """The one error line of ``c4 COMMAND``, checked for the exit status, the prefix and ``words``
+    (beside the plain progress lines, ``c4: ...``, of work that ran over a second before it failed)."""
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == EXIT_USAGE, (result.returncode, result.stderr)
-    lines = result.stderr.strip().splitlines()
+    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("c4: ")]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"c4 {command}: error: "), lines[0]
     for word in words:

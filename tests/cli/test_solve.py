@@ -197,7 +197,7 @@ def test_a_search_without_the_book_loads_neither_the_book_nor_what_builds_a_libr
 def test_no_book_searches_even_what_the_book_knows() -> None:
     status, out, loaded = _c4("analyze", "", "--no-book", "--time", "0.2")
     assert status == 0
-    assert "source: engine" in out and "not proven best" in out and "estimate, not proven" in out
+    assert "source: engine" in out and "not proven best" in out and "unknown" in out
     assert "c4engine.search.engine.negamax" in loaded  # the engine estimated (compiled: numba or its library)
 
 
