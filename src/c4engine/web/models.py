@@ -126,6 +126,10 @@ class AnalysisOut(BaseModel):
 
 LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
 
+CHOICES: dict[str, str] = {"level": f'a level number 1..{len(levels.LEVELS)} or "perfect"'}
+"""What a field of several kinds allows, in words: its error names the value given and these
+(pydantic's own words would name each kind it tried, ``level.constrained-int: ...``)."""
+
 
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
