@@ -149,15 +149,33 @@ class MoveIn(BaseModel):
 
 
 class MoveOut(BaseModel):
+    """The computer's move: :meth:`PlayResult.to_json <c4engine.search.results.PlayResult.to_json>`
+    (the same fields, tests/test_web_api.py checks), with the position after it."""
+
     column: int = Field(description="The computer's column (1-based)")
-    pos: str = Field(description="The position after it")
-    level: int | Literal["perfect"]
     proven: bool = Field(
         description="Whether the move is proven best: the opening book's or the solver's, or the engine "
         "saw the end of the game"
     )
+    score: int | None = Field(
+        description="The position's exact score before the move (solver scale); null when not proven"
+    )
+    estimate: float | None = Field(description="The engine's value in its own units; null when exact or none")
+    lower: int | None = Field(
+        description="The proven lower bound of the position's score; null: nothing proven"
+    )
+    upper: int | None = Field(description="The proven upper bound; null: nothing proven")
+    label: str = Field(examples=["win in 5 moves", "unknown (time limit): ...; estimate +3.5 (not proven)"])
+    source: Literal["rules", "book", "solver", "engine"]
+    pv: list[int] = Field(description="The expected play from this move on, 1-based")
+    pv_complete: bool = Field(description="Whether pv reaches the end of the game")
+    depth: int | None = Field(description="The engine's last depth completed; null when it did not choose")
+    nodes: int
+    stopped: str | None = Field(description="Why the search ended before it finished; null when it finished")
     complete: bool = Field(description="False when the time cap stopped the search before it finished")
-    time: float
+    time: float = Field(description="Wall-clock seconds of the whole answer")
+    pos: str = Field(description="The position after it")
+    level: int | Literal["perfect"]
     position: PositionOut
 
 

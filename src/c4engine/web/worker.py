@@ -176,11 +176,11 @@ def engine_move(
     """The move the computer of ``level`` chooses, stopped after ``limit``'s time (the server's cap).
 
     ``perfect`` asks the analysis service for the best move it can prove
-    within ``limit``.  Returns ``{"column": 1-based, "proven": whether the move
-    is proven best (the book's, the solver's, or the engine saw the end of the
-    game), "complete": whether the search finished within the limit's time (the
-    level's full search; for ``perfect``, the analysis service's), "time":
-    seconds}``.
+    within ``limit``.  Returns the move's :meth:`PlayResult.to_json
+    <c4engine.search.results.PlayResult.to_json>` (``column`` 1-based, ``proven``: whether the
+    move is proven best, ``stopped``, ``pv`` ...), with ``complete`` (the search finished within
+    the limit's time: the level's full search; for ``perfect``, the analysis service's) and
+    ``time`` the wall-clock seconds of the whole answer.
     """
     board = Board.from_moves(moves, width, height, connect)
     started = monotonic()
@@ -190,8 +190,7 @@ def engine_move(
             return stop()
 
         result = shared_analyst().solve(board, limit, poll=stop_poll)
-        assert result.column is not None  # the app refuses finished games
-        column, proven, complete = result.column, result.proven, result.stopped is None
+        complete = result.stopped is None
     else:
         capped = False
         time_cap = math.inf if limit.time is None else limit.time
@@ -208,11 +207,8 @@ def engine_move(
             poll=poll,
             poll_interval=_POLL,
         )
-        column = player.choose_move(board)
-        proven, complete = player.last is not None and player.last.proven, not capped
-    return {
-        "column": column + 1,
-        "proven": proven,
-        "complete": complete,
-        "time": round(monotonic() - started, 4),
-    }
+        player.choose_move(board)
+        assert player.last is not None  # the answer of the move just chosen
+        result, complete = player.last, not capped
+    assert result.column is not None  # the app refuses finished games
+    return {**result.to_json(), "complete": complete, "time": round(monotonic() - started, 4)}
