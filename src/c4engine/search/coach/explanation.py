@@ -64,7 +64,9 @@ class Explanation:
         ``sentences`` -- docs/explain.md."""
         board, score = self.board, self.score
         zugzwang = self.zugzwang.to_json()
-        zugzwang["proven"] = self.proof is not None and self.proof.controller is self.zugzwang.controller
+        zugzwang["proven"] = self.proof is not None
+        if self.proof is not None and self.proof.controller is not self.zugzwang.controller:
+            zugzwang["controller"], zugzwang["reason"] = int(self.proof.controller), "proof"
         return {
             "position": board.move_string,
             "size": board.size,
@@ -156,6 +158,8 @@ def _sentences(explanation: Explanation) -> list[str]:
         said.append(f"{player.symbol} threatens at {'; '.join(parts)}.")
     said.append(explanation.zugzwang.sentence(board))
     proof = explanation.proof
+    if proof is not None and proof.controller is not explanation.zugzwang.controller:
+        said.append(f"The proof below settles it: {proof.controller.symbol} controls the zugzwang.")
     if proof is not None:
         said.extend(_proof_sentences(board, proof))
     elif explanation.proof_status == "unconfirmed":
@@ -177,7 +181,7 @@ def _proof_sentences(board: Board, proof: Proof) -> list[str]:
         f"Proved by Allis' rules ({rules}) and confirmed by the solver: {first}the {proof.claim.split()[0]} "
         f"player {' '.join(proof.claim.split()[2:])}."
     ]
-    claimevens = [rule.squares[1] for rule in proof.rules if rule.rule == "claimeven"]
+    claimevens = sorted(rule.squares[1] for rule in proof.rules if rule.rule == "claimeven")
     if claimevens:
         said.append(f"Claimeven: answering in the same column, {who} gets {_names(claimevens, width)}.")
     said.extend(rule.sentence(width, proof.controller) for rule in proof.rules if rule.rule != "claimeven")
