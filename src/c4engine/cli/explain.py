@@ -27,9 +27,7 @@ DEFAULT_SECONDS = 0.5
 
 
 def _options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "position", nargs="?", default="", help="moves played so far (default: the empty board)"
-    )
+    parser.add_argument("position", help="moves played so far ('' for the empty board)")
     add_board_options(parser)
     parser.add_argument(
         "--time",
