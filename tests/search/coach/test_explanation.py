@@ -56,3 +56,24 @@ def test_a_move_under_the_opponents_threat_is_named() -> None:
     move = explain_move(Board.from_moves("333244442525155"), 0)  # O plays a2 under X's a3
     assert next(change.kind for change in move.changes) == "under_opponent_threat"
     assert move.line[0] == 0  # X wins at once in column 1
+
+
+def _kinds(moves: str, column: int) -> list[str]:
+    return [change.kind for change in explain_move(Board.from_moves(moves), column).changes]
+
+
+def test_a_missed_win_and_an_ignored_threat_are_named() -> None:
+    assert "misses_win" in _kinds("112233", 4)  # X could win in column 4
+    assert "ignores_threat" in _kinds("4661237137541742643224", 0)  # O wins in column 3 next
+
+
+def test_a_reply_with_a_double_threat_is_named() -> None:
+    move = explain_move(Board.from_moves("662222576343651642712157"), 2)
+    (change,) = [change for change in move.changes if change.kind == "allows_double_threat"]
+    assert "column 4" in change.text and move.line[0] == 3
+
+
+def test_a_move_after_which_the_opponents_rules_prove_the_game_is_named() -> None:
+    move = explain_move(Board.from_moves("2252576253462244111563365343671351441"), 5)
+    (change,) = [change for change in move.changes if change.kind == "gives_proof"]
+    assert "first player wins" in change.text and move.after.proof is not None

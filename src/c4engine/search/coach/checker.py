@@ -87,9 +87,8 @@ def check_proof(board: Board, proof: Proof) -> tuple[str, ...]:
         first, second = sorted(pair)
         if first[0] == second[0]:
             problems.append(f"{_name(first, width)}/{_name(second, width)} lie in one column")
-        elif not (first[1] == bottom[first[0]] and second[1] == bottom[second[0]]) and not (
-            first[1] == second[1]
-            and frozenset({(first[0], first[1] - 1), (second[0], second[1] - 1)}) in across
+        elif not (first[1] == bottom[first[0]] and second[1] == bottom[second[0]]) and (
+            frozenset({(first[0], first[1] - 1), (second[0], second[1] - 1)}) not in across
         ):
             problems.append(
                 f"{_name(first, width)}/{_name(second, width)} are neither playable now nor on a pair across"

@@ -192,7 +192,10 @@ def _proof_sentences(board: Board, proof: Proof) -> list[str]:
 
 ChangeKind = Literal[
     "wins",
+    "misses_win",
     "blocks",
+    "ignores_threat",
+    "lets_win_now",
     "under_opponent_threat",
     "under_own_threat",
     "opens_claimed_square",
@@ -200,6 +203,8 @@ ChangeKind = Literal[
     "takes_zugzwang",
     "breaks_proof",
     "keeps_proof",
+    "gives_proof",
+    "allows_double_threat",
 ]
 
 
@@ -286,6 +291,17 @@ def explain_move(
     cell = (column, row)
     if child.winner is mover:
         changes.append(Change("wins", f"{mover.symbol} wins with column {column + 1}.", cell))
+    for fact in before.immediate:
+        if fact.kind == "win_now" and column not in fact.columns and child.winner is None:
+            changes.append(Change("misses_win", f"It misses the win in {_columns_text(fact.columns)}."))
+        if fact.kind == "forced_block" and column not in fact.columns:
+            changes.append(
+                Change(
+                    "ignores_threat",
+                    f"It does not block {mover.other.symbol}'s threat in {_columns_text(fact.columns)}: "
+                    f"{mover.other.symbol} wins there next move.",
+                )
+            )
     threats = {(t.player, t.column, t.row) for t in before.threats}
     if (mover.other, column, row) in threats and child.winner is None:
         changes.append(
@@ -337,6 +353,24 @@ def explain_move(
         changes.append(
             Change("takes_zugzwang", f"It takes the zugzwang control ({after.zugzwang.sentence(child)})")
         )
+    wins_now = [fact for fact in after.immediate if fact.kind == "win_now"]
+    if wins_now and not any(change.kind in ("ignores_threat", "under_opponent_threat") for change in changes):
+        changes.append(
+            Change(
+                "lets_win_now",
+                f"It lets {mover.other.symbol} win at once in {_columns_text(wins_now[0].columns)}.",
+            )
+        )
+    given = after.proof
+    if given is not None and given.controller is mover.other:
+        first = "" if given.move is None else f"{mover.other.symbol} plays column {given.move + 1} and "
+        changes.append(
+            Change(
+                "gives_proof",
+                f"After it, {first}Allis' rules ({', '.join(given.rule_names)}) prove that "
+                f"the {given.claim}.",
+            )
+        )
     own_after = after.proof is not None and after.proof.controller is mover and after.proof.move is None
     if proof is not None and proof.controller is mover:
         if own_after:
@@ -360,4 +394,21 @@ def explain_move(
             analyst = shared_analyst()
         found = analyst.solve(child, UNLIMITED if limit is None else limit, line=True)
         line = found.line
+        if line and not any(change.kind in ("ignores_threat", "lets_win_now") for change in changes):
+            reply = child.copy()
+            reply.play(line[0])
+            double = reply.winning_columns(mover.other) if not reply.is_over else []
+            if len(double) >= 2:
+                changes.append(
+                    Change(
+                        "allows_double_threat",
+                        f"{mover.other.symbol} answers in column {line[0] + 1} with a double threat "
+                        f"({_columns_text(tuple(double))}): one move cannot stop both.",
+                    )
+                )
     return MoveExplanation(board, column, tuple(changes), after.score, before.score, line, after)
+
+
+def _columns_text(columns: tuple[int, ...]) -> str:
+    names = [str(column + 1) for column in columns]
+    return f"column {names[0]}" if len(names) == 1 else f"columns {', '.join(names[:-1])} and {names[-1]}"

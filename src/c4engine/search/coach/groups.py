@@ -22,7 +22,7 @@ from c4engine.board import Board
 from c4engine.geometry import Geometry
 from c4engine.player import Player
 
-__all__ = ["Cell", "Group", "all_groups", "cell_json", "open_groups", "square_name"]
+__all__ = ["Cell", "Group", "all_groups", "cell_json", "groups_through", "open_groups", "square_name"]
 
 Cell = tuple[int, int]
 """``(column, row)``, 0-based, row 0 the bottom."""
@@ -78,6 +78,16 @@ def all_groups(geometry: Geometry) -> tuple[Group, ...]:
                 bits = sum(geometry.bit(c, r) for c, r in cells)
                 found.append(Group(cells, bits))
     return tuple(found)
+
+
+@cache
+def groups_through(geometry: Geometry) -> dict[Cell, tuple[Group, ...]]:
+    """The groups through each cell of the board."""
+    through: dict[Cell, list[Group]] = {}
+    for group in all_groups(geometry):
+        for cell in group.cells:
+            through.setdefault(cell, []).append(group)
+    return {cell: tuple(groups) for cell, groups in through.items()}
 
 
 def open_groups(board: Board, player: Player) -> tuple[Group, ...]:

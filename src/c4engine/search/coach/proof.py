@@ -38,7 +38,7 @@ from typing import Any, Literal
 from c4engine.board import Board
 from c4engine.player import Player
 from c4engine.search.coach.groups import Cell, Group, open_groups
-from c4engine.search.coach.rules import RULES, Plan, RuleInstance, instances_of, plans
+from c4engine.search.coach.rules import MAX_PLANS, RULES, Plan, RuleInstance, instances_of, plans
 
 __all__ = ["CLAIMS", "Claim", "Proof", "claim_holds", "find_proof", "prove_for"]
 
@@ -104,7 +104,7 @@ def claim_holds(claim: Claim, first_player_score: int) -> bool:
     return first_player_score < 0
 
 
-def prove_for(board: Board, controller: Player) -> Proof | None:
+def prove_for(board: Board, controller: Player, most: int = MAX_PLANS) -> Proof | None:
     """A proof for ``controller``, the side not to move, or None when no plan refutes every group.
 
     Each plan (:func:`~c4engine.search.coach.rules.plans`) is first measured in bit masks of the
@@ -128,7 +128,7 @@ def prove_for(board: Board, controller: Player) -> Proof | None:
         for column, row in tops.items():
             above &= _cells_mask(cell_groups, [(column, r) for r in range(row + 1, height)])
         own.append((sum(geometry.bit(*cell) for cell in empty), above | _cells_mask(cell_groups, empty)))
-    for plan in plans(board, controller):
+    for plan in plans(board, controller, most):
         covered = _cells_mask(cell_groups, [upper for _, upper in plan.column_pairs])
         for first, second in plan.across:
             covered |= cell_groups.get(first, 0) & cell_groups.get(second, 0)
@@ -210,7 +210,7 @@ def find_proof(board: Board) -> Proof | None:
         child.play(column)
         if child.is_over:
             continue
-        found = prove_for(child, mover)
+        found = prove_for(child, mover, MAX_PLANS // 10)
         if found is not None:
             return Proof(found.claim, found.controller, found.rules, found.plan, column)
     return None

@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 from c4engine.board import Board
 from c4engine.player import Player
-from c4engine.search.coach.groups import Cell, Group, all_groups, cell_json, open_groups, square_name
+from c4engine.search.coach.groups import Cell, Group, cell_json, groups_through, open_groups, square_name
 
 __all__ = [
     "MAX_PLANS",
@@ -70,7 +70,8 @@ RULES: tuple[RuleName, ...] = ("claimeven", "baseinverse", "vertical", "aftereve
 
 MAX_PLANS = 600
 """The most follow-up plans tried for one side of one position: wide boards have many more ways of
-cutting their columns into pairs than narrow ones; the first ones tried keep the columns apart."""
+cutting their columns into pairs than narrow ones; the first ones tried keep the columns apart.
+After each move of the side to move (a proof's ``move``), a tenth of it is tried."""
 
 
 @dataclass(frozen=True)
@@ -139,9 +140,9 @@ def _bottoms(board: Board) -> list[int]:
     return [board.column_height(column) for column in range(board.width)]
 
 
-def plans(board: Board, controller: Player) -> Iterator[Plan]:
-    """Every follow-up plan of ``controller`` (the side not to move) on ``board``, at most
-    :data:`MAX_PLANS` of them.
+def plans(board: Board, controller: Player, most: int = MAX_PLANS) -> Iterator[Plan]:
+    """Every follow-up plan of ``controller`` (the side not to move) on ``board``, at most ``most``
+    of them.
 
     For the first player, one a usable odd threat (the lowest in its column) and way of cutting the
     other columns into pairs; for the second player, one a way of cutting every column.  None on a
@@ -155,7 +156,7 @@ def plans(board: Board, controller: Player) -> Iterator[Plan]:
         for plan in _plans(board, controller, bottoms, threat, group):
             yield plan
             count += 1
-            if count >= MAX_PLANS:
+            if count >= most:
                 return
 
 
@@ -173,7 +174,8 @@ def _threats(
             continue  # follow-up in the column would give the threat's cell to the opponent
         for row in range(bottom + 1, board.height, 2):  # odd rows (1-based) above the lowest empty cell
             bit = geometry.bit(column, row)
-            completed = [g for g in all_groups(geometry) if g.bits & bit and not (g.bits & ~bit) & ~mine]
+            through = groups_through(geometry).get((column, row), ())
+            completed = [g for g in through if not (g.bits & ~bit) & ~mine]
             if completed:
                 yield (column, row), completed[0]
                 break  # a lower threat in the column ends the game first: the higher ones add nothing
@@ -210,12 +212,10 @@ def _plans(
             if partner in used:
                 continue
             other = bottoms[partner]
-            if other == bottom:
-                depths = range(2 - left % 2, left + 1, 2)  # the rest of both columns pairs up in each
-            elif left % 2 and (height - other) % 2:
-                depths = range(1, 2)  # two playable cells of different rows: one pair across
-            else:
-                continue
+            if (left - (height - other)) % 2:
+                continue  # one of the two columns would keep an odd number of cells for itself
+            # pairs across from both lowest cells up, as deep as leaves the rest of each column even
+            depths = range(2 - left % 2, min(left, height - other) + 1, 2)
             for depth in depths:
                 row_pairs = [((column, bottom + i), (partner, other + i)) for i in range(depth)]
                 above = solo(column, bottom + depth) + solo(partner, other + depth)

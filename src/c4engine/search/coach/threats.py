@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from c4engine.board import Board
 from c4engine.player import Player
-from c4engine.search.coach.groups import Cell, Group, all_groups, square_name
+from c4engine.search.coach.groups import Cell, Group, groups_through, square_name
 
 __all__ = ["Parity", "Threat", "find_threats", "parity_of"]
 
@@ -74,13 +74,13 @@ def find_threats(board: Board) -> tuple[Threat, ...]:
     """Every threat of both players, the first player's first, each column by column, bottom up."""
     geometry = board.geometry
     found: dict[Player, list[tuple[int, int, tuple[Group, ...]]]] = {Player.FIRST: [], Player.SECOND: []}
-    groups = all_groups(geometry)
+    through = groups_through(geometry)
     for player in (Player.FIRST, Player.SECOND):
         stones = board.bits_of(player)
         for column in range(board.width):
             for row in range(board.column_height(column), board.height):
                 bit = geometry.bit(column, row)
-                completed = tuple(g for g in groups if g.bits & bit and not (g.bits & ~bit) & ~stones)
+                completed = tuple(g for g in through.get((column, row), ()) if not (g.bits & ~bit) & ~stones)
                 if completed:
                     found[player].append((column, row, completed))
     cells = {player: {(c, r) for c, r, _ in found[player]} for player in found}
