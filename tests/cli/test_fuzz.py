@@ -73,6 +73,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("dataset",): ["dataset", "-o", "d.csv"],
     ("serve",): ["serve"],
     ("review",): ["review", "4453"],
+    ("explain",): ["explain", "4453"],
 }
 
 # Where each command's long work starts: (module, attribute) replaced by a stub raising WorkStarted.

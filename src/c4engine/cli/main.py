@@ -76,6 +76,7 @@ _COMMANDS: dict[str, str] = {
     "bench": "c4engine.cli.solve",
     "move": "c4engine.cli.move",
     "review": "c4engine.cli.review",
+    "explain": "c4engine.cli.explain",
     "book": "c4engine.cli.book",
     "match": "c4engine.cli.match",
     "tune": "c4engine.cli.tune",
