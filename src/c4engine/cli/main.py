@@ -81,6 +81,8 @@ _COMMANDS: dict[str, str] = {
     "match": "c4engine.cli.match",
     "tune": "c4engine.cli.tune",
     "dataset": "c4engine.cli.dataset",
+    "puzzles": "c4engine.cli.puzzles",
+    "puzzle": "c4engine.cli.puzzle",
     "serve": "c4engine.cli.serve",
 }
 

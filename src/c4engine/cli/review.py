@@ -50,6 +50,7 @@ from c4engine.cli.progress import Progress
 from c4engine.cli.render import render_review, wants_color
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import parse_size
+from c4engine.player import Player
 from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
@@ -70,6 +71,14 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON (docs/review.md)")
     parser.add_argument("--svg", metavar="FILE", help="write the evaluation graph to FILE")
+    parser.add_argument(
+        "--retry",
+        nargs="?",
+        const="both",
+        choices=("X", "O", "both"),
+        metavar="SIDE",
+        help="then retry each mistake of SIDE (X, O; default both) before its answer is shown",
+    )
     add_table_option(parser)
     add_thread_option(parser)
     # None: not given -- a game with its own board refuses --size and --connect, a review
@@ -101,7 +110,11 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
         table_size_mb=args.table_mb,
         threads=_threads(args, limit),
     )
+    if args.retry is not None and args.json:
+        raise C4Error("--retry asks for moves at the prompt: it does not go with --json")
     if args.db is None and args.game is None:
+        if args.retry is not None:
+            raise C4Error("--retry needs one game (GAME or --db), not a batch")
         if args.svg is not None:
             raise C4Error("--svg needs one game (GAME or --db), not a batch")
         if stdin.isatty():  # a batch from a person's keyboard is not what anyone means
@@ -130,6 +143,16 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
     else:
         color = wants_color(out) if args.color is None else args.color
         out.write(render_review(review, color=color) + "\n")
+    if args.retry is not None:
+        from c4engine.cli.retry import RetryTerminal, mistakes_of
+
+        sides = (
+            [Player.FIRST, Player.SECOND]
+            if args.retry == "both"
+            else [Player.FIRST if args.retry == "X" else Player.SECOND]
+        )
+        color = wants_color(out) if args.color is None else args.color
+        RetryTerminal(review, mistakes_of(review, sides), analyst, out=out, color=color).run()
     if args.svg is not None:
         Path(args.svg).write_text(review._repr_svg_() + "\n")
         out.flush()  # the review first; the note on standard error, as standard output may be JSON

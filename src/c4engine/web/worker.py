@@ -52,7 +52,17 @@ from c4engine.search.progress import Progress
 from c4engine.search.results import ColumnAnalysis, PositionAnalysis
 from c4engine.search.review.game import review_game
 
-__all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "review_moves", "warm_up"]
+__all__ = [
+    "PERFECT",
+    "Stop",
+    "analyze",
+    "analyze_position",
+    "engine_move",
+    "retry_mistake",
+    "review_moves",
+    "try_puzzle",
+    "warm_up",
+]
 
 Stop = Callable[[], bool]
 """Asked during a search; True ends it (the client went away)."""
@@ -161,6 +171,37 @@ def review_moves(
     result = review.to_json()
     result["time"] = round(monotonic() - started, 4)
     return result
+
+
+def try_puzzle(
+    moves: str,
+    width: int,
+    height: int,
+    connect: int,
+    puzzle: dict[str, Any],
+    step: int,
+    column: int,
+    limit: Limit,
+    stop: Stop = _never,
+) -> dict[str, Any]:
+    """The try of ``column`` (0-based) at the solver's move ``step`` of ``puzzle`` (its JSON, whose
+    position ``moves`` is), as :class:`~c4engine.search.puzzles.attempt.Attempt`'s JSON; the refutation
+    of a wrong one is proven within ``limit``."""
+    from c4engine.search.puzzles.attempt import try_move
+    from c4engine.search.puzzles.puzzle import Puzzle
+
+    return try_move(Puzzle.from_json(puzzle), step, column, shared_analyst(), limit).to_json()
+
+
+def retry_mistake(
+    moves: str, width: int, height: int, connect: int, column: int, limit: Limit, stop: Stop = _never
+) -> dict[str, Any]:
+    """A retry of the position ``moves`` with ``column`` (0-based), as
+    :class:`~c4engine.search.puzzles.retry.Retry`'s JSON, judged within ``limit``."""
+    from c4engine.search.puzzles.retry import retry_move
+
+    board = Board.from_moves(moves, width, height, connect)
+    return retry_move(shared_analyst(), board, column, limit).to_json()
 
 
 def engine_move(

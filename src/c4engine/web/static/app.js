@@ -975,6 +975,7 @@ $("copy-moves").addEventListener("click", copyMoves);
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (reviewKey(event)) return;
+  if (puzzleKey(event)) return;
   if ($("new-dialog").open || typing(event.target)) return;
   const key = event.key.toLowerCase();
   if (/^[0-9]$/.test(key)) {
