@@ -25,7 +25,7 @@ import sys
 import time
 
 from c4engine.board import Board
-from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.book.file import OpeningBook, default_book_path
 
 GOAL_S = 0.5
 

@@ -18,7 +18,7 @@ import time
 
 from c4engine.board import Board
 from c4engine.experiments.book_builder import enumerate_positions
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 # Positions per ply that the enumeration would take too long to count here
 # (7x6, not over, one per mirror pair); from `c4 perft` counts halved, rounded.

@@ -7,7 +7,7 @@ so nothing compiled by an earlier run is found).  Per command it records the
 wall time of the whole process, its peak memory and minor page faults
 (``/usr/bin/time -v``), the ``time:`` the command reported, and the load
 average when it started (the times stretch on a busy machine; memory and page
-faults do not).  Prints a Markdown table for docs/benchmarks.md.
+faults do not).  Prints a Markdown table for docs/benchmarks-log.md.
 
     python benchmarks/first_answer.py                     # this checkout's HEAD
     python benchmarks/first_answer.py --commit 02578a2    # before issue 37

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from c4engine import Board
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "c4engine" / "data" / "pons"
 

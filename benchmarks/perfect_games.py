@@ -49,9 +49,9 @@ from c4engine.cli.progress import Progress
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import Agent, EnginePlayer, RandomPlayer
 from c4engine.player import Player
-from c4engine.search.book import OpeningBook, default_book_path
+from c4engine.search.book.file import OpeningBook, default_book_path
 from c4engine.search.limit import Limit
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 SLOW_MOVE_S = 1.0  # the p99 goal: moves slower than this are counted by ply, to show where they are
 

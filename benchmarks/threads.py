@@ -45,7 +45,7 @@ ALL_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2"
 GOALS = {"Test_L1_R3 first 5": 0.65, "weak empty board": 0.6}
 CONTENDED_CPU = 1.2
 """A round whose two threads took more than this times one thread's CPU ran on contended cores: two
-threads search only 3-8 % more nodes than one (docs/benchmarks.md)."""
+threads search only 3-8 % more nodes than one (docs/benchmarks-log.md)."""
 WARM_UP = "2252576253462244111563365343671351441"
 """A position solved in a few nodes: loads (or first compiles) the kernel before any run is timed."""
 _NODES = re.compile(r"^nodes: (\d+)(?: \(per thread: ([\d +]+)\))?", re.MULTILINE)

@@ -28,7 +28,7 @@ engine levels 1-5 (different pairs and seeds), each reviewed once through
 ``POST /api/review`` on the server as ``c4 serve`` runs it, one after the
 other; measured: each request's wall time, as the page waits for it.
 
-Each scenario writes its section of ``docs/benchmarks.md`` ("Web load",
+Each scenario writes its section of ``docs/benchmarks-log.md`` ("Web load",
 "Web fairness", "Web fairness across addresses", "Web slow clients", "Web review") unless
 ``--no-write``.  Every request
 goes to 127.0.0.1 only; every run is bounded by its request count.
@@ -624,14 +624,14 @@ def main() -> int:
     parser.add_argument("--slow", type=int, default=300, help="slow: slow connections")
     parser.add_argument("--games", type=int, default=10, help="review: games reviewed")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
+    parser.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks-log.md")
     args = parser.parse_args()
 
     section, ok = SCENARIOS[args.scenario](args)
     print(section)
     if not args.no_write:
         title = section.splitlines()[0]
-        path = REPO / "docs" / "benchmarks.md"
+        path = REPO / "docs" / "benchmarks-log.md"
         path.parent.mkdir(exist_ok=True)
         text = path.read_text() if path.exists() else "# Benchmarks\n"
         pattern = re.compile(rf"^{re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)

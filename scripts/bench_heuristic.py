@@ -1,4 +1,4 @@
-"""Benchmark of the compiled heuristic search (docs/benchmarks.md, "Heuristic search").
+"""Benchmark of the compiled heuristic search (docs/benchmarks-log.md, "Heuristic search").
 
 Run: ``PYTHONPATH=src python scripts/bench_heuristic.py``.  Prints the first
 compile time (with an empty numba cache), nodes per second of the kernel and
@@ -17,8 +17,8 @@ import time
 
 from c4engine.board import Board
 from c4engine.play.levels import LEVELS
-from c4engine.search.engine import Engine
-from c4engine.search.evaluators import evaluator_by_name
+from c4engine.search.engine.evaluators import evaluator_by_name
+from c4engine.search.engine.negamax import Engine
 from c4engine.search.limit import Limit
 
 
@@ -26,7 +26,7 @@ def compile_time() -> float:
     """Seconds for a fresh interpreter to import and run a first kernel search with an empty cache."""
     code = (
         "import time; t = time.perf_counter()\n"
-        "from c4engine.board import Board; from c4engine.search.engine import Engine\n"
+        "from c4engine.board import Board; from c4engine.search.engine.negamax import Engine\n"
         "from c4engine.search.limit import Limit\n"
         "Engine(limit=Limit(depth=3)).search(Board.from_moves('4453'))\n"
         "print(time.perf_counter() - t)\n"

@@ -11,7 +11,7 @@ from c4engine.notation import parse_size
 from c4engine.search.scale import win_score
 
 if TYPE_CHECKING:  # the judge's type: importing numba is the caller's choice
-    from c4engine.search.solver import Solver
+    from c4engine.search.solver.exact import Solver
 
 WIDE_DATA = Path(__file__).resolve().parent / "data"
 """Positions on boards past 64 bits scored by an independent solver (their source: README.md there)."""

@@ -1,11 +1,11 @@
-"""Counting the exact solver's races (a hook on :meth:`c4engine.search.parallel.Race.run`)."""
+"""Counting the exact solver's races (a hook on :meth:`c4engine.search.solver.threads.Race.run`)."""
 
 from __future__ import annotations
 
 import pytest
 
 from c4engine.kernels.memory import CArray
-from c4engine.search import parallel
+from c4engine.search.solver import threads as parallel
 
 
 def count_races(monkeypatch: pytest.MonkeyPatch) -> list[int]:

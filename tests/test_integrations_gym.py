@@ -151,7 +151,7 @@ def test_bad_settings_are_refused() -> None:
 
 
 def test_the_perfect_opponent_answers_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
-    from c4engine.search.solver import Solver
+    from c4engine.search.solver.exact import Solver
 
     def fail(*args: object, **kwargs: object) -> None:
         raise AssertionError("the solver was asked")

@@ -11,7 +11,7 @@ from tests.positions import random_positions
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.integrations.kaggle import ConnectXAgent, agent, board_from_observation
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 
 def observation_of(board: Board) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -10,7 +10,7 @@ from c4engine.errors import GameOverError, PlayerSpecError
 from c4engine.integrations.opponents import make_opponent
 from c4engine.play import levels
 from c4engine.play.players import EnginePlayer, RandomPlayer
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 
 def test_perfect_plays_a_best_move_centre_first() -> None:

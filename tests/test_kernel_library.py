@@ -20,8 +20,8 @@ from c4engine.kernels import heuristic, layout, library
 from c4engine.kernels.memory import CArray
 from c4engine.kernels.solve import busy_slot, kernel_for, shared_key
 from c4engine.kernels.transposition import TABLE_HEADER, Table
-from c4engine.search import compiled_engine
-from c4engine.search.evaluators import areas, windows
+from c4engine.search.engine import compiled as compiled_engine
+from c4engine.search.engine.evaluators import areas, windows
 
 BITS = 20  # the smallest table: collisions and replacements happen, and must happen alike
 NEAR_BITS = 18  # a near-end part too, for positions with at most 14 empty cells
@@ -206,12 +206,12 @@ from pathlib import Path
 from c4engine.kernels import library
 library.SHIPPED = Path({str(folder)!r})
 from c4engine import Board
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 analyst = Analyst()
 print(analyst.solve(Board.from_moves("4453")).score)
 print(analyst.solve(Board(5, 4)).score)
-from c4engine.search.engine import Engine
+from c4engine.search.engine.negamax import Engine
 print(Engine(limit=Limit(depth=6)).search(Board.from_moves("44")).column)
 print("numba" in sys.modules)
 """

@@ -18,7 +18,7 @@ from c4engine.geometry import center_order
 from c4engine.kernels import bitboard, is_cached, moves, solve, table
 from c4engine.kernels.transposition import MIN_TABLE_BITS, START_BITS, TABLE_HEADER, Table, table_entries
 from c4engine.lines import has_line
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 
 def brute_force(width: int, height: int, connect: int):  # type: ignore[no-untyped-def]

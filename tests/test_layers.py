@@ -175,17 +175,16 @@ def test_the_circle_finder_finds_circles() -> None:
 
 def test_an_imported_submodule_counts_as_imported() -> None:
     graph = _import_graph()
-    assert "c4engine.search.analysis" in graph["c4engine.cli.review"]
+    assert "c4engine.search.analysis.analyst" in graph["c4engine.cli.review"]
     assert "c4engine.errors" in graph["c4engine"]  # from c4engine import errors
 
 
 SEARCH_INTERNAL_RESULTS = {
-    "c4engine.search.solver_results": {"Analysis", "BatchResult", "SolveResult"},
-    "c4engine.search.quick": {"QuickAnalysis", "QuickResult"},
-    "c4engine.search.compiled_engine": {"Answer"},
+    "c4engine.search.solver.answers": {"Analysis", "BatchResult", "SolveResult"},
+    "c4engine.search.engine.answers": {"RootAnswer"},
 }
 """The searches' own results: the search layer turns them into the public answers of
-``c4engine.search.results`` (a move, a position's columns) and ``review_results`` (a game)."""
+``c4engine.search.results`` (a move, a position's columns) and ``search.review.answers`` (a game)."""
 
 
 def test_only_the_search_layer_reads_the_searches_own_results() -> None:
@@ -195,7 +194,7 @@ def test_only_the_search_layer_reads_the_searches_own_results() -> None:
         if module.startswith("c4engine.search"):
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module == "c4engine.search.solver_results":
+            if isinstance(node, ast.ImportFrom) and node.module == "c4engine.search.solver.answers":
                 found.append(f"{module} imports {node.module}")
             elif isinstance(node, ast.ImportFrom) and node.module in SEARCH_INTERNAL_RESULTS:
                 private = SEARCH_INTERNAL_RESULTS[node.module] & {alias.name for alias in node.names}
@@ -211,8 +210,14 @@ def test_the_public_results_module_exports_only_the_public_answers() -> None:
     assert internal.isdisjoint(results.__all__)
 
 
-SOLVER_MODULES = {"c4engine.search.solver", "c4engine.search.solver_results"}
-"""The exact solver and its own results: the search layer's parts, behind the analysis service."""
+SOLVER_PACKAGE = "c4engine.search.solver"
+"""The exact solver, its threads and its own results: the search layer's parts, behind the analysis
+service."""
+
+
+def _is_solver(name: str) -> bool:
+    return name == SOLVER_PACKAGE or name.startswith(SOLVER_PACKAGE + ".")
+
 
 SOLVER_EXCEPTIONS = {
     "c4engine.cli.solve": "c4 bench measures the solver itself -- its nodes and speed on Pons' sets, each "
@@ -232,9 +237,9 @@ def _solver_uses(module: str, tree: ast.AST) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             named = {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
-            found.extend(f"{module} imports {name}" for name in sorted(named & SOLVER_MODULES))
+            found.extend(f"{module} imports {name}" for name in sorted(filter(_is_solver, named))[:1])
         elif isinstance(node, ast.Import):
-            found.extend(f"{module} imports {a.name}" for a in node.names if a.name in SOLVER_MODULES)
+            found.extend(f"{module} imports {a.name}" for a in node.names if _is_solver(a.name))
         elif isinstance(node, ast.Attribute) and node.attr == "solver":
             found.append(f"{module}:{node.lineno} reads .solver")
         elif isinstance(node, ast.keyword) and node.arg == "solver":
@@ -259,9 +264,50 @@ def test_above_the_search_layer_only_the_analyst_is_asked() -> None:
 def test_the_solver_check_sees_every_way_to_the_solver() -> None:
     source = (
         "from c4engine.search import solver\n"
-        "import c4engine.search.solver_results\n"
-        "from c4engine.search.solver import Solver\n"
+        "import c4engine.search.solver.answers\n"
+        "from c4engine.search.solver.exact import Solver\n"
         "analyst.solver.solve(board)\n"
         "Analyst(solver=made)\n"
     )
     assert len(_solver_uses("m", ast.parse(source))) == 5
+
+
+SEARCH_VOCABULARY = {"__init__", "limit", "progress", "results", "scale", "choice"}
+"""The modules directly in ``search/``: the front door and the vocabulary every search shares."""
+
+SEARCH_PACKAGES = {"analysis", "book", "engine", "review", "solver"}
+"""One package an idea (docs/architecture.md); a new idea adds its package here."""
+
+
+def test_the_search_layer_is_a_front_door_a_vocabulary_and_a_package_an_idea() -> None:
+    search = PACKAGE / "search"
+    modules = {path.stem for path in search.glob("*.py")}
+    packages = {path.parent.name for path in search.glob("*/__init__.py")}
+    assert modules == SEARCH_VOCABULARY and len(modules) <= 8
+    assert packages >= SEARCH_PACKAGES, "each idea's package"
+    assert not {path.parent.name for path in search.glob("*/*.py")} - packages, "a folder without __init__"
+
+
+def test_each_package_init_is_its_docstring_alone() -> None:
+    """Importing one part of an idea loads no other: a package's ``__init__`` imports nothing."""
+    heavy = []
+    for init in sorted((PACKAGE / "search").glob("*/__init__.py")):
+        body = ast.parse(init.read_text()).body
+        if len(body) != 1 or not isinstance(body[0], ast.Expr):
+            heavy.append(str(init.relative_to(PACKAGE)))
+    assert heavy == []
+
+
+def test_no_module_is_named_after_a_sibling() -> None:
+    """``review_ply.py`` beside ``review.py`` is a package waiting to be made: one folder an idea."""
+    prefixed = []
+    for folder in sorted({path.parent for path in PACKAGE.rglob("*.py")}):
+        names = {path.stem for path in folder.glob("*.py")} | {
+            path.parent.name for path in folder.glob("*/__init__.py")
+        }
+        prefixed += [
+            f"{folder.relative_to(PACKAGE)}/{name}"
+            for name in sorted(names)
+            if any(name.startswith(f"{other}_") for other in names - {name})
+        ]
+    assert prefixed == []

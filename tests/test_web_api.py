@@ -24,7 +24,7 @@ from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
 from c4engine.geometry import SOLVER_BITS
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 from c4engine.web.app import ServerCaps
 from c4engine.web.pool import Client, ClientBusyError, Lane, PoolBusyError
@@ -459,7 +459,7 @@ def test_fuzz_from_openapi(base: str) -> None:
 
 
 def test_analysis_agrees_with_the_solver_on_middle_game_positions() -> None:
-    from c4engine.search.solver import Solver
+    from c4engine.search.solver.exact import Solver
 
     solver = Solver(table_size_mb=16)
     lines = (PONS / "Test_L2_R1").read_text().split("\n")[:20]
@@ -705,7 +705,7 @@ def test_a_dead_worker_is_replaced() -> None:
 def test_the_workers_answer_book_positions_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
     """The scores and the perfect move of a position the book knows need no search (its lines go on
     past the book with null-window searches)."""
-    from c4engine.search.solver import Solver
+    from c4engine.search.solver.exact import Solver
     from c4engine.web import worker
 
     def fail(*args: object, **kwargs: object) -> None:

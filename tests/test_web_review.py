@@ -1,6 +1,6 @@
 """The game review on the web: ``POST /api/review`` on a real server, and the page's Review view.
 
-The API: the analysis service's review (:func:`~c4engine.search.review.review_game`) as JSON,
+The API: the analysis service's review (:func:`~c4engine.search.review.game.review_game`) as JSON,
 bad input answered with 4xx JSON, a review too long for the server's cap
 coming back whole with shorter plies, and a review whose client hangs up
 cancelled.  The page (Debian's Chromium, driven by Playwright): the
@@ -23,9 +23,10 @@ from tests.conftest import REPO
 from tests.web_server import c4_serve, error_of, server_in_thread
 
 from c4engine.board import Board
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
-from c4engine.search.review import VERDICTS, review_game
+from c4engine.search.review.game import review_game
+from c4engine.search.review.verdicts import VERDICTS
 from c4engine.web.app import ServerCaps
 
 # Level 2 against level 5 (38 plies, 0-1): twelve mistakes, the result changing back and forth.

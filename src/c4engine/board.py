@@ -146,7 +146,7 @@ class Board:
         for column in columns:
             if type(column) is not int or not 0 <= column < width or mask & geometry.top_of(column):
                 return False
-            grown = mask | (mask + geometry.bottom_of(column))
+            grown = mask | geometry.drop(mask, column)
             current = (current | (grown ^ mask)) ^ grown
             mask = grown
         if has_line(current, geometry.height, geometry.connect) or has_line(
@@ -337,9 +337,7 @@ class Board:
     def is_winning_move(self, column: int) -> bool:
         """Whether the side to move wins at once by playing ``column``."""
         self._check_playable(column)
-        stones = self._current | (
-            (self._mask + self._geometry.bottom_of(column)) & self._geometry.column_mask(column)
-        )
+        stones = self._current | (self._geometry.drop(self._mask, column))
         return has_line(stones, self.height, self.connect)
 
     def winning_columns(self, player: Player | None = None) -> list[int]:
@@ -361,10 +359,20 @@ class Board:
         for column in range(self.width):
             if self._mask & geometry.top_of(column):
                 continue
-            drop = (self._mask + geometry.bottom_of(column)) & geometry.column_mask(column)
+            drop = geometry.drop(self._mask, column)
             if has_line(stones | drop, self.height, self.connect):
                 columns.append(column)
         return columns
+
+    def winning_column(self, player: Player | None = None) -> int | None:
+        """The most central of :meth:`winning_columns`, None if there is none: the win to play.
+
+        >>> Board.from_moves("4455").winning_column(), Board().winning_column()
+        (None, None)
+        >>> Board.from_moves("445566").winning_column()   # X wins at 3 or 7: 3 is nearer the centre
+        2
+        """
+        return self._geometry.most_central(self.winning_columns(player))
 
     def play(self, column: int) -> None:
         """Drop a stone of the side to move into ``column`` (0-based)."""
@@ -446,8 +454,8 @@ class Board:
         (3, None)
         """
         geometry = self._geometry
-        mover = self._current | ((self._mask + geometry.bottom_of(column)) & geometry.column_mask(column))
-        self._mask |= self._mask + geometry.bottom_of(column)
+        mover = self._current | geometry.drop(self._mask, column)
+        self._mask |= mover ^ self._current
         self._current = mover ^ self._mask
         self._moves.append(column)
         if has_line(mover, geometry.height, geometry.connect):

@@ -24,6 +24,7 @@ the exact solver those up to 128: :func:`solver_holds`).
 
 from __future__ import annotations
 
+from collections.abc import Container
 from functools import cached_property
 from typing import ClassVar
 
@@ -149,6 +150,19 @@ class Geometry:
     def bit(self, column: int, row: int) -> int:
         return 1 << (column * self.column_stride + row)
 
+    def drop(self, mask: int, column: int) -> int:
+        """The cell (one bit) where a stone dropped into ``column`` lands, on a board whose occupied
+        cells are ``mask``; 0 when the column is full.
+
+        Adding the column's bottom bit carries through its stones to the first empty cell.
+
+        >>> geometry = Geometry.of(7, 6, 4)
+        >>> first = geometry.drop(0, 3)
+        >>> first == geometry.bit(3, 0), geometry.drop(first, 3) == geometry.bit(3, 1)
+        (True, True)
+        """
+        return (mask + self.bottom_of(column)) & self.column_mask(column)
+
     @property
     def fits_64_bits(self) -> bool:
         """Whether this size fits a 64-bit integer (see :func:`fits_64_bits`)."""
@@ -163,6 +177,14 @@ class Geometry:
     def center_order(self) -> tuple[int, ...]:
         """This width's :func:`center_order`."""
         return center_order(self.width)
+
+    def most_central(self, columns: Container[int]) -> int | None:
+        """The most central of ``columns`` (the first in :attr:`center_order`), None if there is none.
+
+        >>> Geometry.of(7, 6, 4).most_central({0, 2, 5}), Geometry.of(7, 6, 4).most_central(())
+        (2, None)
+        """
+        return next((column for column in self.center_order if column in columns), None)
 
     def mirror(self, bits: int) -> int:
         """``bits`` reflected left to right."""

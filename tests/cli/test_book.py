@@ -11,8 +11,8 @@ from tests.conftest import PONS, run_c4
 
 from c4engine.board import Board
 from c4engine.experiments.book_builder import ESTIMATE_SAMPLE
-from c4engine.search.book import HEADER_SIZE, OpeningBook
-from c4engine.search.solver import Solver
+from c4engine.search.book.file import HEADER_SIZE, OpeningBook
+from c4engine.search.solver.exact import Solver
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from tests.conftest import run_c4
 from c4engine.cli.main import _COMMANDS, build_parser
 from c4engine.errors import BoardSizeError
 from c4engine.notation import parse_size
-from c4engine.search.perft import PUBLISHED_7X6
+from c4engine.perft import PUBLISHED_7X6
 
 
 def assert_one_line_error(result, *words: str) -> None:  # type: ignore[no-untyped-def]
@@ -70,7 +70,7 @@ def test_parse_size() -> None:
 
 
 def test_play_with_a_weights_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from c4engine.search.evaluators import DEFAULT_WEIGHTS
+    from c4engine.search.engine.evaluators import DEFAULT_WEIGHTS
 
     missing = run_c4("play", "--weights", str(tmp_path / "none.json"), stdin="q\n")
     assert_one_line_error(missing, "cannot read weights file", "no such file")

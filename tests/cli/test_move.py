@@ -11,10 +11,10 @@ from c4engine.cli.move import choose_player
 from c4engine.errors import PlayerSpecError
 from c4engine.play.levels import LEVELS, level
 from c4engine.play.players import LEVEL_CHOICES, EnginePlayer
-from c4engine.search.engine import Engine
-from c4engine.search.evaluators import windows
+from c4engine.search.engine.evaluators import windows
+from c4engine.search.engine.negamax import Engine
 from c4engine.search.limit import Limit
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 
 def test_a_fixed_depth_move_is_the_engines_move() -> None:
@@ -91,7 +91,7 @@ def test_choose_player_refuses_people() -> None:
 
 
 def _edge_loving_weights(tmp_path, depth: int | None = 1):  # type: ignore[no-untyped-def]
-    from c4engine.search.weight_files import WindowWeights
+    from c4engine.search.engine.weights import WindowWeights
 
     weights = WindowWeights(own=(1, 10, 100), opponent=(-1, -10, -120), center=-50)
     path = tmp_path / "edges.json"
@@ -101,7 +101,7 @@ def _edge_loving_weights(tmp_path, depth: int | None = 1):  # type: ignore[no-un
 
 def test_move_with_a_weights_file_uses_those_weights(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from c4engine.play.players import EnginePlayer
-    from c4engine.search.evaluators import WindowsEvaluator
+    from c4engine.search.engine.evaluators import WindowsEvaluator
 
     weights, path = _edge_loving_weights(tmp_path)
     for position in ("11", "2"):

@@ -10,9 +10,9 @@ import pytest
 from c4engine.board import Board
 from c4engine.cli.render import player_symbol, render_board, render_review, wants_color
 from c4engine.player import Player
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import UNLIMITED
-from c4engine.search.review import review_game
+from c4engine.search.review.game import review_game
 
 ANSI = "\x1b["
 

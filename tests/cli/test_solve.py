@@ -16,8 +16,8 @@ from tests.positions import WIDE_DATA, assert_ends_as_scored, scored_positions, 
 
 from c4engine import Board
 from c4engine.kernels import library
-from c4engine.search.book import OpeningBook, default_book_path
-from c4engine.search.solver import Solver
+from c4engine.search.book.file import OpeningBook, default_book_path
+from c4engine.search.solver.exact import Solver
 
 # Runs ``c4`` in a fresh interpreter through ``main`` and reports its output,
 # which of the heavy modules it imported and which of the spare ones.
@@ -32,12 +32,12 @@ heavy = (
     "numba",
     "c4engine.kernels.layout",
     "c4engine.kernels.solve",
-    "c4engine.search.solver",
-    "c4engine.search.engine",
+    "c4engine.search.solver.exact",
+    "c4engine.search.engine.negamax",
     "c4engine.experiments.book_builder",
 )
 # what only some answers need: a library's build (hashlib loads OpenSSL), a book
-spare = ("hashlib", "platform", "subprocess", "tempfile", "c4engine.search.book")
+spare = ("hashlib", "platform", "subprocess", "tempfile", "c4engine.search.book.file")
 loaded = [m for m in heavy if m in sys.modules]
 unneeded = [m for m in spare if m in sys.modules]
 print(json.dumps({"status": status, "out": out.getvalue(), "loaded": loaded, "spare": unneeded}))
@@ -177,7 +177,7 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
     status, out, loaded = _c4("solve", "--no-book", "32164625")
     assert status == 0
     assert "score: 11 (" in out and "source: solver" in out
-    assert "c4engine.search.solver" in loaded and "c4engine.kernels.layout" in loaded
+    assert "c4engine.search.solver.exact" in loaded and "c4engine.kernels.layout" in loaded
     assert "numba" not in loaded and "c4engine.kernels.solve" not in loaded
     assert "numpy" not in loaded  # the solver's arrays are kernels.memory's: numpy cost half its start
 
@@ -190,14 +190,14 @@ def test_a_search_without_the_book_loads_neither_the_book_nor_what_builds_a_libr
     report = _c4_report("solve", "--no-book", "32164625")
     assert report["status"] == 0 and "source: solver" in report["out"]
     assert report["spare"] == []
-    assert _c4_report("solve", "32164625")["spare"] == ["c4engine.search.book"]  # the book asked first
+    assert _c4_report("solve", "32164625")["spare"] == ["c4engine.search.book.file"]  # the book asked first
 
 
 def test_no_book_searches_even_what_the_book_knows() -> None:
     status, out, loaded = _c4("analyze", "", "--no-book", "--time", "0.2")
     assert status == 0
     assert "source: engine" in out and "not proven best" in out and "estimate, not proven" in out
-    assert "c4engine.search.engine" in loaded  # the engine estimated (compiled: numba or its library)
+    assert "c4engine.search.engine.negamax" in loaded  # the engine estimated (compiled: numba or its library)
 
 
 def _book_scores(moves: str) -> list[int | None]:

@@ -15,8 +15,8 @@ from tests.conftest import REPO, kill_mid_run, run_c4, stored_game_rows, stored_
 import c4engine.cli.tune as tune_command
 from c4engine.cli.main import main
 from c4engine.experiments.tuning import TuneResult, reference_weights
-from c4engine.search.evaluators import DEFAULT_WEIGHTS
-from c4engine.search.weight_files import load_weights
+from c4engine.search.engine.evaluators import DEFAULT_WEIGHTS
+from c4engine.search.engine.weights import load_weights
 
 # 5x4 connect 3 at depth 1: a game takes about a millisecond
 TINY = [

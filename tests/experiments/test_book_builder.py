@@ -30,10 +30,10 @@ from c4engine.experiments.book_builder import (
     enumerate_positions,
 )
 from c4engine.play.perfect import PerfectPlayer
-from c4engine.search.analysis import Analyst
-from c4engine.search.book import OpeningBook
+from c4engine.search.analysis.analyst import Analyst
+from c4engine.search.book.file import OpeningBook
 from c4engine.search.limit import UNLIMITED
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 W, H, C = 5, 4, 4
 DEPTH = 6

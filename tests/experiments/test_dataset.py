@@ -20,7 +20,7 @@ from c4engine.experiments.dataset import (
     sample_positions,
     write_dataset,
 )
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 
 def test_sampling_is_seeded_distinct_and_by_ply() -> None:
@@ -173,7 +173,7 @@ def test_bad_arguments_are_one_line_errors(
 
 
 def test_labels_of_book_positions_come_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
-    from c4engine.search.solver import Solver
+    from c4engine.search.solver.exact import Solver
 
     def fail(*args: object, **kwargs: object) -> None:
         raise AssertionError("the solver was asked")

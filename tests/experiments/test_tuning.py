@@ -25,8 +25,8 @@ from c4engine.experiments.tuning import (
     tune,
     window_space,
 )
-from c4engine.search.evaluators import DEFAULT_WEIGHTS, WindowsEvaluator
-from c4engine.search.weight_files import WindowWeights
+from c4engine.search.engine.evaluators import DEFAULT_WEIGHTS, WindowsEvaluator
+from c4engine.search.engine.weights import WindowWeights
 
 # ----------------------------------------------------------- parameters
 

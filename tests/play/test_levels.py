@@ -6,7 +6,7 @@ import pytest
 
 from c4engine.errors import LevelError
 from c4engine.play.levels import DEFAULT_LEVEL, LEVELS, level
-from c4engine.search.evaluators import EVALUATORS
+from c4engine.search.engine.evaluators import EVALUATORS
 
 
 def test_table_is_ordered_and_names_real_evaluators() -> None:

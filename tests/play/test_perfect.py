@@ -14,10 +14,10 @@ from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.experiments.book_builder import build_book
 from c4engine.play.perfect import PerfectPlayer, check_perfect_board
 from c4engine.play.players import EnginePlayer, RandomPlayer, parse_agent
-from c4engine.search.analysis import best_column
-from c4engine.search.book import OpeningBook
+from c4engine.search.book.file import OpeningBook
+from c4engine.search.choice import best_column
 from c4engine.search.limit import UNLIMITED, Limit
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 
 def _held(name: str, count: int) -> list[tuple[str, int]]:

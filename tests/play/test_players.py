@@ -68,8 +68,8 @@ def test_explicit_depth_overrides_level() -> None:
 def test_weights_files_as_players(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from c4engine.errors import WeightsError
     from c4engine.play.players import FALLBACK_WEIGHTS_DEPTH, weights_player
-    from c4engine.search.evaluators import WindowsEvaluator
-    from c4engine.search.weight_files import WindowWeights
+    from c4engine.search.engine.evaluators import WindowsEvaluator
+    from c4engine.search.engine.weights import WindowWeights
 
     weights = WindowWeights(own=(2, 20, 200), opponent=(-2, -20, -250), center=5)
     path = tmp_path / "tuned.json"
@@ -188,8 +188,8 @@ def test_an_exact_player_plays_the_analysts_move() -> None:
 def test_level_7_asks_the_analyst_once_with_its_whole_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The analysis service is the one place that splits a budget: the player hands it the level's
     limit, whole, once a move, and searches nothing itself."""
-    from c4engine.search.analysis import Analyst
-    from c4engine.search.engine import Engine
+    from c4engine.search.analysis.analyst import Analyst
+    from c4engine.search.engine.negamax import Engine
     from c4engine.search.results import PlayResult
 
     asked: list[Limit] = []
@@ -216,7 +216,7 @@ def test_level_7_asks_the_analyst_once_with_its_whole_limit(monkeypatch: pytest.
 
 
 def test_an_exact_player_with_its_own_evaluator_shares_the_solver() -> None:
-    from c4engine.search.analysis import shared_analyst
+    from c4engine.search.analysis.analyst import shared_analyst
 
     assert EnginePlayer(level=7).analyst is shared_analyst()
     own = EnginePlayer(level=7, evaluator="windows").analyst

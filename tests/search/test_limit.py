@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from c4engine.search.engine import DEFAULT_DEPTH, Engine
+from c4engine.search.engine.negamax import DEFAULT_DEPTH, Engine
 from c4engine.search.limit import MIN_TIME, UNLIMITED, Limit
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 
 @pytest.mark.parametrize("method", [Solver.solve, Solver.analyze, Solver.is_at_least])

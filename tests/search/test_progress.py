@@ -12,7 +12,10 @@ from c4engine.search.progress import Hook, Progress
 
 def _search_modules() -> list[tuple[str, ast.Module]]:
     package = Path(c4engine.search.__file__).parent
-    return [(path.name, ast.parse(path.read_text(), path.name)) for path in sorted(package.glob("*.py"))]
+    return [
+        (str(path.relative_to(package)), ast.parse(path.read_text(), path.name))
+        for path in sorted(package.rglob("*.py"))
+    ]
 
 
 def test_one_progress_class_in_the_search_layer() -> None:

@@ -8,11 +8,11 @@ from c4engine.board import Board
 from c4engine.integrations.kaggle import ConnectXAgent
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import AnalystPlayer, EnginePlayer
-from c4engine.search.analysis import Analyst
-from c4engine.search.engine import Engine
+from c4engine.search.analysis.analyst import Analyst
+from c4engine.search.engine.negamax import Engine
 from c4engine.search.limit import Limit
 from c4engine.search.results import PlayResult, Score
-from c4engine.search.solver import Solver
+from c4engine.search.solver.exact import Solver
 
 POSITIONS = ["", "4453", "445566", "3522645", "44535", "2336472773465575372554", "152132362111576"]
 

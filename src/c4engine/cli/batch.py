@@ -90,7 +90,7 @@ def answer_json_lines(answer: Callable[[str], dict[str, Any]], stdin: TextIO, ou
     >>> out.getvalue()
     '{"position": "4453"}\\n'
     """
-    import json  # here: a batch of plain answers never loads it (docs/benchmarks.md, "a second round")
+    import json  # here: a batch of plain answers never loads it (docs/benchmarks-log.md, "a second round")
 
     _tell_if_typed(stdin)
     status = 0

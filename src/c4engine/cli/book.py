@@ -46,7 +46,7 @@ from c4engine.experiments.book_builder import (
 )
 from c4engine.geometry import Geometry
 from c4engine.notation import parse_size
-from c4engine.search.book import OpeningBook, board_from_key, default_book_path
+from c4engine.search.book.file import OpeningBook, board_from_key, default_book_path
 
 __all__ = ["BOOK", "COMMANDS", "LONG_BUILD", "describe_estimate", "run_book"]
 

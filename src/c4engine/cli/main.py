@@ -149,7 +149,7 @@ def run() -> NoReturn:
 
     What is still alive then is first put out of the garbage collector's sight (``gc.freeze``):
     the interpreter's last collections, as it ends, need not walk every module and class again
-    (a tenth of the start-up and ending of a short command: docs/benchmarks.md, "Start-up of a
+    (a tenth of the start-up and ending of a short command: docs/benchmarks-log.md, "Start-up of a
     batch").  :func:`main` itself does not, as a caller may run it many times in one process.
     """
     status = main()

@@ -20,7 +20,7 @@ def _perft_options(parser: argparse.ArgumentParser) -> None:
 
 def run_perft(args: argparse.Namespace) -> int:
     """Handler of ``c4 perft``: prints ``PLY COUNT`` lines; bad options raise :class:`C4Error`."""
-    from c4engine.search.perft import perft
+    from c4engine.perft import perft
 
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N is named before the depth

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line
     # by a command answering at once, and the search (numba) not at all
     from c4engine.cli.live import LiveLine
     from c4engine.play.players import Agent, AnalystPlayer, PerfectPlayer
-    from c4engine.search.engine import Engine
+    from c4engine.search.engine.negamax import Engine
     from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
 
 __all__ = [
@@ -175,7 +175,7 @@ def _engine_words(value: float) -> str:
     >>> _engine_words(WIN_SCORE - 5), _engine_words(-(WIN_SCORE - 8)), _engine_words(-7.0)
     ('win in 3 moves', 'loss in 4 moves', 'score -7')
     """
-    from c4engine.search.results import WIN_SCORE, WIN_THRESHOLD
+    from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD
 
     if abs(value) < WIN_THRESHOLD:
         return f"score {value:+g}"

@@ -13,7 +13,7 @@ from c4engine.board import Board
 from c4engine.player import Player
 
 if TYPE_CHECKING:  # types only: c4 play --show draws a board without the search layer
-    from c4engine.search.review import PlyReview, Review
+    from c4engine.search.review.answers import PlyReview, Review
 
 __all__ = ["player_symbol", "render_board", "render_review", "wants_color"]
 
@@ -80,7 +80,7 @@ def render_board(board: Board, *, color: bool = False) -> str:
 def render_review(review: Review, *, color: bool = False) -> str:
     """The review for a terminal: the table, the marks coloured, then each costly move's better line.
 
-    >>> from c4engine.search.review import PlyReview
+    >>> from c4engine.search.review.game import PlyReview
     >>> from c4engine.player import Player
     >>> ply = PlyReview(4, Player.FIRST, 4, 42, 2, 2, -1, -1, None, None, (3,), True, True, "blunder",
     ...                 False, (3, 3, 3), True)

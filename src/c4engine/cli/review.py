@@ -11,7 +11,7 @@ On a terminal it prints a table -- each ply's score before and after the
 move, in words, with the marks ``?!`` (inaccuracy), ``?`` (mistake) and
 ``??`` (blunder) -- then, for each costly move, the better move and its line
 to the end.  ``--json`` writes the review's JSON
-(:meth:`c4engine.search.review.Review.to_json`, docs/review.md) and
+(:meth:`c4engine.search.review.game.Review.to_json`, docs/review.md) and
 ``--svg FILE`` its evaluation graph (and says where it wrote it, on
 standard error).  ``--time`` bounds each ply's analysis: what is not proven
 within it is "not proven", never a mistake.  With ``--nodes`` or ``--depth``
@@ -50,10 +50,10 @@ from c4engine.cli.progress import Progress
 from c4engine.cli.render import render_review, wants_color
 from c4engine.errors import C4Error, echo_path
 from c4engine.notation import parse_size
-from c4engine.search.analysis import DEFAULT_BOOK, Analyst
+from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
-from c4engine.search.review import DEFAULT_PLY_LIMIT, review_game
+from c4engine.search.review.game import DEFAULT_PLY_LIMIT, review_game
 
 __all__ = ["COMMANDS", "REVIEW", "run_review"]
 

@@ -46,9 +46,10 @@ from c4engine.cli.progress import Progress, format_duration
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.geometry import require_solver_holds
 from c4engine.notation import format_moves, parse_size
-from c4engine.search.analysis import DEFAULT_BOOK, Analyst
+from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.results import ColumnAnalysis, PlayResult, PositionAnalysis
+from c4engine.search.scale import sign
 
 __all__ = [
     "ANALYZE",
@@ -334,7 +335,7 @@ def _read_bench(path: Path, limit: int | None, size: tuple[int, int, int]) -> li
 
 def run_bench(args: argparse.Namespace) -> int:
     """Handler of ``c4 bench``: one table row per set."""
-    from c4engine.search.solver import Solver  # numba: only bench needs it up front
+    from c4engine.search.solver.exact import Solver  # numba: only bench needs it up front
 
     width, height = args.size
     size = (width, height, args.connect)
@@ -355,7 +356,7 @@ def run_bench(args: argparse.Namespace) -> int:
         with Progress(path.name, len(cases), enabled=args.progress) as bar:  # cleared on Ctrl-C too
             for moves, expected in cases:
                 result = solver.solve(Board.from_moves(moves, *size), weak=args.weak, best_move=False)
-                want = (expected > 0) - (expected < 0) if args.weak else expected
+                want = sign(expected) if args.weak else expected
                 correct += result.score == want
                 nodes += result.nodes
                 bar.advance()

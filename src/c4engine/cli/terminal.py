@@ -9,7 +9,7 @@ line, so it works the same typed by a person or piped from a script:
 * ``q`` (or the end of input) quits.
 
 When the game ends it prints the game's moves and, where a person played,
-offers ``r`` (review every move: :mod:`c4engine.search.review`) and ``n``
+offers ``r`` (review every move: :mod:`c4engine.search.review.game`) and ``n``
 (a new game from the same start).
 
 Anything else is refused with the reason and the prompt comes back.
@@ -26,9 +26,9 @@ from c4engine.cli.render import player_symbol, render_board, render_review, want
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
 from c4engine.player import Player
-from c4engine.search.analysis import shared_analyst
+from c4engine.search.analysis.analyst import shared_analyst
 from c4engine.search.limit import Limit
-from c4engine.search.review import review_game
+from c4engine.search.review.game import review_game
 
 __all__ = ["TerminalGame"]
 

@@ -48,7 +48,7 @@ from c4engine.experiments.tuning import (
     window_space,
 )
 from c4engine.notation import parse_size
-from c4engine.search.weight_files import WindowWeights, load_weights
+from c4engine.search.engine.weights import WindowWeights, load_weights
 
 __all__ = ["COMMANDS", "TUNE", "curve_svg", "run_tune", "verdict", "verdict_line", "weights_argument"]
 

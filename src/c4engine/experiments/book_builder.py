@@ -3,7 +3,7 @@
 :func:`build_book` enumerates every position reachable in at most
 ``depth`` plies that is not already over (one per mirror pair), solves the
 positions at ply ``depth`` (the *leaves*) with the exact solver, batched
-many to a job so each worker keeps one :class:`~c4engine.search.solver.Solver` and
+many to a job so each worker keeps one :class:`~c4engine.search.solver.exact.Solver` and
 its transposition table, and scores every shallower position by negamax
 over its children -- nothing above the leaves is solved.
 
@@ -46,12 +46,12 @@ from c4engine.experiments.book_positions import (
 )
 from c4engine.geometry import Geometry
 from c4engine.jobs import parallelism, run_jobs
-from c4engine.search.analysis import Analyst
-from c4engine.search.book import require_book_size, write_book
+from c4engine.search.analysis.analyst import Analyst
+from c4engine.search.book.file import require_book_size, write_book
 from c4engine.search.results import DEFAULT_TABLE_MB
 
 if TYPE_CHECKING:  # the solver (numba) is imported by the workers that solve: c4 book info needs none
-    from c4engine.search.solver import Solver
+    from c4engine.search.solver.exact import Solver
 
 __all__ = [
     "BuildEstimate",
@@ -110,7 +110,7 @@ class BuildEstimate:
 
     ``sampled`` leaves, spread evenly over the ``to_solve`` this run solves,
     took ``cpu_per_leaf`` CPU seconds each on average; ``parallel`` jobs run
-    at once.  Leaf costs are heavy-tailed (docs/benchmarks.md: real builds
+    at once.  Leaf costs are heavy-tailed (docs/benchmarks-log.md: real builds
     took up to 2.4 times what samples of the same leaves said), so this is a
     guide, not a promise.
 
@@ -153,7 +153,7 @@ _local = threading.local()
 
 def _worker_solver(table_mb: float, weak: bool) -> Solver:
     """One solver per worker process (per thread on an in-process Dask worker), kept across jobs."""
-    from c4engine.search.solver import Solver
+    from c4engine.search.solver.exact import Solver
 
     solver: Solver | None = getattr(_local, "solver", None)
     if solver is None or getattr(_local, "config", None) != (table_mb, weak):
@@ -195,10 +195,10 @@ def solve_policy_batch(
     """The perfect player's move in each position: (key, score, column, CPU seconds) each.
 
     The perfect player's own question, asked of an analyst on this worker's solver: the most
-    central move keeping the known score (:meth:`~c4engine.search.analysis.Analyst.move_reaching`),
+    central move keeping the known score (:meth:`~c4engine.search.analysis.analyst.Analyst.move_reaching`),
     else the score found from the floor as the player finds it -- one null-window search when the
     floor is the score -- and the move keeping it
-    (:meth:`~c4engine.search.analysis.Analyst.keeping_move`).
+    (:meth:`~c4engine.search.analysis.analyst.Analyst.keeping_move`).
 
     >>> solve_policy_batch(4, 4, 3, 8, [(0, b"", None, None)])[0][:3]
     (0, 4, 1)
@@ -619,7 +619,9 @@ def _best_child(
         else:
             values[column] = -scores[_canonical((child_current, child_mask), geometry)]
     best = max(values.values())
-    return best, next(c for c in geometry.center_order if values.get(c) == best)
+    best_column = geometry.most_central([c for c, value in values.items() if value == best])
+    assert best_column is not None  # values is not empty
+    return best, best_column
 
 
 def _back_up_from_deeper(

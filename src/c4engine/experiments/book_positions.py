@@ -52,7 +52,7 @@ def children(current: int, mask: int, geometry: Geometry) -> Iterator[tuple[int,
     for column in range(geometry.width):
         if mask & geometry.top_of(column):
             continue
-        stone = (mask + geometry.bottom_of(column)) & geometry.column_mask(column)
+        stone = geometry.drop(mask, column)
         mover = current | stone
         if has_line(mover, geometry.height, geometry.connect):
             yield column, -1, 0

@@ -3,12 +3,12 @@
 :func:`sample_positions` draws distinct positions (a position and its mirror
 image count once) at chosen plies by seeded random play; :func:`label`
 scores one exactly through the analysis service (the opening book, else the solver:
-:meth:`c4engine.search.analysis.Analyst.analyze`);
+:meth:`c4engine.search.analysis.analyst.Analyst.analyze`);
 :func:`build_dataset` does both, in parallel through
 :func:`c4engine.jobs.run_jobs`; :func:`write_dataset` and
 :func:`read_dataset` store rows as CSV or Parquet (with ``pyarrow``).
 
-Scores are the solver's (see :mod:`c4engine.search.solver`): for the side to move,
+Scores are the solver's (see :mod:`c4engine.search.solver.exact`): for the side to move,
 positive wins, 0 draws, negative loses, larger the sooner.  Columns are
 counted from 1, as in the move strings.
 
@@ -34,7 +34,7 @@ from c4engine.board import Board
 from c4engine.errors import DatasetError, UnsupportedBoardError
 from c4engine.geometry import require_solver_holds
 from c4engine.jobs import parallelism, run_jobs
-from c4engine.search.analysis import Analyst, shared_analyst
+from c4engine.search.analysis.analyst import Analyst, shared_analyst
 
 __all__ = [
     "FORMATS",
@@ -171,7 +171,7 @@ def _random_game(
 def label(board: Board, analyst: Analyst | None = None) -> LabelledPosition:
     """The exact score of ``board`` and of each of its moves, from the opening book or the solver.
 
-    ``analyst`` defaults to the process's :func:`~c4engine.search.analysis.shared_analyst`.
+    ``analyst`` defaults to the process's :func:`~c4engine.search.analysis.analyst.shared_analyst`.
     """
     analyst = analyst if analyst is not None else shared_analyst()
     analysis = analyst.analyze(board, pv=False)

@@ -22,7 +22,7 @@ whatever order the moves came in, and honours ``rows``, ``columns`` and
 
 How it chooses, within ``think_fraction`` of ``configuration.actTimeout``
 (45% by default, never the overage budget): it asks the analysis service
-(:class:`~c4engine.search.analysis.Analyst`) for the position's best move --
+(:class:`~c4engine.search.analysis.analyst.Analyst`) for the position's best move --
 
 1. from the opening book, where the book knows the position (7x6);
 2. on a board the exact solver takes (``columns * (rows + 1) <= 128``), by
@@ -48,7 +48,7 @@ from typing import Any
 from c4engine.board import Board
 from c4engine.errors import C4Error
 from c4engine.geometry import MAX_SIZE, center_order
-from c4engine.search.analysis import Analyst
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import MIN_TIME, Limit
 from c4engine.search.results import PlayResult
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from hashlib import sha256 as sha256
 else:
     # CPython's own SHA-256 (hashlib's, byte for byte) without hashlib, whose import loads
-    # OpenSSL: a twentieth of a search's start-up (docs/benchmarks.md, "Start-up of a batch, a
+    # OpenSSL: a twentieth of a search's start-up (docs/benchmarks-log.md, "Start-up of a batch, a
     # second round").  The standard library's random takes its SHA-512 the same way.
     try:
         from _sha256 import sha256

@@ -1,6 +1,6 @@
 """The arrays of the compiled heuristic search (:mod:`c4engine.kernels.heuristic`), named without numba.
 
-:class:`c4engine.search.compiled_engine.KernelSearch` makes and reads them;
+:class:`c4engine.search.engine.compiled.KernelSearch` makes and reads them;
 its kernel comes from the shared library (:mod:`c4engine.kernels.library`)
 when the package was built with one, and the process then never imports
 numba.  Per ply ``d`` of a board with ``plies(width, height)`` rows::
@@ -24,7 +24,8 @@ class Weights(NamedTuple):
     :func:`c4engine.kernels.heuristic.evaluate`."""
 
     masks: np.ndarray
-    """uint64: the board's windows, in the order of :class:`c4engine.search.evaluators.WindowTables`."""
+    """uint64: the board's windows, in the order of
+    :class:`~c4engine.search.engine.evaluators.WindowTables`."""
     own: np.ndarray
     """float64, by stone count: a window holding only the side to score's stones."""
     opponent: np.ndarray

@@ -1,6 +1,6 @@
 """The heuristic search, compiled: negamax alpha-beta to a fixed depth with the ``windows`` evaluator.
 
-It computes exactly what :class:`c4engine.search.engine.Engine` computes in Python
+It computes exactly what :class:`c4engine.search.engine.negamax.Engine` computes in Python
 -- the same scores (``WIN_SCORE - ply`` for a win, a leaf scored as minus the
 evaluation of the child, the evaluator's float sums in the same window order,
 the same clamp), mate-distance pruning, fail-soft alpha-beta -- on one uint64
@@ -20,7 +20,7 @@ the clock and calls the poll hook between slices.  Per ply ``d``::
 The evaluator comes in as one :class:`Weights`: float64 arrays indexed by
 stone count (``own[k]``, ``opponent[k]``, ``k = 0 .. connect``), a centre
 weight, the windows as a uint64 array in the order of
-:class:`c4engine.search.evaluators.WindowTables`; new weights need no
+:class:`c4engine.search.engine.evaluators.WindowTables`; new weights need no
 recompilation.
 
 The transposition table (numpy arrays ``tt_*``, 2**bits entries, exact keys,

@@ -159,7 +159,7 @@ class KernelArgs(NamedTuple):
     a raced search (:func:`new_busy`)."""
     shared_until: int = 0
     """At nodes fewer plies than this from the call's root, the search shares its work with the
-    other threads of a race (:mod:`c4engine.search.parallel`): it marks each move's position
+    other threads of a race (:mod:`c4engine.search.solver.threads`): it marks each move's position
     after the first busy while searching it, and puts off to the end of the row a move whose
     position another thread has marked; 0: no marks, the ranked order everywhere."""
 

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 # platform, shutil, subprocess and tempfile are imported where a build (or a CPU without
 # /proc/cpuinfo) needs them: a process that only loads a library never does (their imports
-# were a tenth of a batch's start-up, docs/benchmarks.md "Start-up of a batch, a second round").
+# were a tenth of a batch's start-up, docs/benchmarks-log.md "Start-up of a batch, a second round").
 from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, SPECIALISED, announce_compile, cache_dir, sha256
 
 if TYPE_CHECKING:  # for the types only: asking whether there is a library imports nothing big
@@ -330,7 +330,7 @@ def build_apart(name: str) -> bool:
     it starts from a shallow Python stack: numba's compile, deep in a
     command's calls, was seen to cross the edge of CPython 3.11's frame
     stack chunks over and over -- a chunk mapped and unmapped each time,
-    12.9 million page faults, 86 s of system time (docs/benchmarks.md).
+    12.9 million page faults, 86 s of system time (docs/benchmarks-log.md).
     """
     import subprocess
 
@@ -641,7 +641,7 @@ def _inlined(code: str, name: str) -> str:
     Inside the entry the arrays' shapes are constants, so the search's
     index arithmetic folds, and its values stay in registers instead of
     crossing a call: 5-11 % less time in the set-by-set comparisons
-    (docs/benchmarks.md).  ``code`` is returned as it is when the
+    (docs/benchmarks-log.md).  ``code`` is returned as it is when the
     definition does not look as expected.
     """
     definition = re.search(rf'^define [^\n]*@"?{re.escape(name)}"?\(', code, re.MULTILINE)

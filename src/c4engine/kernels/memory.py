@@ -2,7 +2,7 @@
 
 A command that solves with the kernel's shared library (:mod:`c4engine.kernels.library`)
 hands it addresses only; importing numpy for its arrays cost about half of such a
-process's start-up (docs/benchmarks.md, "Start-up of a batch").  So the solver's arrays
+process's start-up (docs/benchmarks-log.md, "Start-up of a batch").  So the solver's arrays
 -- the table, the stacks, a batch's positions and rows, the solve state -- are these:
 a ``memoryview`` of the item type and shape over a ``bytearray`` (or, for a table, an
 anonymous ``mmap``, whose pages the system zeroes as they are first touched), read and

@@ -71,7 +71,7 @@ def order_moves(
     line, but for those right above a cell of ``opponent_threats`` (to reach such a threat the
     mover must first block the opponent's, and the opponent then blocks it at once).  Each counts
     2, and 3 when it is right above a cell the opponent could play next: the opponent may then
-    not play in that column (measured, docs/benchmarks.md: the empty board's strong solve in a
+    not play in that column (measured, docs/benchmarks-log.md: the empty board's strong solve in a
     fifth fewer nodes than with every threat alike; counting those twice or three times as much
     as the others does less well).
 

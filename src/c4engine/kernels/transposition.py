@@ -20,7 +20,7 @@ times more nodes than it has entries, 4 for the main part and 16 for the
 near-end one (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`): a
 search of a few thousand nodes then finds its entries in the processor's
 cache instead of waiting on memory for each new position spread over 64
-MiB (docs/benchmarks.md: half the time on the begin-easy set), while a
+MiB (docs/benchmarks-log.md: half the time on the begin-easy set), while a
 long search soon has the whole table.  The compiled code that hashes,
 probes, stores and grows a part -- and what an entry holds -- is
 :mod:`c4engine.kernels.table`.
@@ -65,13 +65,13 @@ NEAR_GROWTH_SHIFT: Final = 4
 
 Late: each of its entries is cheap to search again, and a part beyond a core's own cache (1 MiB)
 makes its many probes wait on memory -- on Test_L1_R2's first 20 positions the near-end part at 2 MiB
-instead of 8 MiB took 2.5 % more nodes and about a fifth less search CPU (docs/benchmarks.md, "The
+instead of 8 MiB took 2.5 % more nodes and about a fifth less search CPU (docs/benchmarks-log.md, "The
 table's footprint")."""
 NEAR_EMPTIES: Final = 14
 """Positions with at most this many empty cells go to the table's near-end part.
 
 Most nodes are that near the end; in 8 MiB of their own they stay in the
-processor's cache (docs/benchmarks.md: against one 64 MiB part, about a
+processor's cache (docs/benchmarks-log.md: against one 64 MiB part, about a
 fifth less time from the same number of nodes)."""
 
 DEFAULT_TABLE_MB: Final = 72

@@ -10,7 +10,7 @@ count adds the halves' ``popcnt``.  LLVM's own ``i128`` would be split the
 same way, but only when machine code is made, after the optimisations:
 written in halves, the loops over the columns are vectorised and the
 tests of a shift amount hoisted out of them -- the move ranking's inner
-work takes 0.3 of the time it took on ``i128`` (docs/benchmarks.md,
+work takes 0.3 of the time it took on ``i128`` (docs/benchmarks-log.md,
 "Boards past 64 bits").  The operators:
 
 * ``& | ^ + - * << >>`` (and their in-place forms), ``~``, ``== != < <= > >=``

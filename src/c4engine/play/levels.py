@@ -9,7 +9,7 @@ plus an evaluation function and *noise*, the chance that the computer plays
 a random legal move instead of its choice (a random move is never chosen
 when there is a win to take or a loss to block: even a beginner's opponent
 sees those).  Level 7 is also ``exact``: it asks the analysis service
-(:class:`c4engine.search.analysis.Analyst`) with its limit, which plays the
+(:class:`c4engine.search.analysis.analyst.Analyst`) with its limit, which plays the
 book's or the exact solver's move where one is proven within part of it
 and the engine's in the rest (:class:`c4engine.play.players.EnginePlayer`).
 

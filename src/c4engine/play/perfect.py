@@ -1,11 +1,11 @@
 """Perfect play: the opening book first, the exact solver after it.
 
 :class:`PerfectPlayer` asks the analysis service
-(:class:`c4engine.search.analysis.Analyst`) and plays a game-theoretically best move: the quickest
+(:class:`c4engine.search.analysis.analyst.Analyst`) and plays a game-theoretically best move: the quickest
 win, else a draw, else the slowest loss; equal moves are broken centre-first
 (or at random with ``random_ties``).  Centre-first, unless the book scores every
 move, it asks for the most central move keeping the position's score
-(:meth:`Analyst.keeping_move <c4engine.search.analysis.Analyst.keeping_move>`), from the
+(:meth:`Analyst.keeping_move <c4engine.search.analysis.analyst.Analyst.keeping_move>`), from the
 score its own last move kept: after a best reply, one null-window search confirms it.
 Otherwise it asks for an analysis of every column.  With a time or node ``limit`` it still
 moves when the limit stops the solver, with the best move known, and records
@@ -30,9 +30,10 @@ from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.geometry import Geometry, require_solver_holds
 from c4engine.play.levels import LEVELS
-from c4engine.search.analysis import DEFAULT_BOOK, Analyst, BookChoice, best_column
+from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst, BookChoice
+from c4engine.search.analysis.answers import proven_result, unproven_result
+from c4engine.search.choice import best_column
 from c4engine.search.limit import Budget, Limit
-from c4engine.search.move_answers import proven_result, unproven_result
 from c4engine.search.progress import Hook
 from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, PositionAnalysis
 from c4engine.search.scale import win_score
@@ -115,9 +116,8 @@ class PerfectPlayer:
                 board, self.analyst.keeping_move(board, self.limit, floor=floor, poll=self.poll)
             )
         budget = self.limit.start()
-        wins = board.winning_columns()
-        if wins:
-            column = next(c for c in board.geometry.center_order if c in wins)
+        column = board.winning_column()
+        if column is not None:
             score = win_score(board.width * board.height, board.move_count)
             return self._record(board, proven_result(board, score, column, "rules", budget))
         analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)

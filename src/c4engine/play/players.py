@@ -29,13 +29,13 @@ from c4engine.errors import GameOverError, LevelError, PlayerSpecError, echo
 from c4engine.play import levels
 from c4engine.play.levels import DEFAULT_LEVEL, Level
 from c4engine.play.perfect import PerfectPlayer
-from c4engine.search.analysis import Analyst, shared_analyst
-from c4engine.search.engine import Engine
-from c4engine.search.evaluators import Evaluator, WindowsEvaluator, areas, evaluator_by_name
+from c4engine.search.analysis.analyst import Analyst, shared_analyst
+from c4engine.search.engine.evaluators import Evaluator, WindowsEvaluator, areas, evaluator_by_name
+from c4engine.search.engine.negamax import Engine
+from c4engine.search.engine.weights import load_weights
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Hook, Progress
 from c4engine.search.results import PlayResult
-from c4engine.search.weight_files import load_weights
 
 __all__ = [
     "COMPUTER_FORMS",
@@ -142,7 +142,7 @@ class EnginePlayer:
     players still see those).
 
     ``exact`` (it needs a time limit): the player asks the analysis service
-    (:meth:`c4engine.search.analysis.Analyst.solve`) with its whole limit,
+    (:meth:`c4engine.search.analysis.analyst.Analyst.solve`) with its whole limit,
     and the service splits it: the opening book's or the exact solver's
     move where one is proven in time (on the boards the solver holds, up to 128 bits), else the
     engine's with this player's evaluator in the time left.  The setting names the search asked
@@ -257,7 +257,7 @@ class AnalystPlayer:
 
     Exact where the opening book or the solver proves it in time (the
     quickest win, else a draw, else the slowest loss), else the heuristic
-    engine's choice in the time left (:meth:`c4engine.search.analysis.Analyst.solve`).
+    engine's choice in the time left (:meth:`c4engine.search.analysis.analyst.Analyst.solve`).
     :attr:`last` is the last move's :class:`~c4engine.search.results.PlayResult`.
 
     >>> from c4engine.board import Board

@@ -58,7 +58,7 @@ class Limit:
     positions the search may visit, ``depth`` the plies the heuristic
     engine may look ahead (the exact solver always searches to the end and
     ignores it; an engine bounded by neither time nor nodes searches to its
-    depth, :data:`~c4engine.search.engine.DEFAULT_DEPTH` without one).
+    depth, :data:`~c4engine.search.engine.negamax.DEFAULT_DEPTH` without one).
     """
 
     time: float | None = None

@@ -20,7 +20,7 @@ __all__ = ["Hook", "Progress", "ReviewedPly"]
 
 
 class ReviewedPly(Protocol):
-    """A ply a review has judged (:class:`c4engine.search.review.PlyReview` is one)."""
+    """A ply a review has judged (:class:`c4engine.search.review.game.PlyReview` is one)."""
 
     @property
     def ply(self) -> int:

@@ -5,14 +5,14 @@
   the heuristic engine's estimate; it converts between the two scales and
   says itself in words ("win in 5 moves", "draw", "loss in 8 moves").
 * :class:`PositionAnalysis` -- what the analysis service
-  (:mod:`c4engine.search.analysis`) answers of every column (each a
+  (:mod:`c4engine.search.analysis.analyst`) answers of every column (each a
   :class:`ColumnAnalysis`, :attr:`PositionAnalysis.columns`): its score,
   saying whether it is proven and where it came from (:data:`Source`).
 * :class:`PlayResult` -- a chosen move, its score, source and proof, line and
   cost: what the engine, the analysis service and every player answer.
 
-These are the public answers, with a game's :class:`~c4engine.search.review_results.Review`:
-one a question.  The searches' own results (the solver's, :mod:`c4engine.search.solver_results`;
+These are the public answers, with a game's :class:`~c4engine.search.review.answers.Review`:
+one a question.  The searches' own results (the solver's, :mod:`c4engine.search.solver.answers`;
 the quick search's and the compiled engine's) stay inside the search layer, which turns them
 into these (``tests/test_layers.py`` checks that no module above imports them).
 
@@ -33,13 +33,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_MB, check_table_mb
-from c4engine.search.scale import WIN_SCORE, WIN_THRESHOLD, from_engine, moves_to_end, to_engine
+from c4engine.search.scale import WIN_THRESHOLD, from_engine, moves_to_end, to_engine
 
 __all__ = [
     "DEFAULT_TABLE_MB",
     "MIN_TABLE_MB",
-    "WIN_SCORE",
-    "WIN_THRESHOLD",
     "ColumnAnalysis",
     "PlayResult",
     "PositionAnalysis",
@@ -48,9 +46,10 @@ __all__ = [
     "bound_moves",
     "bound_words",
     "check_table_mb",
-    "moves_to_end",
     "score_words",
 ]
+"""The public answers; and the table sizes, the kernels' own, which the layers above read here (they never
+import a kernel)."""
 
 Source = Literal["rules", "book", "solver", "engine"]
 """Where an answer came from: the rules (a win on the spot, a full board), the opening book, the exact
@@ -281,7 +280,7 @@ class ColumnAnalysis:
 
 @dataclass(frozen=True)
 class PositionAnalysis:
-    """Every column's score and proven bounds, from :meth:`c4engine.search.analysis.Analyst.analyze`.
+    """Every column's score and proven bounds, from :meth:`c4engine.search.analysis.analyst.Analyst.analyze`.
 
     ``columns[c]`` is column ``c``'s :class:`ColumnAnalysis` (None for a full
     column): its score for the side to move if it plays there, the proven
@@ -430,7 +429,7 @@ class PositionAnalysis:
         ``pv_proven`` whether that line is proven best play to the end.
         ``position_score`` is the position's own score (:meth:`score_json`).
 
-        >>> from c4engine.search.analysis import Analyst
+        >>> from c4engine.search.analysis.analyst import Analyst
         >>> from c4engine import Board
         >>> board = Board.from_moves("4455")
         >>> found = Analyst().analyze(board).to_json(board.move_string, board.size, board.connect)
@@ -461,8 +460,8 @@ class PositionAnalysis:
 @dataclass(frozen=True, kw_only=True)
 class PlayResult:
     """A chosen move and what is known of it: the one answer of every player and every search that
-    picks a move (:meth:`Engine.search <c4engine.search.engine.Engine.search>`,
-    :meth:`Analyst.solve <c4engine.search.analysis.Analyst.solve>`, the players' ``last``).
+    picks a move (:meth:`Engine.search <c4engine.search.engine.negamax.Engine.search>`,
+    :meth:`Analyst.solve <c4engine.search.analysis.analyst.Analyst.solve>`, the players' ``last``).
 
     ``column`` is 0-based (None only when a question asked for the score alone and no move was
     found on the way: ``Analyst.solve(best_move=False)``).  ``score`` is the position's value
@@ -503,6 +502,42 @@ class PlayResult:
     nodes_per_thread: tuple[int, ...] = ()
     """The solver's ``nodes`` split between its threads, the caller's first (empty when the solver
     did not answer alone)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The move as JSON for machines, the one shape every front-end gives (docs/analysis.md).
+
+        ``column`` (1-based, null when no move was asked for), ``proven`` (the move keeps the exact
+        score), ``score`` (the position's exact score for the side to move, solver scale; null when
+        not proven), ``estimate`` (the engine's value in its own units; null when exact or none),
+        ``lower`` and ``upper`` (the proven bounds, solver scale; null where nothing is proven),
+        ``label`` (:meth:`describe`), ``source``, ``pv`` (the expected play from this move on,
+        1-based) and ``pv_complete`` (it reaches the end of the game), ``depth`` (the engine's),
+        ``nodes``, ``time`` (seconds) and ``stopped`` (why the search ended early; null when it
+        finished).
+
+        >>> won = PlayResult(column=2, score=Score.proven_value(18, cells=42, stones=6), source="rules",
+        ...                  proven=True, line=(2,), lower=18, upper=18, line_complete=True)
+        >>> won.to_json()["column"], won.to_json()["score"], won.to_json()["label"]
+        (3, 18, 'win in 1 move')
+        """
+        score = self.score
+        exact = score is not None and score.proven
+        return {
+            "column": None if self.column is None else self.column + 1,
+            "proven": self.proven,
+            "score": int(score.value) if exact and score is not None else None,
+            "estimate": None if score is None or exact else round(score.value, 1) + 0.0,  # no -0.0
+            "lower": self.lower,
+            "upper": self.upper,
+            "label": self.describe(),
+            "source": self.source,
+            "pv": [column + 1 for column in self.line],
+            "pv_complete": self.line_complete,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "time": round(self.time, 4),
+            "stopped": self.stopped,
+        }
 
     def describe(self) -> str:
         """The value in words: the exact score's, else what is proven, then the estimate.

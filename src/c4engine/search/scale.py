@@ -44,6 +44,15 @@ WIN_THRESHOLD: Final = WIN_SCORE - MAX_PLIES
 """Engine values this far from zero or farther are wins or losses the search saw to the end."""
 
 
+def sign(score: int) -> int:
+    """A score's sign, its weak score: 1 a win, 0 a draw, -1 a loss.
+
+    >>> sign(18), sign(0), sign(-3)
+    (1, 0, -1)
+    """
+    return (score > 0) - (score < 0)
+
+
 def win_score(cells: int, stones: int) -> int:
     """The score of the side to move when its next stone wins, on a board of ``cells`` holding ``stones``.
 

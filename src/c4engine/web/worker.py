@@ -8,7 +8,7 @@ when the client that asked has gone away, and the search ends at its next
 poll.
 
 Analyses and the ``perfect`` level ask the analysis service
-(:func:`c4engine.search.analysis.shared_analyst`: rules, opening book, exact
+(:func:`c4engine.search.analysis.analyst.shared_analyst`: rules, opening book, exact
 solver, then the heuristic engine for what is left, within the request's
 :class:`~c4engine.search.limit.Limit`, made by the app from its query);
 levels 1-7 are the ladder's players (level 7 asks the same analyst, so a
@@ -46,11 +46,11 @@ from typing import Any, Literal
 from c4engine.board import Board
 from c4engine.play import levels
 from c4engine.play.players import PERFECT, EnginePlayer
-from c4engine.search.analysis import shared_analyst
+from c4engine.search.analysis.analyst import shared_analyst
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress
 from c4engine.search.results import ColumnAnalysis, PositionAnalysis
-from c4engine.search.review import review_game
+from c4engine.search.review.game import review_game
 
 __all__ = ["PERFECT", "Stop", "analyze", "analyze_position", "engine_move", "review_moves", "warm_up"]
 
@@ -140,7 +140,7 @@ def review_moves(
     total: Limit,
     stop: Stop = _never,
 ) -> dict[str, Any]:
-    """The review of the game ``moves`` (:func:`~c4engine.search.review.review_game`), as its JSON.
+    """The review of the game ``moves`` (:func:`~c4engine.search.review.game.review_game`), as its JSON.
 
     Each ply gets ``ply`` (its time: the server's cap), the whole review
     ``total``'s time (on boards the solver cannot hold, each ply at most its

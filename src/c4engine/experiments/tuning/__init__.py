@@ -10,7 +10,7 @@ Every public name is importable from here.
 What is tuned is a :class:`ParameterSpace`: named numeric parameters with
 bounds (linear or logarithmic) and a function that turns a vector of values
 into an evaluator.  :func:`window_space` is the shipped case, the weights of
-the ``windows`` evaluator (:class:`~c4engine.search.weight_files.WindowWeights`:
+the ``windows`` evaluator (:class:`~c4engine.search.engine.weights.WindowWeights`:
 ``own1..own{N-1}``, ``opponent1..``, ``center``); the engine runs them in its
 compiled search, weights passed as arrays, so nothing is recompiled.
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from c4engine.errors import TuneError, echo
-from c4engine.search.evaluators import DEFAULT_WEIGHTS, Evaluator, WindowsEvaluator
-from c4engine.search.weight_files import WindowWeights
+from c4engine.search.engine.evaluators import DEFAULT_WEIGHTS, Evaluator, WindowsEvaluator
+from c4engine.search.engine.weights import WindowWeights
 
 __all__ = [
     "CENTER_RANGE",

@@ -1,0 +1,439 @@
+"""The exact search of one position on several threads sharing one transposition table.
+
+The solver's kernel finds a score by null-window probes, each asking
+"does the position score more than ``v``?" and answering with a proven
+bound; it narrows ``[lower, upper]`` until they meet.  A :class:`Race` has
+``N`` threads (the kernel releases the GIL) answer such questions on the
+solver's one table at once:
+
+* the first thread (the caller's) asks what the kernel alone would ask
+  next (:func:`probe_value`), so with one thread nothing changes;
+* each helper, with its own search stack, asks in a strong solve the
+  first thread's test value's neighbour on the side scores are likely to
+  lie (:func:`neighbour_value`), when nobody asks it, and otherwise the
+  first thread's own question (a weak solve's first question most often
+  ends it): the one question always needed and the one most likely needed
+  next, the two dear ones at the end of a narrowing;
+* threads asking one question split its tree the way ABDADA does (Weill,
+  1996): near the root (:data:`SHARED_PLIES`) a thread marks the position
+  of each move after the first busy while it searches it, and puts off to
+  the end of its row a move whose position another thread has marked
+  (the kernel's ``shared_until``), so the threads work on different
+  subtrees and each finds in the table what the other proved by the time
+  it comes to the moves it put off;
+* every answer narrows the shared window at once; a thread whose question
+  the window has settled is stopped (its flag) and takes the next one;
+  the search ends when the window closes, and the answer is the same
+  whichever thread gave it: each is a proof.
+
+What one thread stores in the table the others find.  A table entry is one
+64-bit word holding the position's key bits and its bounds, written and
+read whole (aligned 64-bit loads and stores are atomic on x86-64 and
+arm64), and found only under its own key: a race between threads can lose
+an entry (two threads replacing one bucket at once) or return an older one,
+either of which only costs work, never a wrong bound.  A busy mark is a
+hint only: a lost or stale one changes the order moves are tried in, never
+a score.  The table must not grow while threads are in it (growing moves
+every entry), so a raced search first has the table at its full size
+(:meth:`Table.use_whole <c4engine.kernels.transposition.Table.use_whole>`).
+
+The serial parts left: the first :data:`RACE_FROM_NODES` nodes of a search
+(alone, so short searches pay nothing for threads, neither the helpers nor
+the whole table), and the first move of
+every node, which all threads search together before they split the rest.
+docs/benchmarks-log.md, "The solver on two cores", says what this gains and
+why it would gain less per core on more of them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from c4engine.kernels import layout as _layout
+from c4engine.kernels.memory import CArray
+from c4engine.kernels.transposition import Table
+
+__all__ = [
+    "RACE_FROM_NODES",
+    "SHARED_PLIES",
+    "Race",
+    "Searcher",
+    "neighbour_value",
+    "new_searchers",
+    "probe_value",
+    "share_frames",
+]
+
+RACE_FROM_NODES = 4_000_000
+"""A search runs alone until it has taken this many nodes (a few tenths of a second), then the
+helpers join.  Starting a helper costs little (a thread, a kernel call: well under a millisecond);
+sharing the table costs more: a race has the table whole (`Table.use_whole`), and every
+short search after it then misses the cache where the grown table would have held it (one thread
+on a whole 72 MB table: 1.4 times the CPU on Test_L2_R2, 1.09 on Test_L1_R2).  At 200 000 nodes
+the helpers joined 11 of Test_L2_R2's searches and the set took 1.45 times the CPU of one
+thread, nodes alike; from here on no search of Test_L2_R2 or of Test_L1_R2's first 20 is
+raced (docs/benchmarks-log.md, "Threads that never cost")."""
+SHARED_PLIES = 8
+"""In a race, nodes fewer plies than this from the root mark the positions they search busy and
+put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelArgs.shared_until`):
+with today's kernel 8 took the fewest nodes on the weak empty board (4 % fewer than 12, on
+the busiest thread too) and about as many as 10 or 12 on the strong one and on ``Test_L1_R3``;
+20 more (docs/benchmarks-log.md, "Threads before a race")."""
+HELPER_SLICE = 1 << 20
+"""Nodes a helper searches between two looks at the node limit and the progress count."""
+
+
+@dataclass
+class Searcher:
+    """One thread's kernel arguments (its own search stack and stop flag, the shared table) and
+    the nodes it searched."""
+
+    args: _layout.KernelArgs
+    nodes: int = 0
+
+    @property
+    def cancel(self) -> CArray:
+        """The searcher's stop flag: 1 stops its kernel call."""
+        flag: CArray = self.args.cancel  # made by kernels.layout: a C array
+        return flag
+
+
+def new_searchers(
+    count: int, width: int, height: int, table: Table, etc_until: int, busy: CArray
+) -> list[Searcher]:
+    """``count`` searchers searching ``table`` on a board of this size, each with a stack of its own, all
+    with the busy marks ``busy``."""
+    return [
+        Searcher(
+            _layout.new_args(width, height, table, etc_until, _layout.new_flag(), busy)._replace(
+                shared_until=SHARED_PLIES
+            )
+        )
+        for _ in range(count)
+    ]
+
+
+def share_frames(istack: CArray) -> None:
+    """Ready the frames of a search paused on one thread for sharing its work (the kernel's
+    ``shared_until``): none of their moves was put off, whatever an earlier race on the same stack
+    left in their ``I_DEFERRED`` (a frame past its first move reads it, only a frame entering its
+    second move sets it)."""
+    for depth in range(min(SHARED_PLIES, len(istack))):
+        istack[depth, _layout.I_DEFERRED] = 0
+
+
+def _half(x: int) -> int:
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+def probe_value(lower: int, upper: int) -> int:
+    """The ``v`` of the next question "more than ``v``?" the kernel's own narrowing asks of the window
+    ``[lower, upper]`` (kernels.solve, the start of a probe): the middle, moved toward the bounds
+    when they are far from 0.
+
+    >>> probe_value(-1, 1), probe_value(-18, 18), probe_value(3, 4)
+    (0, -9, 3)
+    """
+    value = lower + (upper - lower) // 2
+    if value <= 0 and _half(lower) < value:
+        value = _half(lower)
+    elif value >= 0 and _half(upper) > value:
+        value = _half(upper)
+    return value
+
+
+def neighbour_value(value: int) -> int:
+    """The test value a helper asks beside the first thread's "more than ``value``?": the one next
+    to it on the side of 0, where scores gather (the kernel's narrowing expects a question below
+    0 to be answered "yes" and one above "no"), above it for 0 itself (the sign, asked first early
+    in the game).  Once the first thread has its answer, the helper's is the question asked next;
+    at the end of a narrowing the two are the score's two dear proofs, "more than s - 1?" and
+    "more than s?" (docs/benchmarks-log.md, "Threads, desynchronised").
+
+    >>> neighbour_value(-9), neighbour_value(0), neighbour_value(4)
+    (-8, 1, 3)
+    """
+    return value + 1 if value <= 0 else value - 1
+
+
+RunSlice = Callable[[Searcher, CArray, CArray, CArray, int], int]
+"""``run(searcher, positions, rows, state, node_stop)``: one call of the kernel on the searcher's arrays."""
+
+
+@dataclass(frozen=True)
+class Root:
+    """The position raced, as the kernel takes it."""
+
+    current: int
+    mask: int
+    stones: int
+    wide: bool = False
+    """Whether the board is past 64 bits (:func:`c4engine.kernels.layout.is_wide`)."""
+
+
+class Race:
+    """One position's search on ``len(searchers)`` threads (see the module's doc).
+
+    ``run`` calls the kernel, ``next_slice()`` says how many nodes the first
+    thread may search next (None: a limit stopped the search), ``count(n)``
+    adds nodes to the search's budget, ``poll(lower, upper, move)`` reports
+    progress and returns True to stop, ``cancelled()`` tells whether the
+    caller cancelled.  ``other_values`` has helpers ask the neighbour of the
+    first thread's test value when they can (a strong solve's), rather than
+    only the first thread's question (see the module's doc).
+    """
+
+    def __init__(
+        self,
+        searchers: Sequence[Searcher],
+        run: RunSlice,
+        root: Root,
+        *,
+        next_slice: Callable[[int], int | None],
+        count: Callable[[int], None],
+        poll: Callable[[int, int, int | None], bool],
+        cancelled: Callable[[], bool],
+        remaining_nodes: Callable[[], int | None],
+        other_values: bool = True,
+    ) -> None:
+        self._searchers = list(searchers)
+        self._run = run
+        self._root = root
+        self._next_slice = next_slice
+        self._count = count
+        self._poll = poll
+        self._cancelled = cancelled
+        self._remaining_nodes = remaining_nodes
+        self._other_values = other_values
+        self._lock = threading.Lock()
+        self._lower = 0
+        self._upper = 0
+        self._move = -1
+        self._move_bound = 0
+        self._asking: dict[int, int] = {}  # searcher -> the test value it is settling
+        self._reserved = 0  # nodes handed to kernel calls under way, not yet counted
+        self._counting = threading.Event()  # set when a call under way has counted its nodes
+        self._over = False
+        self._failure: BaseException | None = None
+
+    # ----------------------------------------------------------- the race
+
+    def run(self, state: CArray) -> int:
+        """Search on from the first thread's paused ``state`` (kernels.layout) until the window
+        closes or a limit stops it; the window, root move and status end up in ``state``."""
+        self._lower, self._upper = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
+        self._move = int(state[_layout.S_ROOT_MOVE])
+        self._move_bound = int(state[_layout.S_ROOT_BOUND]) if self._move >= 0 else self._lower - 1
+        for searcher in self._searchers:
+            searcher.cancel[0] = 0
+        self._searchers[0].args.busy.clear()  # a stopped race's marks
+        share_frames(self._searchers[0].args.istack)  # the first thread's search, paused on one thread
+        helpers = [
+            threading.Thread(target=self._helper, args=(index,), name=f"c4-solver-{index}", daemon=True)
+            for index in range(1, len(self._searchers))
+        ]
+        status = _layout.DONE
+        try:
+            # the first thread goes on with its question under way: its window becomes that one test
+            first: CArray | None = None
+            if int(state[_layout.S_PHASE]) == _layout.PHASE_SEARCH:
+                value = int(state[_layout.S_MED])
+                state[_layout.S_MIN], state[_layout.S_MAX] = value, value + 1
+                first = state
+                self._asking[0] = value
+            for thread in helpers:
+                thread.start()
+            status = self._first(first)
+        finally:
+            self._stop()
+            for thread in helpers:
+                thread.join()
+        if self._failure is not None:
+            raise self._failure
+        state[_layout.S_MIN], state[_layout.S_MAX] = self._lower, self._upper
+        state[_layout.S_PHASE] = _layout.PHASE_DONE if status == _layout.DONE else _layout.PHASE_START
+        state[_layout.S_ROOT_MOVE] = self._move
+        state[_layout.S_ROOT_BOUND] = self._move_bound
+        return status
+
+    def _first(self, state: CArray | None) -> int:
+        """The caller's thread: the kernel's own questions, the limits and the progress."""
+        searcher = self._searchers[0]
+        positions, rows = self._arrays(
+            self._root.current, self._root.mask, self._root.stones, self._root.wide
+        )
+        value = self._asking.get(0, 0)
+        while True:
+            with self._lock:
+                if self._failure is not None or self._lower >= self._upper:
+                    return _layout.DONE
+                if state is None or not self._lower <= value < self._upper:
+                    value = probe_value(self._lower, self._upper)
+                    state = _layout.new_state(value, value + 1)
+                    self._asking[0] = value
+                    searcher.cancel[0] = 0
+            if self._cancelled():
+                return _layout.CANCELLED
+            size = self._next_slice(len(self._searchers))
+            if size is None:
+                return _layout.PAUSED
+            size = self._reserve(size)
+            if size == 0:  # the node limit is spoken for by the helpers' calls under way
+                self._wait_for_counts()
+                continue
+            before = int(state[_layout.S_NODES])
+            status = self._run(searcher, positions, rows, state, before + size)
+            self._counted(searcher, int(state[_layout.S_NODES]) - before, size)
+            if status == _layout.DONE:
+                self._learn_probe(value, state)
+                state = None
+            elif status == _layout.CANCELLED:
+                if self._cancelled():
+                    return _layout.CANCELLED
+                state = None  # settled by another thread: ask the next question
+            with self._lock:
+                lower, upper, move = self._lower, self._upper, self._move
+            if self._poll(lower, upper, move if move >= 0 else None):
+                return _layout.CANCELLED
+
+    def _helper(self, index: int) -> None:
+        searcher = self._searchers[index]
+        try:
+            while True:
+                with self._lock:
+                    if self._over or self._lower >= self._upper:
+                        return
+                    value = self._choose(index)
+                    self._asking[index] = value
+                    searcher.cancel[0] = 0
+                positions, rows = self._arrays(
+                    self._root.current, self._root.mask, self._root.stones, self._root.wide
+                )
+                state = self._probe(searcher, positions, rows, value)
+                if state is not None:
+                    self._learn_probe(value, state)
+                with self._lock:
+                    if self._over:
+                        return
+                    if self._asking.get(index) == value and self._lower <= value < self._upper:
+                        return  # stopped by the node limit: the first thread ends the race
+        except BaseException as error:  # the first thread raises it once the helpers are stopped
+            with self._lock:
+                self._failure = error
+            self._stop()
+
+    def _choose(self, index: int) -> int:
+        """A helper's next question (under the lock): with ``other_values``, the neighbour of the
+        first thread's test value (:func:`neighbour_value`) when it is inside the window and
+        nobody asks it; else the first thread's own (the one it asks next, when the window has
+        just settled the one it was asking)."""
+        lower, upper = self._lower, self._upper
+        first = self._asking.get(0)
+        if first is None or not lower <= first < upper:
+            first = probe_value(lower, upper)
+        if self._other_values:
+            neighbour = neighbour_value(first)
+            asked = {value for searcher, value in self._asking.items() if searcher != index}
+            if lower <= neighbour < upper and neighbour not in asked:
+                return neighbour
+        return first
+
+    def _probe(self, searcher: Searcher, positions: CArray, rows: CArray, value: int) -> CArray | None:
+        """Ask "more than ``value``?" of ``positions[0]`` on ``searcher``: the finished state, or None when
+        the question was settled elsewhere, the search stopped, or the node limit ran out."""
+        state = _layout.new_state(value, value + 1)
+        while True:
+            if self._over or searcher.cancel[0]:
+                return None
+            size = self._reserve(HELPER_SLICE)
+            if size == 0:
+                return None
+            before = int(state[_layout.S_NODES])
+            status = self._run(searcher, positions, rows, state, before + size)
+            self._counted(searcher, int(state[_layout.S_NODES]) - before, size)
+            if status == _layout.DONE:
+                return state
+            if status == _layout.CANCELLED:
+                return None
+
+    # ------------------------------------------------------ shared results
+
+    def _reserve(self, wanted: int) -> int:
+        """Nodes a kernel call may search, at most ``wanted``: under a node limit, a share of what
+        the calls under way leave, so that all threads together stay within it."""
+        with self._lock:
+            left = self._remaining_nodes()
+            if left is not None:
+                left -= self._reserved
+                wanted = min(wanted, max(left // len(self._searchers), min(left, 1000)), left)
+            wanted = max(wanted, 0)
+            self._reserved += wanted
+            self._counting.clear()
+            return wanted
+
+    def _counted(self, searcher: Searcher, nodes: int, reserved: int) -> None:
+        with self._lock:
+            self._reserved -= reserved
+            searcher.nodes += nodes
+            self._count(nodes)
+            self._counting.set()
+
+    def _wait_for_counts(self) -> None:
+        """Wait until a helper's call under way has counted its nodes (or a moment)."""
+        self._counting.wait(0.01)
+
+    def _learn_probe(self, value: int, state: CArray) -> None:
+        lower, upper = _probe_bounds(value, state)
+        move = int(state[_layout.S_ROOT_MOVE])
+        if move >= 0:
+            self._learn(lower=lower, upper=upper, move=move, move_bound=int(state[_layout.S_ROOT_BOUND]))
+        else:
+            self._learn(lower=lower, upper=upper)
+
+    def _learn(
+        self,
+        *,
+        lower: int | None = None,
+        upper: int | None = None,
+        move: int = -1,
+        move_bound: int | None = None,
+    ) -> None:
+        """Narrow the window by a proven bound; stop every thread whose question it settles."""
+        with self._lock:
+            if lower is not None and lower > self._lower:
+                self._lower = lower
+            if upper is not None and upper < self._upper:
+                self._upper = upper
+            bound = lower if move_bound is None else move_bound
+            if move >= 0 and bound is not None and bound > self._move_bound:
+                self._move, self._move_bound = move, bound
+            for index, value in self._asking.items():
+                if not self._lower <= value < self._upper:
+                    self._searchers[index].cancel[0] = 1
+
+    def _stop(self) -> None:
+        with self._lock:
+            self._over = True
+            for searcher in self._searchers[1:]:
+                searcher.cancel[0] = 1
+
+    @staticmethod
+    def _arrays(current: int, mask: int, stones: int, wide: bool) -> tuple[CArray, CArray]:
+        positions = _layout.positions([(current, mask)], wide)
+        rows = _layout.new_rows(1)
+        rows[0, _layout.R_STONES] = stones
+        return positions, rows
+
+
+def _probe_bounds(value: int, state: CArray) -> tuple[int, int]:
+    """(lower, upper) a finished probe "more than ``value``?" proved: a bound on one side (the
+    kernel's searches fail soft), the other left open."""
+    if int(state[_layout.S_MIN]) > value:
+        return int(state[_layout.S_MIN]), _OPEN_HIGH
+    return _OPEN_LOW, int(state[_layout.S_MAX])
+
+
+_OPEN_LOW = -(1 << 30)
+_OPEN_HIGH = 1 << 30
