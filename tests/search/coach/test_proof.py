@@ -70,7 +70,7 @@ def test_no_proof_of_a_published_set_is_contradicted_or_rejected(name: str) -> N
 
 
 def test_small_boards_every_proof_agrees_with_the_solver() -> None:
-    from c4engine.search.analysis import Analyst
+    from c4engine.search.analysis.analyst import Analyst
 
     analyst = Analyst(book=None)
     import random

@@ -33,7 +33,7 @@ from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import Score
 
 if TYPE_CHECKING:
-    from c4engine.search.analysis import Analyst
+    from c4engine.search.analysis.analyst import Analyst
 
 __all__ = ["Change", "Explanation", "MoveExplanation", "ProofStatus", "explain", "explain_move"]
 
@@ -92,7 +92,7 @@ def _solve(board: Board, analyst: Analyst | None, limit: Limit | None) -> Score 
     if board.is_over:
         return None
     if analyst is None:
-        from c4engine.search.analysis import shared_analyst
+        from c4engine.search.analysis.analyst import shared_analyst
 
         analyst = shared_analyst()
     return analyst.solve(board, UNLIMITED if limit is None else limit).score
@@ -389,7 +389,7 @@ def explain_move(
     line: tuple[int, ...] = ()
     if not child.is_over and after.score is not None and after.score.proven:
         if analyst is None:
-            from c4engine.search.analysis import shared_analyst
+            from c4engine.search.analysis.analyst import shared_analyst
 
             analyst = shared_analyst()
         found = analyst.solve(child, UNLIMITED if limit is None else limit, line=True)
