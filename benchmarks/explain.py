@@ -30,7 +30,8 @@ from c4engine.board import Board
 from c4engine.cli.solve import BENCH_DIR
 from c4engine.player import Player
 from c4engine.search.coach.checker import check_proof
-from c4engine.search.coach.proof import claim_holds, find_proof
+from c4engine.search.coach.claims import claim_holds
+from c4engine.search.coach.proof import find_proof
 
 GOAL_S = 1.0
 

@@ -60,3 +60,37 @@ def test_the_proof_is_for_the_side_not_to_move() -> None:
     assert check_proof(board, replace(proof, controller=Player.FIRST))
     board.play(0)
     assert check_proof(board, proof)
+
+
+COMBINED = {
+    "before": "3414355576455177144321543311672273",
+    "highinverse": "347573633637564217545173151176",
+    "baseclaim": "34767211234546537225571614622534",
+    "lowinverse": "5234366411554144162665134725717653",
+    "vertical": "74425337641465475671176741236615215533",
+}
+"""Positions of Test_L3_R1 (the first player to move, who does not win) proved only by a combination
+of Allis' solutions, each with the rule named."""
+
+
+def test_combinations_of_allis_solutions_are_checked_rule_by_rule() -> None:
+    for rule, moves in COMBINED.items():
+        board, proof = _proof(moves)
+        assert proof.plan is None and proof.claim == "second player at least draws"
+        assert rule in proof.rule_names
+        assert check_proof(board, proof) == ()
+        (used,) = [r for r in proof.rules if r.rule == rule][:1]
+        moved = replace(used, squares=tuple((c, r + 1) for c, r in used.squares))  # one row up
+        tampered = replace(proof, rules=tuple(moved if r is used else r for r in proof.rules))
+        assert check_proof(board, tampered), rule
+        assert check_proof(board, replace(proof, claim="second player wins"))
+
+
+def test_allis_table_refuses_a_claimeven_at_a_lowinverse() -> None:
+    board, proof = _proof(COMBINED["lowinverse"])
+    (inverse,) = [r for r in proof.rules if r.rule == "lowinverse"]
+    column, row = max(inverse.squares)  # the upper (odd) square of the inverse's right column
+    assert board.cell(column, row + 1) is None
+    at = RuleInstance("claimeven", ((column, row), (column, row + 1)), ())  # its lower square at the inverse
+    problems = check_proof(board, replace(proof, rules=(*proof.rules, at)))
+    assert any("does not let the lowinverse and the claimeven" in p for p in problems), problems

@@ -10,7 +10,8 @@ from tests.conftest import PONS
 from c4engine.board import Board
 from c4engine.player import Player
 from c4engine.search.coach.checker import check_proof
-from c4engine.search.coach.proof import claim_holds, find_proof
+from c4engine.search.coach.claims import claim_holds
+from c4engine.search.coach.proof import find_proof
 
 
 def test_diagram_6_1_claimeven_only_the_second_player_at_least_draws() -> None:

@@ -10,7 +10,11 @@ Modules, each one idea:
 * :mod:`~c4engine.search.coach.zugzwang` -- follow-up squares and who controls the zugzwang (Allis ch. 4);
 * :mod:`~c4engine.search.coach.rules` -- the controller's follow-up plan and its rule instances
   (claimeven, baseinverse, vertical, aftereven, oddthreat; rowinverse);
-* :mod:`~c4engine.search.coach.proof` -- the cover: instances refuting every group of the opponent, the claim;
+* :mod:`~c4engine.search.coach.claims` -- what a proof claims, and the proof (:class:`Proof`);
+* :mod:`~c4engine.search.coach.combination` -- Allis' own combination of his solutions (lowinverse,
+  highinverse, baseclaim, before too) for the second player, by his combination table;
+* :mod:`~c4engine.search.coach.proof` -- the search: a follow-up plan whose instances refute every
+  group of the opponent, else a combination; the claim;
 * :mod:`~c4engine.search.coach.checker` -- an independent re-derivation of a proof from the board alone;
 * :mod:`~c4engine.search.coach.explanation` -- the answers and their sentences.
 
@@ -24,7 +28,8 @@ The interface (for review, the web API and the page)::
         .to_json() -> {"position", "size", "connect", "to_move", "threats": [{"player", "column",
             "row", "parity", "playable", "useless", "groups"}], "immediate": [{"kind", "player",
             "columns"}], "zugzwang": {...}, "proof": null | {"claim", "player", "move", "rules":
-            [{"rule", "squares", "refutes", "group"?}], "plan"}, "proof_status", "score": null |
+            [{"rule", "squares", "refutes", "group"?}], "plan" (null for a combination)},
+            "proof_status", "score": null |
             {"value", "proven", "words"}, "sentences": [...]}
     explain_move(board, column, *, analyst=None, limit=None, before=None) -> MoveExplanation
         .changes (Change: kind, text, cell), .score and .best (the mover's), .line (the solver's

@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from c4engine.board import Board
 from c4engine.player import Player
 from c4engine.search.coach.checker import check_proof
+from c4engine.search.coach.claims import Proof, claim_holds
 from c4engine.search.coach.groups import square_name
 from c4engine.search.coach.immediate import Immediate, immediate_facts
-from c4engine.search.coach.proof import Proof, claim_holds, find_proof
+from c4engine.search.coach.proof import find_proof
 from c4engine.search.coach.threats import Threat, find_threats
 from c4engine.search.coach.zugzwang import Zugzwang, find_zugzwang
 from c4engine.search.limit import UNLIMITED, Limit

@@ -32,76 +32,14 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
-
 from c4engine.board import Board
 from c4engine.player import Player
+from c4engine.search.coach.claims import Claim, Proof
+from c4engine.search.coach.combination import find_combination
 from c4engine.search.coach.groups import Cell, Group, open_groups
-from c4engine.search.coach.rules import MAX_PLANS, RULES, Plan, RuleInstance, instances_of, plans
+from c4engine.search.coach.rules import MAX_PLANS, Plan, RuleInstance, instances_of, plans
 
-__all__ = ["CLAIMS", "Claim", "Proof", "claim_holds", "find_proof", "prove_for"]
-
-Claim = Literal[
-    "first player wins",
-    "first player at least draws",
-    "draw",
-    "second player at least draws",
-    "second player wins",
-]
-CLAIMS: tuple[Claim, ...] = (
-    "first player wins",
-    "first player at least draws",
-    "draw",
-    "second player at least draws",
-    "second player wins",
-)
-
-
-@dataclass(frozen=True)
-class Proof:
-    """``claim`` proved for ``controller`` by ``rules`` -- the instances of its follow-up ``plan`` that
-    refute the opponent's groups -- after the side to move plays ``move`` (0-based; None: in the
-    position itself, the controller not to move)."""
-
-    claim: Claim
-    controller: Player
-    rules: tuple[RuleInstance, ...]
-    plan: Plan
-    move: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """``claim``, ``player`` (1 or 2: whose plan), ``move`` (1-based column the side to move plays
-        first, or null), the ``rules`` refuting the groups, and the whole follow-up ``plan``."""
-        return {
-            "claim": self.claim,
-            "player": int(self.controller),
-            "move": None if self.move is None else self.move + 1,
-            "rules": [rule.to_json() for rule in self.rules],
-            "plan": self.plan.to_json(),
-        }
-
-    @property
-    def rule_names(self) -> tuple[str, ...]:
-        """The rules used, each once, in the order of Allis' list."""
-        return tuple(name for name in RULES if any(rule.rule == name for rule in self.rules))
-
-
-def claim_holds(claim: Claim, first_player_score: int) -> bool:
-    """Whether an exact score -- the first player's, on the solver's scale -- agrees with ``claim``.
-
-    >>> claim_holds("second player at least draws", 0), claim_holds("first player wins", -2)
-    (True, False)
-    """
-    if claim == "first player wins":
-        return first_player_score > 0
-    if claim == "first player at least draws":
-        return first_player_score >= 0
-    if claim == "draw":
-        return first_player_score == 0
-    if claim == "second player at least draws":
-        return first_player_score <= 0
-    return first_player_score < 0
+__all__ = ["find_proof", "prove_for"]
 
 
 def prove_for(board: Board, controller: Player, most: int = MAX_PLANS) -> Proof | None:
@@ -195,11 +133,14 @@ def _cover(
 
 
 def find_proof(board: Board) -> Proof | None:
-    """A proof by rules of ``board``: for the side not to move; else for the side to move after one of
-    its moves (centre first); None when neither is found or the game is over (or won at once)."""
+    """A proof by rules of ``board``: for the side not to move (a follow-up plan, else for the second
+    player a combination of Allis' solutions); else for the side to move after one of its moves (centre
+    first, follow-up plans); None when none is found or the game is over (or won at once)."""
     if board.is_over or board.winning_columns():
         return None
     proof = prove_for(board, board.turn.other)
+    if proof is None and board.turn is Player.FIRST:
+        proof = find_combination(board)
     if proof is not None:
         return proof
     mover = board.turn

@@ -65,8 +65,30 @@ __all__ = [
     "plans",
 ]
 
-RuleName = Literal["claimeven", "baseinverse", "vertical", "aftereven", "oddthreat", "rowinverse"]
-RULES: tuple[RuleName, ...] = ("claimeven", "baseinverse", "vertical", "aftereven", "oddthreat", "rowinverse")
+RuleName = Literal[
+    "claimeven",
+    "baseinverse",
+    "vertical",
+    "aftereven",
+    "lowinverse",
+    "highinverse",
+    "baseclaim",
+    "before",
+    "oddthreat",
+    "rowinverse",
+]
+RULES: tuple[RuleName, ...] = (
+    "claimeven",
+    "baseinverse",
+    "vertical",
+    "aftereven",
+    "lowinverse",
+    "highinverse",
+    "baseclaim",
+    "before",
+    "oddthreat",
+    "rowinverse",
+)
 
 MAX_PLANS = 600
 """The most follow-up plans tried for one side of one position: wide boards have many more ways of
@@ -104,7 +126,18 @@ class RuleInstance:
             return f"{self.rule} {names[0]}-{names[1]}: {who} answers {names[0]} with {names[1]}; {refuted}."
         if self.rule in ("baseinverse", "rowinverse"):
             return f"{self.rule} {names[0]}/{names[1]}: {who} gets one of the two; {refuted}."
+        said = {
+            "lowinverse": "gets one square of each column and one of the two upper squares",
+            "highinverse": "gets one of the two upper and one of the two middle squares",
+            "baseclaim": "answers among the three playable squares",
+        }
+        if self.rule in said:
+            return f"{self.rule} {', '.join(names)}: {who} {said[self.rule]}; {refuted}."
         assert self.group is not None
+        if self.rule == "before":
+            return (
+                f"before {self.group.name(width)}: {who} completes it before the squares above it; {refuted}."
+            )
         if self.rule == "oddthreat":
             return (
                 f"oddthreat {names[0]} (group {self.group.name(width)}): follow-up in its column gives "
