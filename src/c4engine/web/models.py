@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from c4engine.geometry import MAX_SIZE
 from c4engine.play import levels
+from c4engine.search.coach.claims import Claim
 from c4engine.search.coach.explanation import ProofStatus
 from c4engine.search.coach.immediate import ImmediateKind
-from c4engine.search.coach.proof import Claim
 from c4engine.search.coach.rules import RuleName
 from c4engine.search.coach.threats import Parity
 from c4engine.search.coach.zugzwang import ControlReason
@@ -340,7 +340,9 @@ class ProofOut(BaseModel):
     player: Literal[1, 2] = Field(description="Whose plan the proof is")
     move: int | None = Field(description="The column (1-based) the side to move plays first, or null")
     rules: list[RuleOut]
-    plan: PlanOut
+    plan: PlanOut | None = Field(
+        description="The follow-up plan the rules come from; null for Allis' own combination of them"
+    )
 
 
 class ExplanationScoreOut(BaseModel):
