@@ -195,7 +195,7 @@ PLY_KEYS = {
     "ply", "player", "column", "score_before", "score_after", "proven", "lower", "upper", "before_lower",
     "before_upper", "estimate", "best_estimate", "words_before", "words_after", "best", "best_proven",
     "best_complete",
-    "verdict", "or_worse", "mark", "pv", "pv_complete", "chosen",
+    "verdict", "or_worse", "mark", "pv", "pv_complete", "chosen", "why",
 }  # fmt: skip
 SIDE_KEYS = {
     "player", "moves", "best", "accuracy", "proven", "inaccuracies", "mistakes", "blunders", "not_proven",

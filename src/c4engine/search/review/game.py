@@ -17,6 +17,10 @@ the move played with the best one:
 * **not chosen** -- nobody chose the move (a match's random opening,
   ``opening_plies``): scored, but judged for no one and out of every count.
 
+Every mistake and blunder then gets the coach's reasons, ``why``
+(:mod:`c4engine.search.review.reasons`): what the move changed -- a threat,
+the zugzwang, a proof by Allis' rules -- and the solver's refutation.
+
 A side's accuracy is its share of best moves among its proven ones, given
 only from :data:`MIN_PROVEN_MOVES` proven moves on (fewer say too little).
 
@@ -61,6 +65,7 @@ from c4engine.search.review.answers import PlyReview, Review
 from c4engine.search.review.columns import intersect, value_bounds
 from c4engine.search.review.lines import Aside
 from c4engine.search.review.ply import review_ply
+from c4engine.search.review.reasons import with_reasons
 from c4engine.search.review.verdicts import verdict_of
 
 __all__ = ["DEFAULT_PLY_LIMIT", "GameLike", "board_of_game", "review_game"]
@@ -160,6 +165,8 @@ def review_game(
                 aside.stop()
                 break
         plies = [aside.finish(ply) for ply in reversed(reviewed)]
+    judged = _agreeing(plies)  # the verdicts final: now the mistakes and blunders get their reasons
+    reasoned = with_reasons(analyst, positions, judged, limit, budget)
     outcome, reason = result if result is not None else (final.result, None)
     return Review(
         moves=moves,
@@ -167,7 +174,7 @@ def review_game(
         height=final.height,
         connect=final.connect,
         result=outcome,
-        plies=_agreeing(plies),
+        plies=reasoned,
         complete=complete,
         time=budget.time_spent,
         ply_time=limit.time,
