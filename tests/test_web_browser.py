@@ -725,6 +725,24 @@ def test_past_64_bits_the_page_analyses_exactly_and_plays_perfect(page: Any, bas
     assert best_chips(page) and all(labels[column - 1] == kept for column in best_chips(page)), labels
 
 
+def test_perfect_level_early_on_8x8_says_its_move_is_not_proven(page: Any, base: str) -> None:
+    """4453 on 8x8: no proof comes within the server's time for a move (nothing is proven on 8x8 before
+    about 20 stones), so the move the page plays is the best estimate, and it says so -- in its move
+    line and in its header, which no longer says "perfect play" -- as the API's answer does."""
+    replies: list[Any] = []
+    page.on("response", lambda response: "/api/move" in response.url and replies.append(response))
+    open_page(page, base, "?pos=4453&size=8x8&level=perfect&play=second")  # the computer is X, to move
+    assert len(moves(page)) == 5
+    answers = [reply.json() for reply in replies if reply.status == 200]
+    assert len(answers) == 1 and answers[0]["level"] == "perfect" and not answers[0]["proven"], answers
+    column = answers[0]["column"]
+    assert page.inner_text("#announce") == f"Computer played column {column} (not proven: best estimate)."
+    subtitle = page.inner_text("#subtitle")
+    assert "perfect play" not in subtitle and "not proven" in subtitle, subtitle
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "perfect-8x8-not-proven.png"), full_page=True)
+
+
 def test_show_the_best_line_draws_it_to_the_end_and_steps_through_it(page: Any, base: str) -> None:
     """133524: the side to move wins in 17; the line drawn ends with the winning stone."""
     open_page(page, base, "?pos=133524&play=both")
@@ -749,3 +767,50 @@ def test_show_the_best_line_draws_it_to_the_end_and_steps_through_it(page: Any, 
     assert page.inner_text("#line-where") == f"stone {count - 1} of {count}"
     page.click("#line-forward")
     assert page.locator("#board .ghost").count() == count and page.is_disabled("#line-forward")
+
+
+def test_the_threats_are_drawn_and_the_explanation_shown(page: Any, base: str) -> None:
+    """Allis' Diagram 8.1 (333244442525155): X's odd threat at a3 and O's even threat at f2 marked
+    on their cells -- a letter for whose, a round mark for an odd row and a square one for an even
+    row, and a legend -- and the coach's sentences beside the analysis, the proof by rules among
+    them: all exactly as ``/api/explain`` gives them."""
+    position = "333244442525155"
+    open_page(page, base, f"?pos={position}&play=both")
+    page.keyboard.press("a")
+    page.wait_for_function("() => document.querySelectorAll('#coach-sentences li').length > 1")
+    page.wait_for_function("() => document.querySelectorAll('#analysis .chip[title]').length === 7")
+    explained = httpx.get(f"{base}/api/explain", params={"pos": position}, timeout=60).json()
+    marks = page.eval_on_selector_all(
+        "#board .threat",
+        """marks => marks.map(m => [+m.dataset.column, +m.dataset.row, m.textContent,
+             m.classList.contains('odd') ? 'odd' : m.classList.contains('even') ? 'even' : '?',
+             getComputedStyle(m).borderRadius])""",
+    )
+    expected = [
+        (threat["column"], threat["row"], "X" if threat["player"] == 1 else "O", threat["parity"])
+        for threat in explained["threats"]
+    ]
+    assert sorted(tuple(mark[:4]) for mark in marks) == sorted(expected)
+    assert {(1, 3, "X", "odd"), (6, 2, "O", "even")} <= set(expected)
+    # the shape tells the parity apart without colour: round (50 %) for odd, square corners for even
+    shapes = {mark[3]: mark[4] for mark in marks}
+    assert shapes["odd"] == "50%" and shapes["even"] != "50%"
+    for column, row, _, _ in expected:  # each mark in its own cell: rows count from the bottom
+        cell = page.locator(f"#board .column[data-column='{column}'] .cell[data-row='{row}'] .threat")
+        assert cell.count() == 1
+    assert page.is_visible("#coach-legend") and "odd row" in page.inner_text("#coach-legend")
+    sentences = page.eval_on_selector_all("#coach-sentences li", "items => items.map(i => i.textContent)")
+    assert sentences == explained["sentences"]
+    assert any(sentence.startswith("Proved by Allis' rules") for sentence in sentences)
+    assert page.get_attribute("#coach", "data-proof") == "first player wins"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "explanation.png"), full_page=True)
+    assert (ARTIFACTS / "explanation.png").stat().st_size > 10_000
+    # a move: the marks and the sentences follow the new position; the analysis off, they go
+    page.keyboard.press("1")
+    page.wait_for_function(f"() => document.getElementById('moves').value === '{position}1'")
+    page.wait_for_function(f"() => document.getElementById('coach').dataset.pos === '{position}1'")
+    after = httpx.get(f"{base}/api/explain", params={"pos": position + "1"}, timeout=60).json()
+    assert page.locator("#board .threat").count() == len({(t["column"], t["row"]) for t in after["threats"]})
+    page.keyboard.press("a")
+    assert page.is_hidden("#coach") and page.locator("#board .threat").count() == 0

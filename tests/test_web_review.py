@@ -80,7 +80,8 @@ def test_review_is_the_analysis_service_s(base: str) -> None:
     assert [set(ply) for ply in got["plies"]] == [set(ply) for ply in expected["plies"]]  # every field
     # What depends on the time a ply had: the best columns compared in it, and the line (one among
     # equally good ones, as the table's contents have it).
-    timed = {"best", "best_proven", "best_complete", "pv", "pv_complete"}
+    # the coach's reasons end with the solver's refutation, one line among equally good ones too
+    timed = {"best", "best_proven", "best_complete", "pv", "pv_complete", "why"}
     for mine, theirs in zip(got["plies"], expected["plies"], strict=True):
         assert {k: v for k, v in mine.items() if k not in timed} == {
             k: v for k, v in theirs.items() if k not in timed
@@ -90,13 +91,15 @@ def test_review_is_the_analysis_service_s(base: str) -> None:
         if mine["best_proven"] and mine["best_complete"] and theirs["best_complete"]:
             assert mine["best"] == theirs["best"]
     assert {ply["verdict"] for ply in got["plies"]} == {"best", "mistake"}
+    theirs_why = {ply["ply"]: ply["why"] for ply in expected["plies"]}
     lines = 0
     for ply in got["plies"]:
         assert ply["player"] == 2 - ply["ply"] % 2 and ply["column"] == int(GAME[ply["ply"] - 1])
         if ply["verdict"] == "best":
-            assert ply["pv"] == [] and ply["mark"] == ""
+            assert ply["pv"] == [] and ply["mark"] == "" and ply["why"] is None
             continue
         assert ply["mark"] == "?" and ply["column"] not in ply["best"]
+        assert ply["why"] and theirs_why[ply["ply"]]  # every mistake has its reasons, here and there
         if not ply["pv"]:  # no column proven best in the ply's time: no line
             assert not ply["best_proven"]
             continue
@@ -127,6 +130,9 @@ def test_review_marks_blunders(client: httpx.Client) -> None:
     first = got["summary"]["first"]
     assert (first["accuracy"], first["proven"], first["not_chosen"], got["advice"]) == (None, 3, 0, None)
     assert all(ply["chosen"] for ply in got["plies"])
+    # the coach's reasons for the two blunders, and for nothing else
+    assert [bool(ply["why"]) for ply in got["plies"]] == [False, False, True, True, False]
+    assert got["plies"][3]["why"].startswith("X answers in column 3 with a double threat")
 
 
 def test_a_long_review_comes_back_whole_within_the_cap() -> None:
@@ -185,6 +191,7 @@ def test_review_is_in_the_openapi_document(client: httpx.Client) -> None:
     ply = document["components"]["schemas"]["PlyOut"]["properties"]
     assert {"ply", "player", "column", "score_before", "score_after", "proven", "lower", "upper"} <= set(ply)
     assert set(ply["verdict"]["enum"]) == set(VERDICTS)  # every verdict the review gives
+    assert "why" in ply and "mistake or a blunder" in ply["why"]["description"]
 
 
 def test_a_gone_client_s_review_is_cancelled() -> None:
@@ -330,6 +337,14 @@ def test_a_mistake_s_better_line_is_drawn(page: Any, served: str, review_json: d
     assert sorted(ghosts) == [[n + 1, column] for n, column in enumerate(line)]
     text = page.inner_text("#review-text")
     assert "Move 13" in text and "mistake" in text and "draw → loss" in text and "Better: column 2" in text
+    # the coach's reasons, as the page's own review gives them (its line may be another equally good one)
+    why = page.inner_text("#review-why")
+    assert why.startswith("Why: ") and len(why) > len("Why: ") and page.is_visible("#review-why")
+    reasoned = [ply["ply"] for ply in review_json["plies"] if ply["verdict"] in ("mistake", "blunder")]
+    listed = page.eval_on_selector_all(
+        "#review-summary .review-whys li", "items => items.map(i => +i.dataset.ply)"
+    )
+    assert listed == reasoned and 13 in listed
     # A move that kept the score draws no line.
     page.keyboard.press("ArrowRight")
     wait_ply(page, 14)
@@ -340,6 +355,7 @@ def test_a_mistake_s_better_line_is_drawn(page: Any, served: str, review_json: d
     page.keyboard.press("ArrowRight")
     wait_ply(page, 17)
     assert page.locator("#board .ghost").count() == 0 and page.locator("#board .column.played").count() == 0
+    assert page.is_hidden("#review-why")  # nor any reasons
 
 
 @needs_chromium

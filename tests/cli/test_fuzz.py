@@ -75,6 +75,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("review",): ["review", "4453"],
     ("puzzles",): ["puzzles", "good.txt", "-o", "p.jsonl"],
     ("puzzle",): ["puzzle"],
+    ("explain",): ["explain", "4453"],
 }
 
 # Where each command's long work starts: (module, attribute) replaced by a stub raising WorkStarted.

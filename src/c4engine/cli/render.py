@@ -78,22 +78,33 @@ def render_board(board: Board, *, color: bool = False) -> str:
 
 
 def render_review(review: Review, *, color: bool = False) -> str:
-    """The review for a terminal: the table, the marks coloured, then each costly move's better line.
+    """The review for a terminal: the table, the marks coloured, then each costly move's better line,
+    then why each mistake and blunder cost what it did (the coach's reasons).
 
     >>> from c4engine.search.review.game import PlyReview
     >>> from c4engine.player import Player
     >>> ply = PlyReview(4, Player.FIRST, 4, 42, 2, 2, -1, -1, None, None, (3,), True, True, "blunder",
-    ...                 False, (3, 3, 3), True)
+    ...                 False, (3, 3, 3), True, why="It lets O win at once in column 5.")
     >>> print(_better_line(ply))
     ply 5, X played 5 (loss in 19): better 4 (win in 18), line 4 4 4
+    >>> print(_why_line(ply))
+    ply 5, X played 5 (?? blunder): It lets O win at once in column 5.
     """
     lines = [review.table(style=_styled if color else None)]
     costly = [ply for ply in review.plies if ply.mark and ply.pv]
     if costly:
         lines += ["", "Better moves:"] + ["  " + _better_line(ply) for ply in costly]
+    reasoned = [ply for ply in review.plies if ply.why]
+    if reasoned:
+        lines += ["", "Why:"] + ["  " + _why_line(ply) for ply in reasoned]
     if review.advice is not None:
         lines += ["", review.advice]
     return "\n".join(lines)
+
+
+def _why_line(ply: PlyReview) -> str:
+    verdict = ply.verdict + (" or worse" if ply.or_worse else "")
+    return f"ply {ply.ply}, {ply.player.symbol} played {ply.column + 1} ({ply.mark} {verdict}): {ply.why}"
 
 
 def _styled(mark: str, text: str) -> str:

@@ -48,7 +48,7 @@ from c4engine.cli.options import (
 )
 from c4engine.cli.progress import Progress
 from c4engine.cli.render import render_review, wants_color
-from c4engine.errors import C4Error, echo_path
+from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import parse_size
 from c4engine.player import Player
 from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
@@ -232,11 +232,26 @@ def _game(args: argparse.Namespace, width: int, height: int, connect: int) -> _G
     if args.db is not None:
         return _match_game(check_input_file(args.db, "--db"), args.game_number)
     text: str = args.game
+    if _is_folder(text):
+        raise C4Error(f"GAME {echo_path(text)} is a folder: give a move string or a game record's JSON file")
     if _is_record(text):
         from c4engine.play.record import GameRecord  # loaded only for a file
 
         return _Game(GameRecord.load(check_input_file(text, "GAME")).to_board())
-    return _Game(Board.from_moves(text.strip(), width, height, connect))
+    board = Board.from_moves(text.strip(), width, height, connect)
+    if not board.moves:  # as the web's review refuses it: there is nothing to score
+        raise C4Error(
+            f"GAME {echo(text)} has no moves to review: give a move string (e.g. 4453) or a game record"
+        )
+    return _Game(board)
+
+
+def _is_folder(text: str) -> bool:
+    """Whether ``text`` names a folder (which the move string ``/`` or ``.`` would otherwise be read as)."""
+    try:
+        return bool(text.strip()) and Path(text).is_dir()
+    except (OSError, ValueError):  # too long a name, a NUL byte
+        return False
 
 
 def _is_record(text: str) -> bool:

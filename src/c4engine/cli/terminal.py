@@ -26,6 +26,7 @@ from c4engine.cli.progress import AgentProgress, Progress
 from c4engine.cli.render import player_symbol, render_board, render_review, wants_color
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
+from c4engine.play.perfect import PerfectPlayer
 from c4engine.player import Player
 from c4engine.search.analysis.analyst import shared_analyst
 from c4engine.search.limit import Limit
@@ -88,7 +89,7 @@ class TerminalGame:
 
     def _moved(self, event: MoveEvent) -> None:
         if not event.agent.is_human and not event.undone:
-            self.say(f"{self._label(event.player)} plays {event.column + 1}.")
+            self.say(f"{self._label(event.player)} plays {event.column + 1}{_unproven(event.agent)}.")
 
     def show(self) -> None:
         self.say()
@@ -245,3 +246,13 @@ class TerminalGame:
             return
         cells = " ".join(f"{column + 1}:{row + 1}" for column, row in self.game.board.winning_cells())
         self.say(f"{self._label(winner)} wins!  Winning line (column:row) {cells}.")
+
+
+def _unproven(agent: object) -> str:
+    """`` (not proven: best estimate ...)`` after the move of a perfect player that could not prove it
+    within its proof budget; nothing after any other move."""
+    if not isinstance(agent, PerfectPlayer) or agent.last is None or agent.last.proven:
+        return ""
+    seconds = agent.proof_limit.time
+    budget = f"the {seconds:g} s proof budget ran out" if seconds is not None else "not proven in time"
+    return f" (not proven: best estimate; {budget})"

@@ -10,6 +10,8 @@ at ``/openapi.json``):
 * ``GET /api/position`` -- the board of a move string, whose turn, the winner and its line;
 * ``GET /api/analyze`` -- every column's proven bounds, score or estimate and line, the best
   columns by dominance (time-capped; says what is proven): ``c4 analyze --json``'s shape;
+* ``GET /api/explain`` -- the coach's explanation: threats (odd and even), immediate facts, the
+  zugzwang, a proof by Allis' rules where they settle it, the sentences: ``c4 explain --json``'s shape;
 * ``POST /api/move`` -- the computer's move at a skill level;
 * ``POST /api/review`` -- every move of a game scored, mistakes marked, the better lines;
 * ``GET /api/record`` -- the game as a JSON game record;
@@ -47,6 +49,7 @@ from c4engine.web.caps import ServerCaps
 from c4engine.web.errors import add_error_handlers
 from c4engine.web.middleware import RequestCapsMiddleware, SecurityHeadersMiddleware
 from c4engine.web.pool import Lane
+from c4engine.web.routes.explain import explain_routes
 from c4engine.web.routes.move import move_routes
 from c4engine.web.routes.position import position_routes
 from c4engine.web.routes.puzzle import puzzle_routes
@@ -91,6 +94,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
     for router in (
         health_routes(caps, analyses, moves),
         position_routes(caps, analyses),
+        explain_routes(caps, analyses),
         move_routes(caps, moves),
         review_routes(caps, analyses),
         puzzle_routes(caps, analyses),

@@ -15,6 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from c4engine.geometry import MAX_SIZE
 from c4engine.play import levels
+from c4engine.search.coach.claims import Claim
+from c4engine.search.coach.explanation import ProofStatus
+from c4engine.search.coach.immediate import ImmediateKind
+from c4engine.search.coach.rules import RuleName
+from c4engine.search.coach.threats import Parity
+from c4engine.search.coach.zugzwang import ControlReason
 
 __all__ = [
     "AnalysisOut",
@@ -22,6 +28,7 @@ __all__ = [
     "ColumnOut",
     "ConnectQuery",
     "ErrorOut",
+    "ExplanationOut",
     "HealthOut",
     "LevelNumber",
     "MoveIn",
@@ -132,6 +139,10 @@ class AnalysisOut(BaseModel):
 
 LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
 
+CHOICES: dict[str, str] = {"level": f'a level number 1..{len(levels.LEVELS)} or "perfect"'}
+"""What a field of several kinds allows, in words: its error names the value given and these
+(pydantic's own words would name each kind it tried, ``level.constrained-int: ...``)."""
+
 
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -151,15 +162,33 @@ class MoveIn(BaseModel):
 
 
 class MoveOut(BaseModel):
+    """The computer's move: :meth:`PlayResult.to_json <c4engine.search.results.PlayResult.to_json>`
+    (the same fields, tests/test_web_api.py checks), with the position after it."""
+
     column: int = Field(description="The computer's column (1-based)")
-    pos: str = Field(description="The position after it")
-    level: int | Literal["perfect"]
     proven: bool = Field(
         description="Whether the move is proven best: the opening book's or the solver's, or the engine "
         "saw the end of the game"
     )
+    score: int | None = Field(
+        description="The position's exact score before the move (solver scale); null when not proven"
+    )
+    estimate: float | None = Field(description="The engine's value in its own units; null when exact or none")
+    lower: int | None = Field(
+        description="The proven lower bound of the position's score; null: nothing proven"
+    )
+    upper: int | None = Field(description="The proven upper bound; null: nothing proven")
+    label: str = Field(examples=["win in 5 moves", "unknown (time limit): ...; estimate +3.5 (not proven)"])
+    source: Literal["rules", "book", "solver", "engine"]
+    pv: list[int] = Field(description="The expected play from this move on, 1-based")
+    pv_complete: bool = Field(description="Whether pv reaches the end of the game")
+    depth: int | None = Field(description="The engine's last depth completed; null when it did not choose")
+    nodes: int
+    stopped: str | None = Field(description="Why the search ended before it finished; null when it finished")
     complete: bool = Field(description="False when the time cap stopped the search before it finished")
-    time: float
+    time: float = Field(description="Wall-clock seconds of the whole answer")
+    pos: str = Field(description="The position after it")
+    level: int | Literal["perfect"]
     position: PositionOut
 
 
@@ -217,6 +246,10 @@ class PlyOut(BaseModel):
     pv: list[int] = Field(description="Where the move was not best: the best column's line (1-based columns)")
     pv_complete: bool = Field(description="Whether pv reaches the end of the game")
     chosen: bool = Field(description="False for a move nobody chose (a match's random opening)")
+    why: str | None = Field(
+        description="A mistake or a blunder: the coach's reasons -- what the move changed (threats, "
+        "zugzwang, a proof by Allis' rules) and the solver's refutation; null for every other verdict"
+    )
 
 
 class SideSummaryOut(BaseModel):
@@ -337,6 +370,115 @@ class RetryOut(BaseModel):
     best: list[int] = Field(description="The best columns (1-based); empty when not proven")
     refutation: int | None = Field(description="After a wrong column: the opponent's best reply")
     words: str
+
+
+# The coach's explanation (/api/explain): Explanation.to_json's shape, key for key (extra="forbid":
+# the route checks every answer against these, so a key the coach adds must be added here too).
+
+
+class ThreatOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    player: Literal[1, 2] = Field(description="1: the first player (X), 2: the second (O)")
+    column: int = Field(description="1-based")
+    row: int = Field(description="1-based, from the bottom")
+    parity: Parity = Field(description="The row's parity (row 1, the bottom, is odd)")
+    playable: bool = Field(description="Whether the cell is its column's lowest empty one: playable now")
+    useless: bool = Field(
+        description="Directly above an opponent's threat, or above another threat of the same player in "
+        "its column"
+    )
+    groups: list[list[Cell]] = Field(description="The groups (lines of connect cells) the cell completes")
+
+
+class ImmediateOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: ImmediateKind
+    player: Literal[1, 2] = Field(description="Whose fact it is")
+    columns: list[int] = Field(description="1-based")
+
+
+class FollowUpOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    player: Literal[1, 2] = Field(description="The side answering in the same column (follow-up)")
+    squares: list[Cell] = Field(description="The empty cells that follow-up gives it")
+    opponent_squares: list[Cell] = Field(description="The empty cells it gives the other side")
+    odd_columns: list[int] = Field(description="1-based columns with an odd number of empty cells")
+
+
+class ZugzwangOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    controller: Literal[1, 2] | None = Field(description="Who controls the zugzwang; null: no one says")
+    reason: ControlReason | Literal["proof"] = Field(description="proof: a confirmed proof says who")
+    follow_up: FollowUpOut
+    odd_threats: list[Cell]
+    even_threats: list[Cell]
+    proven: bool = Field(description="Whether a confirmed proof by Allis' rules settles the control")
+
+
+class RuleOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rule: RuleName
+    squares: list[Cell]
+    refutes: list[list[Cell]] = Field(description="The opponent's groups this instance refutes")
+    group: list[Cell] | None = Field(None, description="Aftereven and oddthreat: the rule's own group")
+
+
+class PlanOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    pairs: list[list[Cell]] = Field(description="Column pairs [lower, upper] of the follow-up plan")
+    across: list[list[Cell]] = Field(description="Pairs across two columns")
+    threat: Cell | None = Field(description="The odd threat the plan wins with, or null")
+
+
+class ProofOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    claim: Claim
+    player: Literal[1, 2] = Field(description="Whose plan the proof is")
+    move: int | None = Field(description="The column (1-based) the side to move plays first, or null")
+    rules: list[RuleOut]
+    plan: PlanOut | None = Field(
+        description="The follow-up plan the rules come from; null for Allis' own combination of them"
+    )
+
+
+class ExplanationScoreOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    value: int | float = Field(description="Solver scale when proven, else the engine's estimate")
+    proven: bool
+    words: str = Field(examples=["draw", "win in 5 moves", "estimate +3.0 (not proven)"])
+
+
+class ExplanationOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    position: str = Field(description="The moves, as a move string")
+    size: str = Field(examples=["7x6"])
+    connect: int
+    to_move: Literal[1, 2] | None = Field(description="1 or 2; null once the game is over")
+    threats: list[ThreatOut] = Field(description="Every empty cell that completes connect for a player")
+    immediate: list[ImmediateOut] = Field(
+        description="A win now, a forced block, a double threat, a move giving a win directly above"
+    )
+    zugzwang: ZugzwangOut
+    proof: ProofOut | None = Field(
+        description="A proof by Allis' rules, shown only when its checker accepts it and the exact score "
+        "agrees; else null"
+    )
+    proof_status: ProofStatus = Field(
+        description="confirmed: checked and the exact score agrees (shown); none: no proof by rules; "
+        "unconfirmed: the score is not proven, so none is shown; contradicted, rejected: never expected"
+    )
+    score: ExplanationScoreOut | None = Field(description="The solver's score for the side to move")
+    sentences: list[str] = Field(description="The explanation in words, each from a checked fact")
+    time: float
 
 
 class HealthOut(BaseModel):

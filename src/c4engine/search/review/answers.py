@@ -38,7 +38,9 @@ class PlyReview:
     proven best column's line, to the end of the game when ``pv_complete``,
     where the move was not proven best (empty when it was, or when no
     column is proven best).  ``chosen`` is False for a move nobody chose (a
-    match's random opening): its verdict is then ``"not chosen"``.
+    match's random opening): its verdict is then ``"not chosen"``.  ``why`` is
+    the coach's reasons for a mistake or a blunder
+    (:mod:`c4engine.search.review.reasons`), None for every other verdict.
     """
 
     index: int
@@ -59,6 +61,7 @@ class PlyReview:
     pv: tuple[int, ...]
     pv_complete: bool
     chosen: bool = True
+    why: str | None = None
 
     @property
     def ply(self) -> int:
@@ -130,6 +133,7 @@ class PlyReview:
             "pv": [column + 1 for column in self.pv],
             "pv_complete": self.pv_complete,
             "chosen": self.chosen,
+            "why": self.why,
         }
 
 
@@ -330,7 +334,8 @@ class Review:
                         "words_before", "words_after", "best" (columns), "best_proven", "best_complete",
                         "verdict" ("best" | "inaccuracy" | "mistake" | "blunder" | "not proven"
                         | "not chosen"), "or_worse", "mark" ("?!" | "?" | "??" | ""), "pv",
-                        "pv_complete", "chosen"}, ...],
+                        "pv_complete", "chosen", "why" (the coach's reasons for a mistake or a
+                        blunder, else null)}, ...],
              "summary": {"first": {...}, "second": {...}, "turning_points": [plies]}}
 
         Each side's summary: ``player``, ``moves`` (chosen), ``best``,

@@ -17,6 +17,10 @@ the move played with the best one:
 * **not chosen** -- nobody chose the move (a match's random opening,
   ``opening_plies``): scored, but judged for no one and out of every count.
 
+Every mistake and blunder then gets the coach's reasons, ``why``
+(:mod:`c4engine.search.review.reasons`): what the move changed -- a threat,
+the zugzwang, a proof by Allis' rules -- and the solver's refutation.
+
 A side's accuracy is its share of best moves among its proven ones, given
 only from :data:`MIN_PROVEN_MOVES` proven moves on (fewer say too little).
 
@@ -61,6 +65,7 @@ from c4engine.search.review.answers import PlyReview, Review
 from c4engine.search.review.columns import intersect, value_bounds
 from c4engine.search.review.lines import Aside
 from c4engine.search.review.ply import review_ply
+from c4engine.search.review.reasons import with_reasons
 from c4engine.search.review.verdicts import verdict_of
 
 __all__ = ["DEFAULT_PLY_LIMIT", "GameLike", "board_of_game", "review_game"]
@@ -160,6 +165,8 @@ def review_game(
                 aside.stop()
                 break
         plies = [aside.finish(ply) for ply in reversed(reviewed)]
+    judged = _agreeing(plies)  # the verdicts final: now the mistakes and blunders get their reasons
+    reasoned = with_reasons(analyst, positions, judged, limit, budget)
     outcome, reason = result if result is not None else (final.result, None)
     return Review(
         moves=moves,
@@ -167,7 +174,7 @@ def review_game(
         height=final.height,
         connect=final.connect,
         result=outcome,
-        plies=_agreeing(plies),
+        plies=reasoned,
         complete=complete,
         time=budget.time_spent,
         ply_time=limit.time,
@@ -180,9 +187,14 @@ def review_game(
 def _agreeing(plies: list[PlyReview]) -> tuple[PlyReview, ...]:
     """The plies with what each proves of its neighbour shared: a ply's score after its move is the
     next mover's score before, negated (a ply's fallback analysis may have proven it after the next
-    ply, reviewed first, was judged), and every changed ply judged again."""
+    ply, reviewed first, was judged), and every changed ply judged again.  So is an estimate: the
+    position after a move has one, its own analysis's (the next ply's best), so that consecutive
+    plies never tell of one position two values of different signs (an analysis of the earlier
+    position estimates it a depth shallower, ending on the other side's stone)."""
     for index in range(len(plies) - 1):
         earlier, later = plies[index], plies[index + 1]
+        if earlier.estimate is not None and later.best_estimate is not None:
+            plies[index] = earlier = replace(earlier, estimate=-later.best_estimate + 0.0)  # no -0.0
         lower, upper = intersect((earlier.lower, earlier.upper), (-later.before_upper, -later.before_lower))
         if (lower, upper) != (earlier.lower, earlier.upper):
             plies[index] = _judged(replace(earlier, lower=lower, upper=upper))

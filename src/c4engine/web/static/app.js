@@ -32,12 +32,15 @@ const state = {
   pos: "",
   position: null,
   thinking: null, // AbortController of the computer's move request
+  unproven: false, // whether the perfect level's last move is not proven (the header says so)
   engineError: null, // why the computer's last move failed; Retry asks again
   analysis: null, // AbortController of the analysis requests
   result: null, // the latest analysis of the current position (the hint uses it too)
   hint: null,
   showLine: false,
   lineStep: 0, // how many stones of the best line are drawn (stepping through it)
+  explaining: null, // AbortController of the explanation request
+  explanation: null, // {pos, data} or {pos, error}: the coach's explanation of a position
 };
 
 // ------------------------------------------------------------- the URL
@@ -221,9 +224,15 @@ function buildBoard() {
     labels.appendChild(label);
   }
   $("title-n").textContent = NUMBER_WORDS[state.connect] || String(state.connect);
+  state.unproven = false;
+  showSubtitle();
+  clearAnalysis();
+}
+
+// The header: the board, and who plays -- "perfect play" only while the computer's moves are proven.
+function showSubtitle() {
   const opponent = state.play === "both" ? "two players" : computerName();
   $("subtitle").textContent = `${state.width}×${state.height} · connect ${state.connect} · ${opponent}`;
-  clearAnalysis();
 }
 
 // Whether the exact solver holds a board this size: "perfect" play exists only there.
@@ -232,7 +241,8 @@ function solverHolds(width, height) {
 }
 
 function computerName() {
-  return state.level === PERFECT ? "perfect play" : `level ${state.level} ${LEVEL_NAMES[state.level]}`;
+  if (state.level === PERFECT) return state.unproven ? "perfect level, last move not proven" : "perfect play";
+  return `level ${state.level} ${LEVEL_NAMES[state.level]}`;
 }
 
 function render(position, dropped) {
@@ -252,7 +262,7 @@ function render(position, dropped) {
         continue;
       }
       let piece = cell.firstElementChild;
-      const fresh = !piece || piece.classList.contains("ghost");
+      const fresh = !piece || piece.classList.contains("ghost") || piece.classList.contains("threat");
       if (fresh) {
         piece = document.createElement("div");
         cell.replaceChildren(piece);
@@ -396,9 +406,13 @@ function clearAnalysis() {
   state.analysis = null;
   state.result = null;
   state.showLine = false;
+  if (state.explaining) state.explaining.abort();
+  state.explaining = null;
+  state.explanation = null;
   $("analysis").replaceChildren();
   $("analysis").classList.remove("loading");
   $("analysis-note").hidden = true;
+  renderCoach();
   renderLine();
 }
 
@@ -514,7 +528,10 @@ function renderLine() {
   button.textContent = state.showLine ? "Hide the best line" : "Show the best line";
   const line = bestLine();
   $("line-nav").hidden = !state.showLine || !line.length;
-  if (!state.showLine || !line.length) return;
+  if (!state.showLine || !line.length) {
+    renderThreats();
+    return;
+  }
   state.lineStep = Math.min(Math.max(state.lineStep, 1), line.length);
   const complete = state.result.columns[line[0] - 1].pv_complete;
   $("line-where").textContent = `stone ${state.lineStep} of ${line.length}${complete ? "" : " (so far: not yet to the end)"}`;
@@ -537,6 +554,7 @@ function renderLine() {
     ghost.setAttribute("aria-hidden", "true");
     cell.replaceChildren(ghost);
   });
+  renderThreats();
 }
 
 function stepLine(step) {
@@ -554,7 +572,102 @@ async function refreshAnalysis() {
   const position = state.position;
   if (!position || position.over) return;
   renderAnalysis(null, false);
-  await analyse();
+  const pos = state.pos;
+  // The explanation is asked for once the first analysis round has answered: one request of this
+  // page at a time in the server's analysis lane, the chips first.
+  let explained = null;
+  const result = await analyse(() => {
+    explained = explainPosition(ANALYSIS_CAPS[0]);
+  });
+  if (explained) await explained;
+  // The analysis proved what the explanation's first solve could not: the worker's solver keeps what
+  // it learnt, so asking again gives the explanation its proven score (and a proof it confirms).
+  const said = state.explanation;
+  if (result && allProven(result) && state.pos === pos && said && said.pos === pos && said.data && !(said.data.score && said.data.score.proven)) {
+    await explainPosition(ANALYSIS_CAPS[ANALYSIS_CAPS.length - 1]);
+  }
+}
+
+// ------------------------------------------------------ the explanation
+
+// The coach's explanation of the current position (GET /api/explain, within ``cap`` seconds for
+// its score): the threats drawn on the board, the sentences under it.  The page adds nothing of its
+// own: every word is the server's, each from a checked fact.
+async function explainPosition(cap) {
+  if (state.explaining) state.explaining.abort();
+  const controller = new AbortController();
+  state.explaining = controller;
+  const pos = state.pos;
+  try {
+    const data = await api(`/api/explain?${settingsQuery(pos)}&time=${cap}`, { signal: controller.signal });
+    if (state.explaining !== controller || state.pos !== pos) return;
+    state.explanation = { pos, data };
+  } catch (error) {
+    if (error.name === "AbortError" || state.explaining !== controller) return;
+    // a later round may have it; meanwhile say why there is none (keep an earlier one of this position)
+    if (!state.explanation || state.explanation.pos !== pos) state.explanation = { pos, error: error.message };
+  } finally {
+    if (state.explaining === controller) state.explaining = null;
+  }
+  renderCoach();
+  renderThreats();
+}
+
+function currentExplanation() {
+  const said = state.explanation;
+  if (!said || said.pos !== state.pos || !$("analysis-toggle").checked) return null;
+  return document.body.classList.contains("reviewing") ? null : said;
+}
+
+// The sentences under the board, with the legend of the threats' marks.
+function renderCoach() {
+  const said = currentExplanation();
+  $("coach").hidden = !said;
+  const list = $("coach-sentences");
+  list.replaceChildren();
+  if (!said) return;
+  const sentences = said.data ? said.data.sentences : [`No explanation now (${said.error}).`];
+  for (const text of sentences) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    list.appendChild(item);
+  }
+  $("coach").dataset.pos = said.pos;
+  $("coach").dataset.proof = said.data && said.data.proof ? said.data.proof.claim : "";
+  $("coach-legend").hidden = !said.data || !said.data.threats.length;
+}
+
+// Every threat on its empty cell: the letter says whose (X, O, or XO for both), the shape the row's
+// parity -- round for an odd row, square for an even one -- so no colour is needed to read it.
+function renderThreats() {
+  for (const mark of document.querySelectorAll("#board .threat")) mark.remove();
+  const said = currentExplanation();
+  if (!said || !said.data) return;
+  const cells = new Map();
+  for (const threat of said.data.threats) {
+    const key = `${threat.column},${threat.row}`;
+    const entry = cells.get(key) || { ...threat, players: [], allUseless: true };
+    entry.players.push(threat.player);
+    entry.allUseless = entry.allUseless && threat.useless;
+    cells.set(key, entry);
+  }
+  const columns = $("board").children;
+  for (const entry of cells.values()) {
+    const button = columns[entry.column - 1];
+    const cell = button && button.children[state.height - entry.row];
+    if (!cell || cell.firstElementChild) continue; // a stone of the best line is drawn there
+    const letters = entry.players.map((player) => (player === 1 ? "X" : "O")).join("");
+    const owner = entry.players.length > 1 ? "both" : letters.toLowerCase();
+    const mark = document.createElement("div");
+    mark.className = `threat ${entry.parity} ${owner}${entry.allUseless ? " useless" : ""}`;
+    mark.textContent = letters;
+    mark.dataset.column = String(entry.column);
+    mark.dataset.row = String(entry.row);
+    mark.setAttribute("aria-hidden", "true"); // the sentences say it in words
+    const whose = letters.split("").join(" and ");
+    mark.title = `${entry.parity} threat of ${whose} (row ${entry.row})${entry.playable ? ", playable now" : ""}${entry.allUseless ? ", useless" : ""}`;
+    cell.appendChild(mark);
+  }
 }
 
 // A request the server may answer later: no answer at all, too busy (429, 503) or failed (5xx).
@@ -581,8 +694,9 @@ async function analysisRound(pos, cap, controller) {
 
 // Ask until the analysis is proven or the rounds run out; ``state.result`` keeps the latest.
 // Resolves with it (null if the position changed, or nothing could be had).  A hint asked for
-// meanwhile always ends: the best column, or "no analysis now".
-async function analyse() {
+// meanwhile always ends: the best column, or "no analysis now".  ``firstAnswered`` is called once
+// the first round is drawn.
+async function analyse(firstAnswered = null) {
   const controller = new AbortController();
   state.analysis = controller;
   const pos = state.pos;
@@ -595,6 +709,7 @@ async function analyse() {
       const final = settled(result) || round === ANALYSIS_CAPS.length - 1;
       if ($("analysis-toggle").checked) renderAnalysis(result, final);
       if (state.hint !== null) showHint(result);
+      if (round === 0 && firstAnswered) firstAnswered();
       if (final) break;
     }
   } catch (error) {
@@ -729,7 +844,11 @@ async function computerMoves() {
     writeUrl();
     render(result.position, result.column);
     const over = result.position.over ? ` ${$("status-text").textContent}` : "";
-    announce(`Computer played column ${result.column}.${over}`);
+    // the perfect level's move is proven or says it is not: early on a big board no proof comes in time
+    const unproven = state.level === PERFECT && !result.proven;
+    state.unproven = unproven;
+    showSubtitle();
+    announce(`Computer played column ${result.column}${unproven ? " (not proven: best estimate)" : ""}.${over}`);
     refreshAnalysis();
   }
 }

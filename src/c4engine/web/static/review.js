@@ -276,6 +276,25 @@ function drawSummary() {
     });
   }
   box.appendChild(line);
+  // Every mistake and blunder with the coach's reasons, each a step to its position.
+  const reasoned = review.plies.filter((entry) => entry && entry.why);
+  if (reasoned.length) {
+    const list = document.createElement("ul");
+    list.className = "review-whys";
+    list.setAttribute("aria-label", "Why each mistake and blunder cost what it did");
+    for (const entry of reasoned) {
+      const item = document.createElement("li");
+      item.dataset.ply = String(entry.ply);
+      const link = document.createElement("button");
+      link.type = "button";
+      link.className = "link";
+      link.textContent = `move ${entry.ply}${entry.mark}`;
+      link.addEventListener("click", () => showPly(entry.ply, "push"));
+      item.append(link, ` ${verdictWords(entry)}: ${entry.why}`);
+      list.appendChild(item);
+    }
+    box.appendChild(list);
+  }
   if (!review.data.complete) {
     const stopped = document.createElement("p");
     stopped.className = "turning";
@@ -346,6 +365,10 @@ function showPly(ply, how) {
   }
   $("review-text").textContent = describePly(ply);
   $("review-board-note").textContent = note;
+  // A mistake's or a blunder's reasons: the coach's, each sentence from a checked fact.
+  const why = entry && entry.why ? entry.why : "";
+  $("review-why").hidden = !why;
+  $("review-why").textContent = why ? `Why: ${why}` : "";
   for (const button of document.querySelectorAll("#review-moves .review-move")) {
     const current = parseInt(button.dataset.ply, 10) === ply;
     button.classList.toggle("current", current);
