@@ -9,7 +9,8 @@ Two processes build side by side (2 cores, half a gigabyte each): the solver's
 library for every size up to 64 bits and the engine's in one, the solver's past
 64 bits in the other.  The standard board's own library is not built here: the
 one for every size answers there at once, and its first use builds it in the
-background (c4engine.kernels.library.solver_kernel).  Should a build
+background (c4engine.kernels.library.solver_kernel); ``pip install -e .`` builds
+it too.  Should a build
 fail -- no C compiler, say -- the install goes on and says so in one line; the
 package then compiles on first use, as it did before this step.
 ``C4ENGINE_BUILD_KERNELS=0`` skips the step.  ``pip install -v .`` shows its
@@ -33,6 +34,11 @@ BATCHES = [["any", "engine"], ["wide"]]
 """The libraries each build process makes (kernels.build.SHIPPED_NAMES, by kernels.build.build_named's
 names: the solver's for every size up to 64 bits and the engine's; the solver's past 64 bits), about
 as long as each other."""
+
+EDITABLE_ALSO = ["7x6x4"]
+"""What ``pip install -e .`` builds besides (into the last batch): a working copy's tests and benchmarks
+(scripts/test.sh, benchmarks/compare_reference.py) measure the standard board's own library from the
+first run, not the one for every size while it builds in the background."""
 
 
 _RUN_BUILD = (
@@ -58,12 +64,13 @@ class BuildPyWithKernels(build_py):
         editable = bool(getattr(self, "editable_mode", False))
         # an editable install runs from the source tree: its libraries go to the kernels' cache folder
         into = [] if editable else ["--into", str(Path(self.build_lib) / "c4engine" / "kernels" / "compiled")]
+        batches = [*BATCHES[:-1], BATCHES[-1] + EDITABLE_ALSO] if editable else BATCHES
         began = time.perf_counter()
         with tempfile.TemporaryDirectory() as scratch:
             environment = dict(os.environ)  # pip's isolated build environment: its numba
             if not editable:  # numba's own cache is of no use to the installed package
                 environment["NUMBA_CACHE_DIR"] = scratch
-            names = ", ".join(name for batch in BATCHES for name in batch)
+            names = ", ".join(name for batch in batches for name in batch)
             _say(f"compiling the kernels ({names}), under a minute on 2 cores")
             builds = [
                 subprocess.Popen(
@@ -73,10 +80,10 @@ class BuildPyWithKernels(build_py):
                     stderr=subprocess.STDOUT,
                     text=True,
                 )
-                for names in BATCHES
+                for names in batches
             ]
             failed = []
-            for batch, build in zip(BATCHES, builds, strict=True):
+            for batch, build in zip(batches, builds, strict=True):
                 output, _ = build.communicate()
                 for line in output.splitlines()[-3:]:  # what was built; a failure's last words
                     _say(f"  {line}")
