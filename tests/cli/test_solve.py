@@ -16,7 +16,7 @@ from tests.positions import WIDE_DATA, assert_ends_as_scored, scored_positions, 
 
 from c4engine import Board
 from c4engine.errors import UnsupportedBoardError
-from c4engine.kernels import library
+from c4engine.kernels import build, library
 from c4engine.search.book.file import OpeningBook, default_book_path
 from c4engine.search.solver.exact import Solver
 
@@ -38,7 +38,9 @@ heavy = (
     "c4engine.experiments.book_builder",
 )
 # what only some answers need: a library's build (hashlib loads OpenSSL), a book
-spare = ("hashlib", "platform", "subprocess", "tempfile", "c4engine.search.book.file")
+spare = (
+    "hashlib", "platform", "subprocess", "tempfile", "c4engine.kernels.build", "c4engine.search.book.file"
+)
 loaded = [m for m in heavy if m in sys.modules]
 unneeded = [m for m in spare if m in sys.modules]
 print(json.dumps({"status": status, "out": out.getvalue(), "loaded": loaded, "spare": unneeded}))
@@ -173,7 +175,7 @@ def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
 
 def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numba_or_numpy() -> None:
     if library.load(7, 6, 4) is None:
-        assert library.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
+        assert build.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
     # The first line of the published Test_L1_R1 set: some 16,000 nodes compiled, far more in Python.
     status, out, loaded = _c4("solve", "--no-book", "32164625")
     assert status == 0
@@ -184,10 +186,10 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
 
 
 def test_a_search_without_the_book_loads_neither_the_book_nor_what_builds_a_library() -> None:
-    """What only a library's build needs (platform, subprocess, tempfile; hashlib, which loads
+    """What only a library's build needs (its module, platform, subprocess, tempfile; hashlib, which loads
     OpenSSL) and the book's module were a tenth of the start of ``c4 solve --no-book``."""
     if library.load(7, 6, 4) is None:
-        assert library.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
+        assert build.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
     report = _c4_report("solve", "--no-book", "32164625")
     assert report["status"] == 0 and "source: solver" in report["out"]
     assert report["spare"] == []
