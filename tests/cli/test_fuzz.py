@@ -73,6 +73,8 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("dataset",): ["dataset", "-o", "d.csv"],
     ("serve",): ["serve"],
     ("review",): ["review", "4453"],
+    ("puzzles",): ["puzzles", "good.txt", "-o", "p.jsonl"],
+    ("puzzle",): ["puzzle"],
     ("explain",): ["explain", "4453"],
 }
 
@@ -93,6 +95,8 @@ WORK: list[tuple[str, str]] = [
     ("c4engine.web.server", "serve"),
     ("c4engine.cli.review", "review_game"),
     ("c4engine.cli.terminal", "review_game"),
+    ("c4engine.experiments.puzzles", "build_puzzles"),
+    ("c4engine.cli.puzzle.PuzzleTerminal", "run"),
 ]
 
 BINARY = bytes(range(256)) * 4
