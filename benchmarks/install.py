@@ -161,7 +161,7 @@ def milestones(run: Install) -> list[str]:
     shown = []
     for name, text in MILESTONES:
         ended = [t for t, line in run.lines if text in line and ("done" in line or name == "installed")]
-        at = ended[0] if ended else None
+        at = (ended[-1] if name == "installed" else ended[0]) if ended else None  # the build env's first
         if at is None:
             at = next((t for t, line in run.lines if text in line), None)
         if at is not None:

@@ -3,6 +3,7 @@ how it rewrites numba's LLVM IR, and numba's inlining made quicker without chang
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +109,19 @@ def test_numba_inlines_the_same_code_with_one_scope_copy_a_call(tmp_path: Path) 
         made[how] = (answer, code)
     assert made["shared"] == made["numba's own"]
     assert "define" in made["shared"][1]
+
+
+def test_the_install_builds_each_shipped_library_once() -> None:
+    """setup.py's build processes (its ``BATCHES``) make :data:`build.SHIPPED_NAMES`, each once; a
+    working copy's (``pip install -e .``) the standard board's too: every library there is."""
+    source = ast.parse((Path(__file__).resolve().parent.parent / "setup.py").read_text())
+    values = {
+        target.id: ast.literal_eval(node.value)
+        for node in source.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id in ("BATCHES", "EDITABLE_ALSO")
+    }
+    shipped = [name for batch in values["BATCHES"] for name in batch]
+    assert sorted(shipped) == sorted(build.SHIPPED_NAMES)
+    assert sorted(shipped + values["EDITABLE_ALSO"]) == sorted(build.ALL_NAMES)
