@@ -94,3 +94,10 @@ def test_allis_table_refuses_a_claimeven_at_a_lowinverse() -> None:
     at = RuleInstance("claimeven", ((column, row), (column, row + 1)), ())  # its lower square at the inverse
     problems = check_proof(board, replace(proof, rules=(*proof.rules, at)))
     assert any("does not let the lowinverse and the claimeven" in p for p in problems), problems
+
+
+def test_a_combination_after_the_second_players_move_is_checked_after_it() -> None:
+    board, proof = _proof("5512243243536")  # O to move: O plays column 4, then Allis' solutions hold
+    assert proof.plan is None and proof.move == 3 and proof.controller is Player.SECOND
+    assert check_proof(board, proof) == ()
+    assert check_proof(board, replace(proof, move=None))  # in the position itself O is to move

@@ -199,7 +199,7 @@ def _check_combination(
     allowed together by his table, every group of the first player refuted, the claim."""
     width, height = position.width, position.height
     problems: list[str] = []
-    if proof.controller is not Player.SECOND or proof.move is not None:
+    if proof.controller is not Player.SECOND or position.turn is not Player.FIRST:
         problems.append("a combination of Allis' solutions is the second player's, the first to move")
     if proof.claim != "second player at least draws":
         problems.append(f"Allis' solutions prove 'second player at least draws', not {proof.claim!r}")

@@ -217,9 +217,9 @@ def _before_pairs(holes: list[Cell], empty: set[Cell]) -> Iterator[tuple[tuple[C
             yield choice
 
 
-def find_combination(board: Board) -> Proof | None:
+def find_combination(board: Board, most: int = MAX_STEPS) -> Proof | None:
     """A set of Allis' solutions for the second player, the first player to move, pairwise compatible
-    and refuting every group of the first player; None if none is found within :data:`MAX_STEPS`."""
+    and refuting every group of the first player; None if none is found within ``most`` choices."""
     if board.height % 2 or board.is_over or board.turn is not Player.FIRST or board.winning_columns():
         return None
     groups = open_groups(board, Player.FIRST)
@@ -249,7 +249,7 @@ def find_combination(board: Board) -> Proof | None:
         if covered == everything:
             return True
         steps[0] += 1
-        if steps[0] > MAX_STEPS:
+        if steps[0] > most:
             return False
         usable = -1
         for bit in range(len(groups)):

@@ -35,7 +35,7 @@ from __future__ import annotations
 from c4engine.board import Board
 from c4engine.player import Player
 from c4engine.search.coach.claims import Claim, Proof
-from c4engine.search.coach.combination import find_combination
+from c4engine.search.coach.combination import MAX_STEPS, find_combination
 from c4engine.search.coach.groups import Cell, Group, open_groups
 from c4engine.search.coach.rules import MAX_PLANS, Plan, RuleInstance, instances_of, plans
 
@@ -135,7 +135,8 @@ def _cover(
 def find_proof(board: Board) -> Proof | None:
     """A proof by rules of ``board``: for the side not to move (a follow-up plan, else for the second
     player a combination of Allis' solutions); else for the side to move after one of its moves (centre
-    first, follow-up plans); None when none is found or the game is over (or won at once)."""
+    first: follow-up plans, then for the second player combinations); None when none is found or the
+    game is over (or won at once)."""
     if board.is_over or board.winning_columns():
         return None
     proof = prove_for(board, board.turn.other)
@@ -144,14 +145,20 @@ def find_proof(board: Board) -> Proof | None:
     if proof is not None:
         return proof
     mover = board.turn
+    children = []
     for column in board.geometry.center_order:
-        if not board.can_play(column):
-            continue
-        child = board.copy()
-        child.play(column)
-        if child.is_over:
-            continue
+        if board.can_play(column):
+            child = board.copy()
+            child.play(column)
+            if not child.is_over:
+                children.append((column, child))
+    for column, child in children:
         found = prove_for(child, mover, MAX_PLANS // 10)
         if found is not None:
             return Proof(found.claim, found.controller, found.rules, found.plan, column)
+    if mover is Player.SECOND:  # then Allis' combinations, a tenth of the search each
+        for column, child in children:
+            found = find_combination(child, MAX_STEPS // 10)
+            if found is not None:
+                return Proof(found.claim, found.controller, found.rules, None, column)
     return None
