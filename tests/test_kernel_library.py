@@ -16,7 +16,7 @@ from tests.conftest import PONS
 
 import c4engine.kernels
 from c4engine import Board
-from c4engine.kernels import heuristic, layout, library
+from c4engine.kernels import build, heuristic, layout, library
 from c4engine.kernels.memory import CArray
 from c4engine.kernels.solve import busy_slot, kernel_for, shared_key
 from c4engine.kernels.transposition import TABLE_HEADER, Table
@@ -29,14 +29,16 @@ NEAR_BITS = 18  # a near-end part too, for positions with at most 14 empty cells
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The libraries an install builds (:data:`library.SHIPPED_NAMES`), in a folder of their own."""
+    """Every library there is to build (:data:`build.ALL_NAMES`: those an install builds and the
+    standard board's), in a folder of their own."""
     made = tmp_path_factory.mktemp("library")
     if library.compiler() is None:
         pytest.skip("no C compiler to link the library with")
     # as setup.py builds them: in a process of its own (a compile deep in pytest's stack costs more)
-    command = [sys.executable, "-m", "c4engine.kernels.library", "--into", str(made)]
+    command = [sys.executable, "-m", "c4engine.kernels.build", "--into", str(made)]
     told = subprocess.run(command, capture_output=True, text=True, check=True).stdout.splitlines()
-    for name in [library.ENGINE, library.ANY_SIZE, library.WIDE, "7x6x4"]:
+    assert "7x6x4" in build.ALL_NAMES
+    for name in build.ALL_NAMES:
         assert library.named_path(name, made).is_file()
         assert any(line.startswith(f"built the {name} kernel library") for line in told)
     return made
@@ -291,44 +293,9 @@ def test_the_names_digests_are_hashlibs_sha256() -> None:
     assert library.library_path(7, 6, 4).name == f"c4solve-7x6x4-{hashlib.sha256(key).hexdigest()[:16]}.so"
 
 
-def test_without_a_compiler_there_is_no_library_and_nothing_to_load(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
-    assert library.compiler() is None
-    assert library.build(7, 6, 4, tmp_path) is None
-    assert library.load(7, 6, 4, tmp_path) is None
-    assert list(tmp_path.iterdir()) == []
-
-
 def test_a_broken_library_file_is_not_loaded(tmp_path: Path) -> None:
     library.library_path(7, 6, 4, tmp_path).write_bytes(b"not a shared library")
     assert library.load(7, 6, 4, tmp_path) is None
-
-
-def test_a_failed_build_is_not_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    compiler = tmp_path / "cc"
-    compiler.write_text("#!/bin/sh\nexit 1\n")  # found, but links nothing
-    compiler.chmod(0o755)
-    monkeypatch.setenv("CC", str(compiler))
-    folder = tmp_path / "cache"
-    assert library.build(7, 6, 4, folder) is None
-    assert library.library_path(7, 6, 4, folder).with_suffix(".failed").exists()
-    monkeypatch.setattr(library, "_object_code", lambda *geometry: pytest.fail("built again"))
-    assert library.build(7, 6, 4, folder) is None
-
-
-def test_the_search_is_marked_for_inlining_at_its_definition_only() -> None:
-    code = (
-        "define i32 @entry(ptr %a) {\n  %r = call i32 @search(ptr %a)\n  ret i32 %r\n}\n"
-        "define linkonce_odr i32 @search(ptr %a) local_unnamed_addr {\n  ret i32 0\n}\n"
-    )
-    marked = library._inlined(code, "search")
-    assert "@search(ptr %a) local_unnamed_addr alwaysinline {" in marked
-    assert marked.count("alwaysinline") == 1 and "call i32 @search(ptr %a)" in marked
-    assert library._inlined(code, "elsewhere") == code  # no such definition: left as it is
-    never = code.replace("local_unnamed_addr {", "noinline {")
-    assert library._inlined(never, "search") == never
 
 
 BUILDING = "compiling the solver into a library, once, about 30 s"
@@ -430,5 +397,5 @@ def test_a_background_build_is_started_once_while_under_way(
     monkeypatch.setattr(subprocess, "Popen", lambda command, **options: launched.append(command))
     library.build_in_background("7x6x4")
     library.build_in_background("7x6x4")
-    assert launched == [[sys.executable, "-m", "c4engine.kernels.library", "7x6x4"]]
+    assert launched == [[sys.executable, "-m", "c4engine.kernels.build", "7x6x4"]]
     assert library.library_path(7, 6, 4).with_suffix(".building").exists()

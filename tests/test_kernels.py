@@ -15,7 +15,7 @@ import pytest
 
 from c4engine.board import Board
 from c4engine.geometry import center_order
-from c4engine.kernels import bitboard, is_cached, moves, solve, table
+from c4engine.kernels import bitboard, bounds, entry, is_cached, moves, table
 from c4engine.kernels.transposition import MIN_TABLE_BITS, START_BITS, TABLE_HEADER, Table, table_entries
 from c4engine.lines import has_line
 from c4engine.search.solver.exact import Solver
@@ -120,19 +120,8 @@ def test_analyze_agrees_with_brute_force_on_small_board() -> None:
 
 def _claimeven_bound(board: Board) -> int:
     """The kernel's claimeven bound of ``board``'s side to move."""
-    width, height, connect = board.width, board.height, board.connect
-    return int(
-        solve.claimeven_bound(
-            np.uint64(board.current_bits),
-            np.uint64(board.mask_bits),
-            height,
-            connect,
-            bitboard.line_directions(width, height, connect),
-            bitboard.board_mask(width, height),
-            bitboard.bottom_mask(width, height),
-            bitboard.even_row_cells(width, height),
-        )
-    )
+    shape = bitboard.board_shape(board.width, board.height, board.connect)
+    return int(bounds.claimeven_bound(np.uint64(board.current_bits), np.uint64(board.mask_bits), shape))
 
 
 @pytest.mark.parametrize(
@@ -158,25 +147,21 @@ def test_claimeven_bound_holds_and_binds(width: int, height: int, connect: int) 
 def test_children_claimeven_hopeless_only_when_no_child_bound_binds(
     width: int, height: int, connect: int
 ) -> None:
-    full, bottom = bitboard.board_mask(width, height), bitboard.bottom_mask(width, height)
-    even_rows = bitboard.even_row_cells(width, height)
-    directions = bitboard.line_directions(width, height, connect)
+    shape = bitboard.board_shape(width, height, connect)
     answers = {True: 0, False: 0}
     for plies in range(1, width * height - 2, 2):
         for board in random_positions(width, height, connect, plies, 8, seed=plies):
             if board.move_count % 2 == 0 or board.is_over:
                 continue
             current, mask = np.uint64(board.current_bits), np.uint64(board.mask_bits)
-            hopeless = solve.children_claimeven_hopeless(
-                current, mask, (height, connect, directions, full, bottom, even_rows)
-            )
+            hopeless = bounds.children_claimeven_hopeless(current, mask, shape)
             answers[bool(hopeless)] += 1
             if not hopeless:
                 continue
             for column in board.legal_moves():
                 child = board.copy()
                 child.play(column)
-                assert _claimeven_bound(child) == solve.UNKNOWN_HIGH, (board, column)
+                assert _claimeven_bound(child) == bounds.UNKNOWN_HIGH, (board, column)
     assert answers[True] and answers[False]  # both answers come up on these boards
 
 
@@ -223,8 +208,7 @@ def test_moves_rank_by_useful_threats_barring_ones_more() -> None:
     # differs from counting every threat alike
     width, height, connect = 7, 6, 4
     full, bottom = bitboard.board_mask(width, height), bitboard.bottom_mask(width, height)
-    directions, fast = bitboard.line_directions(width, height, connect), bitboard.fast_path(height, connect)
-    shape = (width, height, connect, directions, np.uint64(full), np.uint64(bottom), fast)
+    shape = bitboard.board_shape(width, height, connect)
     ranked, columns = np.zeros((2, width), dtype=np.uint64), np.zeros((2, width), dtype=np.int64)
     threats, scores = np.zeros((2, width), dtype=np.uint64), np.zeros(width, dtype=np.int64)
     rng = random.Random(33)
@@ -392,7 +376,7 @@ def test_first_bits_leave_the_data_its_room() -> None:
     assert table.first_bits(23, table.key_bits(7, 6, 23), 16) == 16
     assert table.first_bits(12, table.key_bits(4, 4, 12), 16) == 12  # never more than the part
     kbits = table.key_bits(8, 7, 20)  # a 64-bit key: a smaller part would leave no room for the bounds
-    assert table.tag_shift(kbits, table.first_bits(20, kbits, 16)) == 64 - table.DATA_BITS
+    assert table.tag_shift(kbits, table.first_bits(20, kbits, 16)) == 64 - entry.DATA_BITS
 
 
 def test_solver_table_grows_with_the_search() -> None:

@@ -48,13 +48,42 @@ def _imports() -> list[tuple[str, str]]:
     return found
 
 
+FRONT_DOOR = "c4engine"
+"""The package's ``__init__``: it exports ``Analyst``, ``Limit``, ``Game`` and ``Engine`` from the
+layers above lazily (PEP 562 ``__getattr__``; the types for type checkers only), so that
+``from c4engine import Analyst`` works and ``import c4engine`` loads none of them.  The one module
+allowed to import upward."""
+
+
 def test_imports_point_down_the_layers() -> None:
     upward = [
         f"{importer} imports {imported}"
         for importer, imported in _imports()
-        if _rank(imported)[0] > _rank(importer)[0]
+        if _rank(imported)[0] > _rank(importer)[0] and importer != FRONT_DOOR
     ]
     assert upward == []
+
+
+def test_the_front_door_imports_upward_only_lazily() -> None:
+    import subprocess
+    import sys
+
+    upward = {
+        imported for importer, imported in _imports() if importer == FRONT_DOOR and _rank(imported)[0] > 0
+    }
+    assert upward == {
+        "c4engine.search.analysis.analyst",
+        "c4engine.search.limit",
+        "c4engine.play.game",
+        "c4engine.search.engine.negamax",
+    }
+    above = "('c4engine.search', 'c4engine.play.')"
+    code = f"import sys, c4engine; print(sorted(m for m in sys.modules if m.startswith({above})))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]", loaded
+    code = "from c4engine import Analyst, Limit, Game, Engine; print(Analyst.__module__, Game.__module__)"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert found.split() == ["c4engine.search.analysis.analyst", "c4engine.play.game"]
 
 
 def test_front_ends_use_each_other_only_to_start_the_web_server() -> None:
@@ -275,7 +304,7 @@ def test_the_solver_check_sees_every_way_to_the_solver() -> None:
 SEARCH_VOCABULARY = {"__init__", "limit", "progress", "results", "scale", "choice"}
 """The modules directly in ``search/``: the front door and the vocabulary every search shares."""
 
-SEARCH_PACKAGES = {"analysis", "book", "engine", "review", "solver"}
+SEARCH_PACKAGES = {"analysis", "book", "coach", "engine", "puzzles", "review", "solver"}
 """One package an idea (docs/architecture.md); a new idea adds its package here."""
 
 

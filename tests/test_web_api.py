@@ -291,9 +291,14 @@ def test_bad_queries(
 
 
 BAD_MOVES: list[tuple[Any, int, str]] = [
-    ({"pos": "", "level": True}, 422, "level"),
-    ({"pos": "", "level": "Perfect"}, 422, "level"),
-    ({"pos": "", "level": 2.0}, 422, "level"),
+    ({"pos": "", "level": True}, 422, 'level: true is not allowed: a level number 1..7 or "perfect"'),
+    (
+        {"pos": "", "level": "Perfect"},
+        422,
+        'level: "Perfect" is not allowed: a level number 1..7 or "perfect"',
+    ),
+    ({"pos": "", "level": 2.0}, 422, 'level: 2.0 is not allowed: a level number 1..7 or "perfect"'),
+    ({"pos": "", "level": 9}, 422, 'level: 9 is not allowed: a level number 1..7 or "perfect"'),
     ({"pos": "", "connect": "4"}, 422, "connect"),
     ({"pos": "", "time": 2.5}, 422, "at most 2 seconds"),
     ({"pos": "", "time": True}, 422, "time"),
@@ -311,7 +316,17 @@ BAD_MOVES: list[tuple[Any, int, str]] = [
 
 @pytest.mark.parametrize(("body", "status", "words"), BAD_MOVES)
 def test_bad_moves(client: httpx.Client, body: Any, status: int, words: str) -> None:
-    assert words in error_of(client.post("/api/move", json=body), status)
+    said = error_of(client.post("/api/move", json=body), status)
+    assert words in said and "constrained-int" not in said and "literal[" not in said, said
+
+
+def test_the_api_and_the_command_line_both_refuse_a_review_of_no_moves(client: httpx.Client) -> None:
+    from tests.conftest import run_c4
+
+    assert "no moves to review" in error_of(client.post("/api/review", json={"moves": ""}), 400)
+    command = run_c4("review", "")
+    assert command.returncode == 2 and command.stdout == "", command.stdout
+    assert "GAME '' has no moves to review" in command.stderr
 
 
 def test_infinite_time_cap_in_json(client: httpx.Client) -> None:

@@ -725,6 +725,24 @@ def test_past_64_bits_the_page_analyses_exactly_and_plays_perfect(page: Any, bas
     assert best_chips(page) and all(labels[column - 1] == kept for column in best_chips(page)), labels
 
 
+def test_perfect_level_early_on_8x8_says_its_move_is_not_proven(page: Any, base: str) -> None:
+    """4453 on 8x8: no proof comes within the server's time for a move (nothing is proven on 8x8 before
+    about 20 stones), so the move the page plays is the best estimate, and it says so -- in its move
+    line and in its header, which no longer says "perfect play" -- as the API's answer does."""
+    replies: list[Any] = []
+    page.on("response", lambda response: "/api/move" in response.url and replies.append(response))
+    open_page(page, base, "?pos=4453&size=8x8&level=perfect&play=second")  # the computer is X, to move
+    assert len(moves(page)) == 5
+    answers = [reply.json() for reply in replies if reply.status == 200]
+    assert len(answers) == 1 and answers[0]["level"] == "perfect" and not answers[0]["proven"], answers
+    column = answers[0]["column"]
+    assert page.inner_text("#announce") == f"Computer played column {column} (not proven: best estimate)."
+    subtitle = page.inner_text("#subtitle")
+    assert "perfect play" not in subtitle and "not proven" in subtitle, subtitle
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "perfect-8x8-not-proven.png"), full_page=True)
+
+
 def test_show_the_best_line_draws_it_to_the_end_and_steps_through_it(page: Any, base: str) -> None:
     """133524: the side to move wins in 17; the line drawn ends with the winning stone."""
     open_page(page, base, "?pos=133524&play=both")

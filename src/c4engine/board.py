@@ -125,8 +125,11 @@ class Board:
                     if isinstance(column, int) and not isinstance(column, bool)
                     else str(column)
                 )
+                said = str(error)
+                if isinstance(error, ColumnOutOfRangeError) and label != str(column):  # 1-based, as the label
+                    said = f"column {label} is out of range 1..{width}"
                 raise NotationError(
-                    f"move {index + 1} ({label!r}): {error}", index=index, token=label
+                    f"move {index + 1} ({label!r}): {said}", index=index, token=label
                 ) from error
         return board
 
@@ -420,7 +423,10 @@ class Board:
         if isinstance(column, bool) or not isinstance(column, int):
             raise ColumnOutOfRangeError(f"column must be a whole number, not {column!r}")
         if not 0 <= column < self.width:
-            raise ColumnOutOfRangeError(f"column {column + 1} is out of range 1..{self.width}")
+            raise ColumnOutOfRangeError(
+                f"column {column} is out of range 0..{self.width - 1}: a Board's columns count from 0 "
+                f"(move strings count from 1)"
+            )
 
     def _check_playable(self, column: int) -> None:
         self._check_column(column)

@@ -29,6 +29,7 @@ __all__ = [
     "PlayerFailedError",
     "PlayerSpecError",
     "PositionError",
+    "PuzzleError",
     "RecordError",
     "ReviewError",
     "SchedulerError",
@@ -142,6 +143,10 @@ class RecordError(C4Error):
 
 class ReviewError(C4Error):
     """A game review that cannot be done as asked: more opening plies than the game has moves."""
+
+
+class PuzzleError(C4Error):
+    """A puzzle that is malformed (its JSON, its moves) or a puzzle file that cannot be read."""
 
 
 class BoardBusyError(RuntimeError):

@@ -32,10 +32,11 @@ def c4_script(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def assert_usage_error(result: subprocess.CompletedProcess[str], command: str, *words: str) -> str:
-    """The one error line of ``c4 COMMAND``, checked for the exit status, the prefix and ``words``."""
+    """The one error line of ``c4 COMMAND``, checked for the exit status, the prefix and ``words``
+    (beside the plain progress lines, ``c4: ...``, of work that ran over a second before it failed)."""
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == EXIT_USAGE, (result.returncode, result.stderr)
-    lines = result.stderr.strip().splitlines()
+    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("c4: ")]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"c4 {command}: error: "), lines[0]
     for word in words:
@@ -467,3 +468,34 @@ def test_workers_beyond_the_cores_are_capped_with_a_note(
 def test_level2_needs_watch(capsys: pytest.CaptureFixture[str]) -> None:
     assert_refused(capsys, "play", ["play", "--level2", "3"], "--level2", "--watch")
     assert_refused(capsys, "play", ["play", "--level2", "3", "--two-players"], "--level2", "--watch")
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("depth=x", "player 'depth=x': depth is a whole number of plies, at least 1, not 'x'"),
+        ("level=x", "player 'level=x': level is a level number 1..7, not 'x'"),
+        ("time=soon", "player 'time=soon': time is a number of seconds above 0, not 'soon'"),
+    ],
+)
+def test_a_player_setting_that_is_no_number_names_itself_and_what_is_allowed(spec: str, words: str) -> None:
+    result = run_c4("match", spec, "7", "--no-db")
+    assert result.returncode == 2 and words in result.stderr, result.stderr
+    assert "invalid literal" not in result.stderr and "could not convert" not in result.stderr
+
+
+def test_a_folder_to_review_is_refused_as_a_folder(tmp_path: Path) -> None:
+    for folder in (str(tmp_path), "/", "."):
+        result = run_c4("review", folder)
+        assert result.returncode == 2 and result.stdout == ""
+        assert "is a folder: give a move string or a game record's JSON file" in result.stderr, result.stderr
+        assert "not a column number" not in result.stderr
+
+
+def test_a_board_column_out_of_range_names_the_column_given_and_the_0_based_range() -> None:
+    from c4engine import Board, ColumnOutOfRangeError
+
+    for column in (-1, 7):
+        with pytest.raises(ColumnOutOfRangeError) as caught:
+            Board().play(column)
+        assert str(caught.value).startswith(f"column {column} is out of range 0..6"), caught.value

@@ -130,3 +130,27 @@ def test_the_unknown_player_message_is_short_and_suggests_only_players_a_match_t
 def test_a_bad_move_timeout_is_refused(value: str) -> None:
     result = run_c4("match", "1", "2", "--no-db", "--move-timeout", value)
     assert result.returncode == 2 and "--move-timeout" in result.stderr and "seconds above 0" in result.stderr
+
+
+def test_a_long_match_without_a_terminal_tells_what_it_plays_at_once() -> None:
+    """The perfect player on 8x8 takes seconds a move (nothing there is proven early): the match says
+    what it plays and how to bound it within a second or so, before its first game ends."""
+    import subprocess
+    import sys
+
+    args = ["match", "perfect", "random", "--size", "8x8", "--games", "2", "--no-db"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "c4engine", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stderr is not None
+        line = child.stderr.readline()
+        running = child.poll() is None
+    finally:
+        child.kill()
+        child.wait(timeout=60)
+    assert running and line == "c4: match (perfect against random, 2 games; --games N plays fewer)\n", line

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from tests.conftest import run_c4
 from tests.positions import scored_positions, spread
@@ -171,3 +173,44 @@ def test_a_perfect_move_on_10x6_keeps_the_independent_score() -> None:
         child = board.copy()
         child.play(int(result.stdout.strip()) - 1)
         assert not child.is_over and judge.solve(child, best_move=False).score == -score, moves
+
+
+EARLY_BIG = [("4453", "8x8", "4"), ("5,6", "10x6", "4"), ("4453", "7x9", "4"), ("55", "9x7", "5")]
+"""Early positions of big boards where no proof comes within minutes (docs/levels.md)."""
+
+
+@pytest.mark.parametrize(("position", "size", "connect"), EARLY_BIG)
+def test_perfect_early_on_a_big_board_answers_soon_and_says_its_move_is_not_proven(
+    position: str, size: str, connect: str
+) -> None:
+    from c4engine.play.perfect import ESTIMATE_LIMIT, PROOF_SECONDS
+
+    args = ("move", position, "--size", size, "--connect", connect, "--level", "perfect")
+    found = run_c4(*args, "--json")
+    assert found.returncode == 0, found.stderr
+    answer = json.loads(found.stdout)
+    assert answer["proven"] is False and answer["source"] == "engine" and answer["stopped"] == "time limit"
+    assert 1 <= answer["column"] <= Board.from_moves("", *map(int, size.split("x"))).width
+    assert answer["score"] is None and answer["estimate"] is not None and "not proven" in answer["label"]
+    # the search's own clock: the proof's budget and the engine's, and a little past them to stop
+    assert answer["time"] < PROOF_SECONDS + (ESTIMATE_LIMIT.time or 0) + 3, answer
+    plain = run_c4(*args)
+    assert plain.returncode == 0 and plain.stdout.strip().isdigit(), plain.stderr  # the bare column
+    note = [line for line in plain.stderr.splitlines() if "not proven" in line]
+    assert len(note) == 1, plain.stderr
+    assert f"column {plain.stdout.strip()} not proven: best estimate" in note[0]
+    assert f"the perfect level's {PROOF_SECONDS:g} s proof budget ran out" in note[0]
+
+
+def test_perfect_where_a_proof_comes_plays_a_move_keeping_the_exact_score() -> None:
+    """Late 8x8 positions scored by an independent solver (tests/data): the move is proven, its
+    score that one, and the move keeps it (the position after it scores exactly its negation)."""
+    judge = Solver(table_size_mb=16)
+    for position, board, score in spread(scored_positions("8x8"), 2):
+        found = run_c4("move", position, "--size", "8x8", "--level", "perfect", "--json")
+        assert found.returncode == 0 and "not proven" not in found.stderr, found.stderr
+        answer = json.loads(found.stdout)
+        assert answer["proven"] is True and answer["score"] == score, answer
+        after = board.copy()
+        after.play(answer["column"] - 1)
+        assert after.is_over or judge.solve(after).score == -score

@@ -15,7 +15,8 @@ from tests.conftest import PONS, run_c4
 from tests.positions import WIDE_DATA, assert_ends_as_scored, scored_positions, spread
 
 from c4engine import Board
-from c4engine.kernels import library
+from c4engine.errors import UnsupportedBoardError
+from c4engine.kernels import build, library
 from c4engine.search.book.file import OpeningBook, default_book_path
 from c4engine.search.solver.exact import Solver
 
@@ -37,7 +38,9 @@ heavy = (
     "c4engine.experiments.book_builder",
 )
 # what only some answers need: a library's build (hashlib loads OpenSSL), a book
-spare = ("hashlib", "platform", "subprocess", "tempfile", "c4engine.search.book.file")
+spare = (
+    "hashlib", "platform", "subprocess", "tempfile", "c4engine.kernels.build", "c4engine.search.book.file"
+)
 loaded = [m for m in heavy if m in sys.modules]
 unneeded = [m for m in spare if m in sys.modules]
 print(json.dumps({"status": status, "out": out.getvalue(), "loaded": loaded, "spare": unneeded}))
@@ -172,7 +175,7 @@ def test_a_small_search_the_book_lacks_needs_no_compiled_solver() -> None:
 
 def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numba_or_numpy() -> None:
     if library.load(7, 6, 4) is None:
-        assert library.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
+        assert build.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
     # The first line of the published Test_L1_R1 set: some 16,000 nodes compiled, far more in Python.
     status, out, loaded = _c4("solve", "--no-book", "32164625")
     assert status == 0
@@ -183,10 +186,10 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
 
 
 def test_a_search_without_the_book_loads_neither_the_book_nor_what_builds_a_library() -> None:
-    """What only a library's build needs (platform, subprocess, tempfile; hashlib, which loads
+    """What only a library's build needs (its module, platform, subprocess, tempfile; hashlib, which loads
     OpenSSL) and the book's module were a tenth of the start of ``c4 solve --no-book``."""
     if library.load(7, 6, 4) is None:
-        assert library.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
+        assert build.build(7, 6, 4) is not None, "no shared library: is there a C compiler?"
     report = _c4_report("solve", "--no-book", "32164625")
     assert report["status"] == 0 and "source: solver" in report["out"]
     assert report["spare"] == []
@@ -196,7 +199,7 @@ def test_a_search_without_the_book_loads_neither_the_book_nor_what_builds_a_libr
 def test_no_book_searches_even_what_the_book_knows() -> None:
     status, out, loaded = _c4("analyze", "", "--no-book", "--time", "0.2")
     assert status == 0
-    assert "source: engine" in out and "not proven best" in out and "estimate, not proven" in out
+    assert "source: engine" in out and "not proven best" in out and "unknown" in out
     assert "c4engine.search.engine.negamax" in loaded  # the engine estimated (compiled: numba or its library)
 
 
@@ -439,3 +442,97 @@ def test_bench_reads_positions_of_another_board() -> None:
     assert row[:3] == ["wide_9x7_end.txt", "6", "6"]
     refused = run_c4("bench", "--size", "9x14", f"{WIDE_DATA / 'wide_9x7_end.txt'}:6")
     assert refused.returncode != 0 and "c4 bench needs a board the exact solver holds" in refused.stderr
+
+
+def _first_stderr_line(*args: str) -> tuple[str, bool]:
+    """The first line ``c4 ARGS`` writes on standard error, without a terminal (stdin /dev/null, pipes),
+    and whether the command was still running when it came (then it is stopped)."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "c4engine", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stderr is not None
+        line = child.stderr.readline()  # the command runs for hours: no line would mean a silent wait
+        running = child.poll() is None
+    finally:
+        child.kill()
+        child.wait(timeout=60)
+    return line, running
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "", "--size", "9x7", "--connect", "5"),
+        ("analyze", "", "--size", "8x8"),
+        ("solve", "4453", "--size", "8x7"),
+    ],
+)
+def test_a_long_solve_without_a_terminal_says_at_once_what_it_does_and_how_to_bound_it(
+    args: tuple[str, ...],
+) -> None:
+    # the line is written before the search starts (an estimate from the position's stones), so on a
+    # loaded machine too it comes long before the search could end: the command is still running
+    line, running = _first_stderr_line(*args)
+    assert running, line
+    assert line.startswith("c4: exact answers on ") and "this position has" in line, line
+    assert "may take hours" in line and "bound it with --time SECONDS" in line, line  # far short
+
+
+def test_a_bounded_search_without_a_terminal_tells_of_itself_in_plain_lines() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "c4engine", "solve", "4453", "--size", "8x8", "--time", "3"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines and lines[0] == "c4: solving 4453 on 8x8 (within 3 s; --time SECONDS sets it)", lines
+    assert "\x1b" not in done.stderr and "\r" not in done.stderr  # plain lines, never redrawn
+
+
+def test_solve_and_analyze_give_one_position_the_same_bounds_and_no_false_words() -> None:
+    solved = run_c4("solve", "4453", "--size", "8x8", "--time", "1")
+    analysed = run_c4("analyze", "4453", "--size", "8x8", "--time", "1", "--json")
+    assert solved.returncode == 0 and analysed.returncode == 0, solved.stderr + analysed.stderr
+    position = json.loads(analysed.stdout)["position_score"]
+    score_line = next(line for line in solved.stdout.splitlines() if line.startswith("score: "))
+    assert score_line.startswith(f"score: [{position['lower']}, {position['upper']}] "), score_line
+    assert (position["lower"], position["upper"]) == (-30, 29) and position["label"] == "unknown"
+    for said in (solved.stdout, analysed.stdout):
+        assert "in 1 move" not in said and "win in 1" not in said and "loss in 1" not in said, said
+    assert "nothing proven" in score_line
+    weak = run_c4("solve", "4453", "--size", "8x8", "--time", "1", "--weak")
+    assert weak.returncode == 0 and "in 30 moves" not in weak.stdout and "nothing proven" in weak.stdout
+
+
+def test_past_the_solver_solve_analyze_and_the_analyst_agree() -> None:
+    """12x10 (132 bits): with a limit, labelled estimates from all three; without one, one refusal."""
+    from c4engine import Analyst, Limit
+
+    estimated = Analyst().solve(Board(12, 10), Limit(time=1))
+    assert not estimated.proven and estimated.source == "engine"
+    for command in ("solve", "analyze"):
+        bounded = run_c4(command, "", "--size", "12x10", "--time", "1")
+        assert bounded.returncode == 0 and "not proven" in bounded.stdout, bounded.stderr
+        unbounded = run_c4(command, "", "--size", "12x10")
+        assert unbounded.returncode == 2, unbounded.stdout
+        assert "12x10 is past the exact solver" in unbounded.stderr and "need a time" in unbounded.stderr
+    with pytest.raises(UnsupportedBoardError, match="need a time, node or depth limit"):
+        Analyst().solve(Board(12, 10))
+    with pytest.raises(UnsupportedBoardError, match="need a time, node or depth limit"):
+        Analyst().analyze(Board(12, 10))
+
+
+def test_a_negative_size_names_the_width() -> None:
+    result = run_c4("solve", "4453", "--size", "-7x6")
+    assert result.returncode == 2
+    assert (
+        "board width must be 1..32, not -7" in result.stderr and "expected one argument" not in result.stderr
+    )

@@ -78,7 +78,7 @@ def test_full_game_against_level_1(color: bool) -> None:
         )[0]
         replica.play(column)
         child.sendline(str(column + 1))
-    child.expect_exact("r review, n new game, q quit: ")
+    child.expect_exact("r review, t retry your mistakes, n new game, q quit: ")
     transcript += child.before
     child.sendline("q")
     assert finish(child) == 0
@@ -200,7 +200,7 @@ def test_after_a_game_r_reviews_it_and_n_starts_a_new_one() -> None:
     result = run_c4("play", "--two-players", stdin="1\n2\n1\n2\n1\n2\n1\nx\nr\nn\n4\nq\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "'x': type r to review the game, n for a new game or q to quit." in out
+    assert "'x': type r to review the game, t to retry your mistakes, n for a new game or q to quit." in out
     review = out[out.index("ply  side  col") : out.index("New game.")]
     assert "  6  O     2" in review and "?? blunder" in review  # O's 2 lets X's fourth stone in
     assert "Better moves:" in review

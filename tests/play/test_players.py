@@ -165,7 +165,9 @@ def test_engine_settings_as_a_spec() -> None:
     assert isinstance(based, EnginePlayer) and based.engine.limit.depth == levels.level(6).limit.depth
     assert based.noise == 0.1
     for spec, message in [
-        ("depth=x", "invalid literal"),
+        ("depth=x", r"depth is a whole number of plies, at least 1, not 'x'"),
+        ("noise=x", r"noise is a probability 0\.\.1, not 'x'"),
+        ("level=x", r"level is a level number 1\.\.7, not 'x'"),
         ("speed=3", "settings are"),
         ("noise=2", "probability"),
         ("depth=2,evaluator=best", "unknown evaluator"),

@@ -83,8 +83,12 @@ def test_a_win_on_the_spot_is_the_rules_everywhere() -> None:
 def test_an_unproven_answer_says_what_is_known() -> None:
     estimate = Score.estimate(12.5, cells=42, stones=9)
     bounded = PlayResult(column=4, score=estimate, source="engine", proven=False, lower=0, upper=17)
-    assert bounded.describe() == (
-        "unknown (stopped): between draw and win in 1 move; estimate +12.5 (not proven)"
+    # 17 is the most a position of 9 stones could score, a win with the next stone: no bound at all
+    assert bounded.describe() == "unknown (stopped): at least a draw; estimate +12.5 (not proven)"
+    narrowed = PlayResult(column=4, score=estimate, source="engine", proven=False, lower=0, upper=12)
+    assert (
+        narrowed.describe()
+        == "unknown (stopped): between draw and win in 6 moves; estimate +12.5 (not proven)"
     )
     nothing = PlayResult(column=4, score=None, source="solver", proven=False, lower=0, stopped="time limit")
     assert nothing.describe() == "unknown (time limit): at least 0"

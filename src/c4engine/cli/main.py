@@ -81,6 +81,8 @@ _COMMANDS: dict[str, str] = {
     "match": "c4engine.cli.match",
     "tune": "c4engine.cli.tune",
     "dataset": "c4engine.cli.dataset",
+    "puzzles": "c4engine.cli.puzzles",
+    "puzzle": "c4engine.cli.puzzle",
     "serve": "c4engine.cli.serve",
 }
 
@@ -109,6 +111,23 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _sizes_joined(arguments: list[str]) -> list[str]:
+    """``--size -7x6`` as ``--size=-7x6``: argparse takes a value starting with a dash (and not a
+    plain negative number) for an option, and would say only "expected one argument"; joined, the
+    option's own check names the width it refuses.
+
+    >>> _sizes_joined(["solve", "4453", "--size", "-7x6"]), _sizes_joined(["--size", "7x6", "-w"])
+    (['solve', '4453', '--size=-7x6'], ['--size', '7x6', '-w'])
+    """
+    joined: list[str] = []
+    for token in arguments:
+        if joined and joined[-1].startswith("--") and "=" not in joined[-1] and re.match(r"-\d+[xX]", token):
+            joined[-1] = f"{joined[-1]}={token}"
+        else:
+            joined.append(token)
+    return joined
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``c4`` with ``argv`` (default: the command line); returns the exit status."""
     arguments = sys.argv[1:] if argv is None else list(argv)
@@ -125,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Ctrl-C is taken before the command's modules load: an import cut short is a Ctrl-C like any other
         with first_ctrl_c_stops():
             parser = build_parser(args.command)
-            args, extras = parser.parse_known_args(arguments)
+            args, extras = parser.parse_known_args(_sizes_joined(arguments))
             if extras:  # named by the sub-command that did not know them: c4 solve: error: ...
                 _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
             if args.command is None:

@@ -140,7 +140,8 @@ def run_match(args: argparse.Namespace) -> int:
         if store is not None:
             store.start(config)
             already = sum(1 for index in store.games() if index < config.games)
-        with Progress("match", config.games, done=already, unit=" games") as bar:
+        hint = f"{config.a} against {config.b}, {config.games} games; --games N plays fewer"
+        with Progress("match", config.games, done=already, unit=" games", hint=hint) as bar:
             tally = [0, 0, 0]
 
             def advance(outcome: GameOutcome) -> None:

@@ -6,7 +6,10 @@ library's progress callbacks (a search's poll hook, a counter of games or
 positions).  The line is drawn only when standard error is a terminal (or
 when a command's ``--progress`` forces it), only once the work has run
 :data:`SHOW_AFTER` seconds, and it is cleared when the work ends: quick
-commands, pipes and logs see nothing of it.
+commands see nothing of it.  A pipe, a log or a notebook gets plain lines
+instead, never redrawn (:class:`PlainLine`): one once the work has run
+:data:`SHOW_AFTER` seconds, saying what runs and how to bound it (the
+caller's ``hint``), then one every :data:`PLAIN_EVERY` seconds.
 
 >>> import io
 >>> stream = io.StringIO()
@@ -15,14 +18,21 @@ commands, pipes and logs see nothing of it.
 ...         bar.advance(note="so far so good")
 >>> "solving" in stream.getvalue() and "3/3" in stream.getvalue()
 True
->>> with Progress("solving", 3, stream=io.StringIO()) as quiet:   # not a terminal: nothing drawn
+>>> with Progress("solving", 3, stream=io.StringIO(), enabled=False) as quiet:   # nothing drawn
 ...     quiet.advance()
+>>> log = io.StringIO()
+>>> with Progress("solving", stream=log, show_after=0, hint="bound it with --time") as plain:
+...     plain.note("score between -2 and 5")
+>>> log.getvalue()                       # a pipe: one plain line, quick work ended before the next
+'c4: solving (bound it with --time)\\n'
 """
 
 from __future__ import annotations
 
 import math
 import sys
+import threading
+import time
 from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
@@ -34,8 +44,10 @@ if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line
     from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
 
 __all__ = [
+    "PLAIN_EVERY",
     "SHOW_AFTER",
     "AgentProgress",
+    "PlainLine",
     "Progress",
     "describe_search",
     "describe_solve",
@@ -46,14 +58,82 @@ __all__ = [
 SHOW_AFTER = 1.0
 """Seconds of work before the line appears: what ends sooner shows nothing."""
 
+PLAIN_EVERY = 10.0
+"""Seconds between the plain lines written where standard error is not a terminal."""
+
+
+class PlainLine:
+    """The live line's plain form for a pipe or a log: after ``show_after`` seconds a line saying what
+    runs (``label``) and how to bound it (``hint``), then every ``every`` seconds the time, the count
+    and the note, each a line of its own (``c4: ...``), written by a timer thread of its own."""
+
+    def __init__(
+        self,
+        label: str,
+        total: int | None,
+        done: int,
+        unit: str,
+        stream: TextIO,
+        show_after: float,
+        *,
+        hint: str | None = None,
+        every: float = PLAIN_EVERY,
+    ) -> None:
+        self._label, self._total, self._done, self._unit = label, total, done, unit
+        self._stream, self._hint, self._note = stream, hint, ""
+        self._start = time.monotonic()
+        self._stopped = threading.Event()
+        self._lock = threading.Lock()
+        if show_after <= 0:
+            self._first()  # at once, before the work starts
+        self._thread = threading.Thread(target=self._run, args=(show_after, every), daemon=True)
+        self._thread.start()
+
+    def _first(self) -> None:
+        self._write(f"{self._label} ({self._hint})" if self._hint else f"{self._label} ...")
+
+    def _run(self, show_after: float, every: float) -> None:
+        if show_after > 0:
+            if self._stopped.wait(show_after):
+                return
+            self._first()
+        while not self._stopped.wait(every):
+            count = f"{self._done:,}" + ("" if self._total is None else f"/{self._total:,}") + self._unit
+            parts = [format_duration(time.monotonic() - self._start)]
+            parts += [count] * (self._total is not None or self._done > 0) + [self._note] * bool(self._note)
+            self._write(f"{self._label}: {', '.join(parts)}")
+
+    def _write(self, text: str) -> None:
+        with self._lock:
+            if not self._stopped.is_set():
+                print(f"c4: {text}", file=self._stream, flush=True)
+
+    def advance(self, count: int, note: str | None) -> None:
+        self._done += count
+        if note is not None:
+            self._note = note
+
+    def update(
+        self, note: str, done: int | None = None, total: int | None = None, left: float | None = None
+    ) -> None:
+        self._note = note
+        self._done = self._done if done is None else done
+        self._total = self._total if total is None else total
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped.set()
+        self._thread.join()
+
 
 class Progress:
     """One live line for a piece of work: ``label``, a bar (pulsing while ``total`` is unknown),
     ``done/total``, the elapsed and remaining time, and a note.
 
     ``enabled`` None draws when ``stream`` (default standard error) is a
-    terminal; True draws anyway (``--progress``), False never; ``show_after``
-    defaults to :data:`SHOW_AFTER`.  ``done``
+    terminal, and writes plain lines (:class:`PlainLine`, with ``hint``: how to
+    bound the work) when it is not; True draws anyway (``--progress``), False
+    never; ``show_after`` defaults to :data:`SHOW_AFTER`.  ``done``
     counts work finished before (a resumed match).  Use it as a context
     manager: leaving the block clears the line.
     """
@@ -68,14 +148,17 @@ class Progress:
         stream: TextIO | None = None,
         enabled: bool | None = None,
         show_after: float | None = None,
+        hint: str | None = None,
     ) -> None:
-        self._line: LiveLine | None = None
+        self._line: LiveLine | PlainLine | None = None
         stream = stream if stream is not None else sys.stderr
+        delay = SHOW_AFTER if show_after is None else show_after
         if stream.isatty() if enabled is None else enabled:
             from c4engine.cli.live import LiveLine
 
-            delay = SHOW_AFTER if show_after is None else show_after
             self._line = LiveLine(label, total, done, unit, stream, delay, force=bool(enabled))
+        elif enabled is None:  # a pipe or a log: plain lines, now and then
+            self._line = PlainLine(label, total, done, unit, stream, delay, hint=hint)
 
     def advance(self, count: int = 1, note: str | None = None) -> None:
         """Count ``count`` more items done; ``note`` replaces the text at the end of the line."""
@@ -131,11 +214,17 @@ class AgentProgress(Progress):
     """
 
     def __init__(
-        self, agent: Agent, label: str, *, stream: TextIO | None = None, enabled: bool | None = None
+        self,
+        agent: Agent,
+        label: str,
+        *,
+        stream: TextIO | None = None,
+        enabled: bool | None = None,
+        hint: str | None = None,
     ) -> None:
         from c4engine.play.players import AnalystPlayer, EnginePlayer, PerfectPlayer
 
-        super().__init__(label, stream=stream, enabled=enabled)
+        super().__init__(label, stream=stream, enabled=enabled, hint=hint)
         self._searcher: Engine | AnalystPlayer | PerfectPlayer | None = None
         if self._line is not None:
             if isinstance(agent, EnginePlayer):

@@ -48,8 +48,9 @@ from c4engine.cli.options import (
 )
 from c4engine.cli.progress import Progress
 from c4engine.cli.render import render_review, wants_color
-from c4engine.errors import C4Error, echo_path
+from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import parse_size
+from c4engine.player import Player
 from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
@@ -70,6 +71,14 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON (docs/review.md)")
     parser.add_argument("--svg", metavar="FILE", help="write the evaluation graph to FILE")
+    parser.add_argument(
+        "--retry",
+        nargs="?",
+        const="both",
+        choices=("X", "O", "both"),
+        metavar="SIDE",
+        help="then retry each mistake of SIDE (X, O; default both) before its answer is shown",
+    )
     add_table_option(parser)
     add_thread_option(parser)
     # None: not given -- a game with its own board refuses --size and --connect, a review
@@ -101,7 +110,11 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
         table_size_mb=args.table_mb,
         threads=_threads(args, limit),
     )
+    if args.retry is not None and args.json:
+        raise C4Error("--retry asks for moves at the prompt: it does not go with --json")
     if args.db is None and args.game is None:
+        if args.retry is not None:
+            raise C4Error("--retry needs one game (GAME or --db), not a batch")
         if args.svg is not None:
             raise C4Error("--svg needs one game (GAME or --db), not a batch")
         if stdin.isatty():  # a batch from a person's keyboard is not what anyone means
@@ -130,6 +143,16 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
     else:
         color = wants_color(out) if args.color is None else args.color
         out.write(render_review(review, color=color) + "\n")
+    if args.retry is not None:
+        from c4engine.cli.retry import RetryTerminal, mistakes_of
+
+        sides = (
+            [Player.FIRST, Player.SECOND]
+            if args.retry == "both"
+            else [Player.FIRST if args.retry == "X" else Player.SECOND]
+        )
+        color = wants_color(out) if args.color is None else args.color
+        RetryTerminal(review, mistakes_of(review, sides), analyst, out=out, color=color).run()
     if args.svg is not None:
         Path(args.svg).write_text(review._repr_svg_() + "\n")
         out.flush()  # the review first; the note on standard error, as standard output may be JSON
@@ -209,11 +232,26 @@ def _game(args: argparse.Namespace, width: int, height: int, connect: int) -> _G
     if args.db is not None:
         return _match_game(check_input_file(args.db, "--db"), args.game_number)
     text: str = args.game
+    if _is_folder(text):
+        raise C4Error(f"GAME {echo_path(text)} is a folder: give a move string or a game record's JSON file")
     if _is_record(text):
         from c4engine.play.record import GameRecord  # loaded only for a file
 
         return _Game(GameRecord.load(check_input_file(text, "GAME")).to_board())
-    return _Game(Board.from_moves(text.strip(), width, height, connect))
+    board = Board.from_moves(text.strip(), width, height, connect)
+    if not board.moves:  # as the web's review refuses it: there is nothing to score
+        raise C4Error(
+            f"GAME {echo(text)} has no moves to review: give a move string (e.g. 4453) or a game record"
+        )
+    return _Game(board)
+
+
+def _is_folder(text: str) -> bool:
+    """Whether ``text`` names a folder (which the move string ``/`` or ``.`` would otherwise be read as)."""
+    try:
+        return bool(text.strip()) and Path(text).is_dir()
+    except (OSError, ValueError):  # too long a name, a NUL byte
+        return False
 
 
 def _is_record(text: str) -> bool:

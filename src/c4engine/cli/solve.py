@@ -122,10 +122,7 @@ def _bench_options(parser: argparse.ArgumentParser) -> None:
 
 def _board(position: str, args: argparse.Namespace) -> Board:
     width, height = args.size
-    board = Board.from_moves(position, width, height, args.connect)
-    if args.func is run_solve and not args.json:
-        require_solver_holds(board.width, board.height)  # c4 solve promises exact scores: no engine estimates
-    return board
+    return Board.from_moves(position, width, height, args.connect)
 
 
 def _analyst(args: argparse.Namespace) -> Analyst:
@@ -222,9 +219,34 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
     return answer_lines(answer, stdin, out)
 
 
-def _live(analyze: bool) -> Progress:
-    """The live line of one position's search (shown on a terminal once it takes a while)."""
-    return Progress("analysing" if analyze else "solving")
+def _live(analyze: bool, board: Board | None = None, limit: Limit | None = None) -> Progress:
+    """The live line of one position's search (shown on a terminal once it takes a while; plain lines
+    on a pipe or a log, the first saying how to bound it)."""
+    label = "analysing" if analyze else "solving"
+    if board is None or limit is None:
+        return Progress(label)
+    where = f"{board.size}" + (f" connect {board.connect}" if board.connect != 4 else "")
+    label = f"{label} {board.move_string or '(empty)'} on {where}"
+    if limit.time is None and limit.nodes is None:
+        hint = "exactly, no time limit: bound it with --time SECONDS"
+    else:
+        hint = f"within {_limit_words(limit)}; --time SECONDS sets it"
+    return Progress(label, hint=hint)
+
+
+def _limit_words(limit: Limit) -> str:
+    """``--time 2`` as ``"2 s"``, with nodes: ``"2 s or 1,000 nodes"``."""
+    seconds = [f"{limit.time:g} s"] if limit.time is not None else []
+    return " or ".join(seconds + ([f"{limit.nodes:,} nodes"] if limit.nodes is not None else []))
+
+
+def _tell_outlook(analyst: Analyst, board: Board, limit: Limit) -> None:
+    """Say before a search without a time or node limit starts that it may run for hours (a position
+    short of its board's measured reach), and how to bound it."""
+    if limit.time is None and limit.nodes is None:
+        outlook = analyst.outlook(board)
+        if outlook is not None:
+            print(f"c4: {outlook}; bound it with --time SECONDS", file=sys.stderr, flush=True)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -237,7 +259,8 @@ def run_solve(args: argparse.Namespace) -> int:
     analyst = _analyst(args)
     analyze = args.analyze or args.json
     limit = limit_from_args(args)
-    with _live(analyze) as live:
+    _tell_outlook(analyst, board, limit)
+    with _live(analyze, board, limit) as live:
         if analyze:
             analysis = analyst.analyze(board, limit, weak=args.weak, poll=live.poll)
         else:

@@ -9,8 +9,9 @@ line, so it works the same typed by a person or piped from a script:
 * ``q`` (or the end of input) quits.
 
 When the game ends it prints the game's moves and, where a person played,
-offers ``r`` (review every move: :mod:`c4engine.search.review.game`) and ``n``
-(a new game from the same start).
+offers ``r`` (review every move: :mod:`c4engine.search.review.game`), ``t``
+(retry each of the person's mistakes before its answer is shown:
+:mod:`c4engine.cli.retry`) and ``n`` (a new game from the same start).
 
 Anything else is refused with the reason and the prompt comes back.
 """
@@ -25,9 +26,11 @@ from c4engine.cli.progress import AgentProgress, Progress
 from c4engine.cli.render import player_symbol, render_board, render_review, wants_color
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
+from c4engine.play.perfect import PerfectPlayer
 from c4engine.player import Player
 from c4engine.search.analysis.analyst import shared_analyst
 from c4engine.search.limit import Limit
+from c4engine.search.review.answers import Review
 from c4engine.search.review.game import review_game
 
 __all__ = ["TerminalGame"]
@@ -86,7 +89,7 @@ class TerminalGame:
 
     def _moved(self, event: MoveEvent) -> None:
         if not event.agent.is_human and not event.undone:
-            self.say(f"{self._label(event.player)} plays {event.column + 1}.")
+            self.say(f"{self._label(event.player)} plays {event.column + 1}{_unproven(event.agent)}.")
 
     def show(self) -> None:
         self.say()
@@ -127,29 +130,47 @@ class TerminalGame:
             self.say("New game.")
 
     def _after_game(self) -> bool:
-        """Offer a review of the game and a new one: True for a new game, False to quit."""
+        """Offer a review of the game, a retry of its mistakes and a new game: True for a new game,
+        False to quit."""
+        review: Review | None = None
         while True:
-            command = self._read_command("r review, n new game, q quit: ")
+            command = self._read_command("r review, t retry your mistakes, n new game, q quit: ")
             if command is None:
                 return False
             if command in {"n", "new"}:
                 return True
-            if command in {"r", "review"}:
-                self._review()
+            if command in {"r", "review", "t", "retry"}:
+                review = review or self._review()
+                if command in {"r", "review"}:
+                    self.say(render_review(review, color=self.color))
+                else:
+                    self._retry(review)
             else:
-                self.say(f"{echo(command)}: type r to review the game, n for a new game or q to quit.")
+                self.say(
+                    f"{echo(command)}: type r to review the game, t to retry your mistakes, "
+                    "n for a new game or q to quit."
+                )
 
-    def _review(self) -> None:
+    def _review(self) -> Review:
         board = self.game.board
         with Progress("reviewing the game", board.move_count, unit=" plies", enabled=self.live) as line:
-            review = review_game(
+            return review_game(
                 shared_analyst(),
                 board,
                 Limit(time=REVIEW_SECONDS_PER_PLY),
                 progress=lambda update: line.advance(),
                 poll=line.poll,
             )
-        self.say(render_review(review, color=self.color))
+
+    def _retry(self, review: Review) -> None:
+        """Each mistake of the people's sides posed again (:class:`~c4engine.cli.retry.RetryTerminal`)."""
+        from c4engine.cli.retry import RetryTerminal, mistakes_of
+
+        people = [side for side in (Player.FIRST, Player.SECOND) if self.game.agent(side).is_human]
+        mistakes = mistakes_of(review, people)
+        RetryTerminal(
+            review, mistakes, shared_analyst(), out=self.out, read_line=self.read_line, color=self.color
+        ).run()
 
     def _read_command(self, prompt: str) -> str | None:
         """The person's next command, trimmed and in lower case; None when they quit or input ends."""
@@ -225,3 +246,13 @@ class TerminalGame:
             return
         cells = " ".join(f"{column + 1}:{row + 1}" for column, row in self.game.board.winning_cells())
         self.say(f"{self._label(winner)} wins!  Winning line (column:row) {cells}.")
+
+
+def _unproven(agent: object) -> str:
+    """`` (not proven: best estimate ...)`` after the move of a perfect player that could not prove it
+    within its proof budget; nothing after any other move."""
+    if not isinstance(agent, PerfectPlayer) or agent.last is None or agent.last.proven:
+        return ""
+    seconds = agent.proof_limit.time
+    budget = f"the {seconds:g} s proof budget ran out" if seconds is not None else "not proven in time"
+    return f" (not proven: best estimate; {budget})"

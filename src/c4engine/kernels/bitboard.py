@@ -29,14 +29,14 @@ every shift below the word's bits.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
-from c4engine.kernels.wide import uint128, word_bit_count
+from c4engine.kernels.wide import uint128, word_bit_count, word_bits
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -254,3 +254,42 @@ def mirror(bits: Any, width: int, height: int) -> Any:
     for c in range(width):
         out |= ((bits >> (stride * np.uint64(c))) & column) << (stride * np.uint64(width - 1 - c))
     return out
+
+
+class Shape(NamedTuple):
+    """A board's sizes and masks as the kernels take them: one argument instead of eight
+    (:func:`board_shape` makes it; masks are words of the board's type)."""
+
+    width: int
+    height: int
+    connect: int
+    directions: int
+    """Which directions can hold a line (:func:`line_directions`)."""
+    board: Any
+    """Every playable cell (:func:`board_mask`)."""
+    bottom: Any
+    """The bottom cell of each column (:func:`bottom_mask`)."""
+    fast: bool
+    """Whether :func:`winning_cells` takes the connect-4 formula (:func:`fast_path`)."""
+    even_rows: Any
+    """The cells of the 2nd, 4th, ... rows (:func:`even_row_cells`)."""
+
+
+@njit(cache=True, inline="always")
+def board_shape(width: int, height: int, connect: int, zero: Any = U0) -> Shape:
+    """The :class:`Shape` of a board, its masks words of ``zero``'s type.
+
+    >>> shape = board_shape(7, 6, 4)
+    >>> shape.width, shape.directions, int(shape.bottom).bit_count(), shape.fast
+    (7, 7, 7, True)
+    """
+    return Shape(
+        width,
+        height,
+        connect,
+        line_directions(width, height, connect),
+        board_mask(width, height, zero),
+        bottom_mask(width, height, zero),
+        fast_path(height, connect, word_bits(zero)),
+        even_row_cells(width, height, zero),
+    )

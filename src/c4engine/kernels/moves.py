@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from c4engine.kernels.bitboard import U0, U1, column_mask, lowest_bit_index, popcount, winning_cells
+from c4engine.kernels.bitboard import U0, U1, Shape, column_mask, lowest_bit_index, popcount, winning_cells
 from c4engine.kernels.wide import get, put
 
 
@@ -55,7 +55,7 @@ def order_moves(
     opponent_threats: Any,
     start: int,
     d: int,
-    shape: tuple[int, int, int, int, Any, Any, bool],
+    shape: Shape,
     moves: np.ndarray,
     columns: np.ndarray,
     threats: np.ndarray,
@@ -63,9 +63,7 @@ def order_moves(
 ) -> int:
     """Sort the moves of ``possible`` into ``moves[d, start:]``/``columns[d, start:]``, best first.
 
-    ``shape`` is the board's ``(width, height, connect, directions, board, bottom, fast)``
-    (:mod:`c4engine.kernels.bitboard`'s ``board_mask``, ``bottom_mask``, ``line_directions``,
-    ``fast_path``).
+    ``shape`` is the board's (:class:`c4engine.kernels.bitboard.Shape`).
 
     A move's rank counts its useful threats: the cells where the mover would then complete a
     line, but for those right above a cell of ``opponent_threats`` (to reach such a threat the
@@ -80,7 +78,8 @@ def order_moves(
     threats, up to the cell just filled).  Slots before ``start`` hold moves
     already chosen to go first (the table's).
     """
-    width, height, connect, directions, board, bottom, fast = shape
+    width, height, connect, directions = shape.width, shape.height, shape.connect, shape.directions
+    board, bottom, fast = shape.board, shape.bottom, shape.fast
     zero = board ^ board  # of the board's word type (kernels.wide)
     # every column's threats first, in one loop without branches that the compiler can run
     # several columns at a time (a column without a move gets the node's own); row d + 1 is

@@ -14,8 +14,8 @@ the solve's own state are arrays laid out in :mod:`c4engine.kernels.layout`,
 so a Python caller can run a slice, poll, and run the next one.  Per node:
 forced replies and moves that lose at once are pruned, the window is
 clamped by the best and worst score still possible, on boards of even
-height by Allis' claimeven (:func:`claimeven_bound`), and by the
-transposition table's bounds, a child whose stored bound or claimeven bound
+height by Allis' claimeven, and by the transposition table's bounds
+(:mod:`c4engine.kernels.bounds`), a child whose stored bound or claimeven bound
 already refutes the node cuts it off and one whose stored bound cannot
 raise alpha is not tried (enhanced transposition cutoff, away from the
 leaves), then the moves are tried best first.  The children's table buckets are prefetched
@@ -36,23 +36,29 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from c4engine.kernels import SPECIALISED, is_cached
 from c4engine.kernels.bitboard import (
+    Shape,
     bit_length,
-    board_mask,
-    bottom_mask,
+    board_shape,
     column_mask,
-    even_row_cells,
-    fast_path,
-    has_line,
-    line_directions,
     mirror,
     winning_cells,
+)
+from c4engine.kernels.bounds import (
+    OPEN,
+    UNKNOWN_HIGH,
+    UNKNOWN_LOW,
+    children_claimeven_hopeless,
+    claimeven_bound,
+    least_score,
+    narrowed,
+    static_window,
 )
 from c4engine.kernels.layout import (
     CANCELLED,
@@ -92,21 +98,21 @@ from c4engine.kernels.layout import (
 from c4engine.kernels.moves import center_column, drop_moves, order_moves, to_back, to_front
 from c4engine.kernels.scale import win_score
 from c4engine.kernels.table import (
+    Part,
+    Parts,
     data_lower,
     data_move,
     data_upper,
-    grow_part,
-    growth_nodes,
+    grown,
     key_bits,
-    part_in_use,
-    part_shape,
+    part_of,
+    parts_in_use,
     prefetch,
     probe,
     scramble,
     store,
 )
-from c4engine.kernels.transposition import GROWTH_SHIFT, NEAR_GROWTH_SHIFT, TABLE_HEADER
-from c4engine.kernels.wide import get, get1, low, put, put1, word_bits, zero_of
+from c4engine.kernels.wide import get, get1, low, put, put1, zero_of
 
 SYMMETRY_STONES = 14
 """Positions with fewer stones are stored under the smaller of their key and their mirror's."""
@@ -119,9 +125,6 @@ probes wait on memory (a shorter one would pay for the prefetches and gain nothi
 NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
 
-UNKNOWN_LOW = -63
-UNKNOWN_HIGH = 63
-
 
 @njit(cache=True, inline="always")
 def half(x: int) -> int:
@@ -129,33 +132,42 @@ def half(x: int) -> int:
     return x // 2 if x >= 0 else -((-x) // 2)
 
 
-@njit(cache=True, inline="always")
-def table_part(
-    stones: int,
-    near_from: int,
-    near_base: np.uint64,
-    near_tshift: int,
-    near_max_work: int,
-    tshift: int,
-    max_work: int,
-) -> tuple[np.uint64, int, int]:
-    """(first entry, tag shift, work limit) of the table part for a position of ``stones`` stones
-    (see :mod:`c4engine.kernels.table`)."""
-    if stones >= near_from:
-        return near_base, near_tshift, near_max_work
-    return np.uint64(0), tshift, max_work
+class Key(NamedTuple):
+    """A position's key as the table keeps it."""
+
+    h: Any
+    """The scrambled key (:func:`c4engine.kernels.table.scramble`) of the position or, early in the
+    game, of its mirror image when that one's is smaller."""
+    mirrored: int
+    """1 when ``h`` is the mirror image's (the stored move is mirrored with it), else 0."""
 
 
 @njit(cache=True, inline="always")
-def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kbits: int) -> Any:
-    """The scrambled key of a position as the table keeps it (its mirror's when smaller, early in
-    the game): what a busy mark holds."""
+def table_key(current: Any, mask: Any, stones: int, width: int, height: int, kbits: int) -> Key:
+    """The :class:`Key` of a position of ``stones`` stones: left-right symmetry gives a position and
+    its mirror image one entry while fewer than :data:`SYMMETRY_STONES` are played."""
     key = current + mask
+    mirrored = 0
     if stones < SYMMETRY_STONES:
         mirrored_key = mirror(key, width, height)
         if mirrored_key < key:
             key = mirrored_key
-    return scramble(key, kbits)
+            mirrored = 1
+    return Key(scramble(key, kbits), mirrored)
+
+
+@njit(cache=True, inline="always")
+def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kbits: int) -> Any:
+    """The scrambled key of a position as the table keeps it (:func:`table_key`): what a busy mark
+    holds."""
+    return table_key(current, mask, stones, width, height, kbits).h
+
+
+@njit(cache=True, inline="always")
+def stored_column(column: int, mirrored: int, width: int) -> int:
+    """``column`` mirrored when the key is the mirror image's (:class:`Key`): a column as the entry
+    keeps it, and an entry's column as the position plays it."""
+    return width - 1 - column if mirrored else column
 
 
 @njit(cache=True, inline="always")
@@ -166,68 +178,334 @@ def busy_slot(h: Any, shift: int, slots: int) -> int:
 
 @njit(cache=True, inline="always")
 def prefetch_children(
-    table: np.ndarray,
-    base: np.uint64,
-    shift: int,
-    side: Any,
-    mask: Any,
-    moves: Any,
-    stones: int,
-    shape: Any,
-    kbits: int,
+    table: np.ndarray, part: Part, side: Any, mask: Any, moves: Any, stones: int, shape: Shape, kbits: int
 ) -> None:
-    """Start loading the buckets (in the part at ``base``) of the positions after each of ``moves``
-    (one cell a column) from the position of ``stones`` stones, cells ``mask``, whose side not to
-    move holds ``side``: so that their loads overlap one another and the work before they are read."""
-    width, height = shape[0], shape[1]
-    for i in range(width):
-        move = moves & column_mask(i, height, mask ^ mask)
+    """Start loading the buckets (in ``part``) of the positions after each of ``moves`` (one cell a
+    column) from the position of ``stones`` stones, cells ``mask``, whose side not to move holds
+    ``side``: so that their loads overlap one another and the work before they are read."""
+    for i in range(shape.width):
+        move = moves & column_mask(i, shape.height, mask ^ mask)
         if move:
-            prefetch(table, base, shared_key(side, mask | move, stones + 1, width, height, kbits), shift)
+            h = shared_key(side, mask | move, stones + 1, shape.width, shape.height, kbits)
+            prefetch(table, part.base, h, part.shift)
 
 
 @njit(cache=True, inline="always")
-def claimeven_bound(
+def hash_children(
+    table: np.ndarray,
+    part: Part,
+    opponent: Any,
+    mask: Any,
+    possible: Any,
+    stones: int,
+    shape: Shape,
+    kbits: int,
+    child_hashes: np.ndarray,
+) -> None:
+    """Keep in ``child_hashes`` (one a column) the keys of the positions after each of ``possible``
+    from the position of ``stones`` stones, and start loading their buckets in ``part``: the
+    enhanced transposition cutoff reads them once the moves are ranked, so that the loads overlap
+    one another and the ranking."""
+    for i in range(shape.width):
+        move = possible & column_mask(i, shape.height, mask ^ mask)
+        if move:
+            put1(
+                child_hashes,
+                i,
+                shared_key(opponent, mask | move, stones + 1, shape.width, shape.height, kbits),
+            )
+            prefetch(table, part.base, get1(child_hashes, i), part.shift)
+
+
+@njit(cache=True, inline="always")
+def safe_moves(mask: Any, threats: Any, shape: Shape) -> Any:
+    """The moves from a position of cells ``mask`` whose opponent wins at ``threats`` that do not
+    lose at once: the one that blocks a threat if there is one, and none under a threat; none at
+    all when two threats are to be blocked."""
+    possible = (mask + shape.bottom) & shape.board
+    forced = possible & threats
+    if forced:
+        if forced & (forced - np.uint64(1)):  # two threats: the opponent's next stone wins
+            return forced ^ forced
+        possible = forced
+    return possible & ~(threats >> np.uint64(1))
+
+
+class Lookahead(NamedTuple):
+    """What a node learns from its children before searching any (:func:`look_ahead`)."""
+
+    refuted: int
+    """The column of a child that refutes the node, -1 none."""
+    score: int
+    """The score that child proves this node reaches at least (when ``refuted`` is one)."""
+    dropped: Any
+    """The moves whose children cannot raise alpha: not worth searching."""
+    floor: int
+    """The best the node's dropped moves reach, and at least the floor it was given."""
+
+
+@njit(cache=True, inline="always")
+def look_ahead(
+    table: np.ndarray,
+    part: Part,
+    child_hashes: np.ndarray,
+    opponent: Any,
+    mask: Any,
+    possible: Any,
+    alpha: int,
+    beta: int,
+    floor: int,
+    shape: Shape,
+    look_up: bool,
+    claim: bool,
+) -> Lookahead:
+    """The children of a node, window ``[alpha, beta)``, cells ``mask``, moves ``possible``, looked at
+    before any is searched: with ``look_up``, their table entries (in ``part``, keys in
+    ``child_hashes``: :func:`hash_children`) -- enhanced transposition cutoff --, and with
+    ``claim`` their claimeven bounds (:func:`c4engine.kernels.bounds.claimeven_bound`, their side
+    to move having begun).
+
+    A child known to score at most ``-beta`` (for the opponent) refutes the node at once; one
+    known to score at least ``-alpha``, which cannot raise alpha, is dropped.  Without
+    ``look_up`` every child's claimeven bound is taken (``claim`` is then True).
+    """
+    zero = mask ^ mask
+    dropped = zero
+    for i in range(shape.width):
+        move = possible & column_mask(i, shape.height, zero)
+        if move:
+            if look_up:
+                cdata = probe(table, part.base, get1(child_hashes, i), part.shift)
+                t = -data_upper(cdata) if cdata else UNKNOWN_LOW
+                if claim and t < beta:
+                    t = max(t, -claimeven_bound(opponent, mask | move, shape))
+            else:
+                cdata = np.uint64(0)
+                t = -claimeven_bound(opponent, mask | move, shape)
+            if t >= beta:
+                return Lookahead(i, t, dropped, floor)
+            if cdata and -data_lower(cdata) <= alpha:
+                dropped |= move
+                floor = max(floor, -data_lower(cdata))
+    return Lookahead(-1, UNKNOWN_LOW, dropped, floor)
+
+
+@njit(cache=True, inline="always")
+def rank_moves(
     current: Any,
     mask: Any,
-    height: int,
-    connect: int,
-    directions: int,
-    board: Any,
-    bottom: Any,
-    even_rows: Any,
+    possible: Any,
+    threats: Any,
+    first: int,
+    first_move: Any,
+    alone: bool,
+    d: int,
+    shape: Shape,
+    ustack: np.ndarray,
+    moves: np.ndarray,
+    columns: np.ndarray,
+    mthreats: np.ndarray,
+    scores: np.ndarray,
 ) -> int:
-    """An upper bound on the score of the side to move from Allis' claimeven, on a board of even
-    height holding an even number of stones (the side to move is the one that began): 0 or -1, or
-    ``UNKNOWN_HIGH`` when the strategy proves nothing.
+    """Write the moves of ``possible`` to try at ply ``d`` into ``moves[d]`` (:mod:`c4engine.kernels.moves`),
+    the table's move ``first_move`` (column ``first``; 0: none) first, and return their number.
 
-    The opponent can take every empty cell of an even row (2nd, 4th, ...) that is not playable
-    now: it answers a move in the same column when the cell above is of an even row, and a move
-    onto a playable even-row cell by taking another such cell (there are an even number of
-    them, as the empty cells are even in number).  If the cells it leaves hold no line, the side
-    to move never wins: at most a draw, and a loss (at most -1) if the opponent's hold one.
+    When ``alone``, the table's move is the only one written: the others are ranked only if it
+    fails to cut (:func:`rank_rest`; ``ustack[d, 3]`` keeps them till then).
     """
-    playable = (mask + bottom) & board
-    follower = (current ^ mask) | (even_rows & board & ~mask & ~playable)
-    if has_line(board & ~follower, height, connect, directions):
-        return UNKNOWN_HIGH
-    return -1 if has_line(follower, height, connect, directions) else 0
+    if first_move and alone:
+        put(moves, d, 0, first_move)
+        columns[d, 0] = first
+        put(
+            mthreats,
+            d,
+            0,
+            winning_cells(
+                current | first_move,
+                mask,
+                shape.height,
+                shape.connect,
+                shape.directions,
+                shape.board,
+                shape.fast,
+            ),
+        )
+        put(ustack, d, 3, possible & ~first_move)
+        return 1
+    n = order_moves(current, mask, possible, threats, 0, d, shape, moves, columns, mthreats, scores)
+    put(ustack, d, 3, possible ^ possible)
+    if first_move:  # ranked with the others while the buckets load, but tried first
+        to_front(first_move, n, moves, columns, mthreats, d)
+    return n
 
 
 @njit(cache=True, inline="always")
-def children_claimeven_hopeless(current: Any, mask: Any, claim: tuple[int, int, int, Any, Any, Any]) -> bool:
-    """Whether :func:`claimeven_bound` proves nothing after any move from (``current``, ``mask``),
-    found with one line test instead of one a move; ``claim`` is its other arguments,
-    ``(height, connect, directions, board, bottom, even_rows)``.
+def rank_rest(
+    table: np.ndarray,
+    parts: Parts,
+    d: int,
+    stones: int,
+    count: int,
+    shape: Shape,
+    kbits: int,
+    ustack: np.ndarray,
+    moves: np.ndarray,
+    columns: np.ndarray,
+    mthreats: np.ndarray,
+    scores: np.ndarray,
+) -> int:
+    """Rank the moves ply ``d`` (``stones`` stones) put off (:func:`rank_moves`) after its first
+    ``count``, their buckets loading meanwhile; returns the moves it now has."""
+    current, mask, rest = get(ustack, d, 0), get(ustack, d, 1), get(ustack, d, 3)
+    prefetch_children(table, part_of(parts, stones + 1), current ^ mask, mask, rest, stones, shape, kbits)
+    threats = winning_cells(
+        current ^ mask, mask, shape.height, shape.connect, shape.directions, shape.board, shape.fast
+    )
+    count = order_moves(current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores)
+    put(ustack, d, 3, rest ^ rest)
+    return count
 
-    After a move the opponent (the side to move then) keeps the cells it kept here but the one
-    played, and may gain the cell above it: it keeps at least those it keeps here that are not
-    playable now.  A line among them leaves every child with a line, so with no bound.
+
+@njit(cache=True, inline="always")
+def open_frame(
+    ustack: np.ndarray,
+    istack: np.ndarray,
+    d: int,
+    key: Key,
+    alpha: int,
+    beta: int,
+    count: int,
+    nodes: int,
+    low: int,
+) -> None:
+    """Ply ``d``'s frame, before its first move is searched: its key, window, ``count`` moves, the
+    ``nodes`` so far and ``low``, the most its moves not searched reach."""
+    put(ustack, d, 2, key.h)
+    istack[d, I_ALPHA] = alpha
+    istack[d, I_BETA] = beta
+    istack[d, I_COUNT] = count
+    istack[d, I_NEXT] = 0
+    istack[d, I_ALPHA0] = alpha
+    istack[d, I_NODES0] = nodes
+    istack[d, I_MIRROR] = key.mirrored
+    # fail-soft: a node whose moves all fail low returns the best they reached; the moves
+    # not searched (losing at once, or dropped by the cutoff) reach at most ``low``
+    istack[d, I_BEST] = low
+
+
+@njit(cache=True, inline="always")
+def enter_child(
+    ustack: np.ndarray, istack: np.ndarray, d: int, current: Any, mask: Any, alpha: int, beta: int
+) -> None:
+    """Ply ``d + 1`` set to the position (``current``, ``mask``) after a move of ply ``d``, whose
+    window is ``[alpha, beta)``: negamax, the child's window is ``[-beta, -alpha)``."""
+    put(ustack, d + 1, 0, current)
+    put(ustack, d + 1, 1, mask)
+    istack[d + 1, I_ALPHA] = -beta
+    istack[d + 1, I_BETA] = -alpha
+
+
+@njit(cache=True, inline="always")
+def unmark(busy: np.ndarray, shift: int, h: Any) -> None:
+    """Take away the busy mark of the position of scrambled key ``h`` (unless another took the slot)."""
+    slot = busy_slot(h, shift, busy.shape[0])
+    if get1(busy, slot) == h:
+        put1(busy, slot, h ^ h)
+
+
+@njit(cache=True, inline="always")
+def next_unmarked(
+    i: int,
+    count: int,
+    d: int,
+    stones: int,
+    busy: np.ndarray,
+    busy_shift: int,
+    kbits: int,
+    shape: Shape,
+    ustack: np.ndarray,
+    istack: np.ndarray,
+    moves: np.ndarray,
+    columns: np.ndarray,
+    mthreats: np.ndarray,
+) -> int:
+    """The next move of ply ``d`` to search in a race, from move ``i`` on, marked busy now: the first
+    move no other thread marked, or one put off once already; the moves another thread is on are
+    put off to the end of the row, each once (their children have ``stones`` stones)."""
+    if i == 1:
+        istack[d, I_DEFERRED] = 0
+    limit = count - istack[d, I_DEFERRED]  # the moves from limit on were put off once
+    child_current = get(ustack, d, 0) ^ get(ustack, d, 1)
+    while i < count:
+        h = shared_key(
+            child_current, get(ustack, d, 1) | get(moves, d, i), stones, shape.width, shape.height, kbits
+        )
+        slot = busy_slot(h, busy_shift, busy.shape[0])
+        if i >= limit or get1(busy, slot) != h:
+            put1(busy, slot, h)  # the move to search next
+            break
+        to_back(i, count, moves, columns, mthreats, d)
+        limit -= 1
+    istack[d, I_DEFERRED] = count - limit
+    return i
+
+
+@njit(cache=True, inline="always")
+def won_at_once(state: np.ndarray, current: Any, mask: Any, stones: int, shape: Shape) -> bool:
+    """Whether the side to move at the root wins with its next stone; if so the solve's state says
+    so, score and move (the centre's first), and is done.  The negamax assumes there is no such win."""
+    possible = (mask + shape.bottom) & shape.board
+    wins = possible & winning_cells(
+        current, mask, shape.height, shape.connect, shape.directions, shape.board, shape.fast
+    )
+    if not wins:
+        return False
+    for i in range(shape.width):
+        column = center_column(i, shape.width)
+        if wins & column_mask(column, shape.height, mask ^ mask):
+            state[S_ROOT_MOVE] = column
+            break
+    score = win_score(shape.width * shape.height, stones)
+    if state[S_MAX] < score:  # weak solve: [-1, 1]
+        score = state[S_MAX]
+    state[S_MIN] = score
+    state[S_MAX] = score
+    state[S_ROOT_BOUND] = score
+    state[S_PHASE] = PHASE_DONE
+    return True
+
+
+@njit(cache=True, inline="always")
+def null_window_value(lo: int, hi: int, stones: int) -> int:
+    """The value the next null-window search at the root tests, the score being within ``[lo, hi]``:
+    the middle, moved halfway to the nearer end of the scale.
+
+    Early in the game scores are near 0: the sign first (the weak solve's search, whose table the
+    rest reuse), then from the extremes inward.
     """
-    height, connect, directions, board, bottom, even_rows = claim
-    playable = (mask + bottom) & board
-    follower = current | (even_rows & board & ~mask & ~playable)
-    return has_line(board & ~follower & ~playable, height, connect, directions)
+    med = lo + (hi - lo) // 2
+    if stones < NEAR_SCORE_STONES and lo < 0 < hi:
+        med = 0
+    elif med <= 0 and half(lo) < med:
+        med = half(lo)
+    elif med >= 0 and half(hi) > med:
+        med = half(hi)
+    return med
+
+
+@njit(cache=True, inline="always")
+def root_returned(state: np.ndarray, istack: np.ndarray, columns: np.ndarray, ret: int) -> None:
+    """Narrow the solve's window with the score ``ret`` the root's null-window search returned, and
+    keep the root move that proved a lower bound."""
+    med = state[S_MED]
+    if ret <= med:
+        state[S_MAX] = ret
+    else:
+        state[S_MIN] = ret
+        if istack[0, I_NEXT] < istack[0, I_COUNT] and ret >= istack[0, I_BETA]:
+            state[S_ROOT_MOVE] = columns[0, istack[0, I_NEXT]]
+            state[S_ROOT_BOUND] = ret
+    istack[0, I_COUNT] = 0  # the root frame is consumed
 
 
 @njit(inline="always")
@@ -241,55 +519,29 @@ def _search(
     args: KernelArgs,
 ) -> int:
     """The body of the kernels made by :func:`kernel_for` (see there)."""
-    table, bits, near_bits = args.table, args.bits, args.near_bits
-    near_from, etc_until, node_stop = args.near_from, args.etc_until, args.node_stop
+    table, bits, near_bits, etc_until, node_stop = (
+        args.table,
+        args.bits,
+        args.near_bits,
+        args.etc_until,
+        args.node_stop,
+    )
     state, cancel, ustack, istack = args.state, args.cancel, args.ustack, args.istack
     moves, columns, mthreats = args.moves, args.columns, args.mthreats
     scores, child_hashes = args.scores, args.child_hashes
     busy, shared_until = args.busy, args.shared_until
     cells = width * height
     zero = zero_of(ustack)  # of the board's word type: a uint64, or 128 bits past 64 (kernels.wide)
-    bottom = bottom_mask(width, height, zero)
-    board = board_mask(width, height, zero)
-    directions = line_directions(width, height, connect)
-    fast = fast_path(height, connect, word_bits(zero))
-    shape = (width, height, connect, directions, board, bottom, fast)  # for the move ordering
-    claimeven = height % 2 == 0  # see claimeven_bound
-    even_rows = even_row_cells(width, height, zero)
-    claim = (height, connect, directions, board, bottom, even_rows)  # children_claimeven_hopeless's
+    shape = board_shape(width, height, connect, zero)
+    board, bottom = shape.board, shape.bottom
+    claimeven = height % 2 == 0  # see kernels.bounds.claimeven_bound
     kbits = key_bits(width, height, bits)
     busy_shift = max(kbits - bit_length(np.uint64(busy.shape[0] - 1)), 0)
-    # the parts' sizes in use, 2**live of their 2**bits entries, recorded after them
-    live_at = table.shape[0] - TABLE_HEADER
-    live = part_in_use(table, live_at, bits, kbits)
-    tshift, max_work, grow_at = part_shape(live, bits, kbits, GROWTH_SHIFT)
-    near_base = np.uint64(1) << np.uint64(bits)
-    if near_bits:
-        near_live = part_in_use(table, live_at + 1, near_bits, kbits)
-        near_tshift, near_max_work, near_grow_at = part_shape(near_live, near_bits, kbits, NEAR_GROWTH_SHIFT)
-    else:
-        near_from = cells + 1  # no near-end part: every position in the main one
-        near_live, near_tshift, near_max_work, near_grow_at = 0, tshift, max_work, growth_nodes(0, 0, 0)
-    next_growth = min(grow_at, near_grow_at)
+    parts = parts_in_use(table, bits, near_bits, args.near_from, kbits, cells)
 
-    if state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1:
-        # a win at once is scored here: the negamax assumes there is none
-        possible = (mask0 + bottom) & board
-        wins = possible & winning_cells(current0, mask0, height, connect, directions, board, fast)
-        if wins:
-            for i in range(width):
-                column = center_column(i, width)
-                if wins & column_mask(column, height, zero):
-                    state[S_ROOT_MOVE] = column
-                    break
-            score = win_score(cells, stones0)
-            if state[S_MAX] < score:  # weak solve: [-1, 1]
-                score = state[S_MAX]
-            state[S_MIN] = score
-            state[S_MAX] = score
-            state[S_ROOT_BOUND] = score
-            state[S_PHASE] = PHASE_DONE
-            return DONE
+    fresh = state[S_PHASE] == PHASE_START and state[S_NODES] == 0 and state[S_ROOT_MOVE] == -1
+    if fresh and won_at_once(state, current0, mask0, stones0, shape):
+        return DONE
 
     phase = state[S_PHASE]
     d = state[S_DEPTH]
@@ -307,15 +559,7 @@ def _search(
             if lo >= hi:
                 phase = PHASE_DONE
                 break
-            med = lo + (hi - lo) // 2
-            if stones0 < NEAR_SCORE_STONES and lo < 0 < hi:
-                # early in the game scores are near 0: the sign first (the weak solve's search,
-                # whose table the rest reuse), then from the extremes inward
-                med = 0
-            elif med <= 0 and half(lo) < med:
-                med = half(lo)
-            elif med >= 0 and half(hi) > med:
-                med = half(hi)
+            med = null_window_value(lo, hi, stones0)
             state[S_MED] = med
             put(ustack, 0, 0, current0)
             put(ustack, 0, 1, mask0)
@@ -334,37 +578,19 @@ def _search(
                 status = CANCELLED
                 break
             nodes += 1
-            if nodes >= next_growth:
-                if nodes >= grow_at:
-                    live = grow_part(table, live_at, 0, live, kbits, zero)
-                    tshift, max_work, grow_at = part_shape(live, bits, kbits, GROWTH_SHIFT)
-                if nodes >= near_grow_at:
-                    near_live = grow_part(table, live_at + 1, int(near_base), near_live, kbits, zero)
-                    near_tshift, near_max_work, near_grow_at = part_shape(
-                        near_live, near_bits, kbits, NEAR_GROWTH_SHIFT
-                    )
-                next_growth = min(grow_at, near_grow_at)
+            if nodes >= parts.next_growth:
+                parts = grown(table, parts, nodes, bits, near_bits, kbits, zero)
             current = get(ustack, d, 0)
             mask = get(ustack, d, 1)
-            alpha = istack[d, I_ALPHA]
-            beta = istack[d, I_BETA]
             stones = stones0 + d
             opponent = current ^ mask
-            possible = (mask + bottom) & board
             if d > 0:
                 # computed by the parent when it ordered its moves
                 threats = get(mthreats, d - 1, istack[d - 1, I_NEXT]) & ~mask
             else:
-                threats = winning_cells(opponent, mask, height, connect, directions, board, fast)
-            forced = possible & threats
-            if forced:
-                if forced & (forced - np.uint64(1)):  # two threats: the opponent's next stone wins
-                    ret = -win_score(cells, stones + 1)
-                    enter = 0
-                    continue
-                possible = forced
-            possible &= ~(threats >> np.uint64(1))
-            if possible == 0:  # every move lets the opponent's next stone win
+                threats = winning_cells(opponent, mask, height, connect, shape.directions, board, shape.fast)
+            possible = safe_moves(mask, threats, shape)
+            if possible == 0:  # the opponent's next stone wins
                 ret = -win_score(cells, stones + 1)
                 enter = 0
                 continue
@@ -372,136 +598,78 @@ def _search(
                 ret = 0
                 enter = 0
                 continue
-            low = -win_score(cells, stones + 3)  # the opponent cannot win with its next stone
-            if alpha < low:
-                alpha = low
-                if alpha >= beta:
-                    ret = alpha
-                    enter = 0
-                    continue
-            high = win_score(cells, stones + 2)  # nor this side with this one
-            if claimeven and beta > -1 and not stones & 1:
-                bound = claimeven_bound(current, mask, height, connect, directions, board, bottom, even_rows)
-                high = min(high, bound)
-            if beta > high:
-                beta = high
-                if alpha >= beta:
-                    ret = beta
-                    enter = 0
-                    continue
-            key = current + mask
-            mirrored = 0
-            if stones < SYMMETRY_STONES:
-                # left-right symmetry: one entry for a position and its mirror image
-                mirrored_key = mirror(key, width, height)
-                if mirrored_key < key:
-                    key = mirrored_key
-                    mirrored = 1
-            h = scramble(key, kbits)
-            base, shift, most = table_part(
-                stones, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-            )
+            window = static_window(current, mask, stones, istack[d, I_ALPHA], istack[d, I_BETA], shape)
+            if window.score != OPEN:
+                ret = window.score
+                enter = 0
+                continue
+            key = table_key(current, mask, stones, width, height, kbits)
+            part = part_of(parts, stones)
             first = -1
             if d > 0:
-                data = probe(table, base, h, shift)
+                data = probe(table, part.base, key.h, part.shift)
                 if data:
-                    t = data_lower(data)
-                    if t > alpha:
-                        alpha = t
-                        if alpha >= beta:
-                            ret = alpha
-                            enter = 0
-                            continue
-                    t = data_upper(data)
-                    if t < beta:
-                        beta = t
-                        if alpha >= beta:
-                            ret = beta
-                            enter = 0
-                            continue
+                    window = narrowed(window.alpha, window.beta, data_lower(data), data_upper(data))
+                    if window.score != OPEN:
+                        ret = window.score
+                        enter = 0
+                        continue
                     first = data_move(data)
-                    if mirrored and first >= 0:
-                        first = width - 1 - first
+                    if first >= 0:
+                        first = stored_column(first, key.mirrored, width)
+            alpha, beta = window.alpha, window.beta
             first_move = possible & column_mask(first, height, zero) if first >= 0 else zero
             cutoff = d > 0 and stones < etc_until
-            child_base, child_shift, _ = table_part(
-                stones + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-            )
+            child = part_of(parts, stones + 1)
             if (
                 claimeven
                 and stones & 1
                 and beta <= 1
                 and d > 0
                 and not cutoff
-                and not children_claimeven_hopeless(current, mask, claim)
+                and not children_claimeven_hopeless(current, mask, shape)
             ):
                 # a child's claimeven bound (its side to move began) may refute this node: below the
                 # cutoff's plies this is all that is looked at before the moves are searched
-                refuted = -1
-                for i in range(width):
-                    move = possible & column_mask(i, height, zero)
-                    if move:
-                        t = -claimeven_bound(
-                            opponent, mask | move, height, connect, directions, board, bottom, even_rows
-                        )
-                        if t >= beta:
-                            refuted = i
-                            break
-                if refuted >= 0:
-                    best = width - 1 - refuted if mirrored else refuted
-                    store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
-                    ret = t
+                ahead = look_ahead(
+                    table,
+                    child,
+                    child_hashes,
+                    opponent,
+                    mask,
+                    possible,
+                    alpha,
+                    beta,
+                    UNKNOWN_LOW,
+                    shape,
+                    False,
+                    True,
+                )
+                if ahead.refuted >= 0:
+                    best = stored_column(ahead.refuted, key.mirrored, width)
+                    store(table, part.base, key.h, part.shift, ahead.score, UNKNOWN_HIGH, best, 0, part.most)
+                    ret = ahead.score
                     enter = 0
                     continue
             if stones >= etc_until:
                 # the buckets of the children about to be ranked, loading while they are
                 # ranked and the first is searched (nodes that try the cutoff ask below)
                 ranked = first_move if first_move else possible
-                prefetch_children(
-                    table, child_base, child_shift, opponent, mask, ranked, stones, shape, kbits
-                )
+                prefetch_children(table, child, opponent, mask, ranked, stones, shape, kbits)
             if cutoff:
-                # enhanced transposition cutoff (below): the children's buckets are asked
-                # for now, all of them, and read once the moves are ranked, so that the
-                # loads overlap one another and the ranking
-                for i in range(width):
-                    move = possible & column_mask(i, height, zero)
-                    if move:
-                        put1(
-                            child_hashes,
-                            i,
-                            shared_key(opponent, mask | move, stones + 1, width, height, kbits),
-                        )
-                        prefetch(table, child_base, get1(child_hashes, i), child_shift)
-            if first_move and not cutoff:
-                # the table's move alone: the others are ranked only if it fails to cut
-                put(moves, d, 0, first_move)
-                columns[d, 0] = first
-                first_threats = winning_cells(
-                    current | first_move, mask, height, connect, directions, board, fast
-                )
-                put(mthreats, d, 0, first_threats)
-                n = 1
-                put(ustack, d, 3, possible & ~first_move)
-            else:
-                n = order_moves(
-                    current, mask, possible, threats, 0, d, shape, moves, columns, mthreats, scores
-                )
-                put(ustack, d, 3, zero)
-                if first_move:  # ranked with the others while the buckets load, but tried first
-                    to_front(first_move, n, moves, columns, mthreats, d)
+                hash_children(table, child, opponent, mask, possible, stones, shape, kbits, child_hashes)
+            n = rank_moves(
+                current, mask, possible, threats, first, first_move, not cutoff, d, shape,
+                ustack, moves, columns, mthreats, scores,
+            )  # fmt: skip
             if cutoff and stones + 1 < etc_until and nodes >= FAR_PREFETCH_NODES:
                 # the buckets the first child's own cutoff will read, asked for now: they load while
                 # this node waits on its children's below, not after the child is entered
-                grand_base, grand_shift, _ = table_part(
-                    stones + 2, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-                )
                 leading = get(moves, d, 0)  # the first move
                 replies = ((mask | leading) + bottom) & board
                 prefetch_children(
                     table,
-                    grand_base,
-                    grand_shift,
+                    part_of(parts, stones + 2),
                     current | leading,
                     mask | leading,
                     replies,
@@ -509,99 +677,66 @@ def _search(
                     shape,
                     kbits,
                 )
+            low = least_score(cells, stones)
             if cutoff:
-                # a child already known to score at most -beta (for the opponent)
-                # refutes this node at once; one known to score at least -alpha,
-                # which cannot raise alpha, is dropped
-                cut = False
-                dropped = zero
-                floor = low
-                # so may a child's claimeven bound (its side to move began)
-                child_claimeven = (
+                # the children's entries (and claimeven bounds, their side to move having begun)
+                ahead = look_ahead(
+                    table,
+                    child,
+                    child_hashes,
+                    opponent,
+                    mask,
+                    possible,
+                    alpha,
+                    beta,
+                    low,
+                    shape,
+                    True,
                     claimeven
                     and stones & 1
                     and beta <= 1
-                    and not children_claimeven_hopeless(current, mask, claim)
+                    and not children_claimeven_hopeless(current, mask, shape),
                 )
-                for i in range(width):
-                    move = possible & column_mask(i, height, zero)
-                    if move:
-                        cdata = probe(table, child_base, get1(child_hashes, i), child_shift)
-                        t = -data_upper(cdata) if cdata else UNKNOWN_LOW
-                        if child_claimeven and t < beta:
-                            child_bound = claimeven_bound(
-                                opponent, mask | move, height, connect, directions, board, bottom, even_rows
-                            )
-                            t = max(t, -child_bound)
-                        if t >= beta:
-                            best = width - 1 - i if mirrored else i
-                            store(table, base, h, shift, t, UNKNOWN_HIGH, best, 0, most)
-                            ret = t
-                            cut = True
-                            break
-                        if cdata and -data_lower(cdata) <= alpha:
-                            dropped |= move
-                            floor = max(floor, -data_lower(cdata))
-                if cut:
+                if ahead.refuted >= 0:
+                    best = stored_column(ahead.refuted, key.mirrored, width)
+                    store(table, part.base, key.h, part.shift, ahead.score, UNKNOWN_HIGH, best, 0, part.most)
+                    ret = ahead.score
                     enter = 0
                     continue
-                if dropped:
-                    n = drop_moves(dropped, n, moves, columns, mthreats, d)
+                if ahead.dropped:
+                    n = drop_moves(ahead.dropped, n, moves, columns, mthreats, d)
                     if n == 0:
-                        store(table, base, h, shift, UNKNOWN_LOW, floor, -1, 0, most)
-                        ret = floor
+                        store(table, part.base, key.h, part.shift, UNKNOWN_LOW, ahead.floor, -1, 0, part.most)
+                        ret = ahead.floor
                         enter = 0
                         continue
-                low = floor
-            put(ustack, d, 2, h)
-            istack[d, I_ALPHA] = alpha
-            istack[d, I_BETA] = beta
-            istack[d, I_COUNT] = n
-            istack[d, I_NEXT] = 0
-            istack[d, I_ALPHA0] = alpha
-            istack[d, I_NODES0] = nodes
-            istack[d, I_MIRROR] = mirrored
-            # fail-soft: a node whose moves all fail low returns the best they reached; the moves
-            # not searched (losing at once, or dropped by the cutoff) reach at most ``low``
-            istack[d, I_BEST] = low
-            put(ustack, d + 1, 0, opponent)
-            put(ustack, d + 1, 1, mask | get(moves, d, 0))
-            istack[d + 1, I_ALPHA] = -beta
-            istack[d + 1, I_BETA] = -alpha
+                low = ahead.floor
+            open_frame(ustack, istack, d, key, alpha, beta, n, nodes, low)
+            enter_child(ustack, istack, d, opponent, mask | get(moves, d, 0), alpha, beta)
             d += 1
             continue
 
         # -------------------------------------------- node d returned ``ret``
         if d == 0:
-            med = state[S_MED]
-            if ret <= med:
-                state[S_MAX] = ret
-            else:
-                state[S_MIN] = ret
-                if istack[0, I_NEXT] < istack[0, I_COUNT] and ret >= istack[0, I_BETA]:
-                    state[S_ROOT_MOVE] = columns[0, istack[0, I_NEXT]]
-                    state[S_ROOT_BOUND] = ret
+            root_returned(state, istack, columns, ret)
             phase = PHASE_START
-            # mark the root frame as consumed
-            istack[0, I_COUNT] = 0
             continue
         d -= 1
         if d < shared_until and istack[d, I_NEXT] > 0:
-            # the move's position is searched: its busy mark goes (unless another took the slot)
-            h = shared_key(
-                get(ustack, d + 1, 0), get(ustack, d + 1, 1), stones0 + d + 1, width, height, kbits
+            # the move's position is searched: its busy mark goes
+            unmark(
+                busy,
+                busy_shift,
+                shared_key(
+                    get(ustack, d + 1, 0), get(ustack, d + 1, 1), stones0 + d + 1, width, height, kbits
+                ),
             )
-            slot = busy_slot(h, busy_shift, busy.shape[0])
-            if get1(busy, slot) == h:
-                put1(busy, slot, zero)
         score = -ret
         alpha = istack[d, I_ALPHA]
         beta = istack[d, I_BETA]
         i = istack[d, I_NEXT]
         if score >= beta:  # a cut: the score is a lower bound, reached by this move
-            best = columns[d, i]
-            if istack[d, I_MIRROR]:
-                best = width - 1 - best
+            best = stored_column(columns[d, i], istack[d, I_MIRROR], width)
             lower, upper, ret = score, UNKNOWN_HIGH, score
         else:
             if score > alpha:
@@ -612,50 +747,39 @@ def _search(
             i += 1
             count = istack[d, I_COUNT]
             if i == count and get(ustack, d, 3):
-                current, mask, rest = get(ustack, d, 0), get(ustack, d, 1), get(ustack, d, 3)
-                # the buckets of the moves about to be ranked, loading while they are (the table's
-                # move alone had its own asked for)
-                child_base, child_shift, _ = table_part(
-                    stones0 + d + 1, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-                )
-                prefetch_children(
-                    table, child_base, child_shift, current ^ mask, mask, rest, stones0 + d, shape, kbits
-                )
-                threats = winning_cells(current ^ mask, mask, height, connect, directions, board, fast)
-                count = order_moves(
-                    current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores
+                count = rank_rest(
+                    table,
+                    parts,
+                    d,
+                    stones0 + d,
+                    count,
+                    shape,
+                    kbits,
+                    ustack,
+                    moves,
+                    columns,
+                    mthreats,
+                    scores,
                 )
                 istack[d, I_COUNT] = count
-                put(ustack, d, 3, zero)
             if d < shared_until:
                 # the first move failed to cut: the others are put off while another thread of
                 # the race searches them (each once), and marked busy while this one does
-                if i == 1:
-                    istack[d, I_DEFERRED] = 0
-                limit = count - istack[d, I_DEFERRED]  # the moves from limit on were put off once
-                child_current = get(ustack, d, 0) ^ get(ustack, d, 1)
-                while i < count:
-                    h = shared_key(
-                        child_current,
-                        get(ustack, d, 1) | get(moves, d, i),
-                        stones0 + d + 1,
-                        width,
-                        height,
-                        kbits,
-                    )
-                    slot = busy_slot(h, busy_shift, busy.shape[0])
-                    if i >= limit or get1(busy, slot) != h:
-                        put1(busy, slot, h)  # the move to search next
-                        break
-                    to_back(i, count, moves, columns, mthreats, d)
-                    limit -= 1
-                istack[d, I_DEFERRED] = count - limit
+                i = next_unmarked(
+                    i, count, d, stones0 + d + 1, busy, busy_shift, kbits, shape,
+                    ustack, istack, moves, columns, mthreats,
+                )  # fmt: skip
             if i < count:
                 istack[d, I_NEXT] = i
-                put(ustack, d + 1, 0, get(ustack, d, 0) ^ get(ustack, d, 1))
-                put(ustack, d + 1, 1, get(ustack, d, 1) | get(moves, d, i))
-                istack[d + 1, I_ALPHA] = -beta
-                istack[d + 1, I_BETA] = -alpha
+                enter_child(
+                    ustack,
+                    istack,
+                    d,
+                    get(ustack, d, 0) ^ get(ustack, d, 1),
+                    get(ustack, d, 1) | get(moves, d, i),
+                    alpha,
+                    beta,
+                )
                 d += 1
                 enter = 1
                 continue
@@ -664,12 +788,9 @@ def _search(
             best, upper, ret = -1, istack[d, I_BEST], istack[d, I_BEST]
             lower = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
             istack[d, I_NEXT] = i
-        stones = stones0 + d
-        base, shift, most = table_part(
-            stones, near_from, near_base, near_tshift, near_max_work, tshift, max_work
-        )
+        part = part_of(parts, stones0 + d)
         work = bit_length(np.uint64(nodes - istack[d, I_NODES0]))
-        store(table, base, get(ustack, d, 2), shift, lower, upper, best, work, most)
+        store(table, part.base, get(ustack, d, 2), part.shift, lower, upper, best, work, part.most)
 
     state[S_PHASE] = phase
     state[S_DEPTH] = d

@@ -1,7 +1,12 @@
 """The transposition table's compiled code: hashing, probing, storing and growing a part.
 
-A table (:class:`c4engine.kernels.transposition.Table`, which owns its
-sizes) is one uint64 array in two parts, each in buckets of two; every
+This module is the table's machine code, what the search kernels inline;
+the table itself -- its array, the sizes of its parts and how much of them
+is in use, everything done to it from Python -- is
+:class:`c4engine.kernels.transposition.Table`.  An entry's fields and their
+shifts and masks are :mod:`c4engine.kernels.entry`.
+
+A table is one uint64 array in two parts, each in buckets of two; every
 function here works on one part, from its first entry (``base``), with the
 ``live`` in use for ``bits`` below:
 
@@ -14,7 +19,8 @@ share ``h``).  In a part of ``2**p`` entries, the top ``p - 1`` bits of
 entry stores the other ``tag_shift`` low bits of ``h`` at its top, so
 bucket + stored bits give back
 ``h`` and hence the key exactly: no false hits.  The low ``64 - tag_shift``
-bits (at least 19) hold the data::
+bits (at least :data:`~c4engine.kernels.entry.DATA_BITS`, 19) hold the data
+(:mod:`c4engine.kernels.entry`)::
 
     63 ........... 64 - tag_shift | 24..19 | 18..14 | 13..7      | 6..0
     low tag_shift bits of h       | work   | move+1 | upper + 64 | lower + 64
@@ -44,26 +50,38 @@ of another.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
-from c4engine.kernels.transposition import DATA_BITS, START_BITS
+from c4engine.kernels.entry import (
+    DATA_BITS,
+    LOWER_SHIFT,
+    MOVE_LIMIT,
+    MOVE_MASK,
+    MOVE_SHIFT,
+    SCORE_MASK,
+    SCORE_OFFSET,
+    UPPER_SHIFT,
+    WORK_BITS,
+    WORK_SHIFT,
+)
+from c4engine.kernels.transposition import GROWTH_SHIFT, NEAR_GROWTH_SHIFT, START_BITS, TABLE_HEADER
 from c4engine.kernels.wide import constant, load_entry, low, store_entry, word_bits
 
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 MULTIPLIER_HIGH = np.uint64(0xD6E8FEB86659FD93)  # the high half of a wide key's (odd) multiplier
+# the layout's numbers as the uint64 the compiled code shifts and masks with
 _DATA = np.uint64((1 << DATA_BITS) - 1)
-_U7 = np.uint64(0x7F)
-_U5 = np.uint64(0x1F)
-_MOVE_LIMIT = 31
-_WORK_SHIFT = np.uint64(DATA_BITS)
-_MAX_WORK_BITS = 6
-NO_MOVE = -1
-SCORE_OFFSET = 64
+_SCORE = np.uint64(SCORE_MASK)
+_MOVE = np.uint64(MOVE_MASK)
+_LOWER_AT = np.uint64(LOWER_SHIFT)
+_UPPER_AT = np.uint64(UPPER_SHIFT)
+_MOVE_AT = np.uint64(MOVE_SHIFT)
+_WORK_AT = np.uint64(WORK_SHIFT)
 
 
 @njit(cache=True)
@@ -90,8 +108,8 @@ def entry_bits(kbits: int) -> int:
 def work_limit(tshift: int, kbits: int) -> int:
     """The largest ``work`` value an entry can hold with this ``tag_shift``."""
     room = entry_bits(kbits) - tshift - DATA_BITS
-    if room > _MAX_WORK_BITS:
-        room = _MAX_WORK_BITS
+    if room > WORK_BITS:
+        room = WORK_BITS
     if room < 0:  # a part too small for these keys, which no position uses (Table.entry_parts)
         room = 0
     return (1 << room) - 1
@@ -122,24 +140,27 @@ def probe(table: np.ndarray, base: np.uint64, h: Any, tshift: int) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def data_lower(data: np.uint64) -> int:
-    return int(data & _U7) - SCORE_OFFSET
+    """The lower bound of a probe's ``data``."""
+    return int((data >> _LOWER_AT) & _SCORE) - SCORE_OFFSET
 
 
 @njit(cache=True, inline="always")
 def data_upper(data: np.uint64) -> int:
-    return int((data >> np.uint64(7)) & _U7) - SCORE_OFFSET
+    """The upper bound of a probe's ``data``."""
+    return int((data >> _UPPER_AT) & _SCORE) - SCORE_OFFSET
 
 
 @njit(cache=True, inline="always")
 def data_move(data: np.uint64) -> int:
-    return int((data >> np.uint64(14)) & _U5) - 1
+    """The move (a column, -1 none) of a probe's ``data``."""
+    return int((data >> _MOVE_AT) & _MOVE) - 1
 
 
 @njit(cache=True, inline="always")
 def _work(entry: Any, max_work: int) -> int:
     # through np.int64: numba types int() of a uint64 as uint64, and a uint64 meeting an
     # int64 in store() would make ``work`` a float
-    return int(np.int64(low(entry >> _WORK_SHIFT) & np.uint64(max_work)))
+    return int(np.int64(low(entry >> _WORK_AT) & np.uint64(max_work)))
 
 
 @njit(cache=True, inline="always")
@@ -166,11 +187,11 @@ def store(
         work = max_work
     slot = index
     entry = load_entry(table, slot, h)
-    found = (entry ^ tag) >> dw == np.uint64(0) and low(entry) & _U7
+    found = (entry ^ tag) >> dw == np.uint64(0) and low(entry) & (_SCORE << _LOWER_AT)
     if not found:
         slot = index + np.uint64(1)
         entry = load_entry(table, slot, h)
-        found = (entry ^ tag) >> dw == np.uint64(0) and low(entry) & _U7
+        found = (entry ^ tag) >> dw == np.uint64(0) and low(entry) & (_SCORE << _LOWER_AT)
     if found:
         data = low(entry)  # the data bits are in the low word
         old_lower = data_lower(data)
@@ -184,14 +205,14 @@ def store(
         old_work = _work(entry, max_work)
         if old_work > work:
             work = old_work
-    if move >= _MOVE_LIMIT:
+    if move >= MOVE_LIMIT:
         move = -1
     new = (
         tag
-        | np.uint64(lower + SCORE_OFFSET)
-        | (np.uint64(upper + SCORE_OFFSET) << np.uint64(7))
-        | (np.uint64(move + 1) << np.uint64(14))
-        | (np.uint64(work) << _WORK_SHIFT)
+        | (np.uint64(lower + SCORE_OFFSET) << _LOWER_AT)
+        | (np.uint64(upper + SCORE_OFFSET) << _UPPER_AT)
+        | (np.uint64(move + 1) << _MOVE_AT)
+        | (np.uint64(work) << _WORK_AT)
     )
     if found:
         store_entry(table, slot, h, new)
@@ -251,6 +272,90 @@ def grow_part(table: np.ndarray, slot: int, base: int, live: int, kbits: int, ze
     return live + 1
 
 
+class Part(NamedTuple):
+    """A part of the table as a probe or a store takes it."""
+
+    base: Any
+    """Its first entry (a uint64)."""
+    shift: int
+    """The tag shift of its size in use (:func:`tag_shift`)."""
+    most: int
+    """The largest work its entries hold (:func:`work_limit`)."""
+
+
+class Parts(NamedTuple):
+    """A table's two parts as a search uses them: their sizes in use and when each doubles."""
+
+    main: Part
+    near: Part
+    """The near-end part (the main one again when the table has none)."""
+    near_from: int
+    """Positions of this many stones or more are in the near-end part."""
+    live: int
+    """The main part has ``2**live`` entries in use."""
+    near_live: int
+    grow_at: int
+    """The main part doubles once the search has this many nodes (:func:`growth_nodes`)."""
+    near_grow_at: int
+    next_growth: int
+    """The first of ``grow_at`` and ``near_grow_at``."""
+
+
+@njit(cache=True, inline="always")
+def parts_in_use(
+    table: np.ndarray, bits: int, near_bits: int, near_from: int, kbits: int, cells: int
+) -> Parts:
+    """The :class:`Parts` of ``table`` (main part ``2**bits`` entries, near-end part ``2**near_bits``,
+    none when 0) as its header records them, for a board of ``cells`` and keys of ``kbits``."""
+    live_at = table.shape[0] - TABLE_HEADER
+    live = part_in_use(table, live_at, bits, kbits)
+    tshift, max_work, grow_at = part_shape(live, bits, kbits, GROWTH_SHIFT)
+    near_base = np.uint64(1) << np.uint64(bits)
+    if near_bits:
+        near_live = part_in_use(table, live_at + 1, near_bits, kbits)
+        near_tshift, near_max_work, near_grow_at = part_shape(near_live, near_bits, kbits, NEAR_GROWTH_SHIFT)
+    else:
+        near_from = cells + 1  # no near-end part: every position in the main one
+        near_live, near_tshift, near_max_work, near_grow_at = 0, tshift, max_work, growth_nodes(0, 0, 0)
+    return Parts(
+        Part(np.uint64(0), tshift, max_work),
+        Part(near_base, near_tshift, near_max_work),
+        near_from,
+        live,
+        near_live,
+        grow_at,
+        near_grow_at,
+        min(grow_at, near_grow_at),
+    )
+
+
+@njit(cache=True, inline="always")
+def grown(
+    table: np.ndarray, parts: Parts, nodes: int, bits: int, near_bits: int, kbits: int, zero: Any
+) -> Parts:
+    """``parts`` after doubling each whose growth ``nodes`` has reached (:func:`grow_part`)."""
+    live_at = table.shape[0] - TABLE_HEADER
+    main, near, live, near_live = parts.main, parts.near, parts.live, parts.near_live
+    grow_at, near_grow_at = parts.grow_at, parts.near_grow_at
+    if nodes >= grow_at:
+        live = grow_part(table, live_at, 0, live, kbits, zero)
+        tshift, max_work, grow_at = part_shape(live, bits, kbits, GROWTH_SHIFT)
+        main = Part(main.base, tshift, max_work)
+    if nodes >= near_grow_at:
+        near_live = grow_part(table, live_at + 1, int(near.base), near_live, kbits, zero)
+        near_tshift, near_max_work, near_grow_at = part_shape(near_live, near_bits, kbits, NEAR_GROWTH_SHIFT)
+        near = Part(near.base, near_tshift, near_max_work)
+    return Parts(
+        main, near, parts.near_from, live, near_live, grow_at, near_grow_at, min(grow_at, near_grow_at)
+    )
+
+
+@njit(cache=True, inline="always")
+def part_of(parts: Parts, stones: int) -> Part:
+    """The part that holds the positions of ``stones`` stones."""
+    return parts.near if stones >= parts.near_from else parts.main
+
+
 @njit(cache=True)
 def grow(table: np.ndarray, base: int, live: int, kbits: int, zero: Any) -> None:
     """Double the part at ``base`` in use from ``2**live`` entries to ``2**(live + 1)``.
@@ -278,7 +383,7 @@ def grow(table: np.ndarray, base: int, live: int, kbits: int, zero: Any) -> None
 @njit(cache=True, inline="always")
 def _move_entry(table: np.ndarray, entry: Any, target: int, keep: Any, tags: Any) -> None:
     # the two buckets an old one splits into are at ``target`` and ``target + 2``
-    if low(entry) & _U7:
+    if low(entry) & (_SCORE << _LOWER_AT):
         target += 2 * int(low(entry >> np.uint64(word_bits(entry) - 1)))
         moved = ((entry << np.uint64(1)) & tags) | (entry & keep)
         if load_entry(table, target, entry) == 0:

@@ -1,5 +1,11 @@
-"""The exact solver's transposition table: one owner, :class:`Table`, of its parts, sizes and growth,
-and of every operation on its slots outside the compiled kernels (reset, :meth:`Table.use_whole`).
+"""The exact solver's transposition table as an object: one owner, :class:`Table`, of its array, parts,
+sizes and growth, and of every operation on its slots outside the compiled kernels (reset,
+:meth:`Table.use_whole`).
+
+This module is what Python holds and sizes; the compiled code that
+hashes, probes, stores and grows a part, which the search kernels inline,
+is :mod:`c4engine.kernels.table`, and an entry's bit layout is
+:mod:`c4engine.kernels.entry`.
 
 A table is one uint64 array in two parts; two words after them tell how
 much of each part is in use::
@@ -21,9 +27,7 @@ near-end one (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`): a
 search of a few thousand nodes then finds its entries in the processor's
 cache instead of waiting on memory for each new position spread over 64
 MiB (docs/benchmarks-log.md: half the time on the begin-easy set), while a
-long search soon has the whole table.  The compiled code that hashes,
-probes, stores and grows a part -- and what an entry holds -- is
-:mod:`c4engine.kernels.table`.
+long search soon has the whole table.
 
 Nothing here imports numba or numpy, nor ctypes until a table is made: the
 command line reads the sizes (:data:`DEFAULT_TABLE_MB`, :func:`check_table_mb`)
@@ -39,6 +43,7 @@ import os
 from typing import TYPE_CHECKING, Final
 
 from c4engine.errors import TableSizeError
+from c4engine.kernels.entry import DATA_BITS
 
 if TYPE_CHECKING:
     from c4engine.kernels.memory import CArray
@@ -46,8 +51,6 @@ if TYPE_CHECKING:
 ENTRY_BYTES: Final = 8
 """Bytes of a table entry (one uint64) on a board of at most 64 bits; past that an entry takes
 two words (:meth:`Table.use_entry_words`)."""
-DATA_BITS: Final = 19
-"""Bits of an entry that are not its key's: the bounds and the move (:mod:`c4engine.kernels.table`)."""
 MIN_TABLE_BITS: Final = 20
 """The smallest transposition table: ``2**20`` entries (8 MiB)."""
 NEAR_TABLE_BITS: Final = 20

@@ -7,10 +7,13 @@ win, else a draw, else the slowest loss; equal moves are broken centre-first
 move, it asks for the most central move keeping the position's score
 (:meth:`Analyst.keeping_move <c4engine.search.analysis.analyst.Analyst.keeping_move>`), from the
 score its own last move kept: after a best reply, one null-window search confirms it.
-Otherwise it asks for an analysis of every column.  With a time or node ``limit`` it still
-moves when the limit stops the solver, with the best move known, and records
-the move as unproven (:attr:`PerfectPlayer.last`, a
-:class:`~c4engine.search.results.PlayResult`; :attr:`PerfectPlayer.unproven`).
+Otherwise it asks for an analysis of every column.  With a time or node ``limit`` (by default
+:data:`DEFAULT_PERFECT_LIMIT`; :data:`PROOF_SECONDS` on a position short of its board's reach, where
+no proof comes soon: :mod:`c4engine.search.solver.reach`) it still moves when the limit stops
+the solver: the move the solver proved to reach at least a draw, else the engine's
+(:data:`ESTIMATE_LIMIT`), and records the move as unproven (:attr:`PerfectPlayer.last`, a
+:class:`~c4engine.search.results.PlayResult`, its ``stopped`` saying why;
+:attr:`PerfectPlayer.unproven`).
 
 >>> from c4engine.board import Board
 >>> from c4engine.geometry import Geometry
@@ -24,6 +27,7 @@ the move as unproven (:attr:`PerfectPlayer.last`, a
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Final
 
 from c4engine.board import Board
@@ -38,10 +42,21 @@ from c4engine.search.progress import Hook
 from c4engine.search.results import DEFAULT_TABLE_MB, PlayResult, PositionAnalysis
 from c4engine.search.scale import win_score
 
-__all__ = ["DEFAULT_PERFECT_LIMIT", "PerfectPlayer", "check_perfect_board"]
+__all__ = ["DEFAULT_PERFECT_LIMIT", "ESTIMATE_LIMIT", "PROOF_SECONDS", "PerfectPlayer", "check_perfect_board"]
 
 DEFAULT_PERFECT_LIMIT: Final = Limit(time=60.0)
-"""What the perfect player may spend on one move before it plays its best known move."""
+"""What the perfect player may spend on proving one move, from its board's reach on
+(:meth:`Analyst.outlook <c4engine.search.analysis.analyst.Analyst.outlook>`): past it, it plays the engine's
+move (:data:`ESTIMATE_LIMIT`), said to be unproven."""
+
+PROOF_SECONDS: Final = 3.0
+"""Seconds the perfect player tries to prove a move short of its board's reach (and not in the book):
+early in a game on a board bigger than 7x6 (8x8, 9x7, 10x6, 7x9, connect 5 on 9x7) no proof comes
+within minutes (docs/levels.md), so waiting a minute bought nothing; a move within about 4 s,
+labelled unproven, is what a user can use.  A ``limit`` without time (``UNLIMITED``) keeps trying."""
+
+ESTIMATE_LIMIT: Final = Limit(time=1.0)
+"""What the engine's move after a proof that ran out may take (the strong level's time)."""
 
 
 def check_perfect_board(width: int, height: int, name: str = "perfect play") -> None:
@@ -87,6 +102,7 @@ class PerfectPlayer:
         *,
         book: BookChoice = DEFAULT_BOOK,
         limit: Limit = DEFAULT_PERFECT_LIMIT,
+        estimate_limit: Limit = ESTIMATE_LIMIT,
         random_ties: bool = False,
         seed: int | None = None,
         table_size_mb: float = DEFAULT_TABLE_MB,
@@ -95,6 +111,10 @@ class PerfectPlayer:
     ) -> None:
         self.name = name
         self.limit = limit
+        self.estimate_limit = estimate_limit
+        """What the engine's move may take when a proof ran out of :attr:`limit`."""
+        self.proof_limit = limit
+        """What the last move's proof might take (:data:`PROOF_SECONDS` short of the board's reach)."""
         self.random_ties = random_ties
         self._random = random.Random(seed) if random_ties else None
         self.analyst = analyst or Analyst(book, table_size_mb=table_size_mb)
@@ -112,15 +132,15 @@ class PerfectPlayer:
         if self._random is None and self.analyst.book_scores(board) is None and board.geometry.solver_holds:
             # the most central move keeping the score: from our last move's score, one check at best
             floor = self._floor(board)
-            return self._record(
-                board, self.analyst.keeping_move(board, self.limit, floor=floor, poll=self.poll)
-            )
+            limit = self._proof_limit(board)
+            kept = self.analyst.keeping_move(board, limit, floor=floor, poll=self.poll)
+            return self._record(board, kept if kept.proven else self._estimated(board, kept))
         budget = self.limit.start()
         column = board.winning_column()
         if column is not None:
             score = win_score(board.width * board.height, board.move_count)
             return self._record(board, proven_result(board, score, column, "rules", budget))
-        analysis = self.analyst.analyze(board, self.limit, pv=False, poll=self.poll)
+        analysis = self.analyst.analyze(board, self._proof_limit(board), pv=False, poll=self.poll)
         values = analysis.proven_values()
         if analysis.proven:
             column = best_column(board, values, self._random)
@@ -130,6 +150,33 @@ class PerfectPlayer:
         column = best_column(board, [0 if c in best else None for c in range(board.width)], self._random)
         proven = analysis.best_proven and values[column] is not None
         return self._record(board, _choice(board, column, values[column], proven, analysis, budget))
+
+    def _proof_limit(self, board: Board) -> Limit:
+        """What this move's proof may take: :attr:`limit`, at most :data:`PROOF_SECONDS` on a position
+        short of its board's reach (a limit without time keeps trying); kept in :attr:`proof_limit`."""
+        limit = self.limit
+        if limit.time is not None and limit.time > PROOF_SECONDS and self.analyst.outlook(board) is not None:
+            limit = Limit(time=PROOF_SECONDS, nodes=limit.nodes, depth=limit.depth)
+        self.proof_limit = limit
+        return limit
+
+    def _estimated(self, board: Board, attempt: PlayResult) -> PlayResult:
+        """The move to play when ``attempt`` (the proof) ran out: its move where the solver proved it
+        reaches at least a draw, else the engine's within :attr:`estimate_limit`; unproven either way,
+        ``stopped`` saying why (the proof's budget)."""
+        if attempt.lower is not None and attempt.lower >= 0:
+            return attempt
+        if attempt.stopped not in ("time limit", "node limit") or self.estimate_limit.unbounded:
+            return attempt  # stopped by its asker (or no bound for the engine): no more searching
+        guess = self.analyst.engine_move(board, self.estimate_limit, poll=self.poll)
+        return replace(
+            guess,
+            proven=False,
+            lower=attempt.lower,
+            stopped=attempt.stopped,
+            nodes=attempt.nodes + guess.nodes,
+            time=attempt.time + guess.time,
+        )
 
     def _floor(self, board: Board) -> int | None:
         """A score proved for ``board``: the one our last move kept, if ``board`` is one reply later."""

@@ -22,7 +22,7 @@ import random
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, LevelError, PlayerSpecError, echo
@@ -61,6 +61,8 @@ PERFECT: Literal["perfect"] = "perfect"
 """The perfect player's name wherever a level is asked for (``parse_agent``, ``--level perfect``)."""
 RANDOM: Literal["random"] = "random"
 """The random player's name wherever a player is asked for."""
+
+_Number = TypeVar("_Number", int, float)
 
 LEVEL_CHOICES = f"{levels.LEVELS[0].number}..{levels.LEVELS[-1].number}, {RANDOM} or {PERFECT}"
 """Every computer a level names (``c4 move --level``): the numbered levels, random and perfect."""
@@ -502,6 +504,25 @@ _SETTINGS = ("level", "depth", "evaluator", "noise", "time", "exact")
 _YES_NO = {"1": True, "yes": True, "true": True, "0": False, "no": False, "false": False}
 
 
+def _setting(
+    spec: str, settings: dict[str, str], key: str, kind: Callable[[str], _Number], allowed: str
+) -> _Number | None:
+    """The setting ``key`` of a player ``spec`` read as ``kind``, None when not given; a value that is
+    not one names itself and what is ``allowed``.
+
+    >>> _setting("depth=x", {"depth": "x"}, "depth", int, "a whole number of plies")
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.PlayerSpecError: player 'depth=x': depth is a whole number of plies, not 'x'
+    """
+    if key not in settings:
+        return None
+    try:
+        return kind(settings[key])
+    except ValueError:
+        raise PlayerSpecError(f"player {echo(spec)}: {key} is {allowed}, not {echo(settings[key])}") from None
+
+
 def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlayer:
     settings: dict[str, str] = {}
     for item in text.split(","):
@@ -512,13 +533,11 @@ def _engine_from_settings(spec: str, text: str, seed: int | None) -> EnginePlaye
                 f"unknown player {echo(spec)}: settings are {', '.join(_SETTINGS)} (key=value)"
             )
         settings[key] = value
-    try:
-        level = int(settings["level"]) if "level" in settings else None
-        depth = int(settings["depth"]) if "depth" in settings else None
-        noise = float(settings["noise"]) if "noise" in settings else None
-        seconds = float(settings["time"]) if "time" in settings else None
-    except ValueError as error:
-        raise PlayerSpecError(f"player {echo(spec)}: {error}") from None
+    number = f"a level number {levels.LEVELS[0].number}..{levels.LEVELS[-1].number}"
+    level = _setting(spec, settings, "level", int, number)
+    depth = _setting(spec, settings, "depth", int, "a whole number of plies, at least 1")
+    noise = _setting(spec, settings, "noise", float, "a probability 0..1")
+    seconds = _setting(spec, settings, "time", float, "a number of seconds above 0")
     exact = _YES_NO.get(settings["exact"]) if "exact" in settings else None
     if "exact" in settings and exact is None:
         raise PlayerSpecError(f"player {echo(spec)}: exact is 1 or 0 (yes or no)")

@@ -33,7 +33,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB, MIN_TABLE_MB, check_table_mb
-from c4engine.search.scale import WIN_THRESHOLD, from_engine, moves_to_end, to_engine
+from c4engine.search.scale import (
+    WIN_THRESHOLD,
+    from_engine,
+    moves_to_end,
+    open_range,
+    proves_nothing,
+    to_engine,
+)
 
 __all__ = [
     "DEFAULT_TABLE_MB",
@@ -182,14 +189,17 @@ def bound_words(lower: int, upper: int, cells: int, stones: int, weak: bool = Fa
 
     Exact: ``"win in 17"``, ``"draw"``, ``"loss in 8"``; a proven win or loss
     whose distance is open: ``"win in ≤ 9"`` (no later than that move),
-    ``"loss in ≤ 8"``; ``"at least a draw"``, ``"draw or loss"``; and
-    ``"estimate, not proven"`` when the interval still holds a win and a loss.
+    ``"loss in ≤ 8"``; ``"at least a draw"``, ``"draw or loss"``;
+    ``"estimate, not proven"`` when the interval still holds a win and a loss; and ``"unknown"``
+    when it holds every score the position could have (:func:`~c4engine.search.scale.proves_nothing`).
 
     >>> [bound_words(lo, hi, 42, 8) for lo, hi in ((5, 5), (0, 0), (2, 7), (0, 4), (-3, 0), (-6, 3))]
     ['win in 13', 'draw', 'win in ≤ 16', 'at least a draw', 'draw or loss', 'estimate, not proven']
-    >>> bound_words(-17, -16, 42, 8)
-    'loss in ≤ 2'
+    >>> bound_words(-17, -16, 42, 8), bound_words(-17, 16, 42, 8)
+    ('loss in ≤ 2', 'unknown')
     """
+    if proves_nothing(lower, upper, cells, stones, weak):
+        return "unknown"
     if lower == upper:
         return Score.proven_value(lower, cells=cells, stones=stones, weak=weak).label()
     at_most = bound_moves(lower, upper, cells, stones, weak)
@@ -483,8 +493,14 @@ class PlayResult:
     >>> won.describe()
     'win in 1 move'
     >>> PlayResult(column=4, score=Score.estimate(12.5, cells=42, stones=9), source="engine",
-    ...            proven=False, lower=-3, upper=17, stopped="time limit").describe()
-    'unknown (time limit): between loss in 14 moves and win in 1 move; estimate +12.5 (not proven)'
+    ...            proven=False, lower=-3, upper=15, stopped="time limit").describe()
+    'unknown (time limit): between loss in 14 moves and win in 3 moves; estimate +12.5 (not proven)'
+    >>> PlayResult(column=4, score=Score.estimate(12.5, cells=42, stones=9), source="engine",
+    ...            proven=False, lower=-17, upper=0, stopped="time limit").describe()
+    'unknown (time limit): at most a draw; estimate +12.5 (not proven)'
+    >>> PlayResult(column=4, score=Score.estimate(-3.0, cells=64, stones=4), source="engine",
+    ...            proven=False, lower=-30, upper=29, stopped="time limit").describe()
+    'unknown (time limit): nothing proven; estimate -3.0 (not proven)'
     """
 
     column: int | None
@@ -553,14 +569,12 @@ class PlayResult:
             bounds = [f"at least {lower}"] * (lower is not None) + [f"at most {upper}"] * (upper is not None)
             return ": ".join([unknown, ", ".join(bounds)] if bounds else [unknown])
         if lower is None or upper is None:
-            return score.describe()
+            return score.describe() if self.stopped is None else f"{unknown}; {score.describe()}"
         if lower == upper:
             return Score.proven_value(
                 lower, cells=score.cells, stones=score.stones, weak=score.weak
             ).describe()
-        low = score_words(lower, score.cells, score.stones, score.weak)
-        high = score_words(upper, score.cells, score.stones, score.weak)
-        return f"{unknown}: between {low} and {high}; {score.describe()}"
+        return f"{unknown}: {_between(lower, upper, score)}; {score.describe()}"
 
     def __repr__(self) -> str:
         column = "no column" if self.column is None else f"column {self.column + 1}"
@@ -572,3 +586,22 @@ class PlayResult:
             f"PlayResult({column}: {self.describe()}, {self.source}, {proven}, line {line}{depth}, "
             f"{self.nodes} nodes, {self.time:.3f} s{stopped})"
         )
+
+
+def _between(lower: int, upper: int, like: Score) -> str:
+    """Proven bounds of a position's score in words, a bound that proves nothing left out (a score
+    ``like`` its own gives the board and the scale): ``"between draw and win in 9 moves"``."""
+    cells, stones, weak = like.cells, like.stones, like.weak
+    if proves_nothing(lower, upper, cells, stones, weak):
+        return "nothing proven"
+    low, high = (-1, 1) if weak else open_range(cells, stones)
+    if lower <= low:
+        return f"at most {_article(score_words(upper, cells, stones, weak))}"
+    if upper >= high:
+        return f"at least {_article(score_words(lower, cells, stones, weak))}"
+    return f"between {score_words(lower, cells, stones, weak)} and {score_words(upper, cells, stones, weak)}"
+
+
+def _article(words: str) -> str:
+    """``"a draw"`` for ``"draw"``; the other words as they are."""
+    return "a draw" if words == "draw" else words

@@ -74,6 +74,31 @@ def score_range(cells: int, stones: int) -> tuple[int, int]:
     return -win_score(cells, stones + 1), win_score(cells, stones)
 
 
+def open_range(cells: int, stones: int) -> tuple[int, int]:
+    """``(lowest, highest)`` strong scores of a position of ``stones`` stones with no win on the spot
+    (the side to move's best is then to win with its stone after next): the bounds known before any
+    search, which prove nothing.
+
+    >>> open_range(42, 6), open_range(64, 4)
+    ((-18, 17), (-30, 29))
+    """
+    return -win_score(cells, stones + 1), win_score(cells, stones + 2)
+
+
+def proves_nothing(lower: int, upper: int, cells: int, stones: int, weak: bool = False) -> bool:
+    """Whether the bounds ``[lower, upper]`` of a position of ``stones`` stones (or of one of its
+    moves, seen from it) hold every score it could have without a win on the spot: no search
+    narrowed them (:func:`open_range`; ``weak``: -1..1).
+
+    >>> proves_nothing(-30, 30, 64, 4), proves_nothing(-30, 29, 64, 4), proves_nothing(-30, 0, 64, 4)
+    (True, True, False)
+    >>> proves_nothing(-1, 1, 64, 4, weak=True)
+    True
+    """
+    low, high = (-1, 1) if weak else open_range(cells, stones)
+    return lower <= low and upper >= high
+
+
 def moves_to_end(score: int, cells: int, stones: int) -> int:
     """How many moves the winner makes, from a position scoring ``score``, up to its winning stone.
 

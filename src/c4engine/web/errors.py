@@ -9,6 +9,7 @@ with ``Retry-After``; a client that left 499.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from c4engine.errors import C4Error, GameOverError
 from c4engine.web.clients import ClientGoneError
-from c4engine.web.models import ErrorOut
+from c4engine.web.models import CHOICES, ErrorOut
 from c4engine.web.pool import ClientBusyError, PoolBusyError
 
 __all__ = ["ERROR_RESPONSES", "add_error_handlers", "body_message", "error_response", "validation_message"]
@@ -77,10 +78,20 @@ def body_message(error: RequestValidationError) -> str | None:
 
 
 def validation_message(error: RequestValidationError) -> str:
-    """Each bad field and what is wrong with it, for a person: ``"connect: Input should be ..."``."""
-    parts = []
+    """Each bad field and what is wrong with it, for a person: ``"connect: Input should be ..."``; a
+    field of several kinds (:data:`~c4engine.web.models.CHOICES`) once, naming the value given and
+    what it allows: ``'level: true is not allowed: a level number 1..7 or "perfect"'``."""
+    parts: list[str] = []
     for item in error.errors():
-        where = ".".join(str(part) for part in item.get("loc", ()) if part not in ("query", "body"))
+        location = [str(part) for part in item.get("loc", ()) if part not in ("query", "body")]
+        field = location[0] if location else ""
+        if field in CHOICES:
+            given = json.dumps(item.get("input"), ensure_ascii=False)[:60]
+            said = f"{field}: {given} is not allowed: {CHOICES[field]}"
+            if said not in parts:
+                parts.append(said)
+            continue
+        where = ".".join(location)
         message = str(item.get("msg", "invalid value"))
         parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts) or "invalid request"

@@ -37,6 +37,12 @@ __all__ = [
     "PosQuery",
     "PositionOut",
     "PositionScoreOut",
+    "PuzzleHintOut",
+    "PuzzleOut",
+    "PuzzleTryIn",
+    "PuzzleTryOut",
+    "RetryIn",
+    "RetryOut",
     "ReviewIn",
     "ReviewOut",
     "ReviewSummaryOut",
@@ -133,6 +139,10 @@ class AnalysisOut(BaseModel):
 
 LevelNumber = Annotated[int, Field(ge=1, le=len(levels.LEVELS), strict=True)]
 
+CHOICES: dict[str, str] = {"level": f'a level number 1..{len(levels.LEVELS)} or "perfect"'}
+"""What a field of several kinds allows, in words: its error names the value given and these
+(pydantic's own words would name each kind it tried, ``level.constrained-int: ...``)."""
+
 
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -152,15 +162,33 @@ class MoveIn(BaseModel):
 
 
 class MoveOut(BaseModel):
+    """The computer's move: :meth:`PlayResult.to_json <c4engine.search.results.PlayResult.to_json>`
+    (the same fields, tests/test_web_api.py checks), with the position after it."""
+
     column: int = Field(description="The computer's column (1-based)")
-    pos: str = Field(description="The position after it")
-    level: int | Literal["perfect"]
     proven: bool = Field(
         description="Whether the move is proven best: the opening book's or the solver's, or the engine "
         "saw the end of the game"
     )
+    score: int | None = Field(
+        description="The position's exact score before the move (solver scale); null when not proven"
+    )
+    estimate: float | None = Field(description="The engine's value in its own units; null when exact or none")
+    lower: int | None = Field(
+        description="The proven lower bound of the position's score; null: nothing proven"
+    )
+    upper: int | None = Field(description="The proven upper bound; null: nothing proven")
+    label: str = Field(examples=["win in 5 moves", "unknown (time limit): ...; estimate +3.5 (not proven)"])
+    source: Literal["rules", "book", "solver", "engine"]
+    pv: list[int] = Field(description="The expected play from this move on, 1-based")
+    pv_complete: bool = Field(description="Whether pv reaches the end of the game")
+    depth: int | None = Field(description="The engine's last depth completed; null when it did not choose")
+    nodes: int
+    stopped: str | None = Field(description="Why the search ended before it finished; null when it finished")
     complete: bool = Field(description="False when the time cap stopped the search before it finished")
-    time: float
+    time: float = Field(description="Wall-clock seconds of the whole answer")
+    pos: str = Field(description="The position after it")
+    level: int | Literal["perfect"]
     position: PositionOut
 
 
@@ -267,6 +295,81 @@ class ReviewOut(BaseModel):
         description="What would prove the plies left not proven, where anything would; else null"
     )
     time: float
+
+
+class PuzzleInfoOut(BaseModel):
+    id: str = Field(description="The puzzle's name, for /api/puzzle/try and /api/puzzle/hint")
+    position: str = Field(description="The moves leading to the puzzle, as a move string")
+    size: str = Field(examples=["7x6"])
+    connect: int
+    goal: Literal["win", "draw"] = Field(description="What the side to move keeps with its only moves")
+    theme: str | None = Field(examples=["double threat", "defence"])
+    themes: list[str]
+    length: int = Field(description="The solver's moves in the solution")
+    tempting: int = Field(description="Wrong moves along the solution that do not lose at once")
+    rating: int
+    difficulty: Literal["easy", "medium", "hard"]
+    source: dict[str, object] | None = Field(description="The game the puzzle comes from (docs/puzzles.md)")
+
+
+class PuzzleOut(BaseModel):
+    index: int = Field(description="The puzzle's place among those asked for, from 0 (easiest first)")
+    count: int = Field(description="How many puzzles there are of the kind asked for")
+    puzzle: PuzzleInfoOut = Field(description="The puzzle, without its solution")
+    step: int = Field(description="The solver's move to find, from 0")
+    position: PositionOut
+
+
+class PuzzleTryIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(max_length=64, description="The puzzle's id (from /api/puzzle)")
+    step: int = Field(ge=0, le=64, strict=True, description="The solver's move tried, from 0")
+    column: int = Field(ge=1, le=MAX_SIZE, strict=True, description="The column tried, 1-based")
+
+
+class PuzzleTryOut(BaseModel):
+    step: int
+    column: int
+    right: bool = Field(description="Whether the column is the only one keeping the goal")
+    solved: bool = Field(description="Whether that was the last move of the solution")
+    reply: int | None = Field(description="After a right move short of the end: the opponent's reply")
+    refutation: int | None = Field(description="After a wrong move: the opponent's best reply")
+    outcome: str | None = Field(description="After a wrong move: what it leads to, the opponent's view")
+    words: str = Field(examples=["X plays 3: X wins in 4 moves"])
+    next_step: int = Field(description="The solver's move to find now")
+    position: PositionOut = Field(description="The board the solver faces now (or the solution's end)")
+    refuted: PositionOut | None = Field(
+        description="After a wrong move: the board after it and its refutation"
+    )
+    solution: list[int] | None = Field(description="Once solved: the whole solution (1-based columns)")
+    ends: Literal["win", "forced win", "draw held"] | None = Field(
+        description="Once solved: how the solution ends (docs/puzzles.md)"
+    )
+
+
+class PuzzleHintOut(BaseModel):
+    hint: str
+    last: bool = Field(description="Whether this is the last hint (the move itself)")
+
+
+class RetryIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    moves: str = Field(max_length=4096, description="The game's moves before the mistake", examples=["4455"])
+    size: str = Field("7x6", max_length=16, examples=["7x6"])
+    connect: int = Field(4, ge=2, le=MAX_SIZE, strict=True)
+    column: int = Field(ge=1, le=MAX_SIZE, strict=True, description="The column tried instead, 1-based")
+
+
+class RetryOut(BaseModel):
+    column: int
+    right: bool | None = Field(description="Whether it keeps the position's best outcome; null: not proven")
+    outcome: str = Field(description="What the column tried gets, the mover's view", examples=["draw"])
+    best_outcome: str = Field(description="What the best column gets", examples=["win in 5"])
+    best: list[int] = Field(description="The best columns (1-based); empty when not proven")
+    refutation: int | None = Field(description="After a wrong column: the opponent's best reply")
+    words: str
 
 
 # The coach's explanation (/api/explain): Explanation.to_json's shape, key for key (extra="forbid":

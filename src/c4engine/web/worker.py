@@ -60,7 +60,9 @@ __all__ = [
     "analyze_position",
     "engine_move",
     "explain_position",
+    "retry_mistake",
     "review_moves",
+    "try_puzzle",
     "warm_up",
 ]
 
@@ -192,6 +194,37 @@ def review_moves(
     return result
 
 
+def try_puzzle(
+    moves: str,
+    width: int,
+    height: int,
+    connect: int,
+    puzzle: dict[str, Any],
+    step: int,
+    column: int,
+    limit: Limit,
+    stop: Stop = _never,
+) -> dict[str, Any]:
+    """The try of ``column`` (0-based) at the solver's move ``step`` of ``puzzle`` (its JSON, whose
+    position ``moves`` is), as :class:`~c4engine.search.puzzles.attempt.Attempt`'s JSON; the refutation
+    of a wrong one is proven within ``limit``."""
+    from c4engine.search.puzzles.attempt import try_move
+    from c4engine.search.puzzles.puzzle import Puzzle
+
+    return try_move(Puzzle.from_json(puzzle), step, column, shared_analyst(), limit).to_json()
+
+
+def retry_mistake(
+    moves: str, width: int, height: int, connect: int, column: int, limit: Limit, stop: Stop = _never
+) -> dict[str, Any]:
+    """A retry of the position ``moves`` with ``column`` (0-based), as
+    :class:`~c4engine.search.puzzles.retry.Retry`'s JSON, judged within ``limit``."""
+    from c4engine.search.puzzles.retry import retry_move
+
+    board = Board.from_moves(moves, width, height, connect)
+    return retry_move(shared_analyst(), board, column, limit).to_json()
+
+
 def engine_move(
     moves: str,
     width: int,
@@ -205,11 +238,11 @@ def engine_move(
     """The move the computer of ``level`` chooses, stopped after ``limit``'s time (the server's cap).
 
     ``perfect`` asks the analysis service for the best move it can prove
-    within ``limit``.  Returns ``{"column": 1-based, "proven": whether the move
-    is proven best (the book's, the solver's, or the engine saw the end of the
-    game), "complete": whether the search finished within the limit's time (the
-    level's full search; for ``perfect``, the analysis service's), "time":
-    seconds}``.
+    within ``limit``.  Returns the move's :meth:`PlayResult.to_json
+    <c4engine.search.results.PlayResult.to_json>` (``column`` 1-based, ``proven``: whether the
+    move is proven best, ``stopped``, ``pv`` ...), with ``complete`` (the search finished within
+    the limit's time: the level's full search; for ``perfect``, the analysis service's) and
+    ``time`` the wall-clock seconds of the whole answer.
     """
     board = Board.from_moves(moves, width, height, connect)
     started = monotonic()
@@ -219,8 +252,7 @@ def engine_move(
             return stop()
 
         result = shared_analyst().solve(board, limit, poll=stop_poll)
-        assert result.column is not None  # the app refuses finished games
-        column, proven, complete = result.column, result.proven, result.stopped is None
+        complete = result.stopped is None
     else:
         capped = False
         time_cap = math.inf if limit.time is None else limit.time
@@ -237,11 +269,8 @@ def engine_move(
             poll=poll,
             poll_interval=_POLL,
         )
-        column = player.choose_move(board)
-        proven, complete = player.last is not None and player.last.proven, not capped
-    return {
-        "column": column + 1,
-        "proven": proven,
-        "complete": complete,
-        "time": round(monotonic() - started, 4),
-    }
+        player.choose_move(board)
+        assert player.last is not None  # the answer of the move just chosen
+        result, complete = player.last, not capped
+    assert result.column is not None  # the app refuses finished games
+    return {**result.to_json(), "complete": complete, "time": round(monotonic() - started, 4)}

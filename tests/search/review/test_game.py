@@ -429,3 +429,16 @@ def test_a_review_without_a_time_limit_is_the_same_every_run() -> None:
         for _ in range(2)
     ]
     assert big[0] == big[1]
+
+
+def test_consecutive_plies_tell_one_estimate_of_the_position_between_them() -> None:
+    """445345 on 8x8: nothing proven in 0.3 s a ply; the value after each move, for its mover, is the
+    next mover's value before, negated -- never two values of one position of the same sign."""
+    from c4engine import Analyst, Board, Limit
+    from c4engine.search.review.game import review_game
+
+    review = review_game(Analyst(), Board.from_moves("445345", 8, 8), Limit(time=0.3))
+    pairs = list(zip(review.plies, review.plies[1:], strict=False))
+    estimated = [(a, b) for a, b in pairs if a.estimate is not None and b.best_estimate is not None]
+    assert estimated, review.plies  # early on 8x8 the plies are estimates
+    assert all(a.estimate == -b.best_estimate for a, b in estimated), review.plies

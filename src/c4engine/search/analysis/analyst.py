@@ -48,8 +48,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from c4engine.board import Board
-from c4engine.errors import BookError, GameOverError
-from c4engine.geometry import require_solver_holds
+from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
+from c4engine.geometry import SOLVER_BITS, require_solver_holds
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB
 from c4engine.search.analysis.answers import proven_result
 from c4engine.search.analysis.columns import ColumnAnswers, after
@@ -57,8 +57,8 @@ from c4engine.search.analysis.estimates import engine_value, estimate_columns
 from c4engine.search.analysis.keeping import keeping_move, reaching_move
 from c4engine.search.choice import best_by_bounds, best_column
 from c4engine.search.limit import UNLIMITED, Budget, Limit, poll_interval
-from c4engine.search.results import PlayResult, PositionAnalysis
-from c4engine.search.scale import WIN_THRESHOLD, score_range, win_score
+from c4engine.search.results import PlayResult, PositionAnalysis, Score
+from c4engine.search.scale import WIN_THRESHOLD, open_range, win_score
 from c4engine.search.solver.small import analyze_quick, line_quick, solve_quick
 
 if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first search: book answers need none
@@ -250,6 +250,7 @@ class Analyst:
         The best columns follow the dominance rule (:func:`best_by_bounds`).
         """
         _check_playable(board)
+        _check_bounded(board, limit)
         budget = limit.start()
         answers = ColumnAnswers(board, weak)
         answers.settle_by_rules()
@@ -414,6 +415,7 @@ class Analyst:
     ) -> PlayResult:
         _check_playable(board)
         limit = budget.limit
+        _check_bounded(board, limit)
         cells, stones = board.width * board.height, board.move_count
         column = board.winning_column()
         if column is not None:
@@ -470,22 +472,27 @@ class Analyst:
                 )
                 return replace(solved, nodes_per_thread=result.nodes_per_thread)
             stopped = result.stopped
-            lower, upper, nodes = result.lower, result.upper, result.nodes
+            # no win on the spot (the rules answered that): the position's bounds are its columns',
+            # as an analysis gives them
+            low, high = (-1, 1) if weak else open_range(cells, stones)
+            lower, upper, nodes = max(result.lower, low), min(result.upper, high), result.nodes
             # a move the solver proved to reach at least a draw, before the limit stopped it
             drawing = result.best_move if result.best_proven and result.lower >= 0 else None
         else:
-            lower, upper, nodes, stopped = *score_range(cells, stones), 0, None
+            lower, upper, nodes, stopped = *((-1, 1) if weak else open_range(cells, stones)), 0, None
             drawing = None
         self._load_engine(board, budget)
         budget.spend(nodes)
         found = self._engine(budget.remaining(), poll).search(board)
         assert found.score is not None  # the engine always scores its move
         proven = found.score.proven  # the engine saw the end of the game: its move keeps that score
+        score: Score = found.score
         if drawing is not None and found.column != drawing and engine_value(found) < WIN_THRESHOLD:
             # dominance: a move proven at least a draw ranks above one only estimated, bar a win seen
             found, proven = replace(found, column=drawing, line=(drawing,)), False
         return replace(
             found,
+            score=replace(score, weak=True) if weak and not proven else score,
             proven=proven,
             lower=lower,
             upper=upper,
@@ -493,6 +500,39 @@ class Analyst:
             time=budget.time_spent,
             stopped=stopped or found.stopped,
         )
+
+    def outlook(self, board: Board) -> str | None:
+        """Words for a position an exact solve may take hours on -- short of its board's measured (or
+        estimated) reach, :mod:`c4engine.search.solver.reach`, and not in the book -- else None.
+
+        >>> print(Analyst().outlook(Board.from_moves("4453", 8, 8)))
+        exact answers on 8x8 come within 10 s from about 22 stones (measured); this position has 4: \
+an exact solve may take hours
+        >>> Analyst().outlook(Board.from_moves("4453")) is None     # 7x6: in the book
+        True
+        """
+        from c4engine.search.solver.reach import board_reach
+
+        if board.is_over or not board.geometry.solver_holds:
+            return None
+        reach = board_reach(board.width, board.height, board.connect)
+        outlook = None if reach is None else reach.outlook(board.move_count)
+        return None if outlook is None or self.book_score(board) is not None else outlook
+
+    def engine_move(self, board: Board, limit: Limit = UNLIMITED, *, poll: Hook | None = None) -> PlayResult:
+        """The heuristic engine's move within ``limit``: an estimate, ``proven`` only where the engine
+        saw the end of the game -- what a player whose proof ran out plays, said to be unproven.
+
+        >>> result = Analyst(book=None).engine_move(Board.from_moves("4455", 8, 8), Limit(time=1, depth=2))
+        >>> result.source, result.proven, result.score.proven
+        ('engine', False, False)
+        """
+        _check_playable(board)
+        budget = limit.start()
+        self._load_engine(board, budget)
+        found = self._engine(budget.remaining(), poll).search(board)
+        assert found.score is not None  # the engine always scores its move
+        return replace(found, proven=found.score.proven, time=budget.time_spent)
 
     def is_at_least(self, board: Board, score: int, limit: Limit = UNLIMITED) -> bool | None:
         """Whether ``board`` scores ``score`` or more for the side to move; None if the limit ran out.
@@ -689,3 +729,22 @@ def shared_analyst(table_size_mb: float = DEFAULT_TABLE_MB) -> Analyst:
 def _check_playable(board: Board) -> None:
     if board.is_over:
         raise GameOverError("the game is over: nothing to analyze")
+
+
+def _check_bounded(board: Board, limit: Limit) -> None:
+    """Refuse a question without any limit on a board the exact solver cannot hold: the engine's
+    estimates alone answer there, and searching them to the end of the game would not end.
+
+    >>> _check_bounded(Board(12, 10), Limit(time=2))
+    >>> _check_bounded(Board(12, 10), UNLIMITED)
+    Traceback (most recent call last):
+    ...
+    c4engine.errors.UnsupportedBoardError: 12x10 is past the exact solver (width * (height + 1) <= 128, \
+it needs 132): only the engine's estimates answer there, and they need a time, node or depth limit
+    """
+    if limit.unbounded and not board.geometry.solver_holds:
+        raise UnsupportedBoardError(
+            f"{board.size} is past the exact solver (width * (height + 1) <= {SOLVER_BITS}, it needs "
+            f"{board.width * (board.height + 1)}): only the engine's estimates answer there, and they "
+            "need a time, node or depth limit"
+        )

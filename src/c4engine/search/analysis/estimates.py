@@ -34,6 +34,11 @@ def estimate_columns(
     the last depth completed for all: values of different depths (an odd
     depth ends on the mover's stone, an even one on the reply's) do not
     compare, and would make the ranking swing from one round to the next.
+    Nor do estimates of consecutive positions whose searches end on different
+    sides' stones (an evaluator favours one side of the last stone): the
+    values kept are those of the last depth ending on a board of an even
+    number of stones, when one completed, so that every position of a game is
+    estimated to a horizon of the same side to move.
     """
     nodes = 0
     limit = budget.limit
@@ -48,7 +53,10 @@ def estimate_columns(
     deepest = board.width * board.height - board.move_count - 1
     if limit.depth is not None:
         deepest = min(deepest, limit.depth)
+    even: dict[int, tuple[float, tuple[int, ...]]] = {}  # the last round ending on an even board
     for depth in range(1, max(deepest, 1) + 1):
+        if settled and (board.move_count + depth) % 2 == 0:  # the last round's horizon: even
+            even = settled
         this_round: dict[int, tuple[float, tuple[int, ...]]] = {}
         for column in columns:
             known = settled.get(column)
@@ -56,14 +64,14 @@ def estimate_columns(
                 this_round[column] = known  # seen to the end of the game already
                 continue
             if settled and budget.expired:
-                return settled, nodes  # a spent budget still lets each search start: stop here
+                return even or settled, nodes  # a spent budget still lets each search start: stop here
             left = budget.remaining()
             engine = engine_for(Limit(time=left.time, nodes=left.nodes, depth=depth))
             found = engine.search(after(board, column))
             nodes += found.nodes
             budget.spend(found.nodes)
             if found.stopped and settled:
-                return settled, nodes  # this depth did not finish: keep the last one that did
+                return even or settled, nodes  # this depth did not finish: keep the last one that did
             this_round[column] = (-engine_value(found), (column, *found.line))
         settled = this_round
         if all(abs(value) >= WIN_THRESHOLD for value, _ in settled.values()):

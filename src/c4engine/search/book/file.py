@@ -91,7 +91,7 @@ KIND_STRONG: Final = 0
 KIND_WEAK: Final = 1
 _KIND_NAMES: Final = {KIND_STRONG: "strong", KIND_WEAK: "weak"}
 
-_DATA_DIR = Path(__file__).resolve().parents[2] / "data"  # c4engine/data, beside the search package
+_DATA_DIR = Path(__file__).resolve().parents[2] / "data"  # c4engine/data: this file is search/book/file.py
 
 
 def default_book_path(width: int = 7, height: int = 6, connect: int = 4) -> Path | None:

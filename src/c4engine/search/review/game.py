@@ -187,9 +187,14 @@ def review_game(
 def _agreeing(plies: list[PlyReview]) -> tuple[PlyReview, ...]:
     """The plies with what each proves of its neighbour shared: a ply's score after its move is the
     next mover's score before, negated (a ply's fallback analysis may have proven it after the next
-    ply, reviewed first, was judged), and every changed ply judged again."""
+    ply, reviewed first, was judged), and every changed ply judged again.  So is an estimate: the
+    position after a move has one, its own analysis's (the next ply's best), so that consecutive
+    plies never tell of one position two values of different signs (an analysis of the earlier
+    position estimates it a depth shallower, ending on the other side's stone)."""
     for index in range(len(plies) - 1):
         earlier, later = plies[index], plies[index + 1]
+        if earlier.estimate is not None and later.best_estimate is not None:
+            plies[index] = earlier = replace(earlier, estimate=-later.best_estimate + 0.0)  # no -0.0
         lower, upper = intersect((earlier.lower, earlier.upper), (-later.before_upper, -later.before_lower))
         if (lower, upper) != (earlier.lower, earlier.upper):
             plies[index] = _judged(replace(earlier, lower=lower, upper=upper))

@@ -36,14 +36,6 @@ def move_routes(caps: ServerCaps, moves: Lane) -> APIRouter:
         limit = Limit(time=caps.seconds(body.time, caps.move_time))
         result = await run_in_lane(request, moves, worker.engine_move, board, body.level, limit)
         board.play(result["column"] - 1)
-        return {
-            "column": result["column"],
-            "pos": board.move_string,
-            "level": body.level,
-            "proven": result["proven"],
-            "complete": result["complete"],
-            "time": result["time"],
-            "position": position_payload(board),
-        }
+        return {**result, "pos": board.move_string, "level": body.level, "position": position_payload(board)}
 
     return router

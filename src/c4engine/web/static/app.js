@@ -32,6 +32,7 @@ const state = {
   pos: "",
   position: null,
   thinking: null, // AbortController of the computer's move request
+  unproven: false, // whether the perfect level's last move is not proven (the header says so)
   engineError: null, // why the computer's last move failed; Retry asks again
   analysis: null, // AbortController of the analysis requests
   result: null, // the latest analysis of the current position (the hint uses it too)
@@ -223,9 +224,15 @@ function buildBoard() {
     labels.appendChild(label);
   }
   $("title-n").textContent = NUMBER_WORDS[state.connect] || String(state.connect);
+  state.unproven = false;
+  showSubtitle();
+  clearAnalysis();
+}
+
+// The header: the board, and who plays -- "perfect play" only while the computer's moves are proven.
+function showSubtitle() {
   const opponent = state.play === "both" ? "two players" : computerName();
   $("subtitle").textContent = `${state.width}×${state.height} · connect ${state.connect} · ${opponent}`;
-  clearAnalysis();
 }
 
 // Whether the exact solver holds a board this size: "perfect" play exists only there.
@@ -234,7 +241,8 @@ function solverHolds(width, height) {
 }
 
 function computerName() {
-  return state.level === PERFECT ? "perfect play" : `level ${state.level} ${LEVEL_NAMES[state.level]}`;
+  if (state.level === PERFECT) return state.unproven ? "perfect level, last move not proven" : "perfect play";
+  return `level ${state.level} ${LEVEL_NAMES[state.level]}`;
 }
 
 function render(position, dropped) {
@@ -836,7 +844,11 @@ async function computerMoves() {
     writeUrl();
     render(result.position, result.column);
     const over = result.position.over ? ` ${$("status-text").textContent}` : "";
-    announce(`Computer played column ${result.column}.${over}`);
+    // the perfect level's move is proven or says it is not: early on a big board no proof comes in time
+    const unproven = state.level === PERFECT && !result.proven;
+    state.unproven = unproven;
+    showSubtitle();
+    announce(`Computer played column ${result.column}${unproven ? " (not proven: best estimate)" : ""}.${over}`);
     refreshAnalysis();
   }
 }
@@ -1070,6 +1082,7 @@ $("copy-moves").addEventListener("click", copyMoves);
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (reviewKey(event)) return;
+  if (puzzleKey(event)) return;
   if ($("new-dialog").open || typing(event.target)) return;
   const key = event.key.toLowerCase();
   if (/^[0-9]$/.test(key)) {

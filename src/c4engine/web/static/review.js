@@ -347,6 +347,7 @@ function drawReviewBoard(moves, stones, line, played) {
 // (Back/Forward brought us here).
 function showPly(ply, how) {
   if (!review.data) return;
+  if (!relearn.revealing) retryStop(); // stepping through the game ends a retry
   const last = review.plies.length;
   ply = Math.max(0, Math.min(last, Number.isFinite(ply) ? ply : last));
   review.ply = ply;
@@ -478,6 +479,7 @@ function showReview(data, key) {
   drawGraph();
   drawMoves();
   drawSummary();
+  retryOffer();
   $("review").dataset.state = data.proven ? "ready" : "proving";
 }
 
@@ -505,6 +507,7 @@ async function proveMore(key) {
 function closeReview(how) {
   if (!review.open) return;
   review.open = false;
+  retryStop();
   if (review.controller) review.controller.abort();
   review.controller = null;
   document.body.classList.remove("reviewing");
@@ -581,7 +584,9 @@ reviewWire("review-last", () => showPly(review.plies.length, "push"));
 document.getElementById("board").addEventListener(
   "click",
   (event) => {
-    if (review.open) event.stopPropagation();
+    if (!review.open) return;
+    event.stopPropagation();
+    retryClick(event); // a retry of a mistake takes the click as its try
   },
   true,
 );

@@ -1,0 +1,212 @@
+"""``pip install .`` of a clean clone into a fresh virtual environment: wall, CPU and peak memory.
+
+As the README's first command does, minus starting the game: a fresh clone of
+a commit (``git clone``, so nothing built in this working copy comes along),
+``python3 -m venv``, then ``pip install CLONE`` timed.  While pip runs, the
+process tree under it is sampled every 50 ms from /proc: the peak of the sum
+of its processes' resident memory (RSS, an upper bound: pages two processes
+share count twice).  CPU is user + system of the whole tree (every process
+pip and its children waited for).  pip's output (``-v``) is kept with the
+second each line came, so the report shows where the time went: pip's
+isolated build environment, the kernels' build (each library's wall and CPU
+seconds, as ``setup.py`` tells them), the install of the dependencies and the
+wheel.  ``--runs N`` installs N times, one after the other (never two at
+once), and prints each run and the median.  ``--first`` then runs the
+README's first answer, ``c4 solve 4453``, in the last install (wall, peak
+memory, whether numba was imported) and waits for any library build it
+started in the background, reporting how long that took.
+
+    python benchmarks/install.py                  # this checkout's HEAD, 3 runs
+    python benchmarks/install.py --commit 507aae4 --runs 1
+    python benchmarks/install.py --runs 1 --first
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+PAGE = os.sysconf("SC_PAGE_SIZE")
+MILESTONES = [
+    ("build environment", "Installing build dependencies"),
+    ("wheel's requirements", "Getting requirements to build wheel"),
+    ("metadata", "Preparing metadata"),
+    ("wheel built", "Building wheel for c4engine"),
+    ("installed", "Successfully installed"),
+]
+"""pip's lines that mark a step's end (the first line containing the text, once it says done)."""
+
+
+@dataclass
+class Install:
+    """One timed ``pip install``."""
+
+    wall: float
+    cpu: float
+    peak_mb: float
+    load: str
+    lines: list[tuple[float, str]] = field(default_factory=list)
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def _tree_rss(root: int) -> int:
+    """Bytes resident in process ``root`` and all its descendants, now."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+    return total
+
+
+def first_answer(venv: Path) -> list[str]:
+    """``c4 solve 4453`` in the fresh install: its wall and peak memory, whether it imported numba,
+    and how long a library build it started in the background took."""
+    python = venv / "bin" / "python"
+    probe = (
+        "import sys, time; from c4engine.cli import run; sys.argv = ['c4', 'solve', '4453']\n"
+        "try:\n    run()\nexcept SystemExit:\n    pass\n"
+        "print('numba imported:', 'numba' in sys.modules)"
+    )
+    began = time.perf_counter()
+    done = subprocess.run(["/usr/bin/time", "-v", str(python), "-c", probe], capture_output=True, text=True)
+    wall = time.perf_counter() - began
+    peak = next((line.split()[-1] for line in done.stderr.splitlines() if "Maximum resident" in line), "?")
+    found = [f"c4 solve 4453: {wall:.2f} s wall, peak {int(peak) // 1024 if peak.isdigit() else peak} MB"]
+    found += [line for line in done.stdout.splitlines() if line.startswith(("score", "time", "numba"))]
+    cache = next(venv.glob("lib/python*/site-packages/c4engine/kernels/__pycache__"), None)
+    markers = list(cache.glob("*.building")) if cache else []
+    if markers:
+        waited = time.perf_counter()
+        while any(marker.exists() for marker in markers) and time.perf_counter() - waited < 900:
+            time.sleep(0.5)
+        built = [path.name for path in cache.glob("*.so")] if cache else []
+        found.append(
+            f"background build of {[m.stem for m in markers]}: ended {time.perf_counter() - began:.0f} s "
+            f"after the command began; the cache now holds {built}"
+        )
+    else:
+        found.append("no background build started")
+    return found
+
+
+def install(commit: str, folder: Path) -> Install:
+    """A fresh clone of ``commit`` in ``folder``, a fresh venv, and ``pip install -v`` of the clone, timed."""
+    clone, venv = folder / "clone", folder / "venv"
+    subprocess.run(["git", "clone", "--quiet", str(REPOSITORY), str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "checkout", "--quiet", commit], check=True)
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True)
+    load = load_average()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    pip = subprocess.Popen(
+        [str(venv / "bin" / "pip"), "install", "-v", str(clone)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(pip.pid))
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    lines = []
+    assert pip.stdout is not None
+    for line in pip.stdout:
+        lines.append((time.perf_counter() - began, line.rstrip()))
+    status = pip.wait()
+    wall = time.perf_counter() - began
+    done.set()
+    sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if status != 0:
+        tail = "\n".join(text for _, text in lines[-20:])
+        raise SystemExit(f"pip install failed ({status}):\n{tail}")
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return Install(wall, cpu, peak / 2**20, load, lines)
+
+
+def milestones(run: Install) -> list[str]:
+    """When each of pip's steps ended, and the kernels' lines from setup.py."""
+    shown = []
+    for name, text in MILESTONES:
+        ended = [t for t, line in run.lines if text in line and ("done" in line or name == "installed")]
+        at = ended[0] if ended else None
+        if at is None:
+            at = next((t for t, line in run.lines if text in line), None)
+        if at is not None:
+            shown.append(f"{name} at {at:.1f} s")
+    kernels = [f"{t:.1f} s: {line.strip()}" for t, line in run.lines if "c4engine:" in line]
+    return shown + kernels
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--commit", default="HEAD", help="the commit to install (default: HEAD)")
+    parser.add_argument("--runs", type=int, default=3, help="installs, one after the other (default 3)")
+    parser.add_argument("--first", action="store_true", help="then c4 solve 4453 in the last install")
+    options = parser.parse_args()
+    commit = subprocess.run(
+        ["git", "-C", str(REPOSITORY), "rev-parse", "--short", options.commit],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    runs = []
+    for number in range(1, options.runs + 1):
+        folder = Path(tempfile.mkdtemp(prefix="install-"))
+        try:
+            run = install(commit, folder)
+            runs.append(run)
+            print(
+                f"run {number}: {run.wall:.1f} s wall, {run.cpu:.1f} CPU s, peak {run.peak_mb:.0f} MB "
+                f"(sum of the tree's RSS), load {run.load} before",
+                flush=True,
+            )
+            for line in milestones(run):
+                print("   ", line, flush=True)
+            if options.first and number == options.runs:
+                for line in first_answer(folder / "venv"):
+                    print("   ", line, flush=True)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    if len(runs) > 1:
+        print(
+            f"commit {commit}, median of {len(runs)}: {statistics.median(r.wall for r in runs):.1f} s wall, "
+            f"{statistics.median(r.cpu for r in runs):.1f} CPU s, "
+            f"peak {statistics.median(r.peak_mb for r in runs):.0f} MB"
+        )
+
+
+if __name__ == "__main__":
+    main()
