@@ -1,5 +1,5 @@
 """Search: the front door to the opening book, the exact solver, the heuristic engine, the analysis
-service over all of them, and game review.
+service over all of them, game review and the coach.
 
 The names a user wants are here, each defined once in the module that holds its idea (the package
 layout: docs/architecture.md); they load when first asked for, so importing this package costs
@@ -13,7 +13,12 @@ The vocabulary every search shares sits at the top of the package: :mod:`.limit`
 question may cost), :mod:`.progress` (what a search under way knows), :mod:`.results` (the answers),
 :mod:`.scale` (what a score means) and :mod:`.choice` (choosing among columns).  Each idea then has
 a package of its own: :mod:`.book`, :mod:`.solver`, :mod:`.engine`, :mod:`.analysis`,
-:mod:`.review`.
+:mod:`.review`, :mod:`.coach`.
+
+The coach's question is asked with the analyst as an argument, not of it --
+``explain(board, analyst=analyst, limit=limit)`` -- because the coach asks
+the analyst (its score, its refutation lines): an ``Analyst.explain`` would
+tie the two modules in a circle.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from c4engine.kernels import on_compile
 if TYPE_CHECKING:
     from c4engine.search.analysis.analyst import Analyst
     from c4engine.search.book.file import OpeningBook
+    from c4engine.search.coach.explanation import Explanation, MoveExplanation, explain, explain_move
     from c4engine.search.engine.evaluators import Evaluator
     from c4engine.search.engine.negamax import Engine
     from c4engine.search.limit import Limit
@@ -37,6 +43,10 @@ if TYPE_CHECKING:
 _HOMES = {
     "Analyst": "c4engine.search.analysis.analyst",
     "OpeningBook": "c4engine.search.book.file",
+    "Explanation": "c4engine.search.coach.explanation",
+    "MoveExplanation": "c4engine.search.coach.explanation",
+    "explain": "c4engine.search.coach.explanation",
+    "explain_move": "c4engine.search.coach.explanation",
     "Evaluator": "c4engine.search.engine.evaluators",
     "Engine": "c4engine.search.engine.negamax",
     "Limit": "c4engine.search.limit",
@@ -57,8 +67,10 @@ __all__ = [
     "ColumnAnalysis",
     "Engine",
     "Evaluator",
+    "Explanation",
     "Hook",
     "Limit",
+    "MoveExplanation",
     "OpeningBook",
     "PlayResult",
     "PlyReview",
@@ -66,6 +78,8 @@ __all__ = [
     "Progress",
     "Review",
     "Score",
+    "explain",
+    "explain_move",
     "on_compile",
     "review_game",
 ]

@@ -5,8 +5,10 @@ A reason is the coach's :func:`~c4engine.search.coach.explanation.explain_move`:
 changed in the facts of the position -- a threat given up or let through, the zugzwang handed over,
 a proof by Allis' rules broken or given to the opponent -- then the solver's score after it and its
 refutation, every sentence rendered from a checked fact.  It is asked of the review's own analyst
-(whose table the review has just warmed: a reason costs a few hundredths of a second), each solve
-within the review's limit a ply and what is left of its total time.
+(whose table the review has just warmed), each solve within the review's limit a ply and what is
+left of its total time.  Most of a reason's cost is the coach's search for proofs by rules, before
+the move and after it (about 0.3 s of CPU a reason on 7x6 with Allis' combination for the second
+player: docs/review.md).
 
 >>> from c4engine.search.analysis.analyst import Analyst
 >>> from c4engine.search.limit import UNLIMITED
@@ -47,11 +49,15 @@ def with_reasons(
     in; ``limit`` is the review's limit a ply and ``total`` the review's
     whole budget under way (:func:`reason_limit`).  The best score the
     review proved is handed to the coach, so only the position after the
-    move is solved (twice: its score, then its refutation line).
+    move is solved (twice: its score, then its refutation line).  Once
+    ``total``'s time is spent no more reasons are asked: the later plies keep
+    ``why`` None: only a review whose total time runs out can leave a mistake
+    without its reasons (the coach's search for a proof by rules is bounded by
+    no limit, so this is the one way to keep the reasons within the total).
     """
     reasoned = []
     for ply in plies:
-        if ply.verdict in REASONED:
+        if ply.verdict in REASONED and total.expired is None:
             board = positions[ply.index]
             asked = reason_limit(limit, total)
             best = None
@@ -66,8 +72,7 @@ def with_reasons(
 
 def reason_limit(limit: Limit, total: Budget) -> Limit:
     """One reason's limit: the review's ``limit`` a ply, its time cut to what is left of ``total``'s
-    (at least :data:`~c4engine.search.limit.MIN_TIME`: a spent review still gets its reasons, from
-    what the solver's table knows, and says what it did not prove).
+    (at least :data:`~c4engine.search.limit.MIN_TIME`).
 
     >>> spent = Limit(time=2.0).start(iter([0.0, 1.5]).__next__)
     >>> reason_limit(Limit(time=1.0), spent), reason_limit(Limit(nodes=10**6), Limit().start())
