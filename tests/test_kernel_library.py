@@ -378,7 +378,7 @@ def test_a_standard_board_without_its_library_is_served_by_the_one_for_every_siz
     monkeypatch.setattr(library, "load", lambda *geometry: None)
     monkeypatch.setattr(library, "load_any_size", lambda *geometry: any_size)
     monkeypatch.setattr(library, "can_build", lambda *geometry: True)
-    monkeypatch.setattr(library, "build", lambda *geometry: pytest.fail("built while the solver waits"))
+    monkeypatch.setattr(library, "build_apart", lambda name: pytest.fail("built while the solver waits"))
     monkeypatch.setattr(library, "build_in_background", started.append)
     library.solver_kernel.cache_clear()
     try:
