@@ -81,9 +81,12 @@ def _threats_by_walking(board: Board) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("pos", list(POSITIONS))
 def test_the_explanation_is_the_coach_s(client: httpx.Client, pos: str) -> None:
-    response = client.get("/api/explain", params={"pos": pos})
-    assert response.status_code == 200, response.text
-    got = response.json()
+    for _ in range(5):  # a cold worker on a loaded machine may not prove the score in its first cap
+        response = client.get("/api/explain", params={"pos": pos})
+        assert response.status_code == 200, response.text
+        got = response.json()
+        if got["score"]["proven"]:
+            break
     board = Board.from_moves(pos)
     shown = [
         {key: threat[key] for key in ("player", "column", "row", "parity", "playable")}
