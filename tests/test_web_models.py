@@ -47,7 +47,7 @@ def test_the_analysis_answer_is_the_position_analysis_json() -> None:
     board = Board.from_moves("4453")
     library = Analyst().analyze(board, Limit(time=5)).to_json(board.move_string, board.size, board.connect)
     web = analyze(board, Limit(time=5))
-    assert _fields(AnalysisOut) == set(library) | {"time"}
+    assert _fields(AnalysisOut) == set(library) | {"time", "to_move"}  # the route adds the side to move
     column = next(entry for entry in library["columns"] if entry is not None)
     assert _fields(ColumnOut) == set(column) | COLUMN_EXTRAS
     assert [
