@@ -260,7 +260,7 @@ def describe_search(progress: SearchProgress) -> str:
 def _engine_words(value: float) -> str:
     """An engine value in words: ``"win in 3 moves"`` (the winner's moves) or ``"score +12.5"``.
 
-    >>> from c4engine.search.results import WIN_SCORE
+    >>> from c4engine.search.scale import WIN_SCORE
     >>> _engine_words(WIN_SCORE - 5), _engine_words(-(WIN_SCORE - 8)), _engine_words(-7.0)
     ('win in 3 moves', 'loss in 4 moves', 'score -7')
     """
@@ -287,22 +287,17 @@ def describe_solve(progress: SearchProgress) -> str:
 
 def tell_of_compile(message: str, stream: TextIO | None = None) -> None:
     """Say ``message`` (a kernel's one-time compile, :func:`c4engine.search.on_compile`) on
-    standard error when it is a terminal: the person waiting knows why; pipes and logs see
-    nothing, as with the live line (drawn by rich, which prints this above it).
+    standard error, a terminal or not: the person or the log waiting knows why (on a terminal
+    rich prints it above the live line; elsewhere the plain lines' wait is explained).
 
     >>> import io
-    >>> class Terminal(io.StringIO):
-    ...     def isatty(self) -> bool:
-    ...         return True
-    >>> terminal, pipe = Terminal(), io.StringIO()
-    >>> tell_of_compile("compiling the solver, once, about 30 s", terminal)
+    >>> pipe = io.StringIO()
     >>> tell_of_compile("compiling the solver, once, about 30 s", pipe)
-    >>> terminal.getvalue().splitlines(), pipe.getvalue()
-    (['c4: compiling the solver, once, about 30 s'], '')
+    >>> pipe.getvalue().splitlines()
+    ['c4: compiling the solver, once, about 30 s']
     """
     stream = stream if stream is not None else sys.stderr
-    if stream.isatty():
-        print(f"c4: {message}", file=stream, flush=True)
+    print(f"c4: {message}", file=stream, flush=True)
 
 
 _SUBSECOND_UNITS = ((1e-9, "ns"), (1e-6, "us"), (1e-3, "ms"), (1.0, "s"))

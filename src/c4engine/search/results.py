@@ -21,6 +21,7 @@ the opening book) builds the same results without importing numba.
 
 >>> Score.proven_value(18, cells=42, stones=6).describe()
 'win in 1 move'
+>>> from c4engine.search.scale import WIN_SCORE
 >>> Score.from_engine(WIN_SCORE - 3, cells=42, stones=6)   # the engine proved a win at ply 3
 Score(17, proven, 6 of 42 stones)
 >>> Score.estimate(12.5, cells=42, stones=6).label(), Score.estimate(-0.04, cells=42, stones=6).label()
@@ -123,6 +124,7 @@ class Score:
     def from_engine(cls, value: float, *, cells: int, stones: int) -> Score:
         """The engine's value: exact when it is a win or loss the search saw to the end, else an estimate.
 
+        >>> from c4engine.search.scale import WIN_SCORE
         >>> Score.from_engine(-(WIN_SCORE - 2), cells=42, stones=0).describe()
         'loss in 1 move'
         """
@@ -134,6 +136,7 @@ class Score:
     def engine_value(self) -> float:
         """This score on the engine's scale (an exact win in ``n`` moves is ``WIN_SCORE`` less its plies).
 
+        >>> from c4engine.search.scale import WIN_SCORE
         >>> Score.proven_value(-2, cells=42, stones=1).engine_value() == -(WIN_SCORE - 38)
         True
         """
