@@ -335,7 +335,7 @@ def test_infinite_time_cap_in_json(client: httpx.Client) -> None:
     assert "time" in error_of(response, 422)
 
 
-JSON_ROUTES = ("/api/move", "/api/review")
+JSON_ROUTES = ("/api/move", "/api/puzzle/try", "/api/retry", "/api/review")
 """Every route taking a JSON body."""
 
 

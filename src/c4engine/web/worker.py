@@ -50,7 +50,7 @@ from c4engine.search.analysis.analyst import shared_analyst
 from c4engine.search.coach.explanation import explain
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress
-from c4engine.search.results import ColumnAnalysis, PositionAnalysis
+from c4engine.search.results import ColumnAnalysis, PlayResult, PositionAnalysis
 from c4engine.search.review.game import review_game
 
 __all__ = [
@@ -269,8 +269,9 @@ def engine_move(
             poll=poll,
             poll_interval=_POLL,
         )
-        player.choose_move(board)
-        assert player.last is not None  # the answer of the move just chosen
-        result, complete = player.last, not capped
+        column = player.choose_move(board)
+        # a level's random move (its noise) is no search: a move and nothing known of it
+        result = player.last or PlayResult(column=column, score=None, source="engine", proven=False)
+        complete = not capped
     assert result.column is not None  # the app refuses finished games
     return {**result.to_json(), "complete": complete, "time": round(monotonic() - started, 4)}

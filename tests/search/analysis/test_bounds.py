@@ -14,7 +14,7 @@ from c4engine.search.results import PositionAnalysis
 from c4engine.search.scale import moves_to_end
 from c4engine.search.solver.exact import Solver
 
-PONS = Path(__file__).resolve().parents[2] / "src" / "c4engine" / "data" / "pons"
+PONS = Path(__file__).resolve().parents[3] / "src" / "c4engine" / "data" / "pons"
 
 SAMPLES = {
     "Test_L3_R1": range(0, 1000, 100),

@@ -164,7 +164,7 @@ def test_a_128_bit_board_needs_a_large_enough_table() -> None:
     assert Solver(table_size_mb=16).solve(board).proven
 
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[3] / "tests" / "data"
 
 
 @pytest.mark.parametrize("name", ["wide_10x6_end", "wide_8x8_end", "wide_9x7_end", "wide_10x6_mid"])
