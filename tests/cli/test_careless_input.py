@@ -445,12 +445,14 @@ def test_workers_beyond_the_cores_are_capped_with_a_note(
     from c4engine.cli.options import usable_cores
 
     cores = usable_cores()
-    positionals = {"match": ["1", "2"]}.get(command[0], [])
+    positionals = {"match": ["1", "2"], "puzzles": ["games.txt"]}.get(command[0], [])
     required = (
         ["--depth", "2"]
         if command == ["book", "build"]
         else ["-o", "x.csv"]
         if command == ["dataset"]
+        else ["-o", "x.jsonl"]
+        if command == ["puzzles"]
         else []
     )
     args = build_parser(command[0]).parse_args(

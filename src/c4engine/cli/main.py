@@ -43,8 +43,13 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         message = _LONG_QUOTE.sub(lambda quoted: _cut(quoted.group(0)), " ".join(message.split()))
+        if len(message) > _MESSAGE_LIMIT:  # many long words, each cut: the line still fits a terminal's width
+            message = f"{message[:_MESSAGE_LIMIT]}..."
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+
+_MESSAGE_LIMIT = 140
+"""The most characters of argparse's message a usage error's one line keeps."""
 
 _LONG_QUOTE = re.compile(rf"'[^']{{{ECHO_LIMIT},}}'|\"[^\"]{{{ECHO_LIMIT},}}\"|\S{{{ECHO_LIMIT},}}")
 
