@@ -54,6 +54,7 @@ from c4engine.web.routes.move import move_routes
 from c4engine.web.routes.position import position_routes
 from c4engine.web.routes.puzzle import puzzle_routes
 from c4engine.web.routes.record import record_routes
+from c4engine.web.routes.retry import retry_routes
 from c4engine.web.routes.review import review_routes
 from c4engine.web.routes.site import health_routes, mount_static, page_routes
 
@@ -98,6 +99,7 @@ def create_app(caps: ServerCaps | None = None) -> FastAPI:
         move_routes(caps, moves),
         review_routes(caps, analyses),
         puzzle_routes(caps, analyses),
+        retry_routes(caps, analyses),
         record_routes(),
         page_routes(),
     ):

@@ -1,5 +1,4 @@
-"""``/api/puzzle``: the shipped puzzles one at a time, a try judged, hints; ``/api/retry``: another try at
-a mistake of one's own game (docs/puzzles.md)."""
+"""``/api/puzzle``: the shipped puzzles one at a time, a try judged, hints (docs/puzzles.md)."""
 
 from __future__ import annotations
 
@@ -17,9 +16,9 @@ from c4engine.web import worker
 from c4engine.web.caps import ServerCaps
 from c4engine.web.clients import run_in_lane
 from c4engine.web.errors import ERROR_RESPONSES
-from c4engine.web.models import PuzzleHintOut, PuzzleOut, PuzzleTryIn, PuzzleTryOut, RetryIn, RetryOut
+from c4engine.web.models import PuzzleHintOut, PuzzleOut, PuzzleTryIn, PuzzleTryOut
 from c4engine.web.pool import Lane
-from c4engine.web.positions import board_of, check_playing, position_payload
+from c4engine.web.positions import position_payload
 
 __all__ = ["puzzle_routes"]
 
@@ -136,15 +135,5 @@ def puzzle_routes(caps: ServerCaps, analyses: Lane) -> APIRouter:
         """The ``level``-th hint at the solver's move ``step``: the goal, the theme, the move itself."""
         given = hints(_puzzle(id), step)
         return {"hint": given[min(level, len(given) - 1)], "last": level >= len(given) - 1}
-
-    @router.post("/api/retry", response_model=RetryOut, responses=ERROR_RESPONSES, tags=["api"])
-    async def retry(request: Request, body: Annotated[RetryIn, Body()]) -> dict[str, Any]:
-        """Another try at a mistake: ``column`` instead of the move played after ``moves``; right when it
-        keeps the position's best outcome (proven), wrong with the opponent's best reply."""
-        board = board_of(body.moves, body.size, body.connect)
-        check_playing(board)
-        board.copy().play(body.column - 1)  # a full or missing column: 400 before any search
-        limit = Limit(time=caps.max_time)
-        return await run_in_lane(request, analyses, worker.retry_mistake, board, body.column - 1, limit)
 
     return router
