@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from c4engine.board import Board
 from c4engine.player import Player
@@ -77,18 +77,7 @@ RuleName = Literal[
     "oddthreat",
     "rowinverse",
 ]
-RULES: tuple[RuleName, ...] = (
-    "claimeven",
-    "baseinverse",
-    "vertical",
-    "aftereven",
-    "lowinverse",
-    "highinverse",
-    "baseclaim",
-    "before",
-    "oddthreat",
-    "rowinverse",
-)
+RULES: tuple[RuleName, ...] = get_args(RuleName)
 
 MAX_PLANS = 600
 """The most follow-up plans tried for one side of one position: wide boards have many more ways of
