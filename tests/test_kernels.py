@@ -202,13 +202,23 @@ def test_winning_cells_match_rules(width: int, height: int, connect: int) -> Non
         )
 
 
+def _uint64_shape(width: int, height: int, connect: int) -> bitboard.Shape:
+    """The board's :class:`~c4engine.kernels.bitboard.Shape` as the solver builds it in compiled
+    code: numba hands a compiled function's uint64 words back to Python as ints, which a kernel
+    called from Python would then take for int64."""
+    shape = bitboard.board_shape(width, height, connect)
+    return shape._replace(
+        board=np.uint64(shape.board), bottom=np.uint64(shape.bottom), even_rows=np.uint64(shape.even_rows)
+    )
+
+
 def test_moves_rank_by_useful_threats_barring_ones_more() -> None:
     # each useful threat counts 2, one right above a cell the opponent could play next 3; ties
     # centre first -- checked against threats found by the rules, on positions where that order
     # differs from counting every threat alike
     width, height, connect = 7, 6, 4
     full, bottom = bitboard.board_mask(width, height), bitboard.bottom_mask(width, height)
-    shape = bitboard.board_shape(width, height, connect)
+    shape = _uint64_shape(width, height, connect)
     ranked, columns = np.zeros((2, width), dtype=np.uint64), np.zeros((2, width), dtype=np.int64)
     threats, scores = np.zeros((2, width), dtype=np.uint64), np.zeros(width, dtype=np.int64)
     rng = random.Random(33)

@@ -16,7 +16,8 @@ from c4engine.cli.command import Command
 from c4engine.cli.options import MAX_SECONDS, add_board_options, number
 from c4engine.cli.render import render_board
 from c4engine.notation import parse_size
-from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
+from c4engine.search.analysis.analyst import Analyst
+from c4engine.search.analysis.books import DEFAULT_BOOK
 from c4engine.search.coach.explanation import Explanation, explain
 from c4engine.search.limit import Limit
 

@@ -28,7 +28,7 @@ from c4engine.cli.options import (
     check_output_path,
 )
 from c4engine.cli.progress import Progress
-from c4engine.errors import PuzzleError, UnsupportedBoardError, echo_path
+from c4engine.errors import PuzzleError, UnsupportedBoardError
 from c4engine.geometry import require_solver_holds
 from c4engine.notation import parse_size
 from c4engine.search.puzzles.line import MAX_SOLVER_MOVES
@@ -111,7 +111,7 @@ def run_puzzles(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     resumed = f", {result.resumed} from the checkpoint" if result.resumed else ""
     print(
-        f"wrote {written} puzzles to {echo_path(str(output))} from {result.games} games{resumed}: "
+        f"wrote {written} puzzles to {output} from {result.games} games{resumed}: "
         f"{result.mistakes} mistakes seen, {result.repeats} repeated positions left out, "
         f"{result.unproven} positions skipped as not proven within the limit; {elapsed:.1f} s"
     )

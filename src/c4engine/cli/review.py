@@ -51,7 +51,8 @@ from c4engine.cli.render import render_review, wants_color
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import parse_size
 from c4engine.player import Player
-from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
+from c4engine.search.analysis.analyst import Analyst
+from c4engine.search.analysis.books import DEFAULT_BOOK
 from c4engine.search.limit import Limit
 from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
 from c4engine.search.review.game import DEFAULT_PLY_LIMIT, review_game

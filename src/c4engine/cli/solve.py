@@ -46,7 +46,8 @@ from c4engine.cli.progress import Progress, format_duration
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.geometry import require_solver_holds
 from c4engine.notation import format_moves, parse_size
-from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst
+from c4engine.search.analysis.analyst import Analyst
+from c4engine.search.analysis.books import DEFAULT_BOOK
 from c4engine.search.limit import Limit
 from c4engine.search.results import ColumnAnalysis, PlayResult, PositionAnalysis
 from c4engine.search.scale import sign

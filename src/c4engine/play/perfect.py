@@ -34,8 +34,9 @@ from c4engine.board import Board
 from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.geometry import Geometry, require_solver_holds
 from c4engine.play.levels import LEVELS
-from c4engine.search.analysis.analyst import DEFAULT_BOOK, Analyst, BookChoice
+from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.analysis.answers import proven_result, unproven_result
+from c4engine.search.analysis.books import DEFAULT_BOOK, BookChoice
 from c4engine.search.choice import best_column
 from c4engine.search.limit import Budget, Limit
 from c4engine.search.progress import Hook

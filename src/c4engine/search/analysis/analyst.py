@@ -41,20 +41,19 @@ transposition table), for front-ends that answer many requests.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, Final
 
 from c4engine.board import Board
-from c4engine.errors import BookError, GameOverError, UnsupportedBoardError
+from c4engine.errors import GameOverError, UnsupportedBoardError
 from c4engine.geometry import SOLVER_BITS, require_solver_holds
 from c4engine.kernels.transposition import DEFAULT_TABLE_MB
 from c4engine.search.analysis.answers import proven_result
+from c4engine.search.analysis.books import DEFAULT_BOOK, BookChoice, Books
 from c4engine.search.analysis.columns import ColumnAnswers, after
 from c4engine.search.analysis.estimates import engine_value, estimate_columns
 from c4engine.search.analysis.keeping import keeping_move, reaching_move
+from c4engine.search.analysis.loading import LoadClock
 from c4engine.search.choice import best_by_bounds, best_column
 from c4engine.search.limit import UNLIMITED, Budget, Limit, poll_interval
 from c4engine.search.results import PlayResult, PositionAnalysis, Score
@@ -69,7 +68,7 @@ if TYPE_CHECKING:  # the solver and the engine (numba) are imported on first sea
     from c4engine.search.progress import Hook
     from c4engine.search.solver.exact import Solver
 
-__all__ = ["DEFAULT_BOOK", "Analyst", "BookChoice", "shared_analyst"]
+__all__ = ["Analyst", "shared_analyst"]
 
 SOLVER_SHARE: Final = 0.7
 """The part of a timed question the exact solver gets when the engine may have to estimate the rest."""
@@ -94,18 +93,6 @@ BOOK_LINE_SHARE: Final = 0.1
 """The most of a bounded question (its time, its nodes) an answer of the book alone spends on
 taking its recommended line past the book with the solver; without a bound it searches nothing:
 its lines are the book's, at once, and say where they stop."""
-
-
-class _DefaultBook:
-    """Marker: the book shipped with c4engine for the board, if there is one."""
-
-    def __repr__(self) -> str:
-        return "DEFAULT_BOOK"
-
-
-DEFAULT_BOOK: Final = _DefaultBook()
-
-BookChoice: TypeAlias = "OpeningBook | str | Path | _DefaultBook | None"
 
 
 class Analyst:
@@ -136,25 +123,16 @@ class Analyst:
         if not 0 <= solver_share <= 1:
             raise ValueError(f"solver_share must be in [0, 1], not {solver_share!r}")
         self.solver_share = solver_share
-        self._book_choice = book
-        self._books: dict[tuple[int, int, int], OpeningBook | None] = {}
-        if book is not None and not isinstance(book, _DefaultBook):
-            from c4engine.search.book.file import OpeningBook  # no book, no book module: c4 solve --no-book
-
-            if isinstance(book, OpeningBook):
-                self._books[(book.width, book.height, book.connect)] = book
-            elif isinstance(book, str | Path):
-                opened = OpeningBook.open(book)
-                self._books[(opened.width, opened.height, opened.connect)] = opened
+        self._books = Books(book)
         self._solver = solver
         self._table_size_mb = table_size_mb
         self._threads = threads
         self._evaluator = evaluator
         self._quick_nodes_left = QUICK_BUDGET_NODES
-        self._load_seconds = 0.0  # spent loading compiled searches: no question's clock counts it
+        self._loads = LoadClock()  # loading compiled searches: no question's clock counts it
 
     def __repr__(self) -> str:
-        return f"Analyst(book={self._book_choice!r}, table_size_mb={self._table_size_mb})"
+        return f"Analyst(book={self._books.choice!r}, table_size_mb={self._table_size_mb})"
 
     # ------------------------------------------------------------ parts
 
@@ -172,7 +150,7 @@ class Analyst:
         """An analyst sharing this one's book and solver (its table warm), its engine scoring with
         ``evaluator``: a player with an evaluator of its own asks the process's one solver."""
         return Analyst(
-            self._book_choice,
+            self._books.choice,
             solver=self.solver,
             table_size_mb=self._table_size_mb,
             evaluator=evaluator,
@@ -182,39 +160,15 @@ class Analyst:
 
     def book_for(self, board: Board) -> OpeningBook | None:
         """The book used for boards of this size, or None."""
-        geometry = (board.width, board.height, board.connect)
-        if geometry not in self._books:
-            book: OpeningBook | None = None
-            if isinstance(self._book_choice, _DefaultBook):
-                from c4engine.search.book.file import OpeningBook, default_book_path
-
-                path = default_book_path(*geometry)
-                book = OpeningBook.open(path) if path is not None else None
-            self._books[geometry] = book
-        found = self._books[geometry]
-        if found is not None and (found.width, found.height, found.connect) != geometry:
-            raise BookError(f"the book is for {found.width}x{found.height} connect {found.connect}")
-        return found
-
-    def _strong_book(self, board: Board) -> OpeningBook | None:
-        """The book for ``board`` when it can give exact scores of it (strong, game not over)."""
-        book = self.book_for(board)
-        return None if book is None or book.weak or board.is_over else book
+        return self._books.for_board(board)
 
     def book_scores(self, board: Board) -> list[int | None] | None:
         """Every move's score from the book, or None when the book lacks one of them."""
-        book = self._strong_book(board)
-        if book is None:
-            return None
-        scores = book.move_scores(board)
-        if any(score is None for column, score in enumerate(scores) if board.can_play(column)):
-            return None
-        return scores
+        return self._books.move_scores(board)
 
     def book_score(self, board: Board) -> int | None:
         """The position's own score from the book, or None when the book lacks it."""
-        book = self._strong_book(board)
-        return None if book is None else book.score(board)
+        return self._books.score(board)
 
     # ------------------------------------------------------------ questions
 
@@ -254,7 +208,7 @@ class Analyst:
         budget = limit.start()
         answers = ColumnAnswers(board, weak)
         answers.settle_by_rules()
-        book_value = answers.settle_by_book(self._strong_book(board) if use_book else None)
+        book_value = answers.settle_by_book(self._books.strong(board) if use_book else None)
         answers.settle_by_elimination()
         open_columns = [c for c in board.legal_moves() if answers.scores[c] is None]
         searched, probed = False, 0  # whether anything past the rules and the book answered; probes' nodes
@@ -359,7 +313,7 @@ class Analyst:
                     found = self.line(board, column, int(answer.value), limit.share(BOOK_LINE_SHARE))
                 lines[column], complete[column] = found
                 continue
-            with self._loads_left_out(budget):  # the line may load the solver
+            with self._loads.left_out(budget):  # the line may load the solver
                 left = Limit(time=budget.remaining().time)
                 found = self.line(board, column, int(answer.value), left)
             lines[column], complete[column] = found
@@ -400,7 +354,7 @@ class Analyst:
             found, complete = self.line(board, column, int(score.value), search=False)
         else:
             left = Limit(time=budget.remaining().time)
-            with self._loads_left_out(budget):  # the line may load the solver
+            with self._loads.left_out(budget):  # the line may load the solver
                 found, complete = self.line(board, column, int(score.value), left)
         return replace(result, line=found, line_complete=complete, time=budget.time_spent)
 
@@ -568,7 +522,7 @@ an exact solve may take hours
         _check_playable(board)
         require_solver_holds(board.width, board.height)
         budget = limit.start()
-        book = self._strong_book(board)
+        book = self._books.strong(board)
         return keeping_move(
             board, budget, lambda: self._load_solver(board, budget), book=book, floor=floor, poll=poll
         )
@@ -603,7 +557,7 @@ an exact solve may take hours
         target = -score  # the opponent's score after ``column``: the scale counts from the game's end
         while not walk.is_over:
             left = Limit(time=budget.remaining().time, nodes=limit.nodes)
-            with self._loads_left_out(budget):  # the search's loading, before its clock starts
+            with self._loads.left_out(budget):  # the search's loading, before its clock starts
                 move = self._line_move(walk, target, left if search else None)
             if move is None:
                 return tuple(line), False
@@ -621,7 +575,7 @@ an exact solve may take hours
         scores = self.book_scores(board)
         if scores is not None and target in scores:
             return board.geometry.most_central([c for c, score in enumerate(scores) if score == target])
-        book = self._strong_book(board)
+        book = self._books.strong(board)
         if book is not None and (kept := book.keeping_move(board, target)) is not None:
             return kept
         if limit is None or not board.geometry.solver_holds:
@@ -636,36 +590,17 @@ an exact solve may take hours
 
         Loading -- compiling, the first time on a machine -- is no search time: neither a
         question's time limit nor the time it reports counts it (the questions waiting on a
-        nested one leave it out too: :meth:`_loads_left_out`).
+        nested one leave it out too: :meth:`LoadClock.left_out`).
         """
-        with contextlib.nullcontext() if budget is None else budget.paused(), self._counted_load():
+        with contextlib.nullcontext() if budget is None else budget.paused(), self._loads.counted():
             self.solver.load(board)
         return self.solver
 
     def _load_engine(self, board: Board, budget: Budget) -> None:
         """Load the engine's compiled search if it serves ``board``, ``budget`` paused (see
         :meth:`_load_solver`)."""
-        with budget.paused(), self._counted_load():
+        with budget.paused(), self._loads.counted():
             self._engine(UNLIMITED).load(board)
-
-    @contextmanager
-    def _counted_load(self) -> Iterator[None]:
-        """A load of a compiled search, its seconds counted in :attr:`_load_seconds`: the questions
-        waiting on a nested one leave them out (:meth:`_loads_left_out`)."""
-        loading = UNLIMITED.start()
-        try:
-            yield
-        finally:
-            self._load_seconds += loading.time_spent
-
-    @contextmanager
-    def _loads_left_out(self, budget: Budget) -> Iterator[None]:
-        """A block in which a nested question may load a compiled search: ``budget`` leaves that out."""
-        loaded = self._load_seconds
-        try:
-            yield
-        finally:
-            budget.exclude(self._load_seconds - loaded)
 
     def _solves(self, board: Board) -> bool:
         return self.solver_share > 0 and board.geometry.solver_holds
