@@ -16,6 +16,7 @@ from tests.conftest import PONS
 
 import c4engine.kernels
 from c4engine import Board
+from c4engine.geometry import fits_64_bits
 from c4engine.kernels import build, heuristic, layout, library
 from c4engine.kernels.memory import CArray
 from c4engine.kernels.solve import busy_slot, kernel_for, shared_key
@@ -59,7 +60,7 @@ def _solve_boards(
     """:func:`_solve_all` of ``boards`` (all of one size)."""
     width, height = boards[0].width, boards[0].height
     cells = width * height
-    wide = layout.is_wide(width, height)  # 128-bit words: two uint64 a word and a table entry
+    wide = not fits_64_bits(width, height)  # 128-bit words: two uint64 a word and a table entry
     positions = layout.positions([(b.current_bits, b.mask_bits) for b in boards], wide)
     rows = layout.new_rows(len(boards))
     for p, board in enumerate(boards):
@@ -208,6 +209,7 @@ from pathlib import Path
 from c4engine.kernels import library
 library.SHIPPED = Path({str(folder)!r})
 from c4engine import Board
+from c4engine.geometry import fits_64_bits
 from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.limit import Limit
 analyst = Analyst()

@@ -1,7 +1,7 @@
 """The arrays the exact search works on, made and read from Python without numba or numpy.
 
 The solver hands the search kernel (compiled by numba, or loaded from the
-shared library :mod:`c4engine.kernels.library` builds) C arrays
+shared library :mod:`c4engine.kernels.build` builds) C arrays
 (:class:`c4engine.kernels.memory.CArray`; numba's kernel takes them as numpy
 arrays of the same memory), packed with a few integers in one
 :class:`KernelArgs`; this module names their columns and makes them, so that
@@ -18,7 +18,7 @@ out).  Search stack, per ply ``d``::
     istack[d] = alpha, beta, moves, next, alpha0, nodes0, mirrored, deferred, best  (int64)
     moves[d, i], columns[d, i], mthreats[d, i]: ordered moves (see kernels.moves)
 
-A word is a uint64, or on a board past 64 bits (:func:`is_wide`) a 128-bit
+A word is a uint64, or on a board past 64 bits (:func:`c4engine.geometry.fits_64_bits`) a 128-bit
 word of :mod:`c4engine.kernels.wide`, held in an array as two uint64 (low,
 high) in one more, last dimension.  Plus two rows of scratch, one entry a column: the move scores being
 ranked, and the table keys of the children the cutoff looks up; and the
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple, TypeAlias
 
+from c4engine.geometry import fits_64_bits
 from c4engine.kernels.memory import INT64, UINT8, UINT64, CArray
 from c4engine.kernels.transposition import Table
 
@@ -164,12 +165,6 @@ class KernelArgs(NamedTuple):
     position another thread has marked; 0: no marks, the ranked order everywhere."""
 
 
-def is_wide(width: int, height: int) -> bool:
-    """Whether a board of this size takes 128-bit words (:mod:`c4engine.kernels.wide`): more than 64
-    bits in the layout of :mod:`c4engine.geometry`."""
-    return width * (height + 1) > 64
-
-
 def word_shape(wide: bool) -> tuple[int, ...]:
     """The last dimensions a word takes in an array: none for a uint64, two uint64 (low, high) for a
     128-bit word."""
@@ -212,11 +207,12 @@ def new_args(
     ``busy``, new ones when None): fresh stacks, and a batch of one empty board with a node stop
     of 0 (a call returns PAUSED before its first node).
 
-    A board past 64 bits (:func:`is_wide`) has 128-bit words: its arrays of words have a last
-    dimension of two, and ``table`` must have entries of two words (:meth:`Table.use_entry_words`).
+    A board past 64 bits (:func:`~c4engine.geometry.fits_64_bits`) has 128-bit words: its arrays of
+    words have a last dimension of two, and ``table`` must have entries of two words
+    (:meth:`Table.use_entry_words`).
     """
     depth = stack_depth(width, height)
-    wide = is_wide(width, height)
+    wide = not fits_64_bits(width, height)
     word = word_shape(wide)
     if table.entry_words != (2 if wide else 1):
         raise ValueError(f"a {width}x{height} board needs a table of {2 if wide else 1}-word entries")

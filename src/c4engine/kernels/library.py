@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 # /proc/cpuinfo) needs them, and the building code (kernels.build) only by a build's own process:
 # a process that only loads a library imports none of them (their imports were a tenth of a
 # batch's start-up, docs/benchmarks-log.md "Start-up of a batch, a second round").
+from c4engine.geometry import fits_64_bits
 from c4engine.kernels import LIBRARY_PREFIX, SOURCE_DIGEST, SPECIALISED, announce_compile, cache_dir, sha256
 
 if TYPE_CHECKING:  # for the types only: asking whether there is a library imports nothing big
@@ -132,16 +133,10 @@ def find(name: str, folder: Path | None = None) -> Path | None:
     return None
 
 
-def is_wide(width: int, height: int) -> bool:
-    """Whether a board of this size takes the solver's 128-bit words (:func:`c4engine.kernels.layout.is_wide`,
-    without importing numpy)."""
-    return width * (height + 1) > 64
-
-
 def has_library(width: int, height: int, connect: int) -> bool:
     """Whether the geometry's solver has a shared library here, its own or the one for every size
     (loading it is then a matter of milliseconds, where numba takes about half a second)."""
-    if is_wide(width, height):
+    if not fits_64_bits(width, height):
         return find(WIDE) is not None
     return any(find(name) is not None for name in (geometry_name(width, height, connect), ANY_SIZE))
 
@@ -170,7 +165,7 @@ def load(width: int, height: int, connect: int, folder: Path | None = None) -> K
 def load_any_size(width: int, height: int, connect: int, folder: Path | None = None) -> Kernel | None:
     """The geometry's kernel from the library for every size (:data:`ANY_SIZE`, or :data:`WIDE` for a
     board past 64 bits), or None."""
-    wide = is_wide(width, height)
+    wide = not fits_64_bits(width, height)
     entry = _entry(WIDE if wide else ANY_SIZE, ENTRY, _ARGUMENTS, folder)
     return None if entry is None else _caller(entry, (width, height, connect), 2 if wide else 1)
 
@@ -294,7 +289,11 @@ def solver_kernel(width: int, height: int, connect: int) -> Kernel:
             build_in_background(geometry_name(width, height, connect))
         return any_size
     name = (
-        geometry_name(width, height, connect) if specialised else WIDE if is_wide(width, height) else ANY_SIZE
+        geometry_name(width, height, connect)
+        if specialised
+        else ANY_SIZE
+        if fits_64_bits(width, height)
+        else WIDE
     )
     if can_build_named(name):
         announce_compile("compiling the solver into a library, once, about 30 s")

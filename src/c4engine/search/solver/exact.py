@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError, ThreadCountError
-from c4engine.geometry import require_solver_holds
+from c4engine.geometry import fits_64_bits, require_solver_holds
 from c4engine.kernels import layout as _layout
 from c4engine.kernels.library import solver_kernel
 from c4engine.kernels.memory import CArray
@@ -326,7 +326,7 @@ class Solver:
             self._load(width, height, connect)  # before the search's clock starts
             self._geometry = geometry
             etc_until = width * height - self.etc_margin
-            self.table.use_entry_words(2 if _layout.is_wide(width, height) else 1)  # cleared if changed
+            self.table.use_entry_words(1 if fits_64_bits(width, height) else 2)  # cleared if changed
             self._args = _layout.new_args(width, height, self.table, etc_until, self._cancel)
             self._searchers = []  # the old size's: a race makes the new size's (_race_lanes)
 
@@ -347,7 +347,7 @@ class Solver:
         cells = first.width * first.height
         count = len(boards)
         positions = _layout.positions(
-            [(b.current_bits, b.mask_bits) for b in boards], _layout.is_wide(first.width, first.height)
+            [(b.current_bits, b.mask_bits) for b in boards], not first.geometry.fits_64_bits
         )
         rows = _layout.new_rows(count)
         for p, board in enumerate(boards):
@@ -486,7 +486,7 @@ class Solver:
         run: SolverRun,
         weak: bool = False,
     ) -> int:
-        positions = _layout.positions([(current, mask)], _layout.is_wide(board.width, board.height))
+        positions = _layout.positions([(current, mask)], not board.geometry.fits_64_bits)
         rows = _layout.new_rows(1)
         rows[0, _layout.R_STONES] = stones
         status = _layout.PAUSED
@@ -515,7 +515,7 @@ class Solver:
             if self._polled(run, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
                 return _layout.CANCELLED
             if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
-                wide = _layout.is_wide(board.width, board.height)
+                wide = not board.geometry.fits_64_bits
                 return self._race(_parallel.Root(current, mask, stones, wide), board, state, run, weak)
 
     def _next_slice(self, run: SolverRun, threads: int = 1) -> int | None:
@@ -689,5 +689,5 @@ def _warm_up(width: int, height: int, connect: int) -> None:
     solver's may be laid out for another one.
     """
     table = Table.with_parts(MIN_TABLE_BITS + 1)
-    table.use_entry_words(2 if _layout.is_wide(width, height) else 1)
+    table.use_entry_words(1 if fits_64_bits(width, height) else 2)
     solver_kernel(width, height, connect)(_layout.new_args(width, height, table, 0, _layout.new_flag()))

@@ -170,7 +170,7 @@ class Root:
     mask: int
     stones: int
     wide: bool = False
-    """Whether the board is past 64 bits (:func:`c4engine.kernels.layout.is_wide`)."""
+    """Whether the board is past 64 bits (:func:`c4engine.geometry.fits_64_bits`)."""
 
 
 class Race:
