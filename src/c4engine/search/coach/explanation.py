@@ -25,7 +25,7 @@ from c4engine.board import Board
 from c4engine.player import Player
 from c4engine.search.coach.checker import check_proof
 from c4engine.search.coach.claims import Proof, claim_holds
-from c4engine.search.coach.groups import square_name
+from c4engine.search.coach.groups import Cell, square_name
 from c4engine.search.coach.immediate import Immediate, immediate_facts
 from c4engine.search.coach.proof import find_proof
 from c4engine.search.coach.threats import Threat, find_threats
@@ -286,10 +286,32 @@ def explain_move(
         before = explain(board, analyst=analyst, limit=limit)
     child = board.copy()
     child.play(column)
-    mover, width = board.turn, board.width
-    row = board.column_height(column)
+    mover = board.turn
+    cell = (column, board.column_height(column))
+    changes = _immediate_changes(before, child, mover, cell)
+    changes += _threat_changes(before, child, mover, cell)
+    changes += _opened_claim_changes(before, mover, cell, board.width)
+    after = explain(child, analyst=analyst, limit=limit)
+    changes += _zugzwang_changes(before, after, child, mover)
+    wins_now = [fact for fact in after.immediate if fact.kind == "win_now"]
+    if wins_now and not any(change.kind in ("ignores_threat", "under_opponent_threat") for change in changes):
+        changes.append(
+            Change(
+                "lets_win_now",
+                f"It lets {mover.other.symbol} win at once in {_columns_text(wins_now[0].columns)}.",
+            )
+        )
+    changes += _proof_changes(before, after, mover)
+    line = _refutation(child, after, analyst, limit)
+    if line and not any(change.kind in ("ignores_threat", "lets_win_now") for change in changes):
+        changes += _double_threat_changes(child, line[0], mover)
+    return MoveExplanation(board, column, tuple(changes), after.score, before.score, line, after)
+
+
+def _immediate_changes(before: Explanation, child: Board, mover: Player, cell: Cell) -> list[Change]:
+    """Whether the move wins, misses a win at once or ignores the opponent's threat to win next move."""
+    column = cell[0]
     changes: list[Change] = []
-    cell = (column, row)
     if child.winner is mover:
         changes.append(Change("wins", f"{mover.symbol} wins with column {column + 1}.", cell))
     for fact in before.immediate:
@@ -303,7 +325,15 @@ def explain_move(
                     f"{mover.other.symbol} wins there next move.",
                 )
             )
+    return changes
+
+
+def _threat_changes(before: Explanation, child: Board, mover: Player, cell: Cell) -> list[Change]:
+    """Whether the move blocks a threat of the opponent's, or plays under one (the opponent's or its own)."""
+    column, row = cell
+    width = child.width
     threats = {(t.player, t.column, t.row) for t in before.threats}
+    changes: list[Change] = []
     if (mover.other, column, row) in threats and child.winner is None:
         changes.append(
             Change("blocks", f"It blocks {mover.other.symbol}'s threat at {square_name(cell, width)}.", cell)
@@ -327,41 +357,47 @@ def explain_move(
                 above,
             )
         )
+    return changes
+
+
+def _opened_claim_changes(before: Explanation, mover: Player, cell: Cell, width: int) -> list[Change]:
+    """Whether the move takes the lower square of a pair of the mover's own proof, giving up its upper."""
     proof = before.proof
-    if proof is not None and proof.controller is mover and proof.move is None:
-        # the mover's own plan had the opponent open every pair: taking a lower cell gives up its upper
-        for rule in proof.rules:
-            if rule.rule in ("claimeven", "vertical") and rule.squares[0] == cell:
-                changes.append(
-                    Change(
-                        "opens_claimed_square",
-                        f"It plays the lower square of its own {rule.rule} {square_name(cell, width)}-"
-                        f"{square_name(above, width)}: {mover.other.symbol} can now claim "
-                        f"{square_name(above, width)}.",
-                        above,
-                    )
-                )
-    after = explain(child, analyst=analyst, limit=limit)
+    if proof is None or proof.controller is not mover or proof.move is not None:
+        return []
+    # the mover's own plan had the opponent open every pair: taking a lower cell gives up its upper
+    above = (cell[0], cell[1] + 1)
+    return [
+        Change(
+            "opens_claimed_square",
+            f"It plays the lower square of its own {rule.rule} {square_name(cell, width)}-"
+            f"{square_name(above, width)}: {mover.other.symbol} can now claim "
+            f"{square_name(above, width)}.",
+            above,
+        )
+        for rule in proof.rules
+        if rule.rule in ("claimeven", "vertical") and rule.squares[0] == cell
+    ]
+
+
+def _zugzwang_changes(before: Explanation, after: Explanation, child: Board, mover: Player) -> list[Change]:
+    """Whether the move hands the zugzwang's control over to the opponent, or takes it."""
     control_before, control_after = before.zugzwang.controller, after.zugzwang.controller
     if control_before is mover and control_after is not mover:
-        changes.append(
+        return [
             Change(
                 "hands_over_zugzwang",
                 f"It hands over the zugzwang control ({after.zugzwang.sentence(child)})",
             )
-        )
-    elif control_before is not mover and control_after is mover:
-        changes.append(
-            Change("takes_zugzwang", f"It takes the zugzwang control ({after.zugzwang.sentence(child)})")
-        )
-    wins_now = [fact for fact in after.immediate if fact.kind == "win_now"]
-    if wins_now and not any(change.kind in ("ignores_threat", "under_opponent_threat") for change in changes):
-        changes.append(
-            Change(
-                "lets_win_now",
-                f"It lets {mover.other.symbol} win at once in {_columns_text(wins_now[0].columns)}.",
-            )
-        )
+        ]
+    if control_before is not mover and control_after is mover:
+        return [Change("takes_zugzwang", f"It takes the zugzwang control ({after.zugzwang.sentence(child)})")]
+    return []
+
+
+def _proof_changes(before: Explanation, after: Explanation, mover: Player) -> list[Change]:
+    """Whether the move gives the opponent a proof by rules, and keeps or breaks the mover's own."""
+    changes: list[Change] = []
     given = after.proof
     if given is not None and given.controller is mover.other:
         first = "" if given.move is None else f"{mover.other.symbol} plays column {given.move + 1} and "
@@ -372,12 +408,11 @@ def explain_move(
                 f"the {given.claim}.",
             )
         )
-    own_after = after.proof is not None and after.proof.controller is mover and after.proof.move is None
+    proof = before.proof
     if proof is not None and proof.controller is mover:
-        if own_after:
-            assert after.proof is not None
+        if given is not None and given.controller is mover and given.move is None:
             changes.append(
-                Change("keeps_proof", f"It keeps {mover.symbol}'s proof by rules: the {after.proof.claim}.")
+                Change("keeps_proof", f"It keeps {mover.symbol}'s proof by rules: the {given.claim}.")
             )
         else:
             kept = "" if proof.move is None else f" (column {proof.move + 1} kept it)"
@@ -387,27 +422,36 @@ def explain_move(
                     f"It breaks {mover.symbol}'s proof by rules that the {proof.claim}{kept}.",
                 )
             )
-    line: tuple[int, ...] = ()
-    if not child.is_over and after.score is not None and after.score.proven:
-        if analyst is None:
-            from c4engine.search.analysis.analyst import shared_analyst
+    return changes
 
-            analyst = shared_analyst()
-        found = analyst.solve(child, UNLIMITED if limit is None else limit, line=True)
-        line = found.line
-        if line and not any(change.kind in ("ignores_threat", "lets_win_now") for change in changes):
-            reply = child.copy()
-            reply.play(line[0])
-            double = reply.winning_columns(mover.other) if not reply.is_over else []
-            if len(double) >= 2:
-                changes.append(
-                    Change(
-                        "allows_double_threat",
-                        f"{mover.other.symbol} answers in column {line[0] + 1} with a double threat "
-                        f"({_columns_text(tuple(double))}): one move cannot stop both.",
-                    )
-                )
-    return MoveExplanation(board, column, tuple(changes), after.score, before.score, line, after)
+
+def _refutation(
+    child: Board, after: Explanation, analyst: Analyst | None, limit: Limit | None
+) -> tuple[int, ...]:
+    """The solver's best line from the opponent's reply on, when the score after the move is proven."""
+    if child.is_over or after.score is None or not after.score.proven:
+        return ()
+    if analyst is None:
+        from c4engine.search.analysis.analyst import shared_analyst
+
+        analyst = shared_analyst()
+    return analyst.solve(child, UNLIMITED if limit is None else limit, line=True).line
+
+
+def _double_threat_changes(child: Board, reply_column: int, mover: Player) -> list[Change]:
+    """Whether the opponent's best reply makes two threats to win at once, which one move cannot stop."""
+    reply = child.copy()
+    reply.play(reply_column)
+    double = reply.winning_columns(mover.other) if not reply.is_over else []
+    if len(double) < 2:
+        return []
+    return [
+        Change(
+            "allows_double_threat",
+            f"{mover.other.symbol} answers in column {reply_column + 1} with a double threat "
+            f"({_columns_text(tuple(double))}): one move cannot stop both.",
+        )
+    ]
 
 
 def _columns_text(columns: tuple[int, ...]) -> str:
