@@ -10,6 +10,7 @@
   saying whether it is proven and where it came from (:data:`Source`).
 * :class:`PlayResult` -- a chosen move, its score, source and proof, line and
   cost: what the engine, the analysis service and every player answer.
+* :class:`Line` -- best play from a position, and whether it reaches the end.
 
 These are the public answers, with a game's :class:`~c4engine.search.review.answers.Review`:
 one a question.  The searches' own results (the solver's, :mod:`c4engine.search.solver.answers`;
@@ -47,6 +48,7 @@ __all__ = [
     "DEFAULT_TABLE_MB",
     "MIN_TABLE_MB",
     "ColumnAnalysis",
+    "Line",
     "PlayResult",
     "PositionAnalysis",
     "Score",
@@ -468,6 +470,32 @@ class PositionAnalysis:
             "pv": [column + 1 for column in self.pv],
             "pv_proven": self.pv_proven,
         }
+
+
+@dataclass(frozen=True)
+class Line:
+    """Best play from a position, each move keeping the exact score: the answer of
+    :meth:`Analyst.line <c4engine.search.analysis.analyst.Analyst.line>`.
+
+    ``moves`` are 0-based columns; ``complete`` says whether they reach the end of the game (the
+    winning stone, or the full board for a draw) -- a limit, or a book without a search, may stop
+    them short.
+
+    >>> line = Line((3, 3, 2), complete=False)
+    >>> str(line), line.to_json()
+    ('4 4 3 ...', {'pv': [4, 4, 3], 'pv_complete': False})
+    """
+
+    moves: tuple[int, ...]
+    complete: bool
+
+    def __str__(self) -> str:
+        shown = " ".join(str(column + 1) for column in self.moves)
+        return shown if self.complete else f"{shown} ..."
+
+    def to_json(self) -> dict[str, Any]:
+        """The moves 1-based, as ``pv`` and ``pv_complete`` in every other answer."""
+        return {"pv": [column + 1 for column in self.moves], "pv_complete": self.complete}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -56,7 +56,7 @@ from c4engine.search.analysis.keeping import keeping_move, reaching_move
 from c4engine.search.analysis.loading import LoadClock
 from c4engine.search.choice import best_by_bounds, best_column
 from c4engine.search.limit import UNLIMITED, Budget, Limit, poll_interval
-from c4engine.search.results import PlayResult, PositionAnalysis, Score
+from c4engine.search.results import Line, PlayResult, PositionAnalysis, Score
 from c4engine.search.scale import WIN_THRESHOLD, open_range, win_score
 from c4engine.search.solver.small import analyze_quick, line_quick, solve_quick
 
@@ -308,15 +308,15 @@ class Analyst:
                 continue
             if not searched:  # an answer of the book alone: its lines are the book's ...
                 found = self.line(board, column, int(answer.value), search=False)
-                if column == chosen and not found[1] and (limit.time or limit.nodes):
+                if column == chosen and not found.complete and (limit.time or limit.nodes):
                     # ... but the recommended line goes on within a share of a bounded question
                     found = self.line(board, column, int(answer.value), limit.share(BOOK_LINE_SHARE))
-                lines[column], complete[column] = found
+                lines[column], complete[column] = found.moves, found.complete
                 continue
             with self._loads.left_out(budget):  # the line may load the solver
                 left = Limit(time=budget.remaining().time)
                 found = self.line(board, column, int(answer.value), left)
-            lines[column], complete[column] = found
+            lines[column], complete[column] = found.moves, found.complete
             if not complete[column] and left.time is not None:
                 break  # the limit ran out
 
@@ -351,12 +351,12 @@ class Analyst:
         if not line or weak or not result.proven or column is None or score is None:
             return result
         if result.source in ("rules", "book"):  # a book answer comes at once: its line is the book's
-            found, complete = self.line(board, column, int(score.value), search=False)
+            found = self.line(board, column, int(score.value), search=False)
         else:
             left = Limit(time=budget.remaining().time)
             with self._loads.left_out(budget):  # the line may load the solver
-                found, complete = self.line(board, column, int(score.value), left)
-        return replace(result, line=found, line_complete=complete, time=budget.time_spent)
+                found = self.line(board, column, int(score.value), left)
+        return replace(result, line=found.moves, line_complete=found.complete, time=budget.time_spent)
 
     def _solve(
         self,
@@ -529,21 +529,21 @@ an exact solve may take hours
 
     def line(
         self, board: Board, column: int, score: int, limit: Limit = UNLIMITED, *, search: bool = True
-    ) -> tuple[tuple[int, ...], bool]:
+    ) -> Line:
         """Best play from ``board`` starting with ``column``, whose exact (strong) score is ``score``.
 
-        Returns the line (0-based columns) and whether it reaches the end of
-        the game -- the winning stone, or the full board for a draw -- which
-        it does unless ``limit`` runs out first.  Each move keeps the score:
+        The :class:`~c4engine.search.results.Line`'s moves (0-based columns) reach the end of
+        the game -- the winning stone, or the full board for a draw -- unless ``limit`` runs
+        out first (``complete``).  Each move keeps the score:
         the book's where it knows (through a policy book's own moves too),
         else the most central move a null-window search shows keeps it.
         Without ``search`` the line is the rules' and the book's alone -- no
         solver, at once -- and stops where the book does.
 
         >>> Analyst().line(Board.from_moves("445566"), 2, 18)   # the win on the spot
-        ((2,), True)
-        >>> line, complete = Analyst().line(Board.from_moves("44"), 3, 1, search=False)
-        >>> line[:3], complete                                 # the book's own line, short of the end
+        Line(moves=(2,), complete=True)
+        >>> line = Analyst().line(Board.from_moves("44"), 3, 1, search=False)
+        >>> line.moves[:3], line.complete                     # the book's own line, short of the end
         ((3, 3, 3), False)
         """
         budget = limit.start()
@@ -551,7 +551,7 @@ an exact solve may take hours
         quick = line_quick(board, column, Limit(nodes=quick_nodes)) if quick_nodes else None
         if quick is not None:  # near the end: no need to load the compiled solver
             self._quick_nodes_left -= quick[1]
-            return quick[0], True
+            return Line(quick[0], complete=True)
         line = [column]
         walk = after(board, column)
         target = -score  # the opponent's score after ``column``: the scale counts from the game's end
@@ -560,11 +560,11 @@ an exact solve may take hours
             with self._loads.left_out(budget):  # the search's loading, before its clock starts
                 move = self._line_move(walk, target, left if search else None)
             if move is None:
-                return tuple(line), False
+                return Line(tuple(line), complete=False)
             line.append(move)
             walk.play(move)
             target = -target
-        return tuple(line), True
+        return Line(tuple(line), complete=True)
 
     def _line_move(self, board: Board, target: int, limit: Limit | None) -> int | None:
         """A move of ``board`` keeping its exact score ``target``: the book's, else the solver's within

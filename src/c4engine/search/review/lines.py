@@ -133,7 +133,8 @@ def _best_line(
         value = -int(found.score.value)
     if budget.expired:
         return (first,), False
-    return analyst.line(board, first, value, budget.remaining())
+    line = analyst.line(board, first, value, budget.remaining())
+    return line.moves, line.complete
 
 
 _BESIDE: Final[WeakKeyDictionary[Analyst, dict[tuple[int, int, int], Analyst]]] = WeakKeyDictionary()
