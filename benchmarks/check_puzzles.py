@@ -27,7 +27,8 @@ def main(arguments: list[str]) -> int:
             wrong += 1
             print(f"{puzzle.id} {puzzle.position}: {'; '.join(found.problems)}")
         if number % 50 == 0:
-            print(f"  {number} of {len(puzzles)} checked, {time.process_time() - started:.0f} CPU s", file=sys.stderr)
+            spent = time.process_time() - started
+            print(f"  {number} of {len(puzzles)} checked, {spent:.0f} CPU s", file=sys.stderr)
     print(f"{len(puzzles)} puzzles checked, {wrong} with problems, {time.process_time() - started:.1f} CPU s")
     return 1 if wrong else 0
 
