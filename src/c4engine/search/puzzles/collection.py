@@ -12,14 +12,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Final
 
 from c4engine.errors import PuzzleError
 from c4engine.search.puzzles.puzzle import Puzzle
+from c4engine.search.puzzles.themes import ThemeSource
 
-__all__ = ["SHIPPED_7X6", "read_puzzles", "shipped_path", "shipped_puzzles", "write_puzzles"]
+__all__ = ["SHIPPED_7X6", "read_puzzles", "retheme", "shipped_path", "shipped_puzzles", "write_puzzles"]
 
 SHIPPED_7X6: Final = "puzzles-7x6.jsonl"
 """The shipped set's file in the package's data (docs/puzzles.md tells how it was made)."""
@@ -60,3 +62,18 @@ def write_puzzles(puzzles: Iterable[Puzzle], path: str | os.PathLike[str]) -> in
             handle.write(json.dumps(puzzle.to_json()) + "\n")
             count += 1
     return count
+
+
+def retheme(puzzles: Iterable[Puzzle], themes: ThemeSource) -> list[Puzzle]:
+    """``puzzles`` with their themes named anew by ``themes``, all else as it was: their positions,
+    solutions, ratings and so their ids are the same (the shipped set's new themes: docs/puzzles.md).
+
+    >>> from c4engine.search.puzzles.themes import board_themes
+    >>> puzzle = shipped_puzzles()[2]
+    >>> puzzle.themes, retheme([puzzle], board_themes)[0].themes     # without the coach's rules
+    (('defence', 'claimeven'), ('defence',))
+    """
+    return [
+        replace(puzzle, themes=themes(puzzle.board(), puzzle.solution, puzzle.goal, puzzle.ends))
+        for puzzle in puzzles
+    ]

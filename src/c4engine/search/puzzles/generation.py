@@ -38,7 +38,7 @@ from c4engine.search.limit import Limit
 from c4engine.search.puzzles.difficulty import rating
 from c4engine.search.puzzles.line import LINE_LIMIT, MAX_SOLVER_MOVES, only_move_line
 from c4engine.search.puzzles.puzzle import Puzzle, PuzzleSource
-from c4engine.search.puzzles.themes import ThemeSource, board_themes
+from c4engine.search.puzzles.themes import ThemeSource, coach_themes
 from c4engine.search.scale import win_score
 
 __all__ = ["VALUE_LIMIT", "GameScan", "mistake_verdict", "puzzles_from_game"]
@@ -81,14 +81,15 @@ def puzzles_from_game(
     limit: Limit = LINE_LIMIT,
     value_limit: Limit = VALUE_LIMIT,
     max_moves: int = MAX_SOLVER_MOVES,
-    themes: ThemeSource = board_themes,
+    themes: ThemeSource = coach_themes,
 ) -> GameScan:
     """The puzzles after the mistakes of ``game`` (a move string on a ``width`` x ``height``
     connect-``connect`` board, or a :class:`Board` with its history); see the module's notes.
 
     The first ``opening_plies`` moves were chosen by nobody: no puzzle follows them.  ``label`` names
     the game in each puzzle's source; ``themes`` names what each solution shows
-    (:mod:`c4engine.search.puzzles.themes`).  ``limit`` bounds each analysis along a solution.
+    (:mod:`c4engine.search.puzzles.themes`; the default adds the coach's checked rules, a few
+    milliseconds a puzzle).  ``limit`` bounds each analysis along a solution.
     """
     final = Board.from_moves(game, width, height, connect) if isinstance(game, str) else game.copy()
     moves = final.moves
