@@ -54,6 +54,10 @@ class SourceGame:
     opening_plies: int = 0
     label: str | None = None
 
+    def board(self) -> Board:
+        """The game's board after its moves, its history kept."""
+        return Board.from_moves(self.moves, self.width, self.height, self.connect)
+
 
 def read_games(
     path: str | os.PathLike[str], width: int = 7, height: int = 6, connect: int = 4
@@ -218,10 +222,7 @@ def _scan_chunk(
             index,
             puzzles_from_game(
                 analyst,
-                game.moves,
-                width=game.width,
-                height=game.height,
-                connect=game.connect,
+                game.board(),
                 opening_plies=game.opening_plies,
                 label=game.label,
                 limit=limit,
