@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from rich.console import Console, RenderableType
 from rich.progress import (
@@ -19,8 +18,7 @@ from rich.progress import (
 from rich.progress import Progress as _RichProgress
 from rich.text import Text
 
-if TYPE_CHECKING:  # the line's task only as a type: live.py is what progress.py imports late
-    from c4engine.cli.progress import LineTask
+from c4engine.cli.line_task import LineTask
 
 __all__ = ["LiveLine"]
 

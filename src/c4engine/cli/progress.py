@@ -33,9 +33,10 @@ import math
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
+
+from c4engine.cli.line_task import LineTask
 
 if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line is drawn, never
     # by a command answering at once, and the search (numba) not at all
@@ -48,7 +49,6 @@ __all__ = [
     "PLAIN_EVERY",
     "SHOW_AFTER",
     "AgentProgress",
-    "LineTask",
     "PlainLine",
     "Progress",
     "describe_search",
@@ -62,20 +62,6 @@ SHOW_AFTER = 1.0
 
 PLAIN_EVERY = 10.0
 """Seconds between the plain lines written where standard error is not a terminal."""
-
-
-@dataclass(frozen=True)
-class LineTask:
-    """The work a line shows, as :class:`Progress` hands it to either drawing (:class:`PlainLine`,
-    :class:`~c4engine.cli.live.LiveLine`): its label, total (None: unknown), count done before and
-    the count's unit; the stream it is written to and the seconds of work before it appears."""
-
-    label: str
-    total: int | None
-    done: int
-    unit: str
-    stream: TextIO
-    show_after: float
 
 
 class PlainLine:
