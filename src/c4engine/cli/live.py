@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import TextIO
 
 from rich.console import Console, RenderableType
 from rich.progress import (
@@ -18,6 +17,8 @@ from rich.progress import (
 )
 from rich.progress import Progress as _RichProgress
 from rich.text import Text
+
+from c4engine.cli.line_task import LineTask
 
 __all__ = ["LiveLine"]
 
@@ -87,31 +88,23 @@ class _TimeLeft(ProgressColumn):
 class LiveLine:
     """One task of a rich progress display on ``stream``: label, bar, count, times, note."""
 
-    def __init__(
-        self,
-        label: str,
-        total: int | None,
-        done: int,
-        unit: str,
-        stream: TextIO,
-        show_after: float,
-        *,
-        force: bool,
-    ) -> None:
+    def __init__(self, task: LineTask, *, force: bool) -> None:
         # Short enough for 80 columns: a spinner while the total is unknown, a bar and the time
         # left once it is known.
         self._display = _DelayedProgress(
             _WhenTotal(SpinnerColumn(), known=False),
             TextColumn("{task.description}", markup=False),
             _WhenTotal(BarColumn(bar_width=20), known=True),
-            _Count(unit),
+            _Count(task.unit),
             TimeElapsedColumn(),
             _WhenTotal(_TimeLeft(), known=True),
             TextColumn("{task.fields[note]}", markup=False),
-            show_after=show_after,
-            console=Console(file=stream, force_terminal=True if force else None),
+            show_after=task.show_after,
+            console=Console(file=task.stream, force_terminal=True if force else None),
         )
-        self._task = self._display.add_task(label, total=total, completed=done, note="", finish=None)
+        self._task = self._display.add_task(
+            task.label, total=task.total, completed=task.done, note="", finish=None
+        )
         self._display.start()
 
     def advance(self, count: int, note: str | None) -> None:

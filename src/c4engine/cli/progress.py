@@ -36,6 +36,8 @@ import time
 from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
+from c4engine.cli.line_task import LineTask
+
 if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line is drawn, never
     # by a command answering at once, and the search (numba) not at all
     from c4engine.cli.live import LiveLine
@@ -67,26 +69,15 @@ class PlainLine:
     runs (``label``) and how to bound it (``hint``), then every ``every`` seconds the time, the count
     and the note, each a line of its own (``c4: ...``), written by a timer thread of its own."""
 
-    def __init__(
-        self,
-        label: str,
-        total: int | None,
-        done: int,
-        unit: str,
-        stream: TextIO,
-        show_after: float,
-        *,
-        hint: str | None = None,
-        every: float = PLAIN_EVERY,
-    ) -> None:
-        self._label, self._total, self._done, self._unit = label, total, done, unit
-        self._stream, self._hint, self._note = stream, hint, ""
+    def __init__(self, task: LineTask, *, hint: str | None = None, every: float = PLAIN_EVERY) -> None:
+        self._label, self._total, self._done, self._unit = task.label, task.total, task.done, task.unit
+        self._stream, self._hint, self._note = task.stream, hint, ""
         self._start = time.monotonic()
         self._stopped = threading.Event()
         self._lock = threading.Lock()
-        if show_after <= 0:
+        if task.show_after <= 0:
             self._first()  # at once, before the work starts
-        self._thread = threading.Thread(target=self._run, args=(show_after, every), daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(task.show_after, every), daemon=True)
         self._thread.start()
 
     def _first(self) -> None:
@@ -152,13 +143,13 @@ class Progress:
     ) -> None:
         self._line: LiveLine | PlainLine | None = None
         stream = stream if stream is not None else sys.stderr
-        delay = SHOW_AFTER if show_after is None else show_after
+        task = LineTask(label, total, done, unit, stream, SHOW_AFTER if show_after is None else show_after)
         if stream.isatty() if enabled is None else enabled:
             from c4engine.cli.live import LiveLine
 
-            self._line = LiveLine(label, total, done, unit, stream, delay, force=bool(enabled))
+            self._line = LiveLine(task, force=bool(enabled))
         elif enabled is None:  # a pipe or a log: plain lines, now and then
-            self._line = PlainLine(label, total, done, unit, stream, delay, hint=hint)
+            self._line = PlainLine(task, hint=hint)
 
     def advance(self, count: int = 1, note: str | None = None) -> None:
         """Count ``count`` more items done; ``note`` replaces the text at the end of the line."""

@@ -30,32 +30,7 @@ from c4engine.errors import IllegalMoveError, PuzzleError, echo
 from c4engine.search.puzzles.difficulty import DIFFICULTIES
 from c4engine.search.puzzles.puzzle import GOALS, Puzzle
 
-__all__ = ["COMMANDS", "PUZZLE", "PuzzleTerminal", "choose_puzzles", "run_puzzle"]
-
-
-def choose_puzzles(
-    puzzles: Sequence[Puzzle],
-    *,
-    difficulty: str | None = None,
-    goal: str | None = None,
-    theme: str | None = None,
-    shuffle: bool = False,
-    seed: int | None = None,
-) -> list[Puzzle]:
-    """The puzzles to pose: those of the difficulty, goal and theme asked, easiest first (by rating,
-    then as in the file), or shuffled with ``seed``."""
-    chosen = [
-        puzzle
-        for puzzle in puzzles
-        if (difficulty is None or puzzle.difficulty == difficulty)
-        and (goal is None or puzzle.goal == goal)
-        and (theme is None or theme in puzzle.themes)
-    ]
-    if shuffle:
-        random.Random(seed).shuffle(chosen)
-    else:
-        chosen.sort(key=lambda puzzle: puzzle.rating)
-    return chosen
+__all__ = ["COMMANDS", "PUZZLE", "PuzzleTerminal", "run_puzzle"]
 
 
 class PuzzleTerminal:
@@ -189,19 +164,16 @@ def _options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_puzzle(args: argparse.Namespace) -> int:
-    from c4engine.search.puzzles.collection import read_puzzles, shipped_puzzles
+    from c4engine.search.puzzles.collection import read_puzzles, select_puzzles, shipped_puzzles
 
     puzzles = (
         read_puzzles(check_input_file(args.file, "FILE")) if args.file is not None else shipped_puzzles()
     )
-    chosen = choose_puzzles(
-        puzzles,
-        difficulty=args.difficulty,
-        goal=args.goal,
-        theme=args.theme,
-        shuffle=args.shuffle,
-        seed=args.seed,
-    )
+    chosen = select_puzzles(puzzles, difficulty=args.difficulty, goal=args.goal, theme=args.theme)
+    if args.shuffle:
+        random.Random(args.seed).shuffle(chosen)
+    else:
+        chosen.sort(key=lambda puzzle: puzzle.rating)  # easiest first, then as in the file
     if not chosen:
         raise PuzzleError(f"no puzzle of the {len(puzzles)} is as asked (--difficulty, --goal, --theme)")
     color = wants_color(sys.stdout) if args.color is None else args.color

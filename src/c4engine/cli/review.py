@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -269,16 +268,9 @@ def _is_file(text: str) -> bool:
 
 
 def _match_game(path: Path, number: int) -> _Game:
-    from c4engine.experiments.match import MatchStore  # a third of a second of imports: only for --db
+    from c4engine.experiments.match import read_match  # a third of a second of imports: only for --db
 
-    try:
-        with MatchStore(path) as store:
-            config = store.config()
-            if config is None:
-                raise C4Error(f"{path} holds no match")
-            games = store.games()
-    except sqlite3.DatabaseError as error:
-        raise C4Error(f"cannot read {path} as a match database: {error}") from None
+    config, games = read_match(path)
     if number not in games:
         held = f"{min(games)}..{max(games)}" if games else "none"
         raise C4Error(f"--game {number}: {echo_path(path)} has no such game (games held: {held})")

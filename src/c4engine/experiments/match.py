@@ -38,6 +38,7 @@ import hashlib
 import json
 import math
 import random
+import sqlite3
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -47,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from c4engine.board import Board
-from c4engine.errors import MatchError, MoveTimeoutError, PlayerFailedError
+from c4engine.errors import C4Error, MatchError, MoveTimeoutError, PlayerFailedError, echo_path
 from c4engine.experiments.elo import EloEstimate, elo_difference
 from c4engine.jobs import WorkerDiedError, run_jobs
 from c4engine.notation import format_moves, parse_moves
@@ -67,6 +68,7 @@ __all__ = [
     "opening",
     "play_game",
     "play_match",
+    "read_match",
 ]
 
 # ------------------------------------------------------------- one game
@@ -392,6 +394,19 @@ class MatchStore(SQLiteStore):
         if config is None:
             raise MatchError(f"{self.path} holds no match yet (start it first)")
         return config.width
+
+
+def read_match(path: Path, error: type[C4Error] = C4Error) -> tuple[MatchConfig, dict[int, GameOutcome]]:
+    """The match stored in ``path`` and its finished games by index, for a command reading a
+    ``c4 match`` database; a file holding no match, or no database, raises ``error`` naming it."""
+    try:
+        with MatchStore(path) as store:
+            config = store.config()
+            if config is None:
+                raise error(f"{echo_path(path)} holds no match")
+            return config, store.games()
+    except sqlite3.DatabaseError as failure:
+        raise error(f"cannot read {echo_path(path)} as a match database: {failure}") from None
 
 
 # ---------------------------------------------------------------- match

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -54,6 +53,10 @@ class SourceGame:
     connect: int = 4
     opening_plies: int = 0
     label: str | None = None
+
+    def board(self) -> Board:
+        """The game's board after its moves, its history kept."""
+        return Board.from_moves(self.moves, self.width, self.height, self.connect)
 
 
 def read_games(
@@ -112,16 +115,9 @@ def _record_game(text: str, label: str) -> SourceGame:
 
 
 def _match_games(path: Path) -> list[SourceGame]:
-    from c4engine.experiments.match import MatchStore
+    from c4engine.experiments.match import read_match
 
-    try:
-        with MatchStore(path) as store:
-            config = store.config()
-            if config is None:
-                raise PuzzleError(f"{echo_path(str(path))} holds no match")
-            games = store.games()
-    except sqlite3.DatabaseError as error:
-        raise PuzzleError(f"cannot read {echo_path(str(path))} as a match database: {error}") from None
+    config, games = read_match(path, PuzzleError)
     width, height, connect = config.width, config.height, config.connect
     return [
         SourceGame(
@@ -226,10 +222,7 @@ def _scan_chunk(
             index,
             puzzles_from_game(
                 analyst,
-                game.moves,
-                width=game.width,
-                height=game.height,
-                connect=game.connect,
+                game.board(),
                 opening_plies=game.opening_plies,
                 label=game.label,
                 limit=limit,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends
 
 from c4engine.board import Board
 from c4engine.errors import GameOverError
 from c4engine.notation import parse_size
 from c4engine.player import Player
+from c4engine.web.models import ConnectQuery, PosQuery, SizeQuery
 
-__all__ = ["board_of", "check_playing", "position_payload", "symbol"]
+__all__ = ["QueryBoard", "board_of", "check_playing", "position_payload", "query_board", "symbol"]
 
 
 def board_of(pos: str, size: str, connect: int) -> Board:
@@ -17,6 +20,16 @@ def board_of(pos: str, size: str, connect: int) -> Board:
     :class:`~c4engine.errors.C4Error` (answered 400)."""
     width, height = parse_size(size)
     return Board.from_moves(pos, width, height, connect)
+
+
+def query_board(pos: PosQuery = "", size: SizeQuery = "7x6", connect: ConnectQuery = 4) -> Board:
+    """The board a GET request's query names (``pos``, ``size``, ``connect``), by :func:`board_of`: a
+    dependency, so that the routes reading a position from their query declare it once."""
+    return board_of(pos, size, connect)
+
+
+QueryBoard = Annotated[Board, Depends(query_board)]
+"""A route's parameter for the board its query names (:func:`query_board`)."""
 
 
 def symbol(player: Player | None) -> Literal["X", "O"] | None:

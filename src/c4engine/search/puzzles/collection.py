@@ -21,7 +21,15 @@ from c4engine.errors import PuzzleError
 from c4engine.search.puzzles.puzzle import Puzzle
 from c4engine.search.puzzles.themes import ThemeSource
 
-__all__ = ["SHIPPED_7X6", "read_puzzles", "retheme", "shipped_path", "shipped_puzzles", "write_puzzles"]
+__all__ = [
+    "SHIPPED_7X6",
+    "read_puzzles",
+    "retheme",
+    "select_puzzles",
+    "shipped_path",
+    "shipped_puzzles",
+    "write_puzzles",
+]
 
 SHIPPED_7X6: Final = "puzzles-7x6.jsonl"
 """The shipped set's file in the package's data (docs/puzzles.md tells how it was made)."""
@@ -52,6 +60,28 @@ def read_puzzles(path: str | os.PathLike[str]) -> list[Puzzle]:
         except (json.JSONDecodeError, PuzzleError) as error:
             raise PuzzleError(f"{os.fspath(path)}, line {number}: {error}") from None
     return puzzles
+
+
+def select_puzzles(
+    puzzles: Iterable[Puzzle],
+    *,
+    difficulty: str | None = None,
+    goal: str | None = None,
+    theme: str | None = None,
+) -> list[Puzzle]:
+    """The puzzles of the ``difficulty``, ``goal`` and ``theme`` asked (None: any), in their order.
+
+    >>> easy = select_puzzles(shipped_puzzles(), difficulty="easy", goal="draw")
+    >>> {(puzzle.difficulty, puzzle.goal) for puzzle in easy}
+    {('easy', 'draw')}
+    """
+    return [
+        puzzle
+        for puzzle in puzzles
+        if (difficulty is None or puzzle.difficulty == difficulty)
+        and (goal is None or puzzle.goal == goal)
+        and (theme is None or theme in puzzle.themes)
+    ]
 
 
 def write_puzzles(puzzles: Iterable[Puzzle], path: str | os.PathLike[str]) -> int:

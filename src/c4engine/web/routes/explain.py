@@ -13,9 +13,9 @@ from c4engine.web import worker
 from c4engine.web.caps import ServerCaps
 from c4engine.web.clients import run_in_lane
 from c4engine.web.errors import ERROR_RESPONSES
-from c4engine.web.models import ConnectQuery, ExplanationOut, PosQuery, SizeQuery
+from c4engine.web.models import ExplanationOut
 from c4engine.web.pool import Lane
-from c4engine.web.positions import board_of
+from c4engine.web.positions import QueryBoard
 from c4engine.web.routes.position import TimeQuery
 
 __all__ = ["explain_routes"]
@@ -26,13 +26,7 @@ def explain_routes(caps: ServerCaps, analyses: Lane) -> APIRouter:
     router = APIRouter()
 
     @router.get("/api/explain", response_model=ExplanationOut, responses=ERROR_RESPONSES, tags=["api"])
-    async def explain(
-        request: Request,
-        pos: PosQuery = "",
-        size: SizeQuery = "7x6",
-        connect: ConnectQuery = 4,
-        seconds: TimeQuery = None,
-    ) -> Any:
+    async def explain(request: Request, board: QueryBoard, seconds: TimeQuery = None) -> Any:
         """What a player reasons with in the position ``pos`` (docs/explain.md): every threat of each
         player (its cell, parity, whether it is playable now or useless), a win now, a forced block,
         a double threat, a move giving a win directly above, who controls the zugzwang and why, a
@@ -42,7 +36,6 @@ def explain_routes(caps: ServerCaps, analyses: Lane) -> APIRouter:
 
         The answer is ``c4 explain --json``'s object as the coach gives it, with ``time`` added.  A
         finished game is explained too: its threats, and a sentence saying who won."""
-        board = board_of(pos, size, connect)
         limit = Limit(time=caps.seconds(seconds, caps.analyze_time))
         result: dict[str, Any] = await run_in_lane(request, analyses, worker.explain_position, board, limit)
         ExplanationOut.model_validate(result)  # the documented shape, key for key (extra keys refused)

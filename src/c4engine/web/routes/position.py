@@ -15,9 +15,9 @@ from c4engine.web import worker
 from c4engine.web.caps import ServerCaps
 from c4engine.web.clients import run_in_lane
 from c4engine.web.errors import ERROR_RESPONSES
-from c4engine.web.models import AnalysisOut, ConnectQuery, PositionOut, PosQuery, SizeQuery
+from c4engine.web.models import AnalysisOut, PositionOut
 from c4engine.web.pool import Lane
-from c4engine.web.positions import board_of, check_playing, position_payload, symbol
+from c4engine.web.positions import QueryBoard, check_playing, position_payload, symbol
 
 __all__ = ["position_routes"]
 
@@ -47,18 +47,14 @@ def position_routes(caps: ServerCaps, analyses: Lane) -> APIRouter:
     router = APIRouter()
 
     @router.get("/api/position", response_model=PositionOut, responses=ERROR_RESPONSES, tags=["api"])
-    async def position(
-        pos: PosQuery = "", size: SizeQuery = "7x6", connect: ConnectQuery = 4
-    ) -> dict[str, Any]:
+    async def position(board: QueryBoard) -> dict[str, Any]:
         """The board after the moves ``pos``: grid, side to move, winner and winning cells."""
-        return position_payload(board_of(pos, size, connect))
+        return position_payload(board)
 
     @router.get("/api/analyze", response_model=AnalysisOut, responses=ERROR_RESPONSES, tags=["api"])
     async def analyze(
         request: Request,
-        pos: PosQuery = "",
-        size: SizeQuery = "7x6",
-        connect: ConnectQuery = 4,
+        board: QueryBoard,
         seconds: TimeQuery = None,
         nodes: NodesQuery = None,
         depth: DepthQuery = None,
@@ -67,7 +63,6 @@ def position_routes(caps: ServerCaps, analyses: Lane) -> APIRouter:
         dominance and whether they are proven best (docs/analysis.md).  ``time``, ``nodes`` and
         ``depth`` bound the analysis together (one :class:`~c4engine.search.limit.Limit`); the
         server's time cap always applies."""
-        board = board_of(pos, size, connect)
         check_playing(board)
         _check_depth(board, depth)
         limit = Limit(time=caps.seconds(seconds, caps.analyze_time), nodes=nodes, depth=depth)

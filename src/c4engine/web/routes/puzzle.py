@@ -10,7 +10,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from c4engine.search.limit import Limit
 from c4engine.search.puzzles.attempt import hints, position_at
-from c4engine.search.puzzles.collection import shipped_puzzles
+from c4engine.search.puzzles.collection import select_puzzles, shipped_puzzles
 from c4engine.search.puzzles.puzzle import Puzzle
 from c4engine.web import worker
 from c4engine.web.caps import ServerCaps
@@ -69,11 +69,7 @@ def puzzle_routes(caps: ServerCaps, analyses: Lane) -> APIRouter:
                 "step": 0,
                 "position": position_payload(named.board()),
             }
-        chosen = [
-            p
-            for p in _puzzles()[0]
-            if (difficulty is None or p.difficulty == difficulty) and (goal is None or p.goal == goal)
-        ]
+        chosen = select_puzzles(_puzzles()[0], difficulty=difficulty, goal=goal)
         if not chosen:
             raise StarletteHTTPException(404, "no puzzle is of the difficulty and goal asked")
         found = chosen[index % len(chosen)]

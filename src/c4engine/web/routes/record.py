@@ -10,8 +10,7 @@ from fastapi.responses import Response
 
 from c4engine.play.record import GameRecord
 from c4engine.web.errors import ERROR_RESPONSES
-from c4engine.web.models import ConnectQuery, PosQuery, SizeQuery
-from c4engine.web.positions import board_of
+from c4engine.web.positions import QueryBoard
 
 __all__ = ["record_routes"]
 
@@ -25,14 +24,9 @@ def record_routes() -> APIRouter:
 
     @router.get("/api/record", responses=ERROR_RESPONSES, tags=["api"])
     async def record(
-        pos: PosQuery = "",
-        size: SizeQuery = "7x6",
-        connect: ConnectQuery = 4,
-        first: FirstQuery = "First",
-        second: SecondQuery = "Second",
+        board: QueryBoard, first: FirstQuery = "First", second: SecondQuery = "Second"
     ) -> Response:
         """The game as a c4engine JSON game record (see ``c4engine.play.record``)."""
-        board = board_of(pos, size, connect)
         game = GameRecord.from_board(board, players=(first or "First", second or "Second"))
         return Response(
             json.dumps(game.to_dict(), indent=2) + "\n",

@@ -196,19 +196,18 @@ function announce(text) {
   $("announce").textContent = text;
 }
 
-function buildBoard() {
-  const board = $("board");
-  document.documentElement.style.setProperty("--w", state.width);
-  board.style.setProperty("--h", state.height);
+// An empty board of width x height in `board`: a button a column (numbered from 1, its cells from
+// the top row down), `play(column)` on a click, and the column numbers in `labels`. The game's board
+// and the puzzles' (puzzles.js) are built alike.
+function buildColumns(board, labels, width, height, play) {
   board.replaceChildren();
-  for (let column = 1; column <= state.width; column++) {
+  for (let column = 1; column <= width; column++) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "column";
     button.dataset.column = String(column);
-    button.tabIndex = column === Math.ceil(state.width / 2) ? 0 : -1; // one tab stop; arrows move
-    button.addEventListener("click", () => enqueue(() => playColumn(column)));
-    for (let row = state.height; row >= 1; row--) {
+    button.addEventListener("click", () => play(column));
+    for (let row = height; row >= 1; row--) {
       const cell = document.createElement("div");
       cell.className = "cell";
       cell.dataset.row = String(row);
@@ -216,12 +215,22 @@ function buildBoard() {
     }
     board.appendChild(button);
   }
-  const labels = $("labels");
   labels.replaceChildren();
-  for (let column = 1; column <= state.width; column++) {
+  for (let column = 1; column <= width; column++) {
     const label = document.createElement("div");
     label.textContent = String(column);
     labels.appendChild(label);
+  }
+}
+
+function buildBoard() {
+  const board = $("board");
+  document.documentElement.style.setProperty("--w", state.width);
+  board.style.setProperty("--h", state.height);
+  buildColumns(board, $("labels"), state.width, state.height, (column) => enqueue(() => playColumn(column)));
+  const middle = String(Math.ceil(state.width / 2));
+  for (const button of board.children) {
+    button.tabIndex = button.dataset.column === middle ? 0 : -1; // one tab stop; arrows move
   }
   $("title-n").textContent = NUMBER_WORDS[state.connect] || String(state.connect);
   state.unproven = false;

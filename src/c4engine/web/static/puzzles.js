@@ -3,8 +3,8 @@
 // with its refutation -- drawn on the board a moment, then the puzzle again --, a right one is
 // answered by the opponent's reply, the last one says solved. Hints from GET /api/puzzle/hint.
 //
-// Loaded before app.js; it uses app.js's helpers ($, api) only once the page runs. app.js calls
-// puzzleKey() for every key.
+// Loaded before app.js; it uses app.js's helpers ($, api, buildColumns) only once the page runs.
+// app.js calls puzzleKey() for every key.
 "use strict";
 
 const PUZZLE_REFUTATION_SHOWN = 1600; // ms the refuted board stays before the puzzle comes back
@@ -31,29 +31,9 @@ function drawPuzzleBoard(position) {
   board.style.setProperty("--w", position.width);
   board.style.setProperty("--h", position.height);
   if (board.children.length !== position.width) {
-    board.replaceChildren();
-    for (let column = 1; column <= position.width; column++) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "column";
-      button.dataset.column = String(column);
-      button.addEventListener("click", () => puzzleTry(column));
-      for (let row = position.height; row >= 1; row--) {
-        const cell = document.createElement("div");
-        cell.className = "cell";
-        cell.dataset.row = String(row);
-        button.appendChild(cell);
-      }
-      board.appendChild(button);
-    }
     const labels = $("puzzle-labels");
     labels.style.setProperty("--w", position.width);
-    labels.replaceChildren();
-    for (let column = 1; column <= position.width; column++) {
-      const label = document.createElement("div");
-      label.textContent = String(column);
-      labels.appendChild(label);
-    }
+    buildColumns(board, labels, position.width, position.height, puzzleTry);
   }
   const winning = new Set(position.winning_cells.map((cell) => `${cell.column},${cell.row}`));
   for (let c = 0; c < position.width; c++) {
