@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 
 
 @dataclass
@@ -57,7 +57,9 @@ class _Tracked:
         return column
 
 
-def play(env_config: dict[str, Any], games: int, tally: dict[str, Tally], label: str, bar: Progress) -> None:
+def play(
+    env_config: dict[str, Any], games: int, tally: dict[str, Tally], label: str, bar: ProgressLine
+) -> None:
     import kaggle_environments
 
     from c4engine.integrations import kaggle
@@ -108,7 +110,7 @@ def main() -> int:
     import_seconds = time.perf_counter() - import_start
     tally: dict[str, Tally] = {}
     total = 2 * (args.games + args.odd_games)
-    with Progress(total, "connectx", unit=" games") as bar:
+    with ProgressLine(total, "connectx", unit=" games") as bar:
         play({}, args.games, tally, "7x6 connect-4", bar)
         odd = {"rows": rows, "columns": columns, "inarow": inarow}
         play(odd, args.odd_games, tally, f"{columns}x{rows} connect-{inarow}", bar)

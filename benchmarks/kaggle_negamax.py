@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from c4engine.board import Board
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.experiments.match import MatchConfig, MatchStore, play_match
 from c4engine.play.levels import LEVELS
 from c4engine.player import Player
@@ -73,7 +73,7 @@ def main() -> int:
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # workers import this module by name
     config = MatchConfig(args.level, "kaggle_negamax:KaggleNegamax", args.games, args.seed, args.random_plies)
-    with MatchStore(args.db) as store, Progress(config.games, "vs negamax", unit=" games") as bar:
+    with MatchStore(args.db) as store, ProgressLine(config.games, "vs negamax", unit=" games") as bar:
         store.start(config)
         bar.done = sum(1 for index in store.games() if index < config.games)
         summary = play_match(config, store=store, workers=args.workers, on_game=lambda _: bar.advance())

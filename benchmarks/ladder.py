@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
 from c4engine.play.levels import LEVELS, Level
 
@@ -80,7 +80,7 @@ def main() -> int:
         started = time.monotonic()
         with (
             MatchStore(args.dir / f"ladder-{_slug(lower)}-vs-{_slug(upper)}.sqlite") as store,
-            Progress(config.games, f"level {number} vs below", unit=" games") as bar,
+            ProgressLine(config.games, f"level {number} vs below", unit=" games") as bar,
         ):
             store.start(config)
             bar.done = sum(1 for index in store.games() if index < config.games)

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from c4engine.board import Board
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.play.perfect import PerfectPlayer
 from c4engine.play.players import Agent, EnginePlayer, RandomPlayer
 from c4engine.player import Player
@@ -148,7 +148,7 @@ def play_games(
     opening: int,
 ) -> None:
     """A game from each (opening moves, seed); the opponent's first ``opening`` moves are random."""
-    with Progress(len(starts), f"{tally.opponent} ({tally.side.name.lower()})", unit=" games") as bar:
+    with ProgressLine(len(starts), f"{tally.opponent} ({tally.side.name.lower()})", unit=" games") as bar:
         for moves, seed in starts:
             rng = random.Random(seed)
             opponent = _opponent(tally.opponent, seed)

@@ -85,7 +85,7 @@ WORK: list[tuple[str, str]] = [
     ("c4engine.search.analysis.analyst.Analyst", "solve"),
     ("c4engine.search.analysis.analyst.Analyst", "analyze"),
     ("c4engine.search.solver.exact", "Solver"),
-    ("c4engine.cli.move", "AgentProgress"),
+    ("c4engine.cli.move", "AgentProgressLine"),
     ("c4engine.cli.book", "build_book"),
     ("c4engine.cli.book", "solve_positions"),
     ("c4engine.search.book.file.OpeningBook", "items"),

@@ -14,7 +14,7 @@ import pytest
 
 from c4engine.board import Board
 from c4engine.cli import progress
-from c4engine.cli.progress import AgentProgress, Progress
+from c4engine.cli.progress import AgentProgressLine, ProgressLine
 from c4engine.cli.terminal import TerminalGame
 from c4engine.play.game import Game
 from c4engine.play.players import Agent, AnalystPlayer, EnginePlayer, HumanPlayer, PerfectPlayer
@@ -96,13 +96,13 @@ def test_without_a_terminal_the_game_says_it_thinks_in_one_plain_line() -> None:
 
 def test_progress_counts_and_clears_and_a_late_total() -> None:
     stream = io.StringIO()
-    with Progress("book depth 3", unit=" leaves", stream=stream, enabled=True, show_after=0) as bar:
+    with ProgressLine("book depth 3", unit=" leaves", stream=stream, enabled=True, show_after=0) as bar:
         bar.update(0, 8, "")
         bar.update(8, 8, "0.01 CPU s/leaf")
     text = ANSI.sub("", stream.getvalue())
     assert "8/8 leaves" in text and "0.01 CPU s/leaf" in text
     quiet = io.StringIO()
-    with AgentProgress(EnginePlayer(level=1), "thinking", stream=quiet) as line:
+    with AgentProgressLine(EnginePlayer(level=1), "thinking", stream=quiet) as line:
         line.note("never drawn: not a terminal")
     assert quiet.getvalue() == ""
 
@@ -114,14 +114,14 @@ def test_progress_counts_and_clears_and_a_late_total() -> None:
 def test_a_player_lends_its_poll_hook_to_the_line_and_gets_it_back(make: Callable[[], Agent]) -> None:
     player = make()
     searcher = player.engine if isinstance(player, EnginePlayer) else player
-    with AgentProgress(player, "thinking", stream=io.StringIO(), enabled=True) as line:
+    with AgentProgressLine(player, "thinking", stream=io.StringIO(), enabled=True) as line:
         assert searcher.poll == line.poll
     assert searcher.poll is None
 
 
 def test_a_time_left_reckoned_by_the_work_is_shown_as_an_estimate() -> None:
     stream = io.StringIO()
-    with Progress("book depth 4", unit=" positions", stream=stream, enabled=True, show_after=0) as bar:
+    with ProgressLine("book depth 4", unit=" positions", stream=stream, enabled=True, show_after=0) as bar:
         bar.update(256, 312, "256 kept", left=3725.0)  # 1 h 2 min 5 s
     text = ANSI.sub("", stream.getvalue())
     assert "256/312 positions" in text

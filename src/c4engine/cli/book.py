@@ -33,7 +33,7 @@ from c4engine.cli.options import (
     check_output_path,
     usable_cores,
 )
-from c4engine.cli.progress import Progress, format_duration
+from c4engine.cli.progress import ProgressLine, format_duration
 from c4engine.errors import BookError, C4Error
 from c4engine.experiments.book_builder import (
     DEFAULT_WORKER_TABLE_MB,
@@ -222,7 +222,7 @@ class _Pace:
 def _run_build(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     output, checkpoint = _build_paths(args)
-    with Progress(f"book depth {args.depth}", unit=" positions", enabled=args.progress) as bar:
+    with ProgressLine(f"book depth {args.depth}", unit=" positions", enabled=args.progress) as bar:
         pace = _Pace()
 
         def show(progress: LeafProgress) -> None:
@@ -326,7 +326,7 @@ def _run_verify(args: argparse.Namespace) -> int:
         moves_of = dict(jobs)
         mismatches: list[str] = []
         start = time.perf_counter()
-        with Progress("verify", len(jobs), enabled=args.progress, unit=" positions") as bar:
+        with ProgressLine("verify", len(jobs), enabled=args.progress, unit=" positions") as bar:
             for results in solve_positions(
                 geometry,
                 book.weak,

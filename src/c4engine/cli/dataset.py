@@ -27,7 +27,7 @@ from c4engine.cli.options import (
     check_output_path,
     number,
 )
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.errors import DatasetError, UnsupportedBoardError, echo, echo_path
 from c4engine.experiments.dataset import (
     FORMATS,
@@ -172,7 +172,7 @@ def run_dataset(args: argparse.Namespace) -> int:
             f"{repeats} repeated a position (or its mirror image)",
             file=sys.stderr,
         )
-    with Progress("dataset", len(boards), unit=" positions", enabled=args.progress) as bar:
+    with ProgressLine("dataset", len(boards), unit=" positions", enabled=args.progress) as bar:
         rows = build_dataset(
             boards,
             workers=args.workers,

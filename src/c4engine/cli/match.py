@@ -17,7 +17,7 @@ from pathlib import Path
 
 from c4engine.cli.command import Command
 from c4engine.cli.options import add_worker_options, board_size, check_output_path
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.errors import C4Error, echo
 from c4engine.experiments.match import (
     GameOutcome,
@@ -141,7 +141,7 @@ def run_match(args: argparse.Namespace) -> int:
             store.start(config)
             already = sum(1 for index in store.games() if index < config.games)
         hint = f"{config.a} against {config.b}, {config.games} games; --games N plays fewer"
-        with Progress("match", config.games, done=already, unit=" games", hint=hint) as bar:
+        with ProgressLine("match", config.games, done=already, unit=" games", hint=hint) as bar:
             tally = [0, 0, 0]
 
             def advance(outcome: GameOutcome) -> None:

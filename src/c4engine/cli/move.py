@@ -33,7 +33,7 @@ from c4engine.board import Board
 from c4engine.cli.batch import answer_json_lines, answer_lines
 from c4engine.cli.command import Command
 from c4engine.cli.options import MAX_SECONDS, add_board_options, check_depth, limit_from_args, number
-from c4engine.cli.progress import AgentProgress
+from c4engine.cli.progress import AgentProgressLine
 from c4engine.errors import GameOverError, LevelError, PlayerSpecError
 from c4engine.notation import parse_size
 from c4engine.play.levels import LEVELS
@@ -135,7 +135,7 @@ def _move(player: Agent, position: str, width: int, height: int, connect: int) -
     board = Board.from_moves(position, width, height, connect)
     if board.is_over:
         raise GameOverError(f"the game is over ({board.result}): there is no move to play")
-    with AgentProgress(player, "choosing a move"):
+    with AgentProgressLine(player, "choosing a move"):
         return board, player.choose_move(board)
 
 

@@ -7,7 +7,7 @@ import argparse
 from c4engine.board import Board
 from c4engine.cli.command import Command
 from c4engine.cli.options import add_board_options, check_depth
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.notation import parse_size
 
 __all__ = ["COMMANDS", "PERFT", "run_perft"]
@@ -25,7 +25,7 @@ def run_perft(args: argparse.Namespace) -> int:
     width, height = parse_size(args.size)
     Board(width, height, args.connect)  # a bad size or connect-N is named before the depth
     check_depth(args.depth, "--depth", width, height, least=0)
-    with Progress("perft", args.depth + 1, unit=" plies") as bar:
+    with ProgressLine("perft", args.depth + 1, unit=" plies") as bar:
         counts = perft(args.depth, width, height, args.connect, progress=lambda ply, count: bar.advance())
     for ply, count in enumerate(counts):
         print(ply, count)

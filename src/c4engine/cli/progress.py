@@ -13,15 +13,15 @@ caller's ``hint``), then one every :data:`PLAIN_EVERY` seconds.
 
 >>> import io
 >>> stream = io.StringIO()
->>> with Progress("solving", 3, stream=stream, enabled=True, show_after=0) as bar:
+>>> with ProgressLine("solving", 3, stream=stream, enabled=True, show_after=0) as bar:
 ...     for _ in range(3):
 ...         bar.advance(note="so far so good")
 >>> "solving" in stream.getvalue() and "3/3" in stream.getvalue()
 True
->>> with Progress("solving", 3, stream=io.StringIO(), enabled=False) as quiet:   # nothing drawn
+>>> with ProgressLine("solving", 3, stream=io.StringIO(), enabled=False) as quiet:   # nothing drawn
 ...     quiet.advance()
 >>> log = io.StringIO()
->>> with Progress("solving", stream=log, show_after=0, hint="bound it with --time") as plain:
+>>> with ProgressLine("solving", stream=log, show_after=0, hint="bound it with --time") as plain:
 ...     plain.note("score between -2 and 5")
 >>> log.getvalue()                       # a pipe: one plain line, quick work ended before the next
 'c4: solving (bound it with --time)\\n'
@@ -43,14 +43,14 @@ if TYPE_CHECKING:  # types only: rich (a quarter second) is imported when a line
     from c4engine.cli.live import LiveLine
     from c4engine.play.players import Agent, AnalystPlayer, PerfectPlayer
     from c4engine.search.engine.negamax import Engine
-    from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
+    from c4engine.search.progress import Progress
 
 __all__ = [
     "PLAIN_EVERY",
     "SHOW_AFTER",
-    "AgentProgress",
+    "AgentProgressLine",
     "PlainLine",
-    "Progress",
+    "ProgressLine",
     "describe_search",
     "describe_solve",
     "format_duration",
@@ -117,7 +117,7 @@ class PlainLine:
         self._thread.join()
 
 
-class Progress:
+class ProgressLine:
     """One live line for a piece of work: ``label``, a bar (pulsing while ``total`` is unknown),
     ``done/total``, the elapsed and remaining time, and a note.
 
@@ -171,7 +171,7 @@ class Progress:
         if self._line is not None:
             self._line.update(note, done, total, left)
 
-    def poll(self, progress: SearchProgress) -> None:
+    def poll(self, progress: Progress) -> None:
         """A poll hook for the engine, the solver or the analysis service: shows how far it got."""
         if progress.lower is not None:  # the solver's: its proven bounds
             self.note(describe_solve(progress))
@@ -184,7 +184,7 @@ class Progress:
             self._line.stop()
             self._line = None
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> ProgressLine:
         return self
 
     def __exit__(
@@ -196,7 +196,7 @@ class Progress:
         self.close()
 
 
-class AgentProgress(Progress):
+class AgentProgressLine(ProgressLine):
     """The live line of a computer choosing its move: how far its search got, for an engine, the
     perfect player or the analysis service (depth or score bounds, nodes, best move so far).
 
@@ -233,7 +233,7 @@ class AgentProgress(Progress):
         super().close()
 
 
-def describe_search(progress: SearchProgress) -> str:
+def describe_search(progress: Progress) -> str:
     """The engine's progress in words: depth, nodes, best move so far (1-based) and its value.
 
     >>> from c4engine.search.progress import Progress
@@ -263,7 +263,7 @@ def _engine_words(value: float) -> str:
     return f"{'win' if value > 0 else 'loss'} in {moves} move{'' if moves == 1 else 's'}"
 
 
-def describe_solve(progress: SearchProgress) -> str:
+def describe_solve(progress: Progress) -> str:
     """The solver's progress in words: nodes, the score's bounds so far, best move (1-based).
 
     >>> from c4engine.search.progress import Progress

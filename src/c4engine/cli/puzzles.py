@@ -27,7 +27,7 @@ from c4engine.cli.options import (
     check_input_file,
     check_output_path,
 )
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.errors import PuzzleError, UnsupportedBoardError
 from c4engine.geometry import require_solver_holds
 from c4engine.notation import parse_size
@@ -91,7 +91,7 @@ def run_puzzles(args: argparse.Namespace) -> int:
             raise PuzzleError(f"{game.label}: {refused}") from None
     start = time.perf_counter()
     found = 0
-    with Progress("puzzles", len(games), unit=" games", enabled=args.progress) as bar:
+    with ProgressLine("puzzles", len(games), unit=" games", enabled=args.progress) as bar:
 
         def progress(games_done: int, puzzles: int) -> None:
             nonlocal found

@@ -45,7 +45,7 @@ from c4engine.cli.options import (
     limit_from_args,
     usable_cores,
 )
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.cli.render import render_review, wants_color
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.notation import parse_size
@@ -53,7 +53,7 @@ from c4engine.player import Player
 from c4engine.search.analysis.analyst import Analyst
 from c4engine.search.analysis.books import DEFAULT_BOOK
 from c4engine.search.limit import Limit
-from c4engine.search.progress import Progress as SearchProgress  # Progress here is the live line
+from c4engine.search.progress import Progress
 from c4engine.search.review.game import DEFAULT_PLY_LIMIT, review_game
 
 __all__ = ["COMMANDS", "REVIEW", "run_review"]
@@ -123,9 +123,9 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
         return _batch(analyst, limit, width, height, connect, stdin, out)
     game = _game(args, width, height, connect)
     check_depth(args.depth, "--depth", game.board.width, game.board.height)
-    with Progress("reviewing", game.board.move_count, unit=" plies", enabled=args.progress) as bar:
+    with ProgressLine("reviewing", game.board.move_count, unit=" plies", enabled=args.progress) as bar:
 
-        def progress(update: SearchProgress) -> None:
+        def progress(update: Progress) -> None:
             ply = update.ply
             bar.advance(note=None if ply is None else f"ply {ply.ply}: {ply.verdict}")
 

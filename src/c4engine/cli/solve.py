@@ -42,7 +42,7 @@ from c4engine.cli.options import (
     check_input_file,
     limit_from_args,
 )
-from c4engine.cli.progress import Progress, format_duration
+from c4engine.cli.progress import ProgressLine, format_duration
 from c4engine.errors import C4Error, echo, echo_path
 from c4engine.geometry import require_solver_holds
 from c4engine.notation import format_moves, parse_size
@@ -220,19 +220,19 @@ def _batch(args: argparse.Namespace, analyze: bool, stdin: TextIO, out: TextIO) 
     return answer_lines(answer, stdin, out)
 
 
-def _live(analyze: bool, board: Board | None = None, limit: Limit | None = None) -> Progress:
+def _live(analyze: bool, board: Board | None = None, limit: Limit | None = None) -> ProgressLine:
     """The live line of one position's search (shown on a terminal once it takes a while; plain lines
     on a pipe or a log, the first saying how to bound it)."""
     label = "analysing" if analyze else "solving"
     if board is None or limit is None:
-        return Progress(label)
+        return ProgressLine(label)
     where = f"{board.size}" + (f" connect {board.connect}" if board.connect != 4 else "")
     label = f"{label} {board.move_string or '(empty)'} on {where}"
     if limit.time is None and limit.nodes is None:
         hint = "exactly, no time limit: bound it with --time SECONDS"
     else:
         hint = f"within {_limit_words(limit)}; --time SECONDS sets it"
-    return Progress(label, hint=hint)
+    return ProgressLine(label, hint=hint)
 
 
 def _limit_words(limit: Limit) -> str:
@@ -377,7 +377,7 @@ def run_bench(args: argparse.Namespace) -> int:
         correct = 0
         nodes = 0
         start = time.perf_counter()
-        with Progress(path.name, len(cases), enabled=args.progress) as bar:  # cleared on Ctrl-C too
+        with ProgressLine(path.name, len(cases), enabled=args.progress) as bar:  # cleared on Ctrl-C too
             for moves, expected in cases:
                 result = solver.solve(Board.from_moves(moves, *size), weak=args.weak, best_move=False)
                 want = sign(expected) if args.weak else expected

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from c4engine.cli.progress import AgentProgress, Progress
+from c4engine.cli.progress import AgentProgressLine, ProgressLine
 from c4engine.cli.render import player_symbol, render_board, render_review, wants_color
 from c4engine.errors import IllegalMoveError, echo
 from c4engine.play.game import Game, MoveEvent, ThinkingEvent
@@ -61,7 +61,7 @@ class TerminalGame:
         # On a terminal a computer's thinking is a live line on standard error (time, depth, best
         # move so far), cleared when it plays; elsewhere one plain line says it thinks.
         self.live = sys.stderr.isatty() if live is None else live
-        self._thinking_line: AgentProgress | None = None
+        self._thinking_line: AgentProgressLine | None = None
         self._start = game.board.copy()  # where a new game (n) starts
         self._follow(game)
 
@@ -82,7 +82,7 @@ class TerminalGame:
                 self.say(f"{self._label(event.player)} is thinking...")
         elif event.started:
             label = f"{event.player.symbol} is thinking"
-            self._thinking_line = AgentProgress(event.agent, label, enabled=True)
+            self._thinking_line = AgentProgressLine(event.agent, label, enabled=True)
         elif self._thinking_line is not None:
             self._thinking_line.close()
             self._thinking_line = None
@@ -153,7 +153,7 @@ class TerminalGame:
 
     def _review(self) -> Review:
         board = self.game.board
-        with Progress("reviewing the game", board.move_count, unit=" plies", enabled=self.live) as line:
+        with ProgressLine("reviewing the game", board.move_count, unit=" plies", enabled=self.live) as line:
             return review_game(
                 shared_analyst(),
                 board,
@@ -233,7 +233,7 @@ class TerminalGame:
         self.show()
 
     def _hint(self) -> None:
-        with Progress("looking for a hint", enabled=self.live) as line:
+        with ProgressLine("looking for a hint", enabled=self.live) as line:
             hint = shared_analyst().solve(self.game.board.copy(), Limit(time=HINT_SECONDS), poll=line.poll)
         assert hint.column is not None  # the game is not over while the prompt is up
         why = hint.describe() if hint.proven else "not proven"

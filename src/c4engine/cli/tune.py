@@ -34,7 +34,7 @@ from c4engine.cli.options import (
     check_depth,
     check_output_path,
 )
-from c4engine.cli.progress import Progress
+from c4engine.cli.progress import ProgressLine
 from c4engine.errors import BudgetTooSmallError, C4Error, TuneError
 from c4engine.experiments.elo import EloEstimate
 from c4engine.experiments.match import MatchConfig, MatchStore, MatchSummary, play_match
@@ -315,7 +315,7 @@ def run_tune(args: argparse.Namespace) -> int:
         already = store.games_played()
         if already:
             print(f"resumed from {already} games stored in {db}", flush=True)
-        with Progress("tune", config.budget, done=already, unit=" games") as bar:
+        with ProgressLine("tune", config.budget, done=already, unit=" games") as bar:
             result = tune(
                 config,
                 store=store,
@@ -353,7 +353,7 @@ def run_tune(args: argparse.Namespace) -> int:
         validation_db = _sibling(db, f"-validation-{tag}.sqlite")
         with (
             MatchStore(validation_db) as match_store,
-            Progress("validation", args.validate, unit=" games") as bar,
+            ProgressLine("validation", args.validate, unit=" games") as bar,
         ):
             try:
                 validation = play_match(
