@@ -25,6 +25,9 @@ read, not the absolute times.
 
     python benchmarks/review_games.py --from benchmarks/review_games.txt --against /tmp/main/src
 
+``--no-why`` leaves this checkout's reasons out (``c4 review --no-why``): against a commit from
+before the coach's reasons, the same work on both sides.
+
 ``--threads N`` has every review search on N threads (``c4 review
 --threads``; default: its own, every usable core); ``--against-threads M``
 compares with M threads on the other side (with no ``--against``, this
@@ -74,7 +77,11 @@ def generate_games(count: int, seed: int) -> list[str]:
 
 
 def review(
-    moves: str, seconds: float, src: Path | None = None, threads: int | None = None
+    moves: str,
+    seconds: float,
+    src: Path | None = None,
+    threads: int | None = None,
+    extra: tuple[str, ...] = (),
 ) -> tuple[float, float, dict[str, object]]:
     """The wall and CPU time of one ``c4 review MOVES --json`` in a fresh process, and its JSON.
 
@@ -89,7 +96,8 @@ def review(
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "c4engine", "review", moves, "--json", "--time", str(seconds)]
-        + ([] if threads is None else ["--threads", str(threads)]),
+        + ([] if threads is None else ["--threads", str(threads)])
+        + list(extra),
         capture_output=True,
         text=True,
         env=env,
@@ -151,10 +159,12 @@ class Side:
 
     src: Path | None
     threads: int | None
+    extra: tuple[str, ...] = ()
+    """More options of ``c4 review`` (``--no-why``)."""
 
     def __str__(self) -> str:
         threads = "" if self.threads is None else f", --threads {self.threads}"
-        return f"{self.src or 'this checkout'}{threads}"
+        return f"{self.src or 'this checkout'}{threads}{''.join(' ' + option for option in self.extra)}"
 
 
 def compare(games: list[str], seconds: float, mine: Side, other: Side) -> None:
@@ -165,7 +175,7 @@ def compare(games: list[str], seconds: float, mine: Side, other: Side) -> None:
     for number, moves in enumerate(games):
         order = [(mine, this), (other, that)]
         for side, figures in order if number % 2 == 0 else reversed(order):
-            figures.add(*review(moves, seconds, side.src, side.threads))
+            figures.add(*review(moves, seconds, side.src, side.threads, side.extra))
         exact = "/".join("yes" if figures.exact[-1] else "NO" for figures in (this, that))
         print(
             f"{len(moves):>5} {this.walls[-1]:>7.2f} {that.walls[-1]:>7.2f} {this.cpus[-1]:>5.2f} "
@@ -193,6 +203,11 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="compare with the c4engine of this src directory")
     parser.add_argument("--threads", type=int, help="c4 review --threads (default: its own)")
     parser.add_argument("--against-threads", type=int, help="the other side's --threads")
+    parser.add_argument(
+        "--no-why",
+        action="store_true",
+        help="this checkout's reviews without the coach's reasons (c4 review --no-why)",
+    )
     args = parser.parse_args()
     if args.source is not None:
         games = [line.split()[0] for line in args.source.read_text().splitlines() if line.strip()]
@@ -204,12 +219,15 @@ def main() -> None:
     print(f"{platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs")
     print(f"load before: {os.getloadavg()}")
     if args.against is not None or args.against_threads is not None:
-        compare(games, args.time, Side(None, args.threads), Side(args.against, args.against_threads))
+        mine = Side(None, args.threads, ("--no-why",) if args.no_why else ())
+        compare(games, args.time, mine, Side(args.against, args.against_threads))
         return
     print(f"{'plies':>5} {'wall s':>7} {'cpu s':>6} {'exact':>5}  verdicts  moves")
     figures = Figures()
     for moves in games:
-        wall, cpu, data = review(moves, args.time, threads=args.threads)
+        wall, cpu, data = review(
+            moves, args.time, threads=args.threads, extra=("--no-why",) if args.no_why else ()
+        )
         figures.add(wall, cpu, data)
         exact = "yes" if figures.exact[-1] else "NO"
         print(f"{len(moves):>5} {wall:>7.2f} {cpu:>6.2f} {exact:>5}  {_verdicts(data)}  {moves}", flush=True)

@@ -46,6 +46,14 @@ def test_json_is_the_documented_schema() -> None:
     assert {"first", "second", "turning_points"} <= set(data["summary"])  # type: ignore[arg-type]
 
 
+def test_no_why_leaves_the_reasons_out_and_nothing_else() -> None:
+    reasoned = _json(run_c4("review", "44556", "--json").stdout)["plies"]
+    plain = _json(run_c4("review", "44556", "--json", "--no-why").stdout)["plies"]
+    assert isinstance(reasoned, list) and isinstance(plain, list)
+    assert any(ply["why"] for ply in reasoned) and all(ply["why"] is None for ply in plain)
+    assert [{**ply, "why": None} for ply in reasoned] == plain
+
+
 def test_a_game_record_file_and_a_match_database_game(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     GameRecord.from_board(Board.from_moves("44556")).save(record)

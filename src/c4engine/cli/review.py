@@ -85,6 +85,12 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     # without a time limit runs on one thread
     parser.set_defaults(size=None, connect=None, threads=None)
     parser.add_argument("--no-book", action="store_true", help="search even where the opening book knows")
+    parser.add_argument(
+        "--no-why",
+        dest="why",
+        action="store_false",
+        help="skip the coach's reasons of each mistake and blunder (faster, for many games)",
+    )
     color = parser.add_mutually_exclusive_group()
     color.add_argument("--color", dest="color", action="store_true", default=None, help="force colour")
     color.add_argument("--no-color", dest="color", action="store_false", help="no colour")
@@ -120,7 +126,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
         if stdin.isatty():  # a batch from a person's keyboard is not what anyone means
             raise C4Error("give GAME (moves or a game.json file), --db FILE --game N, or games on stdin")
         check_depth(args.depth, "--depth", width, height)
-        return _batch(analyst, limit, width, height, connect, stdin, out)
+        return _batch(analyst, limit, width, height, connect, args.why, stdin, out)
     game = _game(args, width, height, connect)
     check_depth(args.depth, "--depth", game.board.width, game.board.height)
     with ProgressLine("reviewing", game.board.move_count, unit=" plies", enabled=args.progress) as bar:
@@ -137,6 +143,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
             poll=bar.poll,
             opening_plies=game.opening_plies,
             result=game.result,
+            reasons=args.why,
         )
     if args.json:
         out.write(json.dumps(review.to_json()) + "\n")
@@ -164,13 +171,23 @@ def run_review(args: argparse.Namespace, stdin: TextIO | None = None, out: TextI
 
 
 def _batch(
-    analyst: Analyst, limit: Limit, width: int, height: int, connect: int, stdin: TextIO, out: TextIO
+    analyst: Analyst,
+    limit: Limit,
+    width: int,
+    height: int,
+    connect: int,
+    why: bool,
+    stdin: TextIO,
+    out: TextIO,
 ) -> int:
     status = 0
     for line_number, raw in enumerate(stdin, start=1):
         moves = position_of(raw)
         try:
-            answer = review_game(analyst, moves, limit, width=width, height=height, connect=connect).to_json()
+            review = review_game(
+                analyst, moves, limit, width=width, height=height, connect=connect, reasons=why
+            )
+            answer = review.to_json()
         except C4Error as error:
             print(f"line {line_number}: {error}", file=sys.stderr)
             answer = {"moves": moves, "error": str(error)}

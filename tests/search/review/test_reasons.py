@@ -75,3 +75,10 @@ def test_a_reason_s_limit_is_the_ply_s_within_what_is_left() -> None:
     assert reason_limit(Limit(time=1.0, nodes=5000), left) == Limit(time=0.5, nodes=5000)
     assert reason_limit(Limit(depth=4), Limit().start()) == Limit(depth=4)
     assert reason_limit(Limit(depth=4), Limit(time=2.0).start(iter([0.0, 1.0]).__next__)).time == 1.0
+
+
+def test_a_review_without_reasons_is_the_same_review_with_every_why_none() -> None:
+    moves = GAMES[0]
+    plain = review_game(Analyst(), moves, UNLIMITED, reasons=False)
+    assert all(ply.why is None for ply in plain.plies)
+    assert [replace(ply, why=None) for ply in _review(moves).plies] == list(plain.plies)

@@ -98,6 +98,7 @@ def review_game(
     total: Limit | None = None,
     opening_plies: int = 0,
     result: tuple[str, str | None] | None = None,
+    reasons: bool = True,
 ) -> Review:
     """Every move of ``game`` scored and judged by ``analyst``, each ply within ``limit``: the review's
     one entry point, a client of the analysis service.
@@ -109,7 +110,9 @@ def review_game(
     opening): they are scored but judged for no one (``"not chosen"``).
     ``result`` is the game's result and how it ended (``("0-1", "time")``)
     where it did not end on the board (a match game lost on time); by
-    default the board's.  Without a time limit the review gives the same
+    default the board's.  ``reasons`` gives every mistake and blunder the coach's
+    ``why`` (:mod:`c4engine.search.review.reasons`); without them a review of many
+    games costs about half as much.  Without a time limit the review gives the same
     answer every run, as long as the analyst's solver runs on one thread (a
     node budget counts the nodes of every thread, which share the work
     differently each run).
@@ -166,7 +169,7 @@ def review_game(
                 break
         plies = [aside.finish(ply) for ply in reversed(reviewed)]
     judged = _agreeing(plies)  # the verdicts final: now the mistakes and blunders get their reasons
-    reasoned = with_reasons(analyst, positions, judged, limit, budget)
+    reasoned = with_reasons(analyst, positions, judged, limit, budget) if reasons else judged
     outcome, reason = result if result is not None else (final.result, None)
     return Review(
         moves=moves,
