@@ -151,7 +151,7 @@ def test_a_resumed_build_counts_its_kept_leaves_and_estimates_what_is_left(
     leaves = int(capsys.readouterr().out.split("leaves: ")[1].split()[0])
     with sqlite3.connect(tmp_path / "r.c4b.sqlite") as connection:  # as if stopped with 20 leaves to go
         connection.execute("DELETE FROM solved WHERE key IN (SELECT key FROM solved LIMIT 20)")
-    monkeypatch.setattr(c4engine.cli.book, "Progress", _Shown)
+    monkeypatch.setattr(c4engine.cli.book, "ProgressLine", _Shown)
     monkeypatch.setattr(c4engine.cli.book, "LONG_BUILD", 0.0)  # this small build counts as long
     assert main(command) == 0
     first, *_, last = _Shown.updates

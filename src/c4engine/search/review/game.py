@@ -138,11 +138,7 @@ def review_game(
     moves = final.moves
     if not 0 <= opening_plies <= len(moves):
         raise ReviewError(f"{opening_plies} opening plies: the game has {len(moves)} moves")
-    walk = Board(final.width, final.height, final.connect)
-    positions: list[Board] = []
-    for column in moves:
-        positions.append(walk.copy())
-        walk.play(column)
+    positions = _positions_played_in(final)
     if beside is None:
         beside = (os.cpu_count() or 1) > 1
     if budget.limit.time is not None and limit.time is not None and not final.geometry.solver_holds:
@@ -185,6 +181,16 @@ def review_game(
         opening_plies=opening_plies,
         result_reason=reason,
     )
+
+
+def _positions_played_in(final: Board) -> list[Board]:
+    """The position each move of ``final``'s game was played in, the empty board first."""
+    walk = Board(final.width, final.height, final.connect)
+    positions: list[Board] = []
+    for column in final.moves:
+        positions.append(walk.copy())
+        walk.play(column)
+    return positions
 
 
 def _agreeing(plies: list[PlyReview]) -> tuple[PlyReview, ...]:
