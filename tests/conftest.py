@@ -20,6 +20,16 @@ PONS = BENCH_DIR
 """The published benchmark sets, read where the package ships them."""
 
 
+class FakeClock:
+    """A clock that moves only when told: the budget's tests need no sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def run_c4(
     *args: str, stdin: str = "", timeout: float = 120, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import FakeClock
 
 from c4engine.search.engine.negamax import DEFAULT_DEPTH, Engine
 from c4engine.search.limit import MIN_TIME, UNLIMITED, Limit
@@ -34,16 +35,6 @@ def test_the_engine_takes_one_limit() -> None:
     assert made["limit"].default == Limit(depth=DEFAULT_DEPTH)
     for parameters in (search, made):
         assert not {"time_limit", "node_limit", "depth"} & set(parameters)
-
-
-class FakeClock:
-    """A clock that moves only when told: the budget's tests need no sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_started_budget_counts_time_and_nodes_from_its_start() -> None:
