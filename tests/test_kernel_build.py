@@ -125,3 +125,28 @@ def test_the_install_builds_each_shipped_library_once() -> None:
     shipped = [name for batch in values["BATCHES"] for name in batch]
     assert sorted(shipped) == sorted(build.SHIPPED_NAMES)
     assert sorted(shipped + values["EDITABLE_ALSO"]) == sorted(build.ALL_NAMES)
+
+
+def test_reference_counting_is_made_inlinable_at_its_definition_only() -> None:
+    code = (
+        "define i32 @entry(ptr %a) {\n  call void @NRT_incref(ptr %a)\n  ret i32 0\n}\n"
+        "define linkonce_odr void @NRT_incref(ptr %.1) local_unnamed_addr #1 {\n  ret void\n}\n"
+        "attributes #1 = { noinline }\n"
+    )
+    made = build._inlinable(code, "NRT_incref")
+    assert "define linkonce_odr void @NRT_incref(ptr %.1) local_unnamed_addr {" in made
+    assert "call void @NRT_incref(ptr %a)" in made and made.count("#1") == 1  # the group stays, unused
+    assert build._inlinable(code, "NRT_decref") == code  # no such definition: left as it is
+
+
+@pytest.mark.parametrize("name", build.SHIPPED_NAMES)
+def test_a_shipped_library_keeps_no_reference_counting(name: str) -> None:
+    """Its arrays are views with no count: numba's ``NRT_incref``/``NRT_decref`` are inlined and
+    fold away (kernels/build.py, ``_inlinable``), leaving no function of theirs to call."""
+    import ctypes
+
+    path = library.find(name)
+    if path is None:
+        pytest.skip(f"no {name} library was built here")
+    loaded = ctypes.CDLL(str(path))
+    assert not hasattr(loaded, "NRT_incref") and not hasattr(loaded, "NRT_decref")

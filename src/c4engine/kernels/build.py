@@ -351,6 +351,7 @@ def _emitted(entry: Any, dispatcher: Any, name: str) -> bytes:
     kinds = ["i64" if kind is ctypes.c_int64 else "ptr" for kind in entry.ctypes.argtypes]
     code = _without_function(entry.inspect_llvm(), entry.native_name) + _c_entry(name, inner, kinds)
     code = _never_called(code, "NRT_MemInfo_call_dtor")
+    code = _inlinable(_inlinable(code, "NRT_incref"), "NRT_decref")
     # the dispatcher's overload the entry calls (the solver's has one for 64-bit words, one for 128)
     searches = [overload.fndesc.mangled_name for overload in dispatcher.overloads.values()]
     search = next((name for name in searches if name in code), searches[0])
@@ -419,6 +420,25 @@ define i64 @{name}({arguments}) {{
   ret i64 %answer
 }}
 """
+
+
+def _inlinable(code: str, name: str) -> str:
+    """``code`` with function ``name``'s attributes (numba's ``noinline`` among them) dropped, so
+    that LLVM may inline it.
+
+    numba keeps its reference counting (``NRT_incref``, ``NRT_decref``)
+    out of line so that its own pass can pair and remove the calls; the
+    calls left each cost a call, and registers spilt around it, in the
+    search's loop (125 of them in the 7x6 library).  Inlined into the
+    entry, whose arrays are views with no count (a null ``meminfo``), each
+    is a test of a null constant, and goes.  ``code`` is returned as it is
+    when the definition does not look as expected.
+    """
+    definition = re.search(rf"^define [^\n]*@{name}\([^\n]*\) [^\n]*?(#\d+ )?\{{$", code, re.MULTILINE)
+    if definition is None or definition[1] is None:
+        return code
+    line = definition[0]
+    return code[: definition.start()] + line.replace(definition[1], "") + code[definition.end() :]
 
 
 def _never_called(code: str, name: str) -> str:
