@@ -291,6 +291,15 @@ def look_ahead(
 
 
 @njit(cache=True, inline="always")
+def stored_refutation(table: np.ndarray, part: Part, key: Key, ahead: Lookahead, width: int) -> int:
+    """Store what a child found by :func:`look_ahead` proved of its node (a lower bound, that
+    child's move the best) under ``key``, and return that bound: the node's score."""
+    best = stored_column(ahead.refuted, key.mirrored, width)
+    store(table, part.base, key.h, part.shift, ahead.score, UNKNOWN_HIGH, best, 0, part.most)
+    return ahead.score
+
+
+@njit(cache=True, inline="always")
 def rank_moves(
     current: Any,
     mask: Any,
@@ -632,23 +641,11 @@ def _search(
                 # a child's claimeven bound (its side to move began) may refute this node: below the
                 # cutoff's plies this is all that is looked at before the moves are searched
                 ahead = look_ahead(
-                    table,
-                    child,
-                    child_hashes,
-                    opponent,
-                    mask,
-                    possible,
-                    alpha,
-                    beta,
-                    UNKNOWN_LOW,
-                    shape,
-                    False,
-                    True,
-                )
+                    table, child, child_hashes, opponent, mask, possible, alpha, beta, UNKNOWN_LOW, shape,
+                    False, True,
+                )  # fmt: skip
                 if ahead.refuted >= 0:
-                    best = stored_column(ahead.refuted, key.mirrored, width)
-                    store(table, part.base, key.h, part.shift, ahead.score, UNKNOWN_HIGH, best, 0, part.most)
-                    ret = ahead.score
+                    ret = stored_refutation(table, part, key, ahead, width)
                     enter = 0
                     continue
             if stones >= etc_until:
@@ -680,27 +677,14 @@ def _search(
             low = least_score(cells, stones)
             if cutoff:
                 # the children's entries (and claimeven bounds, their side to move having begun)
+                claim = claimeven and stones & 1 and beta <= 1
+                claim = claim and not children_claimeven_hopeless(current, mask, shape)
                 ahead = look_ahead(
-                    table,
-                    child,
-                    child_hashes,
-                    opponent,
-                    mask,
-                    possible,
-                    alpha,
-                    beta,
-                    low,
-                    shape,
-                    True,
-                    claimeven
-                    and stones & 1
-                    and beta <= 1
-                    and not children_claimeven_hopeless(current, mask, shape),
-                )
+                    table, child, child_hashes, opponent, mask, possible, alpha, beta, low, shape,
+                    True, claim,
+                )  # fmt: skip
                 if ahead.refuted >= 0:
-                    best = stored_column(ahead.refuted, key.mirrored, width)
-                    store(table, part.base, key.h, part.shift, ahead.score, UNKNOWN_HIGH, best, 0, part.most)
-                    ret = ahead.score
+                    ret = stored_refutation(table, part, key, ahead, width)
                     enter = 0
                     continue
                 if ahead.dropped:
