@@ -126,3 +126,33 @@ def test_a_time_left_reckoned_by_the_work_is_shown_as_an_estimate() -> None:
     text = ANSI.sub("", stream.getvalue())
     assert "256/312 positions" in text
     assert re.search(r"~1:0[0-2]:\d\d", text), text  # counting down from 1:02:05, never rich's -:--:--
+
+
+def test_plain_lines_come_when_due_from_one_thread_and_stop_with_their_work() -> None:
+    import threading
+    import time
+
+    from c4engine.cli.line_task import LineTask
+
+    threads = threading.active_count()
+    quick = [io.StringIO() for _ in range(50)]
+    for stream in quick:  # a batch's positions, each ended before its first line was due
+        with ProgressLine("solving", stream=stream, show_after=60):
+            pass
+    waiting = [progress.PlainLine(LineTask("solving", None, 0, "", stream, 60)) for stream in quick[:5]]
+    assert threading.active_count() <= threads + 1  # the one ticker, however many lines
+    for line in waiting:
+        line.stop()
+    log = io.StringIO()
+    line = progress.PlainLine(LineTask("solving", 3, 0, "", log, 0.05), hint="bound it", every=0.05)
+    line.advance(1, "so far")
+    deadline = time.monotonic() + 30  # a loaded machine wakes the ticker late, but it wakes
+    while log.getvalue().count("\n") < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    line.stop()
+    written = log.getvalue()
+    time.sleep(0.2)
+    assert log.getvalue() == written  # nothing once stopped
+    assert written.startswith("c4: solving (bound it)\n")
+    assert "\nc4: solving: " in written and "1/3, so far" in written
+    assert all(stream.getvalue() == "" for stream in quick)

@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import math
+import os
 import sys
 import threading
 import time
@@ -67,37 +68,36 @@ PLAIN_EVERY = 10.0
 class PlainLine:
     """The live line's plain form for a pipe or a log: after ``show_after`` seconds a line saying what
     runs (``label``) and how to bound it (``hint``), then every ``every`` seconds the time, the count
-    and the note, each a line of its own (``c4: ...``), written by a timer thread of its own."""
+    and the note, each a line of its own (``c4: ...``), written by the process's one timer thread
+    (:class:`_Ticker`)."""
 
     def __init__(self, task: LineTask, *, hint: str | None = None, every: float = PLAIN_EVERY) -> None:
         self._label, self._total, self._done, self._unit = task.label, task.total, task.done, task.unit
         self._stream, self._hint, self._note = task.stream, hint, ""
         self._start = time.monotonic()
-        self._stopped = threading.Event()
-        self._lock = threading.Lock()
-        if task.show_after <= 0:
+        self._every = every
+        self._shown = task.show_after <= 0
+        if self._shown:
             self._first()  # at once, before the work starts
-        self._thread = threading.Thread(target=self._run, args=(task.show_after, every), daemon=True)
-        self._thread.start()
+        _Ticker.shared().add(self, self._start + (every if self._shown else task.show_after))
 
     def _first(self) -> None:
         self._write(f"{self._label} ({self._hint})" if self._hint else f"{self._label} ...")
 
-    def _run(self, show_after: float, every: float) -> None:
-        if show_after > 0:
-            if self._stopped.wait(show_after):
-                return
+    def tick(self) -> float:
+        """Write the line due now (the ticker's call); the seconds until the next."""
+        if not self._shown:
+            self._shown = True
             self._first()
-        while not self._stopped.wait(every):
+        else:
             count = f"{self._done:,}" + ("" if self._total is None else f"/{self._total:,}") + self._unit
             parts = [format_duration(time.monotonic() - self._start)]
             parts += [count] * (self._total is not None or self._done > 0) + [self._note] * bool(self._note)
             self._write(f"{self._label}: {', '.join(parts)}")
+        return self._every
 
     def _write(self, text: str) -> None:
-        with self._lock:
-            if not self._stopped.is_set():
-                print(f"c4: {text}", file=self._stream, flush=True)
+        print(f"c4: {text}", file=self._stream, flush=True)
 
     def advance(self, count: int, note: str | None) -> None:
         self._done += count
@@ -112,9 +112,60 @@ class PlainLine:
         self._total = self._total if total is None else total
 
     def stop(self) -> None:
-        with self._lock:
-            self._stopped.set()
-        self._thread.join()
+        """Write no more (once this returns, the ticker is not writing this line either)."""
+        _Ticker.shared().remove(self)
+
+
+class _Ticker:
+    """The one timer thread that writes every plain line of the process when it is due.
+
+    Started with the first line; a line joins and leaves it, with no thread of
+    its own: a thread started and joined for each position of a batch on a
+    pipe (``c4 solve < positions``) took about a millisecond a position.
+    A line is written with the ticker's lock held, so :meth:`remove` returns
+    only once no write of that line is under way.
+    """
+
+    _shared: _Ticker | None = None
+
+    def __init__(self) -> None:
+        self._due: dict[PlainLine, float] = {}
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="c4-plain-lines", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def shared(cls) -> _Ticker:
+        """The process's ticker (a forked child starts its own: threads do not survive a fork)."""
+        if cls._shared is None:
+            cls._shared = _Ticker()
+        return cls._shared
+
+    def add(self, line: PlainLine, due: float) -> None:
+        with self._changed:
+            self._due[line] = due
+            self._changed.notify()
+
+    def remove(self, line: PlainLine) -> None:
+        with self._changed:
+            self._due.pop(line, None)
+
+    def _run(self) -> None:
+        with self._changed:
+            while True:
+                now = time.monotonic()
+                for line, due in list(self._due.items()):
+                    if due <= now:
+                        self._due[line] = now + line.tick()
+                self._changed.wait(min(self._due.values()) - now if self._due else None)
+
+
+def _forget_ticker() -> None:
+    _Ticker._shared = None
+
+
+if hasattr(os, "register_at_fork"):  # no fork on Windows
+    os.register_at_fork(after_in_child=_forget_ticker)
 
 
 class ProgressLine:
