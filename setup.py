@@ -35,10 +35,11 @@ BATCHES = [["any", "engine"], ["wide"]]
 names: the solver's for every size up to 64 bits and the engine's; the solver's past 64 bits), about
 as long as each other."""
 
-EDITABLE_ALSO = ["7x6x4"]
-"""What ``pip install -e .`` builds besides (into the last batch): a working copy's tests and benchmarks
-(scripts/test.sh, benchmarks/compare_reference.py) measure the standard board's own library from the
-first run, not the one for every size while it builds in the background."""
+EDITABLE_ALSO = [["7x6x4", "8x8x4", "7x9x4"], ["10x6x4", "9x7x4", "9x7x5"]]
+"""What ``pip install -e .`` builds besides, batch by batch (kernels.build.ALL_NAMES): a working
+copy's tests and benchmarks (scripts/test.sh, benchmarks/compare_reference.py) measure each
+specialised geometry's own library from the first run, not the one for every size while it builds
+in the background."""
 
 
 _RUN_BUILD = (
@@ -64,7 +65,9 @@ class BuildPyWithKernels(build_py):
         editable = bool(getattr(self, "editable_mode", False))
         # an editable install runs from the source tree: its libraries go to the kernels' cache folder
         into = [] if editable else ["--into", str(Path(self.build_lib) / "c4engine" / "kernels" / "compiled")]
-        batches = [*BATCHES[:-1], BATCHES[-1] + EDITABLE_ALSO] if editable else BATCHES
+        batches = BATCHES
+        if editable:
+            batches = [batch + also for batch, also in zip(BATCHES, EDITABLE_ALSO, strict=True)]
         began = time.perf_counter()
         with tempfile.TemporaryDirectory() as scratch:
             environment = dict(os.environ)  # pip's isolated build environment: its numba

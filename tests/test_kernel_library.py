@@ -19,7 +19,7 @@ from c4engine import Board
 from c4engine.geometry import fits_64_bits
 from c4engine.kernels import build, heuristic, layout, library
 from c4engine.kernels.memory import CArray
-from c4engine.kernels.solve import busy_slot, kernel_for, shared_key
+from c4engine.kernels.solve import _generic_kernel, busy_slot, kernel_for, shared_key
 from c4engine.kernels.transposition import TABLE_HEADER, Table
 from c4engine.search.engine import compiled as compiled_engine
 from c4engine.search.engine.evaluators import areas, windows
@@ -30,16 +30,17 @@ NEAR_BITS = 18  # a near-end part too, for positions with at most 14 empty cells
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every library there is to build (:data:`build.ALL_NAMES`: those an install builds and the
-    standard board's), in a folder of their own."""
+    """The libraries an install builds (:data:`build.SHIPPED_NAMES`), the standard board's and one
+    specialised board's past 64 bits (10x6), in a folder of their own."""
     made = tmp_path_factory.mktemp("library")
     if library.compiler() is None:
         pytest.skip("no C compiler to link the library with")
+    names = (*build.SHIPPED_NAMES, "7x6x4", "10x6x4")
+    assert set(names) <= set(build.ALL_NAMES)
     # as setup.py builds them: in a process of its own (a compile deep in pytest's stack costs more)
-    command = [sys.executable, "-m", "c4engine.kernels.build", "--into", str(made)]
+    command = [sys.executable, "-m", "c4engine.kernels.build", *names, "--into", str(made)]
     told = subprocess.run(command, capture_output=True, text=True, check=True).stdout.splitlines()
-    assert "7x6x4" in build.ALL_NAMES
-    for name in build.ALL_NAMES:
+    for name in names:
         assert library.named_path(name, made).is_file()
         assert any(line.startswith(f"built the {name} kernel library") for line in told)
     return made
@@ -146,11 +147,29 @@ def test_the_library_for_every_size_searches_as_numbas_generic_kernel(
     assert native is not None
     status, rows, table = _solve_boards(native, boards)
     assert status == layout.DONE
-    numba_status, numba_rows, numba_table = _solve_boards(_numba(width, height, connect), boards)
+
+    def generic(args: layout.KernelArgs) -> int:  # numba's, even for a specialised geometry
+        return int(_generic_kernel(args, width, height, connect))
+
+    numba_status, numba_rows, numba_table = _solve_boards(library.numba_caller(generic), boards)
     assert numba_status == layout.DONE
     assert np.array_equal(rows, numba_rows)  # the same scores, nodes and moves
     assert np.array_equal(table, numba_table)
     assert len(set(rows[:, layout.R_SCORE].tolist())) > 1  # positions that differ
+
+
+def test_a_board_past_64_bits_with_its_own_library_searches_as_the_one_for_every_size(folder: Path) -> None:
+    """10x6's sizes compiled in (:data:`c4engine.kernels.SPECIALISED`): the same search, node for node."""
+    assert (10, 6, 4) in c4engine.kernels.SPECIALISED
+    boards = _random_boards(10, 6, 4, 40, 12)
+    own, every_size = library.load(10, 6, 4, folder), library.load_any_size(10, 6, 4, folder)
+    assert own is not None and every_size is not None
+    status, rows, table = _solve_boards(own, boards)
+    assert status == layout.DONE
+    wide_status, wide_rows, wide_table = _solve_boards(every_size, boards)
+    assert wide_status == layout.DONE
+    assert np.array_equal(rows, wide_rows) and np.array_equal(table, wide_table)
+    assert len(set(rows[:, layout.R_SCORE].tolist())) > 1
 
 
 @pytest.mark.parametrize(("width", "height", "connect", "depth"), [(7, 6, 4, 6), (8, 7, 4, 5), (6, 7, 5, 5)])

@@ -44,11 +44,14 @@ _HERE = Path(__file__).resolve().parent
 SOURCE_DIGEST = sha256(b"".join(path.read_bytes() for path in sorted(_HERE.glob("*.py")))).hexdigest()
 """A digest of every kernel source file."""
 
-SPECIALISED: Final = frozenset({(7, 6, 4)})
+SPECIALISED: Final = frozenset({(7, 6, 4), (8, 8, 4), (9, 7, 4), (10, 6, 4), (7, 9, 4), (9, 7, 5)})
 """Geometries (width, height, connect) whose solver kernel has the sizes compiled in
-(:func:`c4engine.kernels.solve.kernel_for`).  Each costs a first compile of about 11 CPU
-seconds, so only the standard board has one; every other geometry shares
-``_generic_kernel``, compiled once, so a new board size (a web page's, a tuning run's)
+(:func:`c4engine.kernels.solve.kernel_for`): the standard board and the common ones past 64
+bits, whose two-word shifts and masks then fold (10x6's mid-game searches in about 0.55 of the
+time of the kernel for every size past 64 bits, the same nodes: docs/benchmarks.md, "Boards
+past 64 bits").  Each costs a compile of its own (its library about a CPU minute, built in the
+background on first use while the library for every size answers), so every other geometry
+shares ``_generic_kernel``, compiled once: a new board size (a web page's, a tuning run's)
 costs nothing to start."""
 
 LIBRARY_PREFIX = "c4solve-"

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from c4engine.geometry import fits_64_bits
 from c4engine.kernels import SPECIALISED, cache_dir
 from c4engine.kernels.library import (
     ANY_SIZE,
@@ -280,7 +281,7 @@ def _solver_entry(width: int, height: int, connect: int, wide: bool = False) -> 
 
         return any_size, _generic_kernel
 
-    unpack = unpacker(())
+    unpack = unpacker(() if fits_64_bits(width, height) else (2,))
 
     kernel = kernel_for(width, height, connect)
 

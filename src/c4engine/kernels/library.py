@@ -136,9 +136,8 @@ def find(name: str, folder: Path | None = None) -> Path | None:
 def has_library(width: int, height: int, connect: int) -> bool:
     """Whether the geometry's solver has a shared library here, its own or the one for every size
     (loading it is then a matter of milliseconds, where numba takes about half a second)."""
-    if not fits_64_bits(width, height):
-        return find(WIDE) is not None
-    return any(find(name) is not None for name in (geometry_name(width, height, connect), ANY_SIZE))
+    every_size = ANY_SIZE if fits_64_bits(width, height) else WIDE
+    return any(find(name) is not None for name in (geometry_name(width, height, connect), every_size))
 
 
 def _entry(name: str, entry: str, arguments: list[Any], folder: Path | None) -> Any:
@@ -159,7 +158,7 @@ def _entry(name: str, entry: str, arguments: list[Any], folder: Path | None) -> 
 def load(width: int, height: int, connect: int, folder: Path | None = None) -> Kernel | None:
     """The geometry's kernel from its own shared library, or None when there is none (or it will not load)."""
     entry = _entry(geometry_name(width, height, connect), ENTRY, _ARGUMENTS, folder)
-    return None if entry is None else _caller(entry, (), 1)
+    return None if entry is None else _caller(entry, (), 1 if fits_64_bits(width, height) else 2)
 
 
 def load_any_size(width: int, height: int, connect: int, folder: Path | None = None) -> Kernel | None:
