@@ -161,7 +161,7 @@ def test_the_library_for_every_size_searches_as_numbas_generic_kernel(
 def test_a_board_past_64_bits_with_its_own_library_searches_as_the_one_for_every_size(folder: Path) -> None:
     """10x6's sizes compiled in (:data:`c4engine.kernels.SPECIALISED`): the same search, node for node."""
     assert (10, 6, 4) in c4engine.kernels.SPECIALISED
-    boards = _random_boards(10, 6, 4, 40, 12)
+    boards = _random_boards(10, 6, 4, 44, 12)
     own, every_size = library.load(10, 6, 4, folder), library.load_any_size(10, 6, 4, folder)
     assert own is not None and every_size is not None
     status, rows, table = _solve_boards(own, boards)
