@@ -218,16 +218,15 @@ def main() -> None:
     warm_up(None)
     print(f"{platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs")
     print(f"load before: {os.getloadavg()}")
+    extra = ("--no-why",) if args.no_why else ()
     if args.against is not None or args.against_threads is not None:
-        mine = Side(None, args.threads, ("--no-why",) if args.no_why else ())
+        mine = Side(None, args.threads, extra)
         compare(games, args.time, mine, Side(args.against, args.against_threads))
         return
     print(f"{'plies':>5} {'wall s':>7} {'cpu s':>6} {'exact':>5}  verdicts  moves")
     figures = Figures()
     for moves in games:
-        wall, cpu, data = review(
-            moves, args.time, threads=args.threads, extra=("--no-why",) if args.no_why else ()
-        )
+        wall, cpu, data = review(moves, args.time, threads=args.threads, extra=extra)
         figures.add(wall, cpu, data)
         exact = "yes" if figures.exact[-1] else "NO"
         print(f"{len(moves):>5} {wall:>7.2f} {cpu:>6.2f} {exact:>5}  {_verdicts(data)}  {moves}", flush=True)

@@ -79,7 +79,8 @@ class PlainLine:
         self._shown = task.show_after <= 0
         if self._shown:
             self._first()  # at once, before the work starts
-        _Ticker.shared().add(self, self._start + (every if self._shown else task.show_after))
+        self._ticker = _Ticker.shared()  # the one it leaves at stop(), even after a fork
+        self._ticker.add(self, self._start + (every if self._shown else task.show_after))
 
     def _first(self) -> None:
         self._write(f"{self._label} ({self._hint})" if self._hint else f"{self._label} ...")
@@ -113,7 +114,7 @@ class PlainLine:
 
     def stop(self) -> None:
         """Write no more (once this returns, the ticker is not writing this line either)."""
-        _Ticker.shared().remove(self)
+        self._ticker.remove(self)
 
 
 class _Ticker:
@@ -127,6 +128,7 @@ class _Ticker:
     """
 
     _shared: _Ticker | None = None
+    _making = threading.Lock()  # lines made on two threads at once share one ticker
 
     def __init__(self) -> None:
         self._due: dict[PlainLine, float] = {}
@@ -137,9 +139,10 @@ class _Ticker:
     @classmethod
     def shared(cls) -> _Ticker:
         """The process's ticker (a forked child starts its own: threads do not survive a fork)."""
-        if cls._shared is None:
-            cls._shared = _Ticker()
-        return cls._shared
+        with cls._making:
+            if cls._shared is None:
+                cls._shared = _Ticker()
+            return cls._shared
 
     def add(self, line: PlainLine, due: float) -> None:
         with self._changed:
@@ -162,6 +165,7 @@ class _Ticker:
 
 def _forget_ticker() -> None:
     _Ticker._shared = None
+    _Ticker._making = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):  # no fork on Windows
