@@ -1,11 +1,10 @@
 """Building the kernels' shared libraries (kernels/build.py): what a build does when it cannot link,
-how it rewrites numba's LLVM IR, and numba's inlining made quicker without changing what it makes."""
+and how it rewrites numba's LLVM IR."""
 
 from __future__ import annotations
 
 import ast
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -35,80 +34,35 @@ def test_a_failed_build_is_not_tried_again(tmp_path: Path, monkeypatch: pytest.M
     assert build.build(7, 6, 4, folder) is None
 
 
-def test_the_search_is_marked_for_inlining_at_its_definition_only() -> None:
+def test_every_function_but_the_entry_is_marked_for_inlining() -> None:
     code = (
-        "define i32 @entry(ptr %a) {\n  %r = call i32 @search(ptr %a)\n  ret i32 %r\n}\n"
-        "define linkonce_odr i32 @search(ptr %a) local_unnamed_addr {\n  ret i32 0\n}\n"
+        "define i64 @c4_solve(ptr %a) {\n  %r = call i64 @search(ptr %a)\n  ret i64 %r\n}\n"
+        "define linkonce_odr i64 @search(ptr %a) local_unnamed_addr #0 {\n  ret i64 0\n}\n"
+        "define void @apart(ptr %a) noinline {\n  ret void\n}\n"
+        "define void @grouped(ptr %a) #1 {\n  ret void\n}\n"
+        "declare void @elsewhere(ptr)\n"
+        "attributes #0 = { nounwind }\nattributes #1 = { nounwind noinline }\n"
     )
-    marked = build._inlined(code, "search")
-    assert "@search(ptr %a) local_unnamed_addr alwaysinline {" in marked
-    assert marked.count("alwaysinline") == 1 and "call i32 @search(ptr %a)" in marked
-    assert build._inlined(code, "elsewhere") == code  # no such definition: left as it is
-    never = code.replace("local_unnamed_addr {", "noinline {")
-    assert build._inlined(never, "search") == never
+    marked = build._all_inlined(code, "c4_solve")
+    assert "@search(ptr %a) local_unnamed_addr #0 alwaysinline {" in marked
+    assert marked.count("alwaysinline") == 1  # not the entry, nor what must stay out of line
+    assert "call i64 @search(ptr %a)" in marked and "declare void @elsewhere(ptr)" in marked
+    assert build._all_inlined(marked, "c4_solve") == marked
 
 
-# Three functions inlined by numba into one another, with branches and a loop: blocks enough that
-# each block's copy of the callee's scope would be a copy of its own.
-_INLINED = """
-import sys
-from numba import njit
-from numba.core import ir
+@pytest.mark.parametrize("name", build.SHIPPED_NAMES)
+def test_a_shipped_library_is_its_entry_alone(name: str) -> None:
+    """Every numba function the entry calls is inlined into it (``_all_inlined``): the library
+    defines no function of numba's but the entry's own (numba's cfunc, which the C entry calls)."""
+    import shutil
 
-if sys.argv[1] == "shared":
-    from c4engine.kernels.build import _share_scope_copies
-    _share_scope_copies()
-    copy_scope, copies = ir.Scope.__deepcopy__, []
-    ir.Scope.__deepcopy__ = lambda scope, memo: copies.append(scope) or copy_scope(scope, memo)
-
-@njit(inline="always")
-def step(x, y):
-    if x > y:
-        x -= y
-    elif x == y:
-        x = x * 3 + 1
-    else:
-        y -= x
-    return x, y
-
-@njit(inline="always")
-def walk(x, y, n):
-    total = 0
-    for _ in range(n):
-        x, y = step(x, y)
-        if x & 1:
-            total += x
-        else:
-            total ^= y
-    return total
-
-@njit
-def outer(x, y, n):
-    return walk(x, y, n) + walk(y, x, n)
-
-print(outer(27, 5, 40))
-print(sys.argv[1] != "shared" or len(copies) > 0)  # the shared copy did the copying
-print(outer.inspect_llvm(outer.signatures[0]))
-"""
-
-
-def test_numba_inlines_the_same_code_with_one_scope_copy_a_call(tmp_path: Path) -> None:
-    """:func:`build._share_scope_copies` changes how numba copies, not what it compiles: the
-    same answer and the same LLVM IR, byte for byte, as numba's own copies give."""
-    made = {}
-    for how in ("numba's own", "shared"):
-        done = subprocess.run(
-            [sys.executable, "-c", _INLINED, how],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"},
-        )
-        answer, copied, code = done.stdout.split("\n", 2)
-        assert copied == "True"
-        made[how] = (answer, code)
-    assert made["shared"] == made["numba's own"]
-    assert "define" in made["shared"][1]
+    path = library.find(name)
+    if path is None or shutil.which("nm") is None:
+        pytest.skip(f"no {name} library was built here, or no nm to read it")
+    listed = subprocess.run(["nm", "--defined-only", str(path)], capture_output=True, text=True, check=True)
+    functions = [line.split()[2] for line in listed.stdout.splitlines() if line.split()[1] in "TtWw"]
+    numbas = [function for function in functions if function.startswith("_ZN")]
+    assert len(numbas) == 1, numbas
 
 
 def test_the_install_builds_each_shipped_library_once() -> None:

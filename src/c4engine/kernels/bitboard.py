@@ -141,7 +141,7 @@ def fast_path(height: int, connect: int, bits: int = 64) -> bool:
     return connect == 4 and 3 * (height + 2) < bits
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cells4(p: np.uint64, s: np.uint64) -> np.uint64:
     # Both-sided runs along one non-vertical direction, connect 4.
     t = (p << s) & (p << (s + s))
@@ -153,7 +153,7 @@ def _cells4(p: np.uint64, s: np.uint64) -> np.uint64:
     return r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def winning_cells4(stones: np.uint64, mask: np.uint64, height: int, board: np.uint64) -> np.uint64:
     """Connect-4 fast path: empty cells completing a line of 4 for ``stones``."""
     h = np.uint64(height)
@@ -164,7 +164,7 @@ def winning_cells4(stones: np.uint64, mask: np.uint64, height: int, board: np.ui
     return r & (board ^ mask)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cells_n(p: np.uint64, s: np.uint64, connect: int) -> np.uint64:
     # Cells with k stones just below them (shift s) and connect-1-k just above.
     result = p ^ p  # 0 of p's word type
@@ -199,7 +199,7 @@ def winning_cells_n(
     return r & (board ^ mask)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def winning_cells(
     stones: np.uint64,
     mask: np.uint64,
@@ -215,7 +215,7 @@ def winning_cells(
     return winning_cells_n(stones, mask, height, connect, directions, board)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def has_line(stones: np.uint64, height: int, connect: int, directions: int) -> bool:
     """Whether ``stones`` hold ``connect`` in a row."""
     shifts = (np.uint64(1), np.uint64(height + 1), np.uint64(height), np.uint64(height + 2))
@@ -275,7 +275,7 @@ class Shape(NamedTuple):
     """The cells of the 2nd, 4th, ... rows (:func:`even_row_cells`)."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def board_shape(width: int, height: int, connect: int, zero: Any = U0) -> Shape:
     """The :class:`Shape` of a board, its masks words of ``zero``'s type.
 

@@ -32,7 +32,7 @@ class Window(NamedTuple):
     score: int
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def narrowed(alpha: int, beta: int, lower: int, upper: int) -> Window:
     """The window ``[alpha, beta)`` narrowed by ``lower <= score <= upper``, tested in that order:
     its score is ``alpha`` when the lower bound meets ``beta``, else ``beta`` when the upper one
@@ -53,19 +53,19 @@ def narrowed(alpha: int, beta: int, lower: int, upper: int) -> Window:
     return Window(alpha, beta, OPEN)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def least_score(cells: int, stones: int) -> int:
     """The least a side to move scores when the opponent cannot win with its next stone."""
     return -win_score(cells, stones + 3)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def most_score(cells: int, stones: int) -> int:
     """The most a side to move scores when it cannot win with its next stone."""
     return win_score(cells, stones + 2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def static_window(current: Any, mask: Any, stones: int, alpha: int, beta: int, shape: Shape) -> Window:
     """``[alpha, beta)`` narrowed by the scores possible with the stones left and, on a board of
     even height where the side to move began, by :func:`claimeven_bound`: for a node neither
@@ -80,7 +80,7 @@ def static_window(current: Any, mask: Any, stones: int, alpha: int, beta: int, s
     return narrowed(window.alpha, beta, window.alpha, high)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def claimeven_bound(current: Any, mask: Any, shape: Shape) -> int:
     """An upper bound on the score of the side to move from Allis' claimeven, on a board of even
     height holding an even number of stones (the side to move is the one that began): 0 or -1, or
@@ -100,7 +100,7 @@ def claimeven_bound(current: Any, mask: Any, shape: Shape) -> int:
     return -1 if has_line(follower, shape.height, shape.connect, shape.directions) else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def children_claimeven_hopeless(current: Any, mask: Any, shape: Shape) -> bool:
     """Whether :func:`claimeven_bound` proves nothing after any move from (``current``, ``mask``),
     found with one line test instead of one a move.

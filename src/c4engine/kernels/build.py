@@ -2,9 +2,9 @@
 
 :func:`build` wraps the compiled kernel of a geometry in a C entry point (a
 numba ``cfunc`` on raw pointers), has LLVM emit it as position-independent
-machine code for this CPU -- the same code numba runs, the search inlined
-into the entry (:func:`_inlined`) -- and links it with the system's C
-compiler into a shared library.  numba's own C wrapper, which would need
+machine code for this CPU -- every numba function it calls inlined into it
+by LLVM (:func:`_all_inlined`) -- and links it with the system's C compiler
+into a shared library.  numba's own C wrapper, which would need
 numba's runtime, is rewritten away in the LLVM IR (:func:`_without_function`,
 :func:`_c_entry`, :func:`_never_called`).  This module imports numba and
 llvmlite, and runs only in a process of its own: ``setup.py`` at install,
@@ -13,9 +13,13 @@ llvmlite, and runs only in a process of its own: ``setup.py`` at install,
 :func:`~c4engine.kernels.library.build_in_background`); a process that only
 loads a library never imports it.
 
-A build compiles with numba from scratch (about a minute of CPU for a
-solver's library, half a gigabyte): numba's copies of an inlined function's
-IR are the most of it (:func:`_share_scope_copies`).
+A build compiles with numba from scratch (about 20 CPU seconds for a
+solver's library, a third of a gigabyte).  numba compiles each kernel
+function on its own and unoptimised (:func:`main` sets ``NUMBA_OPT=0``);
+LLVM's O3 pipeline then runs once over the entry with everything inlined.
+Inlined at numba's IR level instead (``inline="always"``), the search was one
+very large function for numba's own passes, and each function optimised
+twice: 57 CPU seconds and 600 MB a library (docs/benchmarks.md, "The install").
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import os
 import re
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -140,13 +145,14 @@ def build_shipped(
 
 def _numba_tools() -> tuple[Any, Any, Any, Any]:
     """numba's ``carray``, ``cfunc`` and ``types``, and an intrinsic ``pointer(address, dtype)``:
-    the int64 ``address`` as a pointer to values of numpy type ``dtype``; numba's inlining made
-    quicker for the compile to come (:func:`_share_scope_copies`)."""
+    the int64 ``address`` as a pointer to values of numpy type ``dtype``."""
     from numba import carray, cfunc, types  # type: ignore[attr-defined]
+    from numba.core.errors import NumbaWarning
     from numba.extending import intrinsic
 
-    _share_scope_copies()
-
+    # the functions an entry calls, compiled for it, hold the entry's function values and are not
+    # cached: the library is the build's product, not numba's cache
+    warnings.filterwarnings("ignore", "Cannot cache compiled function", NumbaWarning)
     c_pointer: Any = types.CPointer
 
     @intrinsic
@@ -161,65 +167,8 @@ def _numba_tools() -> tuple[Any, Any, Any, Any]:
     return carray, cfunc, types, as_pointer
 
 
-_scope_copies: dict[int, tuple[Any, Any]] | None = None
-"""While numba inlines one call (:func:`_share_scope_copies`): each scope copied so far, by the
-original's id, with the original (kept alive, so that its id is not reused)."""
-
-
-def _share_scope_copies() -> None:
-    """Have numba copy an inlined function's variable scope once per inlined call, not once per block.
-
-    To inline a call (``inline="always"``) numba copies the callee's IR
-    block by block, each block on its own: every block's copy gets a copy
-    of the whole function's scope, every variable in it.  The cost grows
-    as blocks times variables: for the solver's search, inlined into the
-    batch loop and that into the kernel, it was two thirds of a library's
-    compile (about 165 CPU s and 2.3 GB for each solver library; numba
-    issue 8989).  Within one inlined call every block's scope is a copy of
-    the same one, and numba treats them as one (it renames the first and
-    drops the rest), so here they share one copy: the same IR, the same
-    library byte for byte (docs/benchmarks.md, "The install"), in about a
-    third of the time and a quarter of the memory.  Done once a process, and
-    only where numba's IR is as this expects (its ``Scope`` without a copy
-    of its own, ``InlineWorker.inline_ir``); elsewhere numba copies as it did.
-    """
-    from numba.core import inline_closurecall, ir
-
-    scope_type: Any = ir.Scope  # numba's classes, changed in place
-    worker_type: Any = inline_closurecall.InlineWorker
-    if "__deepcopy__" in vars(scope_type) or not hasattr(worker_type, "inline_ir"):
-        return  # already done here, or a numba this was not written for
-
-    def copy_scope(scope: Any, memo: dict[int, Any]) -> Any:
-        import copy
-
-        held = None if _scope_copies is None else _scope_copies.get(id(scope))
-        if held is not None:
-            memo[id(scope)] = held[1]
-            return held[1]
-        made = object.__new__(type(scope))
-        memo[id(scope)] = made  # its variables point back at it: at the copy, not the original
-        made.__dict__.update(copy.deepcopy(scope.__dict__, memo))
-        if _scope_copies is not None:
-            _scope_copies[id(scope)] = (scope, made)
-        return made
-
-    inline_ir = worker_type.inline_ir
-
-    def inline_sharing_copies(worker: Any, *arguments: Any, **options: Any) -> Any:
-        global _scope_copies
-        outer, _scope_copies = _scope_copies, {}
-        try:
-            return inline_ir(worker, *arguments, **options)
-        finally:
-            _scope_copies = outer
-
-    scope_type.__deepcopy__ = copy_scope
-    worker_type.inline_ir = inline_sharing_copies
-
-
-def _solver_entry(width: int, height: int, connect: int, wide: bool = False) -> tuple[Any, Any]:
-    """The solver's C entry point (a numba ``cfunc``) and the numba kernel it calls: with the
+def _solver_entry(width: int, height: int, connect: int, wide: bool = False) -> Any:
+    """The solver's C entry point (a numba ``cfunc``): with the
     geometry's sizes compiled in, or, for width 0, the sizes in three more words (``wide``: for
     the boards past 64 bits, whose words take two uint64)."""
     import numpy as np
@@ -279,7 +228,7 @@ def _solver_entry(width: int, height: int, connect: int, wide: bool = False) -> 
             width, height, connect = w[fields], w[fields + 1], w[fields + 2]
             return _generic_kernel(unpack_any(w, count, width, height), width, height, connect)
 
-        return any_size, _generic_kernel
+        return any_size
 
     unpack = unpacker(() if fits_64_bits(width, height) else (2,))
 
@@ -289,18 +238,18 @@ def _solver_entry(width: int, height: int, connect: int, wide: bool = False) -> 
     def entry(words, count):  # type: ignore[no-untyped-def]
         return kernel(unpack(carray(words, (fields,)), count, width, height))  # the sizes: constants
 
-    return entry, kernel
+    return entry
 
 
 def _object_code(width: int, height: int, connect: int) -> bytes:
     """The geometry's kernel's entry point as a position-independent object file for this CPU."""
-    return _emitted(*_solver_entry(width, height, connect), ENTRY)
+    return _emitted(_solver_entry(width, height, connect), ENTRY)
 
 
 def _any_size_object_code(wide: bool) -> bytes:
     """The entry point of the solver for every size (:data:`ANY_SIZE`; :data:`WIDE` past 64 bits) as an
     object file."""
-    return _emitted(*_solver_entry(0, 0, 0, wide), ENTRY)
+    return _emitted(_solver_entry(0, 0, 0, wide), ENTRY)
 
 
 def _engine_object_code() -> bytes:
@@ -340,12 +289,12 @@ def _engine_object_code() -> bytes:
             carray(pointer(w[26], i64), (S_SIZE,)), carray(pointer(w[27], f64), (1,)), w[28],
         )  # fmt: skip
 
-    return _emitted(entry, run, ENGINE_ENTRY)
+    return _emitted(entry, ENGINE_ENTRY)
 
 
-def _emitted(entry: Any, dispatcher: Any, name: str) -> bytes:
-    """numba's ``cfunc`` ``entry`` as C function ``name`` in an object file for this CPU, the numba
-    function ``dispatcher`` it calls (compiled for the entry's types by now) inlined into it."""
+def _emitted(entry: Any, name: str) -> bytes:
+    """numba's ``cfunc`` ``entry`` as C function ``name`` in an object file for this CPU, every numba
+    function it calls inlined into it."""
     import llvmlite.binding as llvm  # type: ignore[import-untyped]
 
     inner = entry.native_name.removeprefix("cfunc.")
@@ -353,10 +302,7 @@ def _emitted(entry: Any, dispatcher: Any, name: str) -> bytes:
     code = _without_function(entry.inspect_llvm(), entry.native_name) + _c_entry(name, inner, kinds)
     code = _never_called(code, "NRT_MemInfo_call_dtor")
     code = _inlinable(_inlinable(code, "NRT_incref"), "NRT_decref")
-    # the dispatcher's overload the entry calls (the solver's has one for 64-bit words, one for 128)
-    searches = [overload.fndesc.mangled_name for overload in dispatcher.overloads.values()]
-    search = next((name for name in searches if name in code), searches[0])
-    module = llvm.parse_assembly(_inlined(code, search))
+    module = llvm.parse_assembly(_all_inlined(code, name))
     module.verify()
     machine = llvm.Target.from_default_triple().create_target_machine(
         cpu=llvm.get_host_cpu_name(),
@@ -373,24 +319,29 @@ def _emitted(entry: Any, dispatcher: Any, name: str) -> bytes:
     return bytes(machine.emit_object(module))
 
 
-def _inlined(code: str, name: str) -> str:
-    """LLVM IR ``code`` with function ``name``, the search, marked to be inlined into the entry.
+def _all_inlined(code: str, entry: str) -> str:
+    """LLVM IR ``code`` with every function it defines but C function ``entry`` marked to be inlined.
 
-    Inside the entry the arrays' shapes are constants, so the search's
-    index arithmetic folds, and its values stay in registers instead of
-    crossing a call: 5-11 % less time in the set-by-set comparisons
-    (docs/benchmarks-log.md).  ``code`` is returned as it is when the
-    definition does not look as expected.
+    numba compiles each kernel function on its own; inlined, the arrays'
+    shapes are constants inside the entry, so the search's index arithmetic
+    folds and its values stay in registers instead of crossing calls
+    (5-11 % less time for the search alone, docs/benchmarks-log.md).  A
+    function that must stay out of line (``noinline``, on its line or in its
+    attribute group) is left as it is.
     """
-    definition = re.search(rf'^define [^\n]*@"?{re.escape(name)}"?\(', code, re.MULTILINE)
-    if definition is None:
-        return code
-    start = definition.start()
-    end = code.index("\n", start)
-    line = code[start:end]
-    if not line.endswith(" {") or "noinline" in line:
-        return code
-    return code[:start] + line[:-1] + "alwaysinline {" + code[end:]
+    kept_apart = {
+        group
+        for group, attributes in re.findall(r"^attributes (#\d+) = \{([^}]*)\}", code, re.MULTILINE)
+        if "noinline" in attributes.split()
+    }
+    lines = code.split("\n")
+    for at, line in enumerate(lines):
+        if not line.startswith("define ") or not line.endswith(" {") or f"@{entry}(" in line:
+            continue
+        if "noinline" in line or "alwaysinline" in line or kept_apart & set(re.findall(r"#\d+", line)):
+            continue
+        lines[at] = line[:-1] + "alwaysinline {"
+    return "\n".join(lines)
 
 
 def _without_function(code: str, name: str) -> str:
@@ -462,6 +413,9 @@ def main(arguments: list[str]) -> int:
     """``python -m c4engine.kernels.build [NAME...] [--into FOLDER]``: build libraries ``NAME``
     (see :func:`build_named`; all of :data:`ALL_NAMES` if none) into ``FOLDER`` (the cache
     folder if not given), a line for each; 1 if one could not be built."""
+    # numba's optimisation of each function on its own is wasted on code LLVM then inlines and
+    # optimises whole (_emitted): read when numba is imported, which no build has done yet
+    os.environ["NUMBA_OPT"] = "0"
     folder = None
     if "--into" in arguments:
         at = arguments.index("--into")

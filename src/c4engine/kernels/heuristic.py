@@ -85,7 +85,7 @@ WIN_SCORE = 1e9  # engine.WIN_SCORE
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def evaluate(
     own: np.uint64,
     other: np.uint64,
@@ -117,7 +117,7 @@ def evaluate(
     return score
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _slot(key: np.uint64, bits: int) -> int:
     return int((key * MULTIPLIER) >> np.uint64(64 - bits))
 

@@ -38,7 +38,7 @@ def center_order(width: int) -> np.ndarray:
     return order
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def center_column(i: int, width: int) -> int:
     """The ``i``-th column of :func:`center_order`, by arithmetic: no table to load in the hot loop."""
     middle = (width - 1) // 2
@@ -47,7 +47,7 @@ def center_column(i: int, width: int) -> int:
     return middle + (i + 1) // 2 if i % 2 else middle - i // 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def order_moves(
     current: Any,
     mask: Any,
@@ -125,7 +125,7 @@ def order_moves(
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _copy_move(
     moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int, to: int, source: int
 ) -> None:
@@ -135,7 +135,7 @@ def _copy_move(
     put(threats, d, to, get(threats, d, source))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def drop_moves(
     dropped: Any, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
 ) -> int:
@@ -149,7 +149,7 @@ def drop_moves(
     return kept
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def to_front(
     move: Any, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int
 ) -> None:
@@ -168,7 +168,7 @@ def to_front(
     put(threats, d, 0, threat)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def to_back(i: int, count: int, moves: np.ndarray, columns: np.ndarray, threats: np.ndarray, d: int) -> None:
     """Move the move of slot ``i`` of row ``d`` to the last of its first ``count``, the ones after
     it moving up one and keeping their order."""

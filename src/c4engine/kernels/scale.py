@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def win_score(cells: int, stones: int) -> int:
     """The score of the side to move when its next stone wins, on a board of ``cells`` holding ``stones``."""
     return (cells + 1 - stones) // 2

@@ -126,7 +126,7 @@ NEAR_SCORE_STONES = 6
 """Positions with fewer stones test the score's sign first, then from the extremes inward as later ones do."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def half(x: int) -> int:
     """``x / 2`` rounded toward zero, as C does."""
     return x // 2 if x >= 0 else -((-x) // 2)
@@ -142,7 +142,7 @@ class Key(NamedTuple):
     """1 when ``h`` is the mirror image's (the stored move is mirrored with it), else 0."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def table_key(current: Any, mask: Any, stones: int, width: int, height: int, kbits: int) -> Key:
     """The :class:`Key` of a position of ``stones`` stones: left-right symmetry gives a position and
     its mirror image one entry while fewer than :data:`SYMMETRY_STONES` are played."""
@@ -156,27 +156,27 @@ def table_key(current: Any, mask: Any, stones: int, width: int, height: int, kbi
     return Key(scramble(key, kbits), mirrored)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def shared_key(current: Any, mask: Any, stones: int, width: int, height: int, kbits: int) -> Any:
     """The scrambled key of a position as the table keeps it (:func:`table_key`): what a busy mark
     holds."""
     return table_key(current, mask, stones, width, height, kbits).h
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def stored_column(column: int, mirrored: int, width: int) -> int:
     """``column`` mirrored when the key is the mirror image's (:class:`Key`): a column as the entry
     keeps it, and an entry's column as the position plays it."""
     return width - 1 - column if mirrored else column
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def busy_slot(h: Any, shift: int, slots: int) -> int:
     """The busy marks' slot of scrambled key ``h``: its top bits, as the table's buckets take them."""
     return int(low(h >> np.uint64(shift)) & np.uint64(slots - 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def prefetch_children(
     table: np.ndarray, part: Part, side: Any, mask: Any, moves: Any, stones: int, shape: Shape, kbits: int
 ) -> None:
@@ -190,7 +190,7 @@ def prefetch_children(
             prefetch(table, part.base, h, part.shift)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hash_children(
     table: np.ndarray,
     part: Part,
@@ -217,7 +217,7 @@ def hash_children(
             prefetch(table, part.base, get1(child_hashes, i), part.shift)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def safe_moves(mask: Any, threats: Any, shape: Shape) -> Any:
     """The moves from a position of cells ``mask`` whose opponent wins at ``threats`` that do not
     lose at once: the one that blocks a threat if there is one, and none under a threat; none at
@@ -244,7 +244,7 @@ class Lookahead(NamedTuple):
     """The best the node's dropped moves reach, and at least the floor it was given."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def look_ahead(
     table: np.ndarray,
     part: Part,
@@ -290,7 +290,7 @@ def look_ahead(
     return Lookahead(-1, UNKNOWN_LOW, dropped, floor)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def stored_refutation(table: np.ndarray, part: Part, key: Key, ahead: Lookahead, width: int) -> int:
     """Store what a child found by :func:`look_ahead` proved of its node (a lower bound, that
     child's move the best) under ``key``, and return that bound: the node's score."""
@@ -299,7 +299,7 @@ def stored_refutation(table: np.ndarray, part: Part, key: Key, ahead: Lookahead,
     return ahead.score
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rank_moves(
     current: Any,
     mask: Any,
@@ -348,7 +348,7 @@ def rank_moves(
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rank_rest(
     table: np.ndarray,
     parts: Parts,
@@ -375,7 +375,7 @@ def rank_rest(
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def open_frame(
     ustack: np.ndarray,
     istack: np.ndarray,
@@ -402,7 +402,7 @@ def open_frame(
     istack[d, I_BEST] = low
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def enter_child(
     ustack: np.ndarray, istack: np.ndarray, d: int, current: Any, mask: Any, alpha: int, beta: int
 ) -> None:
@@ -414,7 +414,7 @@ def enter_child(
     istack[d + 1, I_BETA] = -alpha
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def unmark(busy: np.ndarray, shift: int, h: Any) -> None:
     """Take away the busy mark of the position of scrambled key ``h`` (unless another took the slot)."""
     slot = busy_slot(h, shift, busy.shape[0])
@@ -422,7 +422,7 @@ def unmark(busy: np.ndarray, shift: int, h: Any) -> None:
         put1(busy, slot, h ^ h)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def next_unmarked(
     i: int,
     count: int,
@@ -459,7 +459,7 @@ def next_unmarked(
     return i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def won_at_once(state: np.ndarray, current: Any, mask: Any, stones: int, shape: Shape) -> bool:
     """Whether the side to move at the root wins with its next stone; if so the solve's state says
     so, score and move (the centre's first), and is done.  The negamax assumes there is no such win."""
@@ -484,7 +484,7 @@ def won_at_once(state: np.ndarray, current: Any, mask: Any, stones: int, shape: 
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def null_window_value(lo: int, hi: int, stones: int) -> int:
     """The value the next null-window search at the root tests, the score being within ``[lo, hi]``:
     the middle, moved halfway to the nearer end of the scale.
@@ -502,7 +502,7 @@ def null_window_value(lo: int, hi: int, stones: int) -> int:
     return med
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def root_returned(state: np.ndarray, istack: np.ndarray, columns: np.ndarray, ret: int) -> None:
     """Narrow the solve's window with the score ``ret`` the root's null-window search returned, and
     keep the root move that proved a lower bound."""
@@ -517,7 +517,7 @@ def root_returned(state: np.ndarray, istack: np.ndarray, columns: np.ndarray, re
     istack[0, I_COUNT] = 0  # the root frame is consumed
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _search(
     current0: Any,
     mask0: Any,
@@ -784,7 +784,7 @@ def _search(
     return status
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _solve_batch(args: KernelArgs, width: int, height: int, connect: int) -> int:
     """:func:`_search` over a batch's positions from ``state[S_POSITION]`` on (see :func:`kernel_for`)."""
     boards, rows, state = args.boards, args.rows, args.state

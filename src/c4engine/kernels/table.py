@@ -97,7 +97,7 @@ def tag_shift(kbits: int, bits: int) -> int:
     return kbits - (bits - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def entry_bits(kbits: int) -> int:
     """Bits of an entry of a table for keys of ``kbits``: a uint64, or two past 64 bits (a 128-bit
     word, :mod:`c4engine.kernels.wide`)."""
@@ -115,14 +115,14 @@ def work_limit(tshift: int, kbits: int) -> int:
     return (1 << room) - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def scramble(key: Any, kbits: int) -> Any:
     """``key`` times an odd constant modulo ``2**kbits`` (a word of the key's type)."""
     every = ~(key ^ key)
     return (key * constant(key, MULTIPLIER_HIGH, MULTIPLIER)) & (every >> np.uint64(word_bits(key) - kbits))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def probe(table: np.ndarray, base: np.uint64, h: Any, tshift: int) -> np.uint64:
     """The data bits (bounds and move) of the entry for scrambled key ``h`` in the part at ``base``,
     0 when absent."""
@@ -138,32 +138,32 @@ def probe(table: np.ndarray, base: np.uint64, h: Any, tshift: int) -> np.uint64:
     return np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def data_lower(data: np.uint64) -> int:
     """The lower bound of a probe's ``data``."""
     return int((data >> _LOWER_AT) & _SCORE) - SCORE_OFFSET
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def data_upper(data: np.uint64) -> int:
     """The upper bound of a probe's ``data``."""
     return int((data >> _UPPER_AT) & _SCORE) - SCORE_OFFSET
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def data_move(data: np.uint64) -> int:
     """The move (a column, -1 none) of a probe's ``data``."""
     return int((data >> _MOVE_AT) & _MOVE) - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _work(entry: Any, max_work: int) -> int:
     # through np.int64: numba types int() of a uint64 as uint64, and a uint64 meeting an
     # int64 in store() would make ``work`` a float
     return int(np.int64(low(entry >> _WORK_AT) & np.uint64(max_work)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def store(
     table: np.ndarray,
     base: np.uint64,
@@ -235,7 +235,7 @@ def first_bits(bits: int, kbits: int, start: int) -> int:
     return bits if bits < start else start
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def growth_nodes(live: int, bits: int, shift: int) -> int:
     """After how many nodes of one position's search a part of ``2**live`` entries doubles:
     ``2**(live + shift)`` (never, once it has all its ``2**bits``)."""
@@ -244,7 +244,7 @@ def growth_nodes(live: int, bits: int, shift: int) -> int:
     return 1 << (live + shift)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def part_in_use(table: np.ndarray, slot: int, bits: int, kbits: int) -> int:
     """``live`` of the part of ``2**bits`` entries whose header word is ``table[slot]``: as recorded,
     or, in a fresh table, its :func:`first_bits` (recorded now)."""
@@ -255,7 +255,7 @@ def part_in_use(table: np.ndarray, slot: int, bits: int, kbits: int) -> int:
     return live
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def part_shape(live: int, bits: int, kbits: int, growth_shift: int) -> tuple[int, int, int]:
     """(tag shift, work limit, :func:`growth_nodes`) of a part using ``2**live`` of its ``2**bits``
     entries."""
@@ -263,7 +263,7 @@ def part_shape(live: int, bits: int, kbits: int, growth_shift: int) -> tuple[int
     return tshift, work_limit(tshift, kbits), growth_nodes(live, bits, growth_shift)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def grow_part(table: np.ndarray, slot: int, base: int, live: int, kbits: int, zero: Any) -> int:
     """:func:`grow` the part at ``base`` and record its new ``live``, which it returns, in
     ``table[slot]``."""
@@ -301,7 +301,7 @@ class Parts(NamedTuple):
     """The first of ``grow_at`` and ``near_grow_at``."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def parts_in_use(
     table: np.ndarray, bits: int, near_bits: int, near_from: int, kbits: int, cells: int
 ) -> Parts:
@@ -329,7 +329,7 @@ def parts_in_use(
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def grown(
     table: np.ndarray, parts: Parts, nodes: int, bits: int, near_bits: int, kbits: int, zero: Any
 ) -> Parts:
@@ -350,7 +350,7 @@ def grown(
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def part_of(parts: Parts, stones: int) -> Part:
     """The part that holds the positions of ``stones`` stones."""
     return parts.near if stones >= parts.near_from else parts.main
@@ -380,7 +380,7 @@ def grow(table: np.ndarray, base: int, live: int, kbits: int, zero: Any) -> None
         _move_entry(table, second, base + 4 * bucket, keep, tags)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _move_entry(table: np.ndarray, entry: Any, target: int, keep: Any, tags: Any) -> None:
     # the two buckets an old one splits into are at ``target`` and ``target + 2``
     if low(entry) & (_SCORE << _LOWER_AT):
@@ -416,7 +416,7 @@ def _prefetch_intrinsic(typingctx, array, index):  # type: ignore[no-untyped-def
 _prefetch: Any = _prefetch_intrinsic  # typed by numba at the call
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def prefetch(table: np.ndarray, base: np.uint64, h: Any, tshift: int) -> None:
     """Start loading the bucket of scrambled key ``h`` in the part at ``base``: a later
     :func:`probe` of it finds it cached."""

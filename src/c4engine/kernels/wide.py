@@ -34,10 +34,11 @@ work takes 0.3 of the time it took on ``i128`` (docs/benchmarks-log.md,
 
 The kernel source is the same for both words; the 64-bit one compiles as
 before (docs/architecture.md, "Boards past 64 bits").  The overloads are
-compiled as functions of their own, which LLVM inlines: inlined by numba
-at the IR level (``inline="always"``), the same overload inlined several
-times into one loop (the table's ``grow``) was seen to compute a different
-table than the plain indexing it stands for.
+compiled as functions of their own, which LLVM inlines, as every kernel
+function is (:mod:`c4engine.kernels.build`): inlined by numba at the IR
+level (``inline="always"``), the same overload inlined several times into one
+loop (the table's ``grow``) was seen to compute a different table than the
+plain indexing it stands for.
 """
 
 from __future__ import annotations
