@@ -5,7 +5,7 @@ that builds the kernels' shared libraries (c4engine.kernels.build.build_shipped)
 with the build environment's numba, numpy and llvmlite, and the system's C
 compiler: into the package (c4engine/kernels/compiled) for a wheel or
 ``pip install .``, into the kernels' cache folder for ``pip install -e .``.
-Two processes build side by side (2 cores, half a gigabyte each): the solver's
+Two processes build side by side (2 cores, a third of a gigabyte each): the solver's
 library for every size up to 64 bits and the engine's in one, the solver's past
 64 bits in the other.  The standard board's own library is not built here: the
 one for every size answers there at once, and its first use builds it in the
@@ -74,7 +74,7 @@ class BuildPyWithKernels(build_py):
             if not editable:  # numba's own cache is of no use to the installed package
                 environment["NUMBA_CACHE_DIR"] = scratch
             names = ", ".join(name for batch in batches for name in batch)
-            _say(f"compiling the kernels ({names}), under a minute on 2 cores")
+            _say(f"compiling the kernels ({names}), about half a minute on 2 cores")
             builds = [
                 subprocess.Popen(
                     [sys.executable, "-c", _RUN_BUILD, str(SOURCE), *names, *into],
