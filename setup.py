@@ -7,7 +7,9 @@ compiler: into the package (c4engine/kernels/compiled) for a wheel or
 ``pip install .``, into the kernels' cache folder for ``pip install -e .``.
 Two processes build side by side (2 cores, a third of a gigabyte each): the solver's
 library for every size up to 64 bits and the engine's in one, the solver's past
-64 bits in the other.  The standard board's own library is not built here: the
+64 bits in the other.  For a wheel (``pip install .``) the build backend
+(build_backend.py) has started them already, while pip fetched the package's
+dependencies; this step takes what they made.  The standard board's own library is not built here: the
 one for every size answers there at once, and its first use builds it in the
 background (c4engine.kernels.library.solver_kernel); ``pip install -e .`` builds
 it too.  Should a build
@@ -29,25 +31,8 @@ from pathlib import Path
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
-SOURCE = Path(__file__).resolve().parent / "src"
-BATCHES = [["any", "engine"], ["wide"]]
-"""The libraries each build process makes (kernels.build.SHIPPED_NAMES, by kernels.build.build_named's
-names: the solver's for every size up to 64 bits and the engine's; the solver's past 64 bits), about
-as long as each other."""
-
-EDITABLE_ALSO = [["7x6x4", "8x8x4", "7x9x4"], ["10x6x4", "9x7x4", "9x7x5"]]
-"""What ``pip install -e .`` builds besides, batch by batch (kernels.build.ALL_NAMES): a working
-copy's tests and benchmarks (scripts/test.sh, benchmarks/compare_reference.py) measure each
-specialised geometry's own library from the first run, not the one for every size while it builds
-in the background."""
-
-
-_RUN_BUILD = (
-    "import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
-    "runpy.run_module('c4engine.kernels.build', run_name='__main__', alter_sys=True)"
-)
-"""``python -m c4engine.kernels.build`` with the package's sources put first on the path by hand:
-pip's isolated build environment drops PYTHONPATH's entries from a child's ``sys.path``."""
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # build_backend, beside this file
+from build_backend import BATCHES, EDITABLE_ALSO, build_command, take_early
 
 
 def _say(line: str) -> None:
@@ -63,12 +48,21 @@ class BuildPyWithKernels(build_py):
             _say("C4ENGINE_BUILD_KERNELS=0: kernels not built (they compile on first use)")
             return
         editable = bool(getattr(self, "editable_mode", False))
-        # an editable install runs from the source tree: its libraries go to the kernels' cache folder
-        into = [] if editable else ["--into", str(Path(self.build_lib) / "c4engine" / "kernels" / "compiled")]
-        batches = BATCHES
-        if editable:
-            batches = [batch + also for batch, also in zip(BATCHES, EDITABLE_ALSO, strict=True)]
         began = time.perf_counter()
+        if editable:  # it runs from the source tree: its libraries go to the kernels' cache folder
+            batches, into = [batch + also for batch, also in zip(BATCHES, EDITABLE_ALSO, strict=True)], []
+        else:
+            compiled = Path(self.build_lib) / "c4engine" / "kernels" / "compiled"
+            batches, into = take_early(compiled, _say), ["--into", str(compiled)]
+            if batches != BATCHES:
+                _say(f"took the kernels compiled while pip fetched the dependencies, {_took(began)}")
+        if batches:
+            self._build_kernels(batches, into, editable)
+        _say(f"kernels compiled, {_took(began)}")
+
+    @staticmethod
+    def _build_kernels(batches: list[list[str]], into: list[str], editable: bool) -> None:
+        """Build ``batches``, a process each, side by side."""
         with tempfile.TemporaryDirectory() as scratch:
             environment = dict(os.environ)  # pip's isolated build environment: its numba
             if not editable:  # numba's own cache is of no use to the installed package
@@ -77,7 +71,7 @@ class BuildPyWithKernels(build_py):
             _say(f"compiling the kernels ({names}), about half a minute on 2 cores")
             builds = [
                 subprocess.Popen(
-                    [sys.executable, "-c", _RUN_BUILD, str(SOURCE), *names, *into],
+                    build_command(names, into),
                     env=environment,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
@@ -94,7 +88,10 @@ class BuildPyWithKernels(build_py):
                     failed.append(batch)
         if failed:
             _say(f"could not build {failed}: the package compiles these kernels on first use instead")
-        _say(f"kernels compiled in {time.perf_counter() - began:.0f} s")
+
+
+def _took(began: float) -> str:
+    return f"{time.perf_counter() - began:.0f} s in this step"
 
 
 class KernelDistribution(Distribution):

@@ -66,9 +66,10 @@ def test_a_shipped_library_is_its_entry_alone(name: str) -> None:
 
 
 def test_the_install_builds_each_shipped_library_once() -> None:
-    """setup.py's build processes (its ``BATCHES``) make :data:`build.SHIPPED_NAMES`, each once; a
-    working copy's (``pip install -e .``) every specialised geometry's too: every library there is."""
-    source = ast.parse((Path(__file__).resolve().parent.parent / "setup.py").read_text())
+    """The install's build processes (build_backend.py's ``BATCHES``) make
+    :data:`build.SHIPPED_NAMES`, each once; a working copy's (``pip install -e .``) every specialised
+    geometry's too: every library there is."""
+    source = ast.parse((Path(__file__).resolve().parent.parent / "build_backend.py").read_text())
     values = {
         target.id: ast.literal_eval(node.value)
         for node in source.body
