@@ -6,12 +6,13 @@ a commit (``git clone``, so nothing built in this working copy comes along),
 process tree under it is sampled every 50 ms from /proc: the peak of the sum
 of its processes' resident memory (RSS, an upper bound: pages two processes
 share count twice).  CPU is user + system of the whole tree (every process
-pip and its children waited for).  pip's output (``-v``) is kept with the
+pip and its children waited for, and those its hooks left running, which this script adopts).  pip's output (``-v``) is kept with the
 second each line came, so the report shows where the time went: pip's
 isolated build environment, the kernels' build (each library's wall and CPU
 seconds, as ``setup.py`` tells them), the install of the dependencies and the
 wheel.  ``--runs N`` installs N times, one after the other (never two at
-once), and prints each run and the median.  ``--first`` then runs the
+once), and prints each run and the median.  ``--quiet L`` (default 0.5) starts each install once
+the one-minute load average is under L.  ``--first`` then runs the
 README's first answer, ``c4 solve 4453``, in the last install (wall, peak
 memory, whether numba was imported) and waits for any library build it
 started in the background, reporting how long that took.
@@ -64,7 +65,7 @@ def load_average() -> str:
 
 
 def _tree_rss(root: int) -> int:
-    """Bytes resident in process ``root`` and all its descendants, now."""
+    """Bytes resident in the descendants of process ``root`` (not in ``root`` itself), now."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -74,13 +75,39 @@ def _tree_rss(root: int) -> int:
         except OSError:
             continue
         children.setdefault(int(fields[1]), []).append(int(entry.name))
-    total, todo = 0, [root]
+    total, todo = 0, list(children.get(root, []))
     while todo:
         pid = todo.pop()
         todo.extend(children.get(pid, []))
         with contextlib.suppress(OSError):  # it ended meanwhile
             total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
     return total
+
+
+def _adopt_orphans() -> None:
+    """Become the parent of every process this one's descendants leave running when they end (Linux:
+    a child subreaper), so that those processes' CPU and memory count too: the build backend's
+    early kernel builds outlive the pip hook that started them."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def _reap() -> None:
+    """Wait for every child that has ended, so that its CPU counts in RUSAGE_CHILDREN."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG) != (0, 0):
+            pass
+
+
+def settle(below: float, patience: float = 600.0) -> str:
+    """Wait until the one-minute load average is under ``below`` (at most ``patience`` seconds): a
+    run starts on a quiet machine, not on the tail of the one before; the load then."""
+    waited = time.monotonic()
+    while float(load_average().split()[0]) >= below and time.monotonic() - waited < patience:
+        time.sleep(5)
+    return load_average()
 
 
 def first_answer(venv: Path) -> list[str]:
@@ -114,13 +141,15 @@ def first_answer(venv: Path) -> list[str]:
     return found
 
 
-def install(commit: str, folder: Path) -> Install:
-    """A fresh clone of ``commit`` in ``folder``, a fresh venv, and ``pip install -v`` of the clone, timed."""
+def install(commit: str, folder: Path, quiet: float = 0.0) -> Install:
+    """A fresh clone of ``commit`` in ``folder``, a fresh venv, and ``pip install -v`` of the clone,
+    timed from a load under ``quiet`` (0: at once)."""
     clone, venv = folder / "clone", folder / "venv"
     subprocess.run(["git", "clone", "--quiet", str(REPOSITORY), str(clone)], check=True)
     subprocess.run(["git", "-C", str(clone), "checkout", "--quiet", commit], check=True)
     subprocess.run(["python3", "-m", "venv", str(venv)], check=True)
-    load = load_average()
+    load = settle(quiet) if quiet else load_average()
+    _reap()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     pip = subprocess.Popen(
@@ -135,7 +164,7 @@ def install(commit: str, folder: Path) -> Install:
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss(pip.pid))
+            peak = max(peak, _tree_rss(os.getpid()))  # pip's tree and what its hooks left running
             time.sleep(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -148,6 +177,7 @@ def install(commit: str, folder: Path) -> Install:
     wall = time.perf_counter() - began
     done.set()
     sampler.join()
+    _reap()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if status != 0:
         tail = "\n".join(text for _, text in lines[-20:])
@@ -175,7 +205,11 @@ def main() -> None:
     parser.add_argument("--commit", default="HEAD", help="the commit to install (default: HEAD)")
     parser.add_argument("--runs", type=int, default=3, help="installs, one after the other (default 3)")
     parser.add_argument("--first", action="store_true", help="then c4 solve 4453 in the last install")
+    parser.add_argument(
+        "--quiet", type=float, default=0.5, help="start each install once the load is under this (0: at once)"
+    )
     options = parser.parse_args()
+    _adopt_orphans()
     commit = subprocess.run(
         ["git", "-C", str(REPOSITORY), "rev-parse", "--short", options.commit],
         capture_output=True,
@@ -186,7 +220,7 @@ def main() -> None:
     for number in range(1, options.runs + 1):
         folder = Path(tempfile.mkdtemp(prefix="install-"))
         try:
-            run = install(commit, folder)
+            run = install(commit, folder, options.quiet)
             runs.append(run)
             print(
                 f"run {number}: {run.wall:.1f} s wall, {run.cpu:.1f} CPU s, peak {run.peak_mb:.0f} MB "
