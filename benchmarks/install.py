@@ -2,20 +2,23 @@
 
 As the README's first command does, minus starting the game: a fresh clone of
 a commit (``git clone``, so nothing built in this working copy comes along),
-``python3 -m venv``, then ``pip install CLONE`` timed.  While pip runs, the
+``python3 -m venv``, ``pip install --upgrade pip`` (timed apart), then ``pip
+install CLONE`` timed. While pip runs, the
 process tree under it is sampled every 50 ms from /proc: the peak of the sum
 of its processes' resident memory (RSS, an upper bound: pages two processes
-share count twice).  CPU is user + system of the whole tree (every process
-pip and its children waited for, and those its hooks left running, which this script adopts).  pip's output (``-v``) is kept with the
-second each line came, so the report shows where the time went: pip's
-isolated build environment, the kernels' build (each library's wall and CPU
-seconds, as ``setup.py`` tells them), the install of the dependencies and the
-wheel.  ``--runs N`` installs N times, one after the other (never two at
-once), and prints each run and the median.  ``--quiet L`` (default 0.5) starts each install once
-the one-minute load average is under L.  ``--first`` then runs the
-README's first answer, ``c4 solve 4453``, in the last install (wall, peak
-memory, whether numba was imported) and waits for any library build it
-started in the background, reporting how long that took.
+share count twice). CPU is user + system of the whole tree (every process pip
+and its children waited for, and those its hooks left running, which this
+script adopts). pip's output (``-v``) is kept with the second each line came,
+so the report shows where the time went: pip's isolated build environment, the
+kernels' build (each library's wall and CPU seconds, as ``setup.py`` tells
+them), the install of the dependencies and the wheel. ``--runs N`` installs N
+times, one after the other (never two at once), and prints each run and the
+median. ``--bundled-pip`` keeps the pip the venv came with (Python 3.11's own).
+``--quiet L`` (default 0.5) starts each install once the one-minute load
+average is under L. ``--first`` then runs the README's first answer, ``c4
+solve 4453``, in the last install (wall, peak memory, whether numba was
+imported) and waits for any library build it started in the background,
+reporting how long that took.
 
     python benchmarks/install.py                  # this checkout's HEAD, 3 runs
     python benchmarks/install.py --commit 507aae4 --runs 1
@@ -57,6 +60,8 @@ class Install:
     cpu: float
     peak_mb: float
     load: str
+    pip_upgrade: float | None = None
+    """Seconds the upgrade of pip took before (None: ``--bundled-pip``), not in ``wall``."""
     lines: list[tuple[float, str]] = field(default_factory=list)
 
 
@@ -141,13 +146,21 @@ def first_answer(venv: Path) -> list[str]:
     return found
 
 
-def install(commit: str, folder: Path, quiet: float = 0.0) -> Install:
-    """A fresh clone of ``commit`` in ``folder``, a fresh venv, and ``pip install -v`` of the clone,
-    timed from a load under ``quiet`` (0: at once)."""
+def install(commit: str, folder: Path, quiet: float = 0.0, upgrade_pip: bool = False) -> Install:
+    """A fresh clone of ``commit`` in ``folder``, a fresh venv (its pip upgraded first, timed apart,
+    with ``upgrade_pip``), and ``pip install -v`` of the clone, timed from a load under ``quiet``
+    (0: at once)."""
     clone, venv = folder / "clone", folder / "venv"
     subprocess.run(["git", "clone", "--quiet", str(REPOSITORY), str(clone)], check=True)
     subprocess.run(["git", "-C", str(clone), "checkout", "--quiet", commit], check=True)
     subprocess.run(["python3", "-m", "venv", str(venv)], check=True)
+    upgraded = None
+    if upgrade_pip:
+        if quiet:
+            settle(quiet)
+        began = time.perf_counter()
+        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--upgrade", "pip"], check=True)
+        upgraded = time.perf_counter() - began
     load = settle(quiet) if quiet else load_average()
     _reap()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -183,7 +196,7 @@ def install(commit: str, folder: Path, quiet: float = 0.0) -> Install:
         tail = "\n".join(text for _, text in lines[-20:])
         raise SystemExit(f"pip install failed ({status}):\n{tail}")
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return Install(wall, cpu, peak / 2**20, load, lines)
+    return Install(wall, cpu, peak / 2**20, load, lines=lines, pip_upgrade=upgraded)
 
 
 def milestones(run: Install) -> list[str]:
@@ -208,6 +221,11 @@ def main() -> None:
     parser.add_argument(
         "--quiet", type=float, default=0.5, help="start each install once the load is under this (0: at once)"
     )
+    parser.add_argument(
+        "--bundled-pip",
+        action="store_true",
+        help="keep the venv's own pip (the README's command upgrades it first)",
+    )
     options = parser.parse_args()
     _adopt_orphans()
     commit = subprocess.run(
@@ -220,11 +238,12 @@ def main() -> None:
     for number in range(1, options.runs + 1):
         folder = Path(tempfile.mkdtemp(prefix="install-"))
         try:
-            run = install(commit, folder, options.quiet)
+            run = install(commit, folder, options.quiet, not options.bundled_pip)
             runs.append(run)
             print(
                 f"run {number}: {run.wall:.1f} s wall, {run.cpu:.1f} CPU s, peak {run.peak_mb:.0f} MB "
-                f"(sum of the tree's RSS), load {run.load} before",
+                f"(sum of the tree's RSS), load {run.load} before"
+                + (f"; pip upgraded first in {run.pip_upgrade:.1f} s" if run.pip_upgrade is not None else ""),
                 flush=True,
             )
             for line in milestones(run):
