@@ -82,12 +82,12 @@ def start_early(early: Path = EARLY) -> None:
     if os.environ.get("C4ENGINE_BUILD_KERNELS", "1") == "0":
         return
     shutil.rmtree(early, ignore_errors=True)
-    (early / "out").mkdir(parents=True)
+    early.mkdir(parents=True)
     environment = dict(os.environ, NUMBA_CACHE_DIR=str(early / "numba"))  # numba's cache: of no use after
     for number, names in enumerate(BATCHES):
         with open(early / f"{number}.log", "w") as lines:
             subprocess.Popen(
-                build_command(names, ["--into", str(early / "out")], str(early / f"{number}.done")),
+                build_command(names, ["--into", str(early / str(number))], str(early / f"{number}.done")),
                 stdin=subprocess.DEVNULL,
                 stdout=lines,
                 stderr=subprocess.STDOUT,
@@ -111,6 +111,7 @@ def take_early(
         return BATCHES
     left = []
     deadline = time.monotonic() + wait
+    into.mkdir(parents=True, exist_ok=True)
     for number, names in enumerate(BATCHES):
         done = early / f"{number}.done"
         while not done.exists() and time.monotonic() < deadline:
@@ -124,10 +125,8 @@ def take_early(
             failed = True
         if failed:
             left.append(names)
-    into.mkdir(parents=True, exist_ok=True)
-    made = [name for batch in BATCHES if batch not in left for name in batch]
-    for library in sorted((early / "out").glob("*.so")):
-        if any(library.name.startswith(f"c4solve-{name}-") for name in made):
+            continue
+        for library in (early / str(number)).glob("*.so"):
             shutil.copy2(library, into / library.name)
     shutil.rmtree(early, ignore_errors=True)
     return left

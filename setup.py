@@ -5,16 +5,17 @@ that builds the kernels' shared libraries (c4engine.kernels.build.build_shipped)
 with the build environment's numba, numpy and llvmlite, and the system's C
 compiler: into the package (c4engine/kernels/compiled) for a wheel or
 ``pip install .``, into the kernels' cache folder for ``pip install -e .``.
-Two processes build side by side (2 cores, a third of a gigabyte each): the solver's
-library for every size up to 64 bits and the engine's in one, the solver's past
-64 bits in the other.  For a wheel (``pip install .``) the build backend
-(build_backend.py) has started them already, while pip fetched the package's
-dependencies; this step takes what they made.  The standard board's own library is not built here: the
-one for every size answers there at once, and its first use builds it in the
-background (c4engine.kernels.library.solver_kernel); ``pip install -e .`` builds
-it too.  Should a build
-fail -- no C compiler, say -- the install goes on and says so in one line; the
-package then compiles on first use, as it did before this step.
+Two processes build side by side (2 cores, a third of a gigabyte each): the
+solver's library for every size up to 64 bits and the engine's in one, the
+solver's past 64 bits in the other.  For a wheel (``pip install .``) the build
+backend (build_backend.py) has started them already, while pip fetched the
+package's dependencies; this step takes what they made.  The libraries of the
+boards with their sizes compiled in (c4engine.kernels.SPECIALISED) are not
+built here: the one for every size answers there at once, and a board's first
+use builds its own in the background (c4engine.kernels.library.solver_kernel);
+``pip install -e .`` builds them too.  Should a build fail -- no C compiler,
+say -- the install goes on and says so in one line; the package then compiles
+on first use, as it did before this step.
 ``C4ENGINE_BUILD_KERNELS=0`` skips the step.  ``pip install -v .`` shows its
 lines (pip hides a build's output otherwise).
 """
@@ -55,10 +56,10 @@ class BuildPyWithKernels(build_py):
             compiled = Path(self.build_lib) / "c4engine" / "kernels" / "compiled"
             batches, into = take_early(compiled, _say), ["--into", str(compiled)]
             if batches != BATCHES:
-                _say(f"took the kernels compiled while pip fetched the dependencies, {_took(began)}")
+                _say("took the kernels compiled while pip fetched the dependencies")
         if batches:
             self._build_kernels(batches, into, editable)
-        _say(f"kernels compiled, {_took(began)}")
+        _say(f"kernels compiled, {time.perf_counter() - began:.0f} s in this step")
 
     @staticmethod
     def _build_kernels(batches: list[list[str]], into: list[str], editable: bool) -> None:
@@ -88,10 +89,6 @@ class BuildPyWithKernels(build_py):
                     failed.append(batch)
         if failed:
             _say(f"could not build {failed}: the package compiles these kernels on first use instead")
-
-
-def _took(began: float) -> str:
-    return f"{time.perf_counter() - began:.0f} s in this step"
 
 
 class KernelDistribution(Distribution):

@@ -28,14 +28,15 @@ def _early(folder: Path, python: str = sys.executable, statuses: tuple[str | Non
     """An early build's folder as :func:`backend.start_early` leaves it when its processes have ended
     with ``statuses`` (None: not ended), every library there."""
     early = folder / "early"
-    (early / "out").mkdir(parents=True)
+    early.mkdir(parents=True)
     (early / "state.json").write_text(json.dumps({"python": python, "batches": backend.BATCHES}))
     for number, (names, status) in enumerate(zip(backend.BATCHES, statuses, strict=True)):
         (early / f"{number}.log").write_text(f"built {names}\n")
         if status is not None:
             (early / f"{number}.done").write_text(status)
+        (early / str(number)).mkdir()
         for name in names:
-            (early / "out" / f"c4solve-{name}-0123abcd.so").write_bytes(b"\x7fELF")
+            (early / str(number) / f"c4solve-{name}-0123abcd.so").write_bytes(b"\x7fELF")
     return early
 
 

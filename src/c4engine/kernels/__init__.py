@@ -49,7 +49,7 @@ SPECIALISED: Final = frozenset({(7, 6, 4), (8, 8, 4), (9, 7, 4), (10, 6, 4), (7,
 (:func:`c4engine.kernels.solve.kernel_for`): the standard board and the common ones past 64
 bits, whose two-word shifts and masks then fold (10x6's mid-game searches in about 0.55 of the
 time of the kernel for every size past 64 bits, the same nodes: docs/benchmarks.md, "Boards
-past 64 bits").  Each costs a compile of its own (its library about a CPU minute, built in the
+past 64 bits").  Each costs a compile of its own (its library 10-20 CPU seconds, built in the
 background on first use while the library for every size answers), so every other geometry
 shares ``_generic_kernel``, compiled once: a new board size (a web page's, a tuning run's)
 costs nothing to start."""
