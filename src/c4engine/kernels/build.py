@@ -256,8 +256,9 @@ def _engine_object_code() -> bytes:
     """The engine's entry point (:data:`ENGINE`, :func:`load_engine` packs its words) as an object file."""
     import numpy as np
 
-    from c4engine.kernels.engine_layout import S_SIZE, Weights
+    from c4engine.kernels.engine_layout import Weights
     from c4engine.kernels.heuristic import run
+    from c4engine.kernels.layout import S_SIZE
 
     carray, cfunc, types, pointer = _numba_tools()
     u64, i64, f64 = np.uint64, np.int64, np.float64

@@ -10,6 +10,10 @@ numba.  Per ply ``d`` of a board with ``plies(width, height)`` rows::
     istack[d] = move count, next move, best move   (int64, I_*)
     mstack[d, i] = the columns in search order     (int64, one a column)
     pv[d, :pvlen[d]] = the principal variation from ply d
+
+Its state (``state[S_*]``, int64) is the exact search's (:mod:`c4engine.kernels.layout`): the
+same indices for the phase, the ply under way, whether it is being entered and the nodes, the same
+phases and the same return values.
 """
 
 from __future__ import annotations
@@ -37,14 +41,6 @@ class Weights(NamedTuple):
     cap: float
     """The evaluation is clamped to ``[-cap, cap]``."""
 
-
-# state[] indices
-S_PHASE = 0
-S_DEPTH = 1  # the ply of the node under way
-S_ENTER = 2
-S_NODES = 3
-S_SIZE = 4
-# its phases (state[S_PHASE]) and what run() returns: the exact search's (kernels.layout)
 
 # fstack columns
 F_ALPHA = 0

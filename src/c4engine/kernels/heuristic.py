@@ -69,13 +69,19 @@ from c4engine.kernels.engine_layout import (  # the search's arrays, named for i
     I_BEST,
     I_COUNT,
     I_NEXT,
+    Weights,
+)
+from c4engine.kernels.layout import (  # the exact search's state: the same words
+    DONE,
+    PAUSED,
+    PHASE_DONE,
+    PHASE_SEARCH,
+    PHASE_START,
     S_DEPTH,
     S_ENTER,
     S_NODES,
     S_PHASE,
-    Weights,
 )
-from c4engine.kernels.layout import DONE, PAUSED, PHASE_DONE, PHASE_SEARCH, PHASE_START
 from c4engine.kernels.moves import center_column
 
 popcount = cast(Callable[[np.uint64], int], bitboard.popcount)  # the intrinsic, typed for mypy

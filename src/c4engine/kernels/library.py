@@ -205,7 +205,8 @@ def load_engine(folder: Path | None = None) -> Callable[..., int] | None:
         return None
     import numpy as np  # only once a kernel is wanted
 
-    from c4engine.kernels.engine_layout import S_SIZE, Weights, plies
+    from c4engine.kernels.engine_layout import Weights, plies
+    from c4engine.kernels.layout import S_SIZE
 
     def run(
         current0: int, mask0: int, width: int, height: int, connect: int, depth: int,

@@ -310,18 +310,22 @@ def rank_moves(
     alone: bool,
     d: int,
     shape: Shape,
-    ustack: np.ndarray,
-    moves: np.ndarray,
-    columns: np.ndarray,
-    mthreats: np.ndarray,
-    scores: np.ndarray,
+    args: KernelArgs,
 ) -> int:
-    """Write the moves of ``possible`` to try at ply ``d`` into ``moves[d]`` (:mod:`c4engine.kernels.moves`),
-    the table's move ``first_move`` (column ``first``; 0: none) first, and return their number.
+    """Write the moves of ``possible`` to try at ply ``d`` into ``args.moves[d]``
+    (:mod:`c4engine.kernels.moves`), the table's move ``first_move`` (column ``first``; 0: none) first,
+    and return their number.
 
     When ``alone``, the table's move is the only one written: the others are ranked only if it
-    fails to cut (:func:`rank_rest`; ``ustack[d, 3]`` keeps them till then).
+    fails to cut (:func:`rank_rest`; ``args.ustack[d, 3]`` keeps them till then).
     """
+    ustack, moves, columns, mthreats, scores = (
+        args.ustack,
+        args.moves,
+        args.columns,
+        args.mthreats,
+        args.scores,
+    )
     if first_move and alone:
         put(moves, d, 0, first_move)
         columns[d, 0] = first
@@ -350,27 +354,21 @@ def rank_moves(
 
 @njit(cache=True)
 def rank_rest(
-    table: np.ndarray,
-    parts: Parts,
-    d: int,
-    stones: int,
-    count: int,
-    shape: Shape,
-    kbits: int,
-    ustack: np.ndarray,
-    moves: np.ndarray,
-    columns: np.ndarray,
-    mthreats: np.ndarray,
-    scores: np.ndarray,
+    parts: Parts, d: int, stones: int, count: int, shape: Shape, kbits: int, args: KernelArgs
 ) -> int:
     """Rank the moves ply ``d`` (``stones`` stones) put off (:func:`rank_moves`) after its first
     ``count``, their buckets loading meanwhile; returns the moves it now has."""
+    ustack = args.ustack
     current, mask, rest = get(ustack, d, 0), get(ustack, d, 1), get(ustack, d, 3)
-    prefetch_children(table, part_of(parts, stones + 1), current ^ mask, mask, rest, stones, shape, kbits)
+    prefetch_children(
+        args.table, part_of(parts, stones + 1), current ^ mask, mask, rest, stones, shape, kbits
+    )
     threats = winning_cells(
         current ^ mask, mask, shape.height, shape.connect, shape.directions, shape.board, shape.fast
     )
-    count = order_moves(current, mask, rest, threats, count, d, shape, moves, columns, mthreats, scores)
+    count = order_moves(
+        current, mask, rest, threats, count, d, shape, args.moves, args.columns, args.mthreats, args.scores
+    )
     put(ustack, d, 3, rest ^ rest)
     return count
 
@@ -477,9 +475,7 @@ def won_at_once(state: np.ndarray, current: Any, mask: Any, stones: int, shape: 
     score = win_score(shape.width * shape.height, stones)
     if state[S_MAX] < score:  # weak solve: [-1, 1]
         score = state[S_MAX]
-    state[S_MIN] = score
-    state[S_MAX] = score
-    state[S_ROOT_BOUND] = score
+    state[S_MIN] = state[S_MAX] = state[S_ROOT_BOUND] = score  # the window closed on it
     state[S_PHASE] = PHASE_DONE
     return True
 
@@ -537,7 +533,7 @@ def _search(
     )
     state, cancel, ustack, istack = args.state, args.cancel, args.ustack, args.istack
     moves, columns, mthreats = args.moves, args.columns, args.mthreats
-    scores, child_hashes = args.scores, args.child_hashes
+    child_hashes = args.child_hashes
     busy, shared_until = args.busy, args.shared_until
     cells = width * height
     zero = zero_of(ustack)  # of the board's word type: a uint64, or 128 bits past 64 (kernels.wide)
@@ -630,24 +626,10 @@ def _search(
             first_move = possible & column_mask(first, height, zero) if first >= 0 else zero
             cutoff = d > 0 and stones < etc_until
             child = part_of(parts, stones + 1)
-            if (
-                claimeven
-                and stones & 1
-                and beta <= 1
-                and d > 0
-                and not cutoff
-                and not children_claimeven_hopeless(current, mask, shape)
-            ):
-                # a child's claimeven bound (its side to move began) may refute this node: below the
-                # cutoff's plies this is all that is looked at before the moves are searched
-                ahead = look_ahead(
-                    table, child, child_hashes, opponent, mask, possible, alpha, beta, UNKNOWN_LOW, shape,
-                    False, True,
-                )  # fmt: skip
-                if ahead.refuted >= 0:
-                    ret = stored_refutation(table, part, key, ahead, width)
-                    enter = 0
-                    continue
+            # a child's claimeven bound (its side to move began) may refute this node: below the
+            # cutoff's plies this is all that is looked at before the moves are searched
+            claim = claimeven and stones & 1 and beta <= 1 and d > 0
+            claim = claim and not children_claimeven_hopeless(current, mask, shape)
             if stones >= etc_until:
                 # the buckets of the children about to be ranked, loading while they are
                 # ranked and the first is searched (nodes that try the cutoff ask below)
@@ -656,8 +638,7 @@ def _search(
             if cutoff:
                 hash_children(table, child, opponent, mask, possible, stones, shape, kbits, child_hashes)
             n = rank_moves(
-                current, mask, possible, threats, first, first_move, not cutoff, d, shape,
-                ustack, moves, columns, mthreats, scores,
+                current, mask, possible, threats, first, first_move, not cutoff, d, shape, args
             )  # fmt: skip
             if cutoff and stones + 1 < etc_until and nodes >= FAR_PREFETCH_NODES:
                 # the buckets the first child's own cutoff will read, asked for now: they load while
@@ -675,13 +656,11 @@ def _search(
                     kbits,
                 )
             low = least_score(cells, stones)
-            if cutoff:
-                # the children's entries (and claimeven bounds, their side to move having begun)
-                claim = claimeven and stones & 1 and beta <= 1
-                claim = claim and not children_claimeven_hopeless(current, mask, shape)
+            if cutoff or claim:
+                # the children's entries (with the cutoff) and claimeven bounds (with ``claim``)
                 ahead = look_ahead(
                     table, child, child_hashes, opponent, mask, possible, alpha, beta, low, shape,
-                    True, claim,
+                    cutoff, claim,
                 )  # fmt: skip
                 if ahead.refuted >= 0:
                     ret = stored_refutation(table, part, key, ahead, width)
@@ -731,20 +710,7 @@ def _search(
             i += 1
             count = istack[d, I_COUNT]
             if i == count and get(ustack, d, 3):
-                count = rank_rest(
-                    table,
-                    parts,
-                    d,
-                    stones0 + d,
-                    count,
-                    shape,
-                    kbits,
-                    ustack,
-                    moves,
-                    columns,
-                    mthreats,
-                    scores,
-                )
+                count = rank_rest(parts, d, stones0 + d, count, shape, kbits, args)
                 istack[d, I_COUNT] = count
             if d < shared_until:
                 # the first move failed to cut: the others are put off while another thread of

@@ -209,8 +209,8 @@ def test_a_total_limit_shares_out_the_plies_of_a_board_the_solver_cannot_hold() 
     short only after its first, so no wait on a busy machine can make it incomplete.)"""
     analyst = Analyst()
     big = review_game(analyst, "5", Limit(time=3), width=9, height=14, total=Limit(time=2))
-    assert big.complete and big.ply_time == pytest.approx(TOTAL_SHARE * 2 / 1)
-    assert review_game(analyst, "4455", Limit(time=1), total=Limit(time=2)).ply_time == 1
+    assert big.complete and big.ply_limit.time == pytest.approx(TOTAL_SHARE * 2 / 1)
+    assert review_game(analyst, "4455", Limit(time=1), total=Limit(time=2)).ply_limit.time == 1
 
 
 def test_the_json_schema_is_stable() -> None:
@@ -401,19 +401,20 @@ def test_advice_only_where_more_would_prove_something() -> None:
     assert exact.advice is None  # nothing left open
     unproven = replace(exact, plies=(replace(exact.plies[0], verdict="not proven"), *exact.plies[1:]))
     assert unproven.advice is None  # no budget bounded it: nothing more to give
-    timed = replace(unproven, ply_time=0.5).advice
+    timed = replace(unproven, ply_limit=Limit(time=0.5)).advice
     assert timed == "1 ply not proven within 0.5 s a ply: more time a ply may prove them."
-    counted = replace(unproven, ply_nodes=1000).advice
+    counted = replace(unproven, ply_limit=Limit(nodes=1000)).advice
     assert counted == "1 ply not proven within 1000 nodes a ply: more nodes may prove them."
     # an opening ply left open is nobody's: no advice for it
     opening = replace(unproven.plies[0], verdict="not chosen", chosen=False)
-    assert replace(unproven, ply_time=0.5, plies=(opening, *unproven.plies[1:])).advice is None
+    assert replace(unproven, ply_limit=Limit(time=0.5), plies=(opening, *unproven.plies[1:])).advice is None
     # a board the solver cannot hold: more time does not prove it, and no advice says so
     big = review_game(Analyst(), "1212121232", Limit(depth=2), width=9, height=14, connect=5)
     advice = big.advice
     assert advice is not None and advice.startswith("8 plies not proven: the exact solver cannot hold a 9x14")
     assert advice.endswith("more time does not change that.") and "may prove" not in advice
-    timed = replace(big, ply_time=1.0).advice  # timed estimates vary: how to get the same every run
+    # timed estimates vary: how to get the same every run
+    timed = replace(big, ply_limit=Limit(time=1.0)).advice
     assert timed is not None and timed.endswith("gives the same estimates every run).")
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from c4engine.board import Board
 from c4engine.errors import WeightsError
 from c4engine.kernels import announce_compile, engine_layout, is_cached
-from c4engine.kernels.layout import DONE
+from c4engine.kernels.layout import DONE, S_NODES, S_SIZE
 from c4engine.search.engine.answers import RootAnswer
 from c4engine.search.engine.evaluators import EVAL_LIMIT, WindowsEvaluator, areas, window_tables, windows
 
@@ -189,7 +189,7 @@ class KernelSearch:
         self._generation += 1
         ustack, fstack, istack, mstack, pv, pvlen = self._stacks
         own, opponent, center = weights
-        state = np.zeros(engine_layout.S_SIZE, dtype=np.int64)
+        state = np.zeros(S_SIZE, dtype=np.int64)
         fret = np.zeros(1, dtype=np.float64)
         roots = np.array(candidates, dtype=np.int64)
         cap = float(EVAL_LIMIT - 1)
@@ -205,7 +205,7 @@ class KernelSearch:
                 state, fret, min(done + self._slice_nodes, max_nodes),
             )  # fmt: skip
             spent = process_time() - started
-            nodes = int(state[engine_layout.S_NODES])
+            nodes = int(state[S_NODES])
             sliced, done = nodes - done, nodes
             if status == DONE:
                 self._last_nodes = nodes

@@ -13,6 +13,7 @@ from typing import Any, Final
 from c4engine.geometry import SOLVER_BITS, solver_holds
 from c4engine.notation import format_moves
 from c4engine.player import Player
+from c4engine.search.limit import UNLIMITED, Limit
 from c4engine.search.results import bound_words
 from c4engine.search.review.verdicts import MARKS, MIN_PROVEN_MOVES, PlyVerdict
 from c4engine.search.scale import win_score
@@ -225,8 +226,8 @@ class Review:
 
     ``complete`` is False when the progress hook or the review's total time
     stopped it: ``plies`` then holds the plies reviewed, the game's last ones.
-    ``ply_time`` is the seconds each ply's analysis was given (None: no time
-    limit), ``ply_nodes`` its node budget (None: none).  ``result`` is the
+    ``ply_limit`` is the :class:`~c4engine.search.limit.Limit` each ply's
+    analysis was given (its JSON: ``ply_time``, ``ply_nodes``).  ``result`` is the
     board's (:attr:`c4engine.board.Board.result`) or, for a game that ended
     off the board, the recorded one, ``result_reason`` then saying how
     (``"time"``: the loser ran out of time).  The first ``opening_plies``
@@ -242,8 +243,7 @@ class Review:
     plies: tuple[PlyReview, ...]
     complete: bool
     time: float
-    ply_time: float | None = None
-    ply_nodes: int | None = None
+    ply_limit: Limit = UNLIMITED
     opening_plies: int = 0
     result_reason: str | None = None
 
@@ -283,7 +283,7 @@ class Review:
             # timed estimates vary with the machine's load: say how to get the same ones every run
             timed = (
                 ""
-                if self.ply_time is None
+                if self.ply_limit.time is None
                 else " (a depth limit without a time limit gives the same estimates every run)"
             )
             return (
@@ -292,10 +292,11 @@ class Review:
                 "the rules and the wins the engine sees to the end prove anything here; "
                 f"more time does not change that{timed}."
             )
-        if self.ply_time is not None:
-            return f"{plies} not proven within {self.ply_time:g} s a ply: more time a ply may prove them."
-        if self.ply_nodes is not None:
-            return f"{plies} not proven within {self.ply_nodes} nodes a ply: more nodes may prove them."
+        time, nodes = self.ply_limit.time, self.ply_limit.nodes
+        if time is not None:
+            return f"{plies} not proven within {time:g} s a ply: more time a ply may prove them."
+        if nodes is not None:
+            return f"{plies} not proven within {nodes} nodes a ply: more nodes may prove them."
         return None
 
     @property
@@ -354,8 +355,8 @@ class Review:
             "opening_plies": self.opening_plies,
             "complete": self.complete,
             "proven": self.proven,
-            "ply_time": None if self.ply_time is None else round(self.ply_time, 4),
-            "ply_nodes": self.ply_nodes,
+            "ply_time": None if self.ply_limit.time is None else round(self.ply_limit.time, 4),
+            "ply_nodes": self.ply_limit.nodes,
             "advice": self.advice,
             "plies": [ply.to_json() for ply in self.plies],
             "summary": self.summary.to_json(),

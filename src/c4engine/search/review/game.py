@@ -176,8 +176,7 @@ def review_game(
         plies=reasoned,
         complete=complete,
         time=budget.time_spent,
-        ply_time=limit.time,
-        ply_nodes=limit.nodes,
+        ply_limit=limit,
         opening_plies=opening_plies,
         result_reason=reason,
     )
