@@ -128,6 +128,16 @@ def test_a_time_left_reckoned_by_the_work_is_shown_as_an_estimate() -> None:
     assert re.search(r"~1:0[0-2]:\d\d", text), text  # counting down from 1:02:05, never rich's -:--:--
 
 
+def test_on_a_long_line_the_note_gives_way_never_the_label_or_the_time() -> None:
+    stream = io.StringIO()
+    note = "depth 38, 12,345,678 nodes, 9,876,543 a second, table 61 % full, window -3..+2, " * 2
+    with ProgressLine("solving 4453", unit=" nodes", stream=stream, enabled=True, show_after=0) as bar:
+        bar.advance(12_345_678, note)
+    last = [draw for draw in ANSI.sub("", stream.getvalue()).split("\r") if draw.strip()][-1]
+    assert "solving 4453" in last and "12,345,678 nodes" in last, last
+    assert re.search(r"\d:\d\d:\d\d", last), last  # the elapsed time, whole, however long the note
+
+
 def test_plain_lines_come_when_due_from_one_thread_and_stop_with_their_work() -> None:
     import threading
     import time

@@ -16,6 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.progress import Progress as _RichProgress
+from rich.table import Column
 from rich.text import Text
 
 from c4engine.cli.line_task import LineTask
@@ -90,15 +91,24 @@ class LiveLine:
 
     def __init__(self, task: LineTask, *, force: bool) -> None:
         # Short enough for 80 columns: a spinner while the total is unknown, a bar and the time
-        # left once it is known.
+        # left once it is known.  Where the line is too long the note gives way (cut at its end),
+        # never what runs or the time it has taken.
         self._display = _DelayedProgress(
             _WhenTotal(SpinnerColumn(), known=False),
-            TextColumn("{task.description}", markup=False),
+            TextColumn(
+                "{task.description}",
+                markup=False,
+                table_column=Column(no_wrap=True, min_width=min(len(task.label), 40)),
+            ),
             _WhenTotal(BarColumn(bar_width=20), known=True),
             _Count(task.unit),
-            TimeElapsedColumn(),
+            TimeElapsedColumn(table_column=Column(no_wrap=True, min_width=7)),
             _WhenTotal(_TimeLeft(), known=True),
-            TextColumn("{task.fields[note]}", markup=False),
+            TextColumn(
+                "{task.fields[note]}",
+                markup=False,
+                table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1),
+            ),
             show_after=task.show_after,
             console=Console(file=task.stream, force_terminal=True if force else None),
         )
