@@ -391,18 +391,22 @@ def test_table_part_grows_keeping_its_entries(base: int) -> None:
     assert held.min() >= base and held.max() < base + (2 << live)
 
 
-def test_whole_table_clears_what_a_smaller_size_laid_out() -> None:
-    table = Table.with_parts(20, 18)
-    array = np.asarray(table.array)  # the same memory
-    array[: 1 << 16] = 7
-    array[1 << 20 : (1 << 20) + (1 << 16)] = 9
-    array[-2:] = (16, 16)
-    table.use_whole(table.bits, table.near_bits)
-    assert list(array[-2:]) == [20, 18]
-    assert not array[:-2].any()
-    fresh = Table.with_parts(20)
-    fresh.use_whole(fresh.bits, fresh.near_bits)
-    assert np.asarray(fresh.array)[-2:].tolist() == [20, 0]
+def test_a_held_table_grows_in_no_search_and_says_when_it_is_due() -> None:
+    """While its growth is held (threads share it) no search grows the table, however long; what
+    the search would have grown by then, :meth:`Table.growth_due` says."""
+    solver = Solver(table_size_mb=24)
+    solver.solve(Board.from_moves("2252576253462244111563365343671351441"))  # a few dozen nodes
+    started = solver.table_bytes_in_use
+    solver.table.hold_growth(True)
+    result = solver.solve(Board.from_moves("2416615552"))  # Test_L1_R2, about a million nodes
+    assert result.score == 4 and solver.table_bytes_in_use == started
+    args = solver._args
+    assert args is not None
+    assert solver.table.growth_due(args.bits, args.near_bits, result.nodes)
+    assert not solver.table.growth_due(args.bits, args.near_bits, 1 << START_BITS)
+    solver.table.hold_growth(False)
+    assert solver.solve(Board.from_moves("23156612526")).score == 4  # Test_L1_R2, about 470 000 nodes
+    assert solver.table_bytes_in_use > started
 
 
 def test_first_bits_leave_the_data_its_room() -> None:

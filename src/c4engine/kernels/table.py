@@ -317,6 +317,8 @@ def parts_in_use(
     else:
         near_from = cells + 1  # no near-end part: every position in the main one
         near_live, near_tshift, near_max_work, near_grow_at = 0, tshift, max_work, growth_nodes(0, 0, 0)
+    if table[live_at + 2]:  # threads share the table: their owner grows it (Table.hold_growth)
+        grow_at = near_grow_at = growth_nodes(0, 0, 0)
     return Parts(
         Part(np.uint64(0), tshift, max_work),
         Part(near_base, near_tshift, near_max_work),

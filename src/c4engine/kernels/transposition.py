@@ -1,17 +1,18 @@
 """The exact solver's transposition table as an object: one owner, :class:`Table`, of its array, parts,
-sizes and growth, and of every operation on its slots outside the compiled kernels (reset,
-:meth:`Table.use_whole`).
+sizes and growth, and of every operation on its slots outside the compiled kernels (reset, growth
+held while threads share it: :meth:`Table.hold_growth`).
 
 This module is what Python holds and sizes; the compiled code that
 hashes, probes, stores and grows a part, which the search kernels inline,
 is :mod:`c4engine.kernels.table`, and an entry's bit layout is
 :mod:`c4engine.kernels.entry`.
 
-A table is one uint64 array in two parts; two words after them tell how
-much of each part is in use::
+A table is one uint64 array in two parts; three words after them tell how
+much of each part is in use and whether a search may grow them::
 
-    table:  [ main part: 2**bits entries            | near-end: 2**near_bits | live | near live ]
-             positions before near_from stones        near_from stones or more
+    table:  [ main part: 2**bits entries     | near-end: 2**near_bits   | live | near live | held ]
+             positions before near_from       near_from stones or more
+             stones
 
 The main part holds the positions with many empty cells; the near-end
 part (none when ``near_bits`` is 0) those with at most
@@ -27,7 +28,10 @@ near-end one (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`): a
 search of a few thousand nodes then finds its entries in the processor's
 cache instead of waiting on memory for each new position spread over 64
 MiB (docs/benchmarks-log.md: half the time on the begin-easy set), while a
-long search soon has the whole table.
+long search soon has the whole table.  While threads share the table
+(:mod:`c4engine.search.solver.threads`) no kernel call grows it (``held``):
+growing moves every entry under the others' feet, so the race grows it
+itself, with its threads paused (:meth:`Table.growth_due`).
 
 Nothing here imports numba or numpy, nor ctypes until a table is made: the
 command line reads the sizes (:data:`DEFAULT_TABLE_MB`, :func:`check_table_mb`)
@@ -56,9 +60,9 @@ MIN_TABLE_BITS: Final = 20
 NEAR_TABLE_BITS: Final = 20
 """The near-end part of a table that has one: ``2**20`` entries, 8 MiB, which a processor's
 last-level cache holds."""
-TABLE_HEADER: Final = 2
+TABLE_HEADER: Final = 3
 """Words after a table's parts: the sizes of its parts in use (``2**live`` entries each; 0 before
-the first search)."""
+the first search), then 1 while no kernel call may grow them (:meth:`Table.hold_growth`)."""
 START_BITS: Final = 16
 """A part starts at ``2**16`` entries (512 KiB) and grows as a search needs."""
 GROWTH_SHIFT: Final = 2
@@ -245,23 +249,25 @@ class Table:
         """Forget every entry; the parts start small again."""
         self.array.clear()
 
-    def use_whole(self, bits: int, near_bits: int) -> None:
-        """Have both parts, of ``2**bits`` and ``2**near_bits`` entries (the kernel's arguments, from
-        :meth:`entry_parts`; no near-end part when 0), in use whole, so that no search grows them:
-        what threads sharing the table need (growing a part moves every entry under the others' feet).
+    def hold_growth(self, held: bool) -> None:
+        """Have no kernel call grow the table (``held``), or let them again: while threads share it
+        (growing a part moves every entry under the others' feet), the threads' owner grows it
+        between their calls (:meth:`growth_due`)."""
+        self.array[self.entries - 1] = 1 if held else 0
 
-        A part not yet whole is cleared rather than grown (its entries were
-        laid out for its smaller size): at most what a few hundred thousand
-        nodes stored, which the search soon finds again.
+    def growth_due(self, bits: int, near_bits: int, nodes: int) -> bool:
+        """Whether a search of ``nodes`` nodes would have doubled a part by now, its parts being of
+        ``2**bits`` and ``2**near_bits`` entries (the kernel's arguments; no near-end part when 0):
+        the kernel's own rule (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`), for a search whose
+        kernel calls may not grow the table themselves (:meth:`hold_growth`).
+
+        >>> table = Table.with_parts(20, 18)
+        >>> table.array[table.entries - 3] = table.array[table.entries - 2] = 16  # as they start
+        >>> table.growth_due(20, 18, 2**18 - 1), table.growth_due(20, 18, 2**18)
+        (False, True)
         """
-        words = self.entry_words
         header = self.entries - TABLE_HEADER
-        parts = [(0, bits, header)]
+        parts = [(int(self.array[header]), bits, GROWTH_SHIFT)]
         if near_bits:
-            parts.append((1 << bits, near_bits, header + 1))
-        for base, part_bits, slot in parts:
-            live = int(self.array[slot])
-            if live != part_bits:
-                if live:
-                    self.array.clear(base * words, (base + (1 << live)) * words)
-                self.array[slot] = part_bits
+            parts.append((int(self.array[header + 1]), near_bits, NEAR_GROWTH_SHIFT))
+        return any(0 < live < part_bits and nodes >= 1 << (live + shift) for live, part_bits, shift in parts)

@@ -77,22 +77,23 @@ def _whole_table_bytes(solver: Solver) -> int:
 
 
 def test_searches_shorter_than_the_threshold_never_start_a_helper(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the default threshold, Test_L1_R2's first 20 (up to a few million nodes each) run alone:
-    no race, no helper node, and the table grows as on one thread (never made whole)."""
+    """With the default threshold, Test_L1_R2's first 9 (up to 800 000 nodes each) run alone: no race,
+    no helper node, and the table grows as on one thread."""
     races = count_races(monkeypatch)
-    solver = Solver(threads=2)
+    solver, one = Solver(threads=2), Solver(threads=1)
     longest = 0
-    for moves, score in _cases("Test_L1_R2", 1, 20):
+    for moves, score in _cases("Test_L1_R2", 1, 9):
         result = solver.solve(Board.from_moves(moves), best_move=False)
         assert result.proven and result.score == score, moves
         assert result.nodes_per_thread == (result.nodes, 0), moves
+        one.solve(Board.from_moves(moves), best_move=False)
         longest = max(longest, result.nodes)
     assert races == []
-    assert 1_000_000 < longest < RACE_FROM_NODES  # the set has searches a lower threshold would race
-    assert solver.table_bytes_in_use < _whole_table_bytes(solver)
+    assert 500_000 < longest < RACE_FROM_NODES  # the set has searches a lower threshold would race
+    assert solver.table_bytes_in_use == one.table_bytes_in_use < _whole_table_bytes(solver)
 
 
-@pytest.mark.parametrize(("name", "count"), [("Test_L1_R2", 20), ("Test_L2_R2", 200)])
+@pytest.mark.parametrize(("name", "count"), [("Test_L1_R2", 9), ("Test_L2_R2", 200)])
 def test_before_the_helpers_join_two_threads_search_as_one(
     name: str, count: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -134,17 +135,23 @@ def test_a_race_starts_with_nothing_put_off() -> None:
 
 
 def test_a_search_past_the_threshold_starts_the_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The weak empty board, stopped a little after the threshold: raced once, its first thread
-    alone up to the threshold, the table then whole."""
+    """The weak empty board, stopped at three times the threshold: raced once, its first thread
+    alone up to the threshold; the race grew the table as one thread's search of its nodes would
+    have, and lets later searches grow it again."""
     races = count_races(monkeypatch)
     solver = Solver(threads=2)
-    limit = RACE_FROM_NODES + 500_000
+    limit = 3 * RACE_FROM_NODES
     result = solver.solve(Board(), Limit(nodes=limit), weak=True)
     assert races == [1]
     assert not result.proven and result.stopped == "node limit"
     assert result.nodes_per_thread[0] >= RACE_FROM_NODES and sum(result.nodes_per_thread) == result.nodes
     assert result.nodes <= limit
-    assert solver.table_bytes_in_use == _whole_table_bytes(solver)
+    at_the_start = Solver(threads=1)
+    at_the_start.solve(Board(), Limit(nodes=RACE_FROM_NODES), weak=True)
+    assert at_the_start.table_bytes_in_use < solver.table_bytes_in_use < _whole_table_bytes(solver)
+    args = solver._args
+    assert args is not None and not solver.table.growth_due(args.bits, args.near_bits, result.nodes)
+    assert solver.table.array[solver.table.entries - 1] == 0  # growth no longer held
 
 
 def test_one_solver_races_on_one_size_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -297,6 +304,8 @@ def _race_asking(lower: int, upper: int, asking: dict[int, int], other_values: b
         poll=lambda *_: False,
         cancelled=lambda: False,
         remaining_nodes=lambda: None,
+        growth_due=lambda _: False,
+        grow=lambda _: None,
         other_values=other_values,
     )
     race._lower, race._upper, race._asking = lower, upper, dict(asking)

@@ -71,11 +71,11 @@ class Solver:
     cleared when the board size or connect-N changes.
 
     ``threads`` searches share the table (:mod:`c4engine.search.solver.threads`):
-    a search that runs past a few tenths of a second is raced by
-    ``threads - 1`` helper threads, which makes the table whole at once
-    (it no longer grows).  Until a search is raced it runs as on one thread
-    -- the same nodes, the same table growth, no busy marks, no helper's
-    stack made --, so short searches cost nothing more.  The answers are the same with any number of
+    a search that runs past about a twentieth of a second is raced by
+    ``threads - 1`` helper threads, and the table grows as that search's
+    nodes would have grown it on one thread.  Until a search is raced it
+    runs as on one thread -- the same nodes, the same table growth, no busy
+    marks, no helper's stack made --, so short searches cost nothing more.  The answers are the same with any number of
     threads; the results count the nodes of each (``nodes_per_thread``).
     """
 
@@ -92,6 +92,7 @@ class Solver:
         self._deadline = Deadline()  # cancels a timed search when its time is spent
         self.threads = threads
         self._searchers: list[_parallel.Searcher] = []
+        self._grower: _layout.KernelArgs | None = None  # a race's, for growing the table (_race)
         self.race_from_nodes = _parallel.RACE_FROM_NODES
         self.etc_margin = ETC_MARGIN
 
@@ -329,6 +330,7 @@ class Solver:
             self.table.use_entry_words(1 if fits_64_bits(width, height) else 2)  # cleared if changed
             self._args = _layout.new_args(width, height, self.table, etc_until, self._cancel)
             self._searchers = []  # the old size's: a race makes the new size's (_race_lanes)
+            self._grower = None
 
     def _solve_run(
         self,
@@ -556,9 +558,31 @@ class Solver:
         (:class:`c4engine.search.solver.threads.Race`); a ``weak`` solve's helpers share the first thread's
         question."""
         assert self._args is not None
-        self.table.use_whole(self._args.bits, self._args.near_bits)  # no thread grows it now
         if not self._searchers:
             self._searchers = self._race_lanes(board)
+        args = self._args
+        if self._grower is None:
+            self._grower = _layout.new_args(
+                board.width, board.height, self.table, args.etc_until, _layout.new_flag(), args.busy
+            )
+        grower = _parallel.Searcher(self._grower)
+        positions = _layout.positions([(root.current, root.mask)], root.wide)
+        rows = _layout.new_rows(1)
+        rows[0, _layout.R_STONES] = root.stones
+
+        def growth_due(nodes: int) -> bool:
+            return self.table.growth_due(args.bits, args.near_bits, nodes)
+
+        def grow(nodes: int) -> None:
+            # The first node of a search at ``nodes`` nodes, on a stack of its own: entering it the
+            # kernel grows each part that search would have grown by now, then it pauses.
+            self.table.hold_growth(False)
+            try:
+                state = _layout.new_state(-1, 1)
+                state[_layout.S_NODES] = nodes
+                self._call_kernel(board, positions, rows, state, nodes + 1, grower)
+            finally:
+                self.table.hold_growth(True)
 
         def count(nodes: int) -> None:
             run.budget.spend(nodes)
@@ -580,9 +604,15 @@ class Solver:
             poll=lambda lower, upper, move: self._polled(run, lower, upper, -1 if move is None else move),
             cancelled=lambda: bool(self._cancel[0]),
             remaining_nodes=run.budget.nodes_left,
+            growth_due=growth_due,
+            grow=grow,
             other_values=not weak,
         )
-        status = race.run(state)
+        self.table.hold_growth(True)  # the race grows it (growth_due, grow)
+        try:
+            status = race.run(state)
+        finally:
+            self.table.hold_growth(False)
         if status == _layout.CANCELLED and run.stopped is None:
             run.stopped = run.why_cancelled()
         return status

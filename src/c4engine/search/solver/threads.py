@@ -34,12 +34,17 @@ an entry (two threads replacing one bucket at once) or return an older one,
 either of which only costs work, never a wrong bound.  A busy mark is a
 hint only: a lost or stale one changes the order moves are tried in, never
 a score.  The table must not grow while threads are in it (growing moves
-every entry), so a raced search first has the table at its full size
-(:meth:`Table.use_whole <c4engine.kernels.transposition.Table.use_whole>`).
+every entry), so in a race no kernel call grows it
+(:meth:`Table.hold_growth <c4engine.kernels.transposition.Table.hold_growth>`):
+the first thread grows it between two of its calls, as the kernel would
+have by the race's nodes (:meth:`~c4engine.kernels.transposition.Table.growth_due`),
+with the helpers held outside the kernel meanwhile (a few thousand nodes
+each, then a pause of a few milliseconds, a handful of times a race).  A
+raced search thus leaves the table the size one thread's would, and the
+short searches after it keep their cache.
 
 The serial parts left: the first :data:`RACE_FROM_NODES` nodes of a search
-(alone, so short searches pay nothing for threads, neither the helpers nor
-the whole table), and the first move of
+(alone, so short searches pay nothing for threads), and the first move of
 every node, which all threads search together before they split the rest.
 docs/benchmarks-log.md, "The solver on two cores", says what this gains and
 why it would gain less per core on more of them.
@@ -66,15 +71,12 @@ __all__ = [
     "share_frames",
 ]
 
-RACE_FROM_NODES = 4_000_000
-"""A search runs alone until it has taken this many nodes (a few tenths of a second), then the
-helpers join.  Starting a helper costs little (a thread, a kernel call: well under a millisecond);
-sharing the table costs more: a race has the table whole (`Table.use_whole`), and every
-short search after it then misses the cache where the grown table would have held it (one thread
-on a whole 72 MB table: 1.4 times the CPU on Test_L2_R2, 1.09 on Test_L1_R2).  At 200 000 nodes
-the helpers joined 11 of Test_L2_R2's searches and the set took 1.45 times the CPU of one
-thread, nodes alike; from here on no search of Test_L2_R2 or of Test_L1_R2's first 20 is
-raced (docs/benchmarks-log.md, "Threads that never cost")."""
+RACE_FROM_NODES = 1_000_000
+"""A search runs alone until it has taken this many nodes (about a twentieth of a second), then
+the helpers join.  Starting a helper costs little (a thread, a kernel call: well under a
+millisecond) and the table grows in a race as it would on one thread (the module's doc); what a
+race costs a short search is the helpers' nodes, which buy less the shorter the search
+(docs/benchmarks-log.md, "Helpers that join at 1 M nodes")."""
 SHARED_PLIES = 8
 """In a race, nodes fewer plies than this from the root mark the positions they search busy and
 put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelArgs.shared_until`):
@@ -83,6 +85,9 @@ the busiest thread too) and about as many as 10 or 12 on the strong one and on `
 20 more (docs/benchmarks-log.md, "Threads before a race")."""
 HELPER_SLICE = 1 << 20
 """Nodes a helper searches between two looks at the node limit and the progress count."""
+HOLD = 2
+"""A helper's stop flag while the first thread grows the table: the kernel call pauses (any
+non-zero flag stops it), and the helper goes on with the same question once the table has grown."""
 
 
 @dataclass
@@ -180,7 +185,10 @@ class Race:
     thread may search next (None: a limit stopped the search), ``count(n)``
     adds nodes to the search's budget, ``poll(lower, upper, move)`` reports
     progress and returns True to stop, ``cancelled()`` tells whether the
-    caller cancelled.  ``other_values`` has helpers ask the neighbour of the
+    caller cancelled; ``growth_due(nodes)`` tells whether one thread's search
+    of ``nodes`` would have grown the table by now and ``grow(nodes)`` grows
+    it as that search would have (called with every helper held outside the
+    kernel).  ``other_values`` has helpers ask the neighbour of the
     first thread's test value when they can (a strong solve's), rather than
     only the first thread's question (see the module's doc).
     """
@@ -196,6 +204,8 @@ class Race:
         poll: Callable[[int, int, int | None], bool],
         cancelled: Callable[[], bool],
         remaining_nodes: Callable[[], int | None],
+        growth_due: Callable[[int], bool],
+        grow: Callable[[int], None],
         other_values: bool = True,
     ) -> None:
         self._searchers = list(searchers)
@@ -207,7 +217,13 @@ class Race:
         self._cancelled = cancelled
         self._remaining_nodes = remaining_nodes
         self._other_values = other_values
+        self._growth_due = growth_due
+        self._grow = grow
         self._lock = threading.Lock()
+        self._held = threading.Condition(self._lock)  # notified when a helper leaves the kernel
+        self._holding = False  # the first thread is growing the table: no helper enters the kernel
+        self._in_kernel = 0  # helpers inside a kernel call
+        self._nodes = 0  # the position's nodes: before the race and every thread's since
         self._lower = 0
         self._upper = 0
         self._move = -1
@@ -226,6 +242,7 @@ class Race:
         self._lower, self._upper = int(state[_layout.S_MIN]), int(state[_layout.S_MAX])
         self._move = int(state[_layout.S_ROOT_MOVE])
         self._move_bound = int(state[_layout.S_ROOT_BOUND]) if self._move >= 0 else self._lower - 1
+        self._nodes = int(state[_layout.S_NODES])
         for searcher in self._searchers:
             searcher.cancel[0] = 0
         self._searchers[0].args.busy.clear()  # a stopped race's marks
@@ -286,6 +303,8 @@ class Race:
             before = int(state[_layout.S_NODES])
             status = self._run(searcher, positions, rows, state, before + size)
             self._counted(searcher, int(state[_layout.S_NODES]) - before, size)
+            if self._growth_due(self._nodes):
+                self._grow_held()
             if status == _layout.DONE:
                 self._learn_probe(value, state)
                 state = None
@@ -345,18 +364,52 @@ class Race:
         the question was settled elsewhere, the search stopped, or the node limit ran out."""
         state = _layout.new_state(value, value + 1)
         while True:
-            if self._over or searcher.cancel[0]:
-                return None
+            with self._held:
+                while self._holding and not self._over:
+                    self._held.wait()
+                if self._over or searcher.cancel[0]:
+                    return None
+                self._in_kernel += 1
             size = self._reserve(HELPER_SLICE)
-            if size == 0:
-                return None
             before = int(state[_layout.S_NODES])
-            status = self._run(searcher, positions, rows, state, before + size)
+            try:
+                status = self._run(searcher, positions, rows, state, before + size) if size else None
+            finally:
+                with self._held:
+                    self._in_kernel -= 1
+                    self._held.notify_all()
+            if status is None:
+                return None
             self._counted(searcher, int(state[_layout.S_NODES]) - before, size)
             if status == _layout.DONE:
                 return state
             if status == _layout.CANCELLED:
-                return None
+                with self._lock:  # held while the table grew: the same question goes on
+                    if self._over or searcher.cancel[0] not in (0, HOLD):
+                        return None
+
+    def _grow_held(self) -> None:
+        """Grow the table as one thread's search of the race's nodes would have, every helper held
+        outside the kernel meanwhile (the module's doc)."""
+        with self._held:
+            self._holding = True
+            for searcher in self._searchers[1:]:
+                if searcher.cancel[0] == 0:
+                    searcher.cancel[0] = HOLD
+            while self._in_kernel:
+                self._held.wait()
+        try:
+            for _ in range(_MOST_DOUBLINGS):  # each call doubles each part at most once
+                if not self._growth_due(self._nodes):
+                    break
+                self._grow(self._nodes)
+        finally:
+            with self._held:
+                self._holding = False
+                for searcher in self._searchers[1:]:
+                    if searcher.cancel[0] == HOLD:
+                        searcher.cancel[0] = 0
+                self._held.notify_all()
 
     # ------------------------------------------------------ shared results
 
@@ -377,6 +430,7 @@ class Race:
         with self._lock:
             self._reserved -= reserved
             searcher.nodes += nodes
+            self._nodes += nodes
             self._count(nodes)
             self._counting.set()
 
@@ -414,10 +468,11 @@ class Race:
                     self._searchers[index].cancel[0] = 1
 
     def _stop(self) -> None:
-        with self._lock:
+        with self._held:
             self._over = True
             for searcher in self._searchers[1:]:
                 searcher.cancel[0] = 1
+            self._held.notify_all()
 
     @staticmethod
     def _arrays(current: int, mask: int, stones: int, wide: bool) -> tuple[CArray, CArray]:
@@ -435,5 +490,6 @@ def _probe_bounds(value: int, state: CArray) -> tuple[int, int]:
     return _OPEN_LOW, int(state[_layout.S_MAX])
 
 
+_MOST_DOUBLINGS = 64  # more than a part of 2**64 entries could take: a grow that did nothing ends
 _OPEN_LOW = -(1 << 30)
 _OPEN_HIGH = 1 << 30
