@@ -30,7 +30,8 @@ if ! command -v chromium >/dev/null 2>&1; then
     fi
 fi
 
-echo "== ruff"; ruff check . && ruff format --check --quiet src tests
+# One command a line: under set -e a failure inside an && list does not stop the script.
+echo "== ruff"; ruff check .; ruff format --check --quiet src tests
 echo "== mypy"; mypy
 # Warnings (a broken cross-reference, a docstring mkdocstrings cannot read) fail the build.
 echo "== docs"; mkdocs build --strict --quiet

@@ -349,3 +349,66 @@ def test_threads_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert "best moves: 3 6 7 (loss in 18 moves)" in printed
     nodes = re.search(r"nodes: (\d+) \(per thread: (\d+) \+ (\d+)\)", printed)
     assert nodes is not None and int(nodes[1]) == int(nodes[2]) + int(nodes[3])
+
+
+def test_the_table_grows_with_every_helper_held_outside_the_kernel() -> None:
+    """A race grows the table only while no helper is in a kernel call, and each helper, held
+    meanwhile, goes on with the same question on the same paused state."""
+    from c4engine.kernels.transposition import Table
+
+    table = Table.with_parts(20)
+    searchers = parallel.new_searchers(2, 7, 6, table, 30, layout.new_busy(False))
+    helper = searchers[1]
+    inside = threading.Event()
+    helper_states: list[tuple[int, int]] = []  # (the state's id, the flag it stopped on)
+    grown_at: list[int] = []
+    first_calls = 0
+
+    def run(searcher: parallel.Searcher, positions: CArray, rows: CArray, state: CArray, stop: int) -> int:
+        nonlocal first_calls
+        if searcher is helper:
+            inside.set()
+            try:
+                for _ in range(2000):  # a kernel call checks its flag every few thousand nodes
+                    if searcher.cancel[0]:
+                        break
+                    threading.Event().wait(0.0005)
+                    state[layout.S_NODES] += 100
+                helper_states.append((id(state), int(searcher.cancel[0])))
+                return layout.CANCELLED if searcher.cancel[0] else layout.PAUSED
+            finally:
+                inside.clear()
+        inside.wait(1.0)  # the first thread's calls overlap the helper's
+        first_calls += 1
+        state[layout.S_NODES] = stop
+        if first_calls < 12:
+            return layout.PAUSED
+        state[layout.S_MIN] = state[layout.S_MAX] = 1  # "more than 0?": yes, 1, closing [-1, 1]
+        return layout.DONE
+
+    def grow(nodes: int) -> None:
+        assert not inside.is_set(), "the table grew under a helper's feet"
+        grown_at.append(nodes)
+
+    thresholds = [4_000, 8_000]
+    race = parallel.Race(
+        searchers,
+        run,
+        parallel.Root(0, 0, 0),
+        next_slice=lambda _: 1000,
+        count=lambda _: None,
+        poll=lambda *_: False,
+        cancelled=lambda: False,
+        remaining_nodes=lambda: None,
+        growth_due=lambda nodes: any(nodes >= at for at in thresholds[len(grown_at) :]),
+        grow=grow,
+    )
+    state = layout.new_state(-1, 1)
+    assert race.run(state) == layout.DONE
+    assert (state[layout.S_MIN], state[layout.S_MAX]) == (1, 1)
+    assert len(grown_at) == 2
+    held = [index for index, (_, flag) in enumerate(helper_states) if flag == parallel.HOLD]
+    assert held, "no helper was held while the table grew"
+    for index in held:  # the same question on the same state after the hold
+        if index + 1 < len(helper_states):
+            assert helper_states[index + 1][0] == helper_states[index][0]

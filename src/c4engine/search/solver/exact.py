@@ -75,8 +75,9 @@ class Solver:
     ``threads - 1`` helper threads, and the table grows as that search's
     nodes would have grown it on one thread.  Until a search is raced it
     runs as on one thread -- the same nodes, the same table growth, no busy
-    marks, no helper's stack made --, so short searches cost nothing more.  The answers are the same with any number of
-    threads; the results count the nodes of each (``nodes_per_thread``).
+    marks, no helper's stack made --, so short searches cost nothing more.
+    The answers are the same with any number of threads; the results count
+    the nodes of each (``nodes_per_thread``).
     """
 
     def __init__(self, table_size_mb: float = DEFAULT_TABLE_MB, weak: bool = False, threads: int = 1) -> None:
