@@ -93,7 +93,7 @@ class Solver:
         self._deadline = Deadline()  # cancels a timed search when its time is spent
         self.threads = threads
         self._searchers: list[_parallel.Searcher] = []
-        self._grower: _layout.KernelArgs | None = None  # a race's, for growing the table (_race)
+        self._grower: _parallel.Searcher | None = None  # a race's, for growing the table (_race)
         self.race_from_nodes = _parallel.RACE_FROM_NODES
         self.etc_margin = ETC_MARGIN
 
@@ -561,52 +561,25 @@ class Solver:
         assert self._args is not None
         if not self._searchers:
             self._searchers = self._race_lanes(board)
-        args = self._args
-        if self._grower is None:
-            self._grower = _layout.new_args(
-                board.width, board.height, self.table, args.etc_until, _layout.new_flag(), args.busy
-            )
-        grower = _parallel.Searcher(self._grower)
-        positions = _layout.positions([(root.current, root.mask)], root.wide)
-        rows = _layout.new_rows(1)
-        rows[0, _layout.R_STONES] = root.stones
-
-        def growth_due(nodes: int) -> bool:
-            return self.table.growth_due(args.bits, args.near_bits, nodes)
-
-        def grow(nodes: int) -> None:
-            # The first node of a search at ``nodes`` nodes, on a stack of its own: entering it the
-            # kernel grows each part that search would have grown by now, then it pauses.
-            self.table.hold_growth(False)
-            try:
-                state = _layout.new_state(-1, 1)
-                state[_layout.S_NODES] = nodes
-                self._call_kernel(board, positions, rows, state, nodes + 1, grower)
-            finally:
-                self.table.hold_growth(True)
-
-        def count(nodes: int) -> None:
-            run.budget.spend(nodes)
-
-        def next_slice(threads: int) -> int | None:
-            return self._next_slice(run, threads)
 
         def call(
             searcher: _parallel.Searcher, positions: CArray, rows: CArray, state: CArray, stop: int
         ) -> int:
             return self._call_kernel(board, positions, rows, state, stop, searcher)
 
+        assert self._grower is not None
+        grower = _parallel.TableGrower(self.table, self._grower, call, root)
         race = _parallel.Race(
             self._searchers,
             call,
             root,
-            next_slice=next_slice,
-            count=count,
+            next_slice=lambda threads: self._next_slice(run, threads),
+            count=run.budget.spend,
             poll=lambda lower, upper, move: self._polled(run, lower, upper, -1 if move is None else move),
             cancelled=lambda: bool(self._cancel[0]),
             remaining_nodes=run.budget.nodes_left,
-            growth_due=growth_due,
-            grow=grow,
+            growth_due=grower.due,
+            grow=grower.grow,
             other_values=not weak,
         )
         self.table.hold_growth(True)  # the race grows it (growth_due, grow)
@@ -621,11 +594,12 @@ class Solver:
     def _race_lanes(self, board: Board) -> list[_parallel.Searcher]:
         """The searchers of a race on ``board``'s size, made at its first race (a solver whose searches
         are all short never makes them): the first has the caller's stack, where the raced search
-        is paused, and marks the subtrees it searches; the helpers have stacks of their own."""
+        is paused, and marks the subtrees it searches; the helpers have stacks of their own, and so
+        has the searcher the race grows the table on (``_grower``: the others have searches paused)."""
         assert self._args is not None
         first = self._args._replace(cancel=_layout.new_flag(), shared_until=_parallel.SHARED_PLIES)
-        helpers = _parallel.new_searchers(
-            self.threads - 1, board.width, board.height, self.table, self._args.etc_until, self._args.busy
+        *helpers, self._grower = _parallel.new_searchers(
+            self.threads, board.width, board.height, self.table, self._args.etc_until, self._args.busy
         )
         return [_parallel.Searcher(first), *helpers]
 

@@ -65,6 +65,7 @@ __all__ = [
     "SHARED_PLIES",
     "Race",
     "Searcher",
+    "TableGrower",
     "neighbour_value",
     "new_searchers",
     "probe_value",
@@ -480,6 +481,38 @@ class Race:
         rows = _layout.new_rows(1)
         rows[0, _layout.R_STONES] = stones
         return positions, rows
+
+
+class TableGrower:
+    """What grows a race's shared table between its slices (the race's ``growth_due`` and ``grow``):
+    the kernel's own rule and its own growth, at the race's nodes.
+
+    ``grow(nodes)`` runs one node of the root, on ``searcher`` (a stack no thread has a search paused
+    on), as the kernel call of a search at ``nodes`` nodes: entering the node it doubles each part
+    that search would have doubled by now, then it pauses at its node stop.
+    """
+
+    def __init__(self, table: Table, searcher: Searcher, run: RunSlice, root: Root) -> None:
+        self._table = table
+        self._searcher = searcher
+        self._run = run
+        self._positions, self._rows = Race._arrays(root.current, root.mask, root.stones, root.wide)
+
+    def due(self, nodes: int) -> bool:
+        """Whether one thread's search of ``nodes`` nodes would have grown the table by now."""
+        args = self._searcher.args
+        return self._table.growth_due(args.bits, args.near_bits, nodes)
+
+    def grow(self, nodes: int) -> None:
+        """Grow the table as one thread's search at ``nodes`` nodes would (every other thread out of
+        the kernel: :meth:`Race._grow_held`)."""
+        self._table.hold_growth(False)
+        try:
+            state = _layout.new_state(-1, 1)
+            state[_layout.S_NODES] = nodes
+            self._run(self._searcher, self._positions, self._rows, state, nodes + 1)
+        finally:
+            self._table.hold_growth(True)
 
 
 def _probe_bounds(value: int, state: CArray) -> tuple[int, int]:
