@@ -71,7 +71,7 @@ class Solver:
     cleared when the board size or connect-N changes.
 
     ``threads`` searches share the table (:mod:`c4engine.search.solver.threads`):
-    a search that runs past about a twentieth of a second is raced by
+    a search that runs past about a fortieth of a second is raced by
     ``threads - 1`` helper threads, and the table grows as that search's
     nodes would have grown it on one thread.  Until a search is raced it
     runs as on one thread -- the same nodes, the same table growth, no busy

@@ -72,12 +72,13 @@ __all__ = [
     "share_frames",
 ]
 
-RACE_FROM_NODES = 1_000_000
-"""A search runs alone until it has taken this many nodes (about a twentieth of a second), then
+RACE_FROM_NODES = 500_000
+"""A search runs alone until it has taken this many nodes (about a fortieth of a second), then
 the helpers join.  Starting a helper costs little (a thread, a kernel call: well under a
 millisecond) and the table grows in a race as it would on one thread (the module's doc); what a
 race costs a short search is the helpers' nodes, which buy less the shorter the search
-(docs/benchmarks-log.md, "Helpers that join at 1 M nodes")."""
+(docs/benchmarks-log.md, "Helpers that join at 1 M nodes": 500 000 took 0.93 of 1 M's wall on
+Test_L1_R3's first 5 and 0.88 on Test_L1_R2's first 20; 250 000, 1.06 and 0.91 of 500 000's)."""
 SHARED_PLIES = 8
 """In a race, nodes fewer plies than this from the root mark the positions they search busy and
 put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelArgs.shared_until`):
