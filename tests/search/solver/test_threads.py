@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -372,7 +373,7 @@ def test_the_table_grows_with_every_helper_held_outside_the_kernel() -> None:
                 for _ in range(2000):  # a kernel call checks its flag every few thousand nodes
                     if searcher.cancel[0]:
                         break
-                    threading.Event().wait(0.0005)
+                    time.sleep(0.0005)
                     state[layout.S_NODES] += 100
                 helper_states.append((id(state), int(searcher.cancel[0])))
                 return layout.CANCELLED if searcher.cancel[0] else layout.PAUSED

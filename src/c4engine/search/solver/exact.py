@@ -489,9 +489,8 @@ class Solver:
         run: SolverRun,
         weak: bool = False,
     ) -> int:
-        positions = _layout.positions([(current, mask)], not board.geometry.fits_64_bits)
-        rows = _layout.new_rows(1)
-        rows[0, _layout.R_STONES] = stones
+        root = _parallel.Root(current, mask, stones, not board.geometry.fits_64_bits)
+        positions, rows = root.arrays()
         status = _layout.PAUSED
         while True:
             if run.stopped is not None:
@@ -514,12 +513,11 @@ class Solver:
             if status == _layout.CANCELLED:
                 run.stopped = run.why_cancelled()
                 return status
-            root = int(state[_layout.S_ROOT_MOVE])
-            if self._polled(run, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), root):
+            move = int(state[_layout.S_ROOT_MOVE])
+            if self._polled(run, int(state[_layout.S_MIN]), int(state[_layout.S_MAX]), move):
                 return _layout.CANCELLED
             if self.threads > 1 and int(state[_layout.S_NODES]) >= self.race_from_nodes:
-                wide = not board.geometry.fits_64_bits
-                return self._race(_parallel.Root(current, mask, stones, wide), board, state, run, weak)
+                return self._race(root, board, state, run, weak)
 
     def _next_slice(self, run: SolverRun, threads: int = 1) -> int | None:
         """How many nodes the next kernel call may search (``threads`` sharing the node limit), or

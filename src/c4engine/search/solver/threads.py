@@ -179,6 +179,13 @@ class Root:
     wide: bool = False
     """Whether the board is past 64 bits (:func:`c4engine.geometry.fits_64_bits`)."""
 
+    def arrays(self) -> tuple[CArray, CArray]:
+        """The kernel's batch of this one position: its words and its row (the stones on it)."""
+        positions = _layout.positions([(self.current, self.mask)], self.wide)
+        rows = _layout.new_rows(1)
+        rows[0, _layout.R_STONES] = self.stones
+        return positions, rows
+
 
 class Race:
     """One position's search on ``len(searchers)`` threads (see the module's doc).
@@ -280,9 +287,7 @@ class Race:
     def _first(self, state: CArray | None) -> int:
         """The caller's thread: the kernel's own questions, the limits and the progress."""
         searcher = self._searchers[0]
-        positions, rows = self._arrays(
-            self._root.current, self._root.mask, self._root.stones, self._root.wide
-        )
+        positions, rows = self._root.arrays()
         value = self._asking.get(0, 0)
         while True:
             with self._lock:
@@ -329,9 +334,7 @@ class Race:
                     value = self._choose(index)
                     self._asking[index] = value
                     searcher.cancel[0] = 0
-                positions, rows = self._arrays(
-                    self._root.current, self._root.mask, self._root.stones, self._root.wide
-                )
+                positions, rows = self._root.arrays()
                 state = self._probe(searcher, positions, rows, value)
                 if state is not None:
                     self._learn_probe(value, state)
@@ -372,16 +375,16 @@ class Race:
                 if self._over or searcher.cancel[0]:
                     return None
                 self._in_kernel += 1
-            size = self._reserve(HELPER_SLICE)
-            before = int(state[_layout.S_NODES])
             try:
-                status = self._run(searcher, positions, rows, state, before + size) if size else None
+                size = self._reserve(HELPER_SLICE)
+                if size == 0:
+                    return None
+                before = int(state[_layout.S_NODES])
+                status = self._run(searcher, positions, rows, state, before + size)
             finally:
                 with self._held:
                     self._in_kernel -= 1
                     self._held.notify_all()
-            if status is None:
-                return None
             self._counted(searcher, int(state[_layout.S_NODES]) - before, size)
             if status == _layout.DONE:
                 return state
@@ -476,13 +479,6 @@ class Race:
                 searcher.cancel[0] = 1
             self._held.notify_all()
 
-    @staticmethod
-    def _arrays(current: int, mask: int, stones: int, wide: bool) -> tuple[CArray, CArray]:
-        positions = _layout.positions([(current, mask)], wide)
-        rows = _layout.new_rows(1)
-        rows[0, _layout.R_STONES] = stones
-        return positions, rows
-
 
 class TableGrower:
     """What grows a race's shared table between its slices (the race's ``growth_due`` and ``grow``):
@@ -497,7 +493,7 @@ class TableGrower:
         self._table = table
         self._searcher = searcher
         self._run = run
-        self._positions, self._rows = Race._arrays(root.current, root.mask, root.stones, root.wide)
+        self._positions, self._rows = root.arrays()
 
     def due(self, nodes: int) -> bool:
         """Whether one thread's search of ``nodes`` nodes would have grown the table by now."""
