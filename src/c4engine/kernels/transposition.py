@@ -258,8 +258,9 @@ class Table:
     def growth_due(self, bits: int, near_bits: int, nodes: int) -> bool:
         """Whether a search of ``nodes`` nodes would have doubled a part by now, its parts being of
         ``2**bits`` and ``2**near_bits`` entries (the kernel's arguments; no near-end part when 0):
-        the kernel's own rule (:data:`GROWTH_SHIFT`, :data:`NEAR_GROWTH_SHIFT`), for a search whose
-        kernel calls may not grow the table themselves (:meth:`hold_growth`).
+        the kernel's own rule (``kernels.table.growth_nodes``, restated here: this module imports no
+        numba), for a search whose kernel calls may not grow the table themselves
+        (:meth:`hold_growth`).
 
         >>> table = Table.with_parts(20, 18)
         >>> table.array[table.entries - 3] = table.array[table.entries - 2] = 16  # as they start
