@@ -4,12 +4,13 @@ Usage::
 
     PYTHONPATH=src python benchmarks/wide_boards.py \\
         --reference 10x6=/path/to/steininger_10x6 [--reference 8x8=...] [--reference 9x7=...] \\
-        [--sizes 10x6] [--stages mid] [--pairs 3] [--threads 1] [--limit 10]
+        [--sizes 10x6] [--stages mid deep] [--pairs 3] [--threads 1] [--limit 10]
     PYTHONPATH=src python benchmarks/wide_boards.py --outcomes [5x12 11x5 ...] [--timeout 600] [--weak]
 
 The first form solves ``tests/data/wide_{SIZE}_{STAGE}.txt`` (positions on
 10x6, 8x8 and 9x7 scored by Christophe Steininger's solver; their README says
-how) with ``c4 solve --size SIZE --no-book`` in batch, whole processes, each
+how; the stages: ``end`` 6-20 empty cells, ``mid`` 16-20 stones, ``deep``
+12-16) with ``c4 solve --size SIZE --no-book`` in batch, whole processes, each
 set interleaved ``--pairs`` times with the reference built for that size --
 ``benchmarks/compare_reference.py`` measures, checks every score and prints
 its table, once per size.  ``--reference SIZE=COMMAND`` gives a size's
@@ -45,7 +46,7 @@ import compare_reference
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 SIZES = ("10x6", "8x8", "9x7")
-STAGES = ("end", "mid")
+STAGES = ("end", "mid", "deep")
 OUTCOMES = DATA / "wide_board_outcomes.csv"
 
 

@@ -61,7 +61,11 @@ def _negamax(board: Board) -> int:
     return best
 
 
-STAGE_STONES = {"end": (lambda cells: (cells - 20, cells - 6)), "mid": (lambda cells: (16, 20))}
+STAGE_STONES = {
+    "end": (lambda cells: (cells - 20, cells - 6)),
+    "mid": (lambda cells: (16, 20)),
+    "deep": (lambda cells: (12, 16)),
+}
 PRESENT = [
     (size, stage) for size in wide.SIZES for stage in wide.STAGES if wide.set_file(size, stage).exists()
 ]
@@ -74,7 +78,7 @@ def test_every_board_has_its_end_game_file() -> None:
 @pytest.mark.parametrize(("size", "stage"), PRESENT)
 def test_positions_are_legal_games_of_their_stage(size: str, stage: str) -> None:
     cases = _cases(size, stage)
-    assert len(cases) >= 20
+    assert len(cases) >= (10 if stage == "deep" else 20)  # a deep position takes the reference seconds
     assert len({board.key() for board, _ in cases}) == len(cases)  # no position twice
     for board, score in cases:
         cells = board.width * board.height
