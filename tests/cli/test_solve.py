@@ -179,7 +179,7 @@ def test_a_bigger_search_loads_the_compiled_solver_from_its_library_without_numb
     # The first line of the published Test_L1_R1 set: some 16,000 nodes compiled, far more in Python.
     status, out, loaded = _c4("solve", "--no-book", "32164625")
     assert status == 0
-    assert "score: 11 (" in out and "source: solver" in out
+    assert "score: 11 (" in out and "source: solver" in out and "table: up to 72 MB" in out
     assert "c4engine.search.solver.exact" in loaded and "c4engine.kernels.layout" in loaded
     assert "numba" not in loaded and "c4engine.kernels.solve" not in loaded
     assert "numpy" not in loaded  # the solver's arrays are kernels.memory's: numpy cost half its start
@@ -194,6 +194,11 @@ def test_a_search_without_the_book_loads_neither_the_book_nor_what_builds_a_libr
     assert report["status"] == 0 and "source: solver" in report["out"]
     assert report["spare"] == []
     assert _c4_report("solve", "32164625")["spare"] == ["c4engine.search.book.file"]  # the book asked first
+
+
+def test_the_nodes_line_states_the_tables_size() -> None:
+    status, out, _ = _c4("analyze", "--no-book", "--table-mb", "16", "32164625")
+    assert status == 0 and "table: up to 16 MB" in out
 
 
 def test_no_book_searches_even_what_the_book_knows() -> None:

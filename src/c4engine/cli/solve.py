@@ -135,7 +135,7 @@ def _columns(columns: Sequence[int]) -> str:
     return " ".join(str(column + 1) for column in columns)
 
 
-def _print_result(position: str, result: PlayResult, width: int, out: TextIO) -> None:
+def _print_result(position: str, result: PlayResult, width: int, table_mb: float, out: TextIO) -> None:
     best = "-" if result.column is None else str(result.column + 1)
     proven = result.score is not None and result.score.proven
     score = result.score.value if result.score is not None and proven else f"[{result.lower}, {result.upper}]"
@@ -150,12 +150,15 @@ def _print_result(position: str, result: PlayResult, width: int, out: TextIO) ->
         print(f"pv: {format_moves(result.line, width)} (not proven to the end)", file=out)
     print(f"source: {result.source}", file=out)
     print(
-        f"nodes: {result.nodes}{_per_thread(result.nodes_per_thread)}  time: {result.time:.3f} s",
+        f"nodes: {result.nodes}{_per_thread(result.nodes_per_thread)}  time: {result.time:.3f} s"
+        f"  {_table_text(table_mb)}",
         file=out,
     )
 
 
-def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: TextIO) -> None:
+def _print_analysis(
+    position: str, analysis: PositionAnalysis, width: int, table_mb: float, out: TextIO
+) -> None:
     columns = analysis.columns
     cells = " ".join("-" if column is None else _score_text(column) for column in columns)
     print(f"position: {position or '(empty)'}", file=out)
@@ -168,9 +171,16 @@ def _print_analysis(position: str, analysis: PositionAnalysis, width: int, out: 
     print(f"pv: {format_moves(analysis.pv, width) or '-'}{proven}", file=out)
     print(f"source: {analysis.source}", file=out)
     print(
-        f"nodes: {analysis.nodes}{_per_thread(analysis.nodes_per_thread)}  time: {analysis.time:.3f} s",
+        f"nodes: {analysis.nodes}{_per_thread(analysis.nodes_per_thread)}  time: {analysis.time:.3f} s"
+        f"  {_table_text(table_mb)}",
         file=out,
     )
+
+
+def _table_text(table_mb: float) -> str:
+    """The table's size as the nodes line states it: the most it grows to (it starts small and grows
+    with the search; a larger one did not pay, docs/benchmarks.md "Memory")."""
+    return f"table: up to {table_mb:g} MB"
 
 
 def _per_thread(nodes: Sequence[int]) -> str:
@@ -271,9 +281,9 @@ def run_solve(args: argparse.Namespace) -> int:
 
         print(json.dumps(_analysis_json(board, analysis), ensure_ascii=False))
     elif analyze:
-        _print_analysis(args.position, analysis, board.width, sys.stdout)
+        _print_analysis(args.position, analysis, board.width, args.table_mb, sys.stdout)
     else:
-        _print_result(args.position, result, board.width, sys.stdout)
+        _print_result(args.position, result, board.width, args.table_mb, sys.stdout)
     return 0
 
 
