@@ -149,11 +149,7 @@ def _print_result(position: str, result: PlayResult, width: int, table_mb: float
     elif result.proven and len(result.line) > 1:  # the book's line, short of the end
         print(f"pv: {format_moves(result.line, width)} (not proven to the end)", file=out)
     print(f"source: {result.source}", file=out)
-    print(
-        f"nodes: {result.nodes}{_per_thread(result.nodes_per_thread)}  time: {result.time:.3f} s"
-        f"  {_table_text(table_mb)}",
-        file=out,
-    )
+    print(_nodes_line(result.nodes, result.nodes_per_thread, result.time, table_mb), file=out)
 
 
 def _print_analysis(
@@ -170,17 +166,13 @@ def _print_analysis(
     proven = "" if analysis.pv_proven else " (not proven to the end)"
     print(f"pv: {format_moves(analysis.pv, width) or '-'}{proven}", file=out)
     print(f"source: {analysis.source}", file=out)
-    print(
-        f"nodes: {analysis.nodes}{_per_thread(analysis.nodes_per_thread)}  time: {analysis.time:.3f} s"
-        f"  {_table_text(table_mb)}",
-        file=out,
-    )
+    print(_nodes_line(analysis.nodes, analysis.nodes_per_thread, analysis.time, table_mb), file=out)
 
 
-def _table_text(table_mb: float) -> str:
-    """The table's size as the nodes line states it: the most it grows to (it starts small and grows
-    with the search; a larger one did not pay, docs/benchmarks.md "Memory")."""
-    return f"table: up to {table_mb:g} MB"
+def _nodes_line(nodes: int, per_thread: Sequence[int], seconds: float, table_mb: float) -> str:
+    """The answer's last line: its nodes, time and the table's size -- the most the table grows to (it
+    starts small and grows with the search; a larger one did not pay, docs/benchmarks.md "Memory")."""
+    return f"nodes: {nodes}{_per_thread(per_thread)}  time: {seconds:.3f} s  table: up to {table_mb:g} MB"
 
 
 def _per_thread(nodes: Sequence[int]) -> str:
