@@ -294,12 +294,20 @@ def test_test_value_is_the_kernels_next_question() -> None:
         assert state[layout.S_MED] == probe_value(lower, upper), (lower, upper)
 
 
-def _race_asking(lower: int, upper: int, asking: dict[int, int], other_values: bool = True) -> parallel.Race:
-    """A race (never run) whose window is ``[lower, upper]`` and whose searchers ask ``asking``."""
+def _race_asking(
+    lower: int,
+    upper: int,
+    asking: dict[int, int],
+    other_values: bool = True,
+    nodes: int = parallel.NEIGHBOUR_FROM_NODES,
+    stones: int = 0,
+) -> parallel.Race:
+    """A race (never run) of a position of ``stones`` whose window is ``[lower, upper]``, whose searchers
+    ask ``asking`` and which has searched ``nodes``."""
     race = parallel.Race(
         [],
         lambda *_: layout.DONE,
-        parallel.Root(0, 0, 0),
+        parallel.Root(0, 0, stones),
         next_slice=lambda _: None,
         count=lambda _: None,
         poll=lambda *_: False,
@@ -309,7 +317,7 @@ def _race_asking(lower: int, upper: int, asking: dict[int, int], other_values: b
         grow=lambda _: None,
         other_values=other_values,
     )
-    race._lower, race._upper, race._asking = lower, upper, dict(asking)
+    race._lower, race._upper, race._asking, race._nodes = lower, upper, dict(asking), nodes
     return race
 
 
@@ -333,6 +341,26 @@ def test_a_helper_asks_beside_the_first_thread(
 
 def test_a_weak_solves_helper_shares_the_first_threads_question() -> None:
     assert _race_asking(-1, 1, {0: 0}, other_values=False)._choose(1) == 0
+
+
+def test_the_helpers_share_the_sign_until_the_race_is_long() -> None:
+    early = parallel.NEIGHBOUR_FROM_NODES - 1
+    assert _race_asking(-21, 21, {0: 0}, nodes=early)._choose(1) == 0
+    assert _race_asking(-21, 21, {0: 0, 1: 0}, nodes=early)._free_neighbour(0, 1) is None
+    # once it is, a helper sharing the first thread's question turns to the neighbour
+    assert _race_asking(-21, 21, {0: 0, 1: 0})._free_neighbour(0, 1) == 1
+    assert _race_asking(-21, 21, {0: 0, 1: 0, 2: 1})._free_neighbour(0, 1) is None  # asked already
+
+
+def test_a_position_that_does_not_ask_the_sign_first_asks_beside_it_at_once() -> None:
+    race = _race_asking(-15, 15, {0: -7}, nodes=0, stones=parallel.SIGN_FIRST_STONES)
+    assert race._choose(1) == -6
+
+
+def test_the_sign_first_stones_are_the_kernels() -> None:
+    from c4engine.kernels.solve import NEAR_SCORE_STONES
+
+    assert parallel.SIGN_FIRST_STONES == NEAR_SCORE_STONES
 
 
 def test_threads_option(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,10 @@ solver's one table at once:
   lie (:func:`neighbour_value`), when nobody asks it, and otherwise the
   first thread's own question (a weak solve's first question most often
   ends it): the one question always needed and the one most likely needed
-  next, the two dear ones at the end of a narrowing;
+  next, the two dear ones at the end of a narrowing (but a position that
+  asks the sign first has its helpers share the sign for the race's first
+  :data:`NEIGHBOUR_FROM_NODES`: "more than 1?" asked beside the sign from
+  the start is the dearer);
 * threads asking one question split its tree the way ABDADA does (Weill,
   1996): near the root (:data:`SHARED_PLIES`) a thread marks the position
   of each move after the first busy while it searches it, and puts off to
@@ -61,8 +64,10 @@ from c4engine.kernels.memory import CArray
 from c4engine.kernels.transposition import Table
 
 __all__ = [
+    "NEIGHBOUR_FROM_NODES",
     "RACE_FROM_NODES",
     "SHARED_PLIES",
+    "SIGN_FIRST_STONES",
     "Race",
     "Searcher",
     "TableGrower",
@@ -85,6 +90,16 @@ put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelAr
 with today's kernel 8 took the fewest nodes on the weak empty board (4 % fewer than 12, on
 the busiest thread too) and about as many as 10 or 12 on the strong one and on ``Test_L1_R3``;
 20 more (docs/benchmarks-log.md, "Threads before a race")."""
+SIGN_FIRST_STONES = 6
+"""Positions with fewer stones ask the score's sign first (the kernel's ``NEAR_SCORE_STONES``, in
+:mod:`c4engine.kernels.solve`, which this module does not import: it would load numba)."""
+NEIGHBOUR_FROM_NODES = 10_000_000
+"""In a strong solve of a position asking the sign first (:data:`SIGN_FIRST_STONES`), the helpers
+share the sign until the race has searched this many nodes (about a second), and only then ask its
+neighbour "more than 1?" (:func:`neighbour_value`): asked from the start on the empty board, that
+question took 75 M nodes and the race 285 M; with the sign's first 10 M nodes shared, about 246 M
+and 0.86 of the wall.  Test_L1_R3's first 5 and 28 of its other sign-first positions take about the
+time they took (docs/benchmarks-log.md, "The helpers share the sign's start")."""
 HELPER_SLICE = 1 << 20
 """Nodes a helper searches between two looks at the node limit and the progress count."""
 HOLD = 2
@@ -242,6 +257,8 @@ class Race:
         self._counting = threading.Event()  # set when a call under way has counted its nodes
         self._over = False
         self._failure: BaseException | None = None
+        self._neighbour_from = NEIGHBOUR_FROM_NODES if root.stones < SIGN_FIRST_STONES else 0
+        """The race's nodes from which a helper asks beside the first thread."""
 
     # ----------------------------------------------------------- the race
 
@@ -335,12 +352,14 @@ class Race:
                     self._asking[index] = value
                     searcher.cancel[0] = 0
                 positions, rows = self._root.arrays()
-                state = self._probe(searcher, positions, rows, value)
+                state = self._probe(index, searcher, positions, rows, value)
                 if state is not None:
                     self._learn_probe(value, state)
                 with self._lock:
                     if self._over:
                         return
+                    if self._asking.get(index) == _SWITCHING:
+                        continue
                     if self._asking.get(index) == value and self._lower <= value < self._upper:
                         return  # stopped by the node limit: the first thread ends the race
         except BaseException as error:  # the first thread raises it once the helpers are stopped
@@ -349,24 +368,37 @@ class Race:
             self._stop()
 
     def _choose(self, index: int) -> int:
-        """A helper's next question (under the lock): with ``other_values``, the neighbour of the
-        first thread's test value (:func:`neighbour_value`) when it is inside the window and
-        nobody asks it; else the first thread's own (the one it asks next, when the window has
-        just settled the one it was asking)."""
+        """A helper's next question (under the lock): with ``other_values`` (and, when the sign
+        is asked first, once the race has searched :data:`NEIGHBOUR_FROM_NODES`), the neighbour of
+        the first thread's test value (:func:`neighbour_value`) when it is inside the window and
+        nobody asks it; else the first thread's own (the one it asks next, when the window has just
+        settled the one it was asking)."""
         lower, upper = self._lower, self._upper
         first = self._asking.get(0)
         if first is None or not lower <= first < upper:
             first = probe_value(lower, upper)
-        if self._other_values:
-            neighbour = neighbour_value(first)
-            asked = {value for searcher, value in self._asking.items() if searcher != index}
-            if lower <= neighbour < upper and neighbour not in asked:
-                return neighbour
-        return first
+        neighbour = self._free_neighbour(first, index)
+        return first if neighbour is None else neighbour
 
-    def _probe(self, searcher: Searcher, positions: CArray, rows: CArray, value: int) -> CArray | None:
-        """Ask "more than ``value``?" of ``positions[0]`` on ``searcher``: the finished state, or None when
-        the question was settled elsewhere, the search stopped, or the node limit ran out."""
+    def _free_neighbour(self, first: int, index: int) -> int | None:
+        """The neighbour of the first thread's test value ``first`` for searcher ``index`` to ask
+        (under the lock), or None: not a strong solve, too early in the race, outside the window or
+        asked by another searcher."""
+        if not self._other_values or self._nodes < self._neighbour_from:
+            return None
+        neighbour = neighbour_value(first)
+        asked = {value for searcher, value in self._asking.items() if searcher != index}
+        if self._lower <= neighbour < self._upper and neighbour not in asked:
+            return neighbour
+        return None
+
+    def _probe(
+        self, index: int, searcher: Searcher, positions: CArray, rows: CArray, value: int
+    ) -> CArray | None:
+        """Ask "more than ``value``?" of ``positions[0]`` on helper ``index``'s ``searcher``: the
+        finished state, or None when the question was settled elsewhere, the search stopped, the
+        node limit ran out, or a helper sharing the first thread's question is due to ask its
+        neighbour (:meth:`_free_neighbour`; its work stays in the table for the first thread)."""
         state = _layout.new_state(value, value + 1)
         while True:
             with self._held:
@@ -388,6 +420,14 @@ class Race:
             self._counted(searcher, int(state[_layout.S_NODES]) - before, size)
             if status == _layout.DONE:
                 return state
+            with self._lock:
+                if (
+                    self._neighbour_from
+                    and self._asking.get(0) == value
+                    and self._free_neighbour(value, index) is not None
+                ):
+                    self._asking[index] = _SWITCHING  # the neighbour's turn (the first thread goes on)
+                    return None
             if status == _layout.CANCELLED:
                 with self._lock:  # held while the table grew: the same question goes on
                     if self._over or searcher.cancel[0] not in (0, HOLD):
@@ -520,6 +560,7 @@ def _probe_bounds(value: int, state: CArray) -> tuple[int, int]:
     return _OPEN_LOW, int(state[_layout.S_MAX])
 
 
+_SWITCHING = -(1 << 31)  # a helper's question while it turns from the first thread's to its neighbour
 _MOST_DOUBLINGS = 64  # more than a part of 2**64 entries could take: a grow that did nothing ends
 _OPEN_LOW = -(1 << 30)
 _OPEN_HIGH = 1 << 30
