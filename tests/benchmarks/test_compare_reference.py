@@ -5,28 +5,18 @@ The benchmark is a script, not a package: it is loaded from its file.
 
 from __future__ import annotations
 
-import importlib.util
 import shlex
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tests.benchmark_scripts import load_benchmark
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "compare_reference.py"
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("compare_reference", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
-
-
-compare = _load()
+compare = load_benchmark("compare_reference")
 
 
 def test_program_names_and_arguments() -> None:

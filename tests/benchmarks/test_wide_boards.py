@@ -7,33 +7,22 @@ the positions at most a few stones from the end, the score itself by a plain neg
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tests.benchmark_scripts import load_benchmark
 
 from c4engine.board import Board
 from c4engine.notation import parse_moves, parse_size
 from c4engine.search.scale import win_score
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 SHORT_END = 8
 """Positions with at most this many empty cells are re-solved here by brute force."""
 
 
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
-
-
-wide = _load("wide_boards")
+wide = load_benchmark("wide_boards")
 
 
 @cache

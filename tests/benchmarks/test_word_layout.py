@@ -8,28 +8,12 @@ conversion it relies on.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
+from tests.benchmark_scripts import load_benchmark
 
 from c4engine.board import Board
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-word_layout = _load("word_layout")
+word_layout = load_benchmark("word_layout")
 
 
 def test_the_one_word_layout_drops_each_columns_sentinel() -> None:
