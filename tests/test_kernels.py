@@ -166,6 +166,67 @@ def test_claimeven_bound_holds_and_binds(width: int, height: int, connect: int) 
         assert bound_at_most[-1]  # losses too
 
 
+def _odd_threat_bound(board: Board) -> int:
+    """The kernel's odd-threat bound of ``board``'s side to move."""
+    shape = _uint64_shape(board.width, board.height, board.connect)
+    current, mask = np.uint64(board.current_bits), np.uint64(board.mask_bits)
+    threats = np.uint64(
+        bitboard.winning_cells(
+            current ^ mask, mask, shape.height, shape.connect, shape.directions, shape.board, shape.fast
+        )
+    )
+    return int(bounds.odd_threat_bound(current, mask, threats, shape))
+
+
+def _every_position(width: int, height: int, connect: int) -> list[Board]:
+    """Every position of the board that a game can reach, over or not."""
+    seen: set[tuple[int, int]] = set()
+    found: list[Board] = []
+    stack = [Board(width, height, connect)]
+    while stack:
+        board = stack.pop()
+        if (board.current_bits, board.mask_bits) in seen:
+            continue
+        seen.add((board.current_bits, board.mask_bits))
+        found.append(board)
+        if not board.is_over:
+            for column in board.legal_moves():
+                child = board.copy()
+                child.play(column)
+                stack.append(child)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "deepest"), [(4, 4, 4, -1), (4, 4, 3, -1), (3, 6, 3, -2)]
+)
+def test_odd_threat_bound_holds_on_every_position(
+    width: int, height: int, connect: int, deepest: int
+) -> None:
+    exact = brute_force(width, height, connect)
+    bounds_seen: dict[int, int] = {}
+    for board in _every_position(width, height, connect):
+        if board.move_count % 2 == 0 or board.is_over:
+            continue
+        bound = _odd_threat_bound(board)
+        if bound != bounds.UNKNOWN_HIGH:
+            assert exact(board.current_bits, board.mask_bits) <= bound <= -1, (board, bound)
+            bounds_seen[bound] = bounds_seen.get(bound, 0) + 1
+    assert min(bounds_seen) == deepest  # it proves losses, to their depth where the board has room
+
+
+def test_odd_threat_bound_holds_on_solved_positions() -> None:
+    exact = _exact_scorer(7, 6, 4)
+    bounds_seen: dict[int, int] = {}
+    for plies in range(1, 7 * 6 - 2, 2):
+        for board in random_positions(7, 6, 4, plies, 40, seed=plies):
+            bound = _odd_threat_bound(board) if board.move_count % 2 else bounds.UNKNOWN_HIGH
+            if bound != bounds.UNKNOWN_HIGH:
+                assert exact(board) <= bound <= -1, (board, bound)
+                bounds_seen[bound] = bounds_seen.get(bound, 0) + 1
+    assert sum(bounds_seen.values()) >= 10, bounds_seen
+
+
 @pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (4, 4, 4), (6, 4, 4), (3, 6, 3)])
 def test_children_claimeven_hopeless_only_when_no_child_bound_binds(
     width: int, height: int, connect: int

@@ -3,7 +3,8 @@
 A node's window ``[alpha, beta)`` (:class:`Window`) is narrowed by the
 scores still possible with the stones left (:func:`least_score`,
 :func:`most_score`), on boards of even height by Allis' claimeven
-(:func:`claimeven_bound`), and by the transposition table's bounds; once
+(:func:`claimeven_bound`) and the opponent's odd threats
+(:func:`odd_threat_bound`), and by the transposition table's bounds; once
 its bounds meet, the node's score is known without searching it
 (:func:`narrowed`).
 """
@@ -14,7 +15,7 @@ from typing import Any, NamedTuple
 
 from numba import njit
 
-from c4engine.kernels.bitboard import Shape, has_line
+from c4engine.kernels.bitboard import U1, Shape, column_mask, has_line, popcount
 from c4engine.kernels.scale import win_score
 
 UNKNOWN_LOW = -63
@@ -113,3 +114,48 @@ def children_claimeven_hopeless(current: Any, mask: Any, shape: Shape) -> bool:
     playable = (mask + shape.bottom) & board
     follower = current | (shape.even_rows & board & ~mask & ~playable)
     return has_line(board & ~follower & ~playable, shape.height, shape.connect, shape.directions)
+
+
+@njit(cache=True)
+def odd_threat_bound(current: Any, mask: Any, threats: Any, shape: Shape) -> int:
+    """An upper bound on the score of the side to move from the opponent's odd threat, on a board of
+    even height holding an odd number of stones (the side to move is the one that did not begin),
+    the opponent winning at ``threats``: ``-1`` or less, or ``UNKNOWN_HIGH`` when it proves nothing.
+
+    Take a column ``c`` whose next cell is on an even row (2nd, 4th, ...) and an opponent's threat
+    ``T`` above it on an odd row.  The opponent answers every move in the same column, on the cell
+    above, but a move onto a playable even-row cell of another column, which it answers by taking
+    another such cell (there are an even number of them: the empty cells are odd in number, and
+    ``c`` has an odd number).  The side to move then gets only odd-row cells outside ``c``, the
+    playable even-row cells, and the even-row cells of ``c`` below ``T``; once the other columns
+    are full it must play in ``c``, and the opponent takes ``T``.  If those cells hold no line,
+    the side to move loses, at the latest when ``T`` is played: the cells above it are then empty.
+    """
+    board = shape.board
+    even = shape.even_rows & board
+    playable = (mask + shape.bottom) & board
+    empty = board & ~mask
+    odd_threats = threats & empty & ~even & ~playable
+    best = UNKNOWN_HIGH
+    if not odd_threats:
+        return best
+    zero = mask ^ mask
+    one = zero | U1
+    mover = current | (empty & ~even) | (playable & even)
+    for column in range(shape.width):
+        cells = column_mask(column, shape.height, zero)
+        if not (playable & even & cells):
+            continue
+        above = odd_threats & cells
+        if not above:
+            continue
+        lowest = above & ~(above - one)
+        below = (lowest - one) & cells
+        claimed = (mover & ~cells) | (current & cells) | (even & empty & below)
+        if has_line(claimed, shape.height, shape.connect, shape.directions):
+            continue
+        # the cells above T stay empty: the win comes at the latest with cells - that many stones
+        bound = -((popcount(cells & ~below & ~lowest) + 1) // 2)
+        if bound < best:
+            best = bound
+    return best

@@ -14,9 +14,9 @@ the solve's own state are arrays laid out in :mod:`c4engine.kernels.layout`,
 so a Python caller can run a slice, poll, and run the next one.  Per node:
 forced replies and moves that lose at once are pruned, the window is
 clamped by the best and worst score still possible, on boards of even
-height by Allis' claimeven, and by the transposition table's bounds
-(:mod:`c4engine.kernels.bounds`), a child whose stored bound or claimeven bound
-already refutes the node cuts it off and one whose stored bound cannot
+height by Allis' claimeven and the opponent's odd threats, and by the transposition
+table's bounds (:mod:`c4engine.kernels.bounds`), a child whose stored bound, claimeven
+or odd-threat bound already refutes the node cuts it off and one whose stored bound cannot
 raise alpha is not tried (enhanced transposition cutoff, away from the
 leaves), then the moves are tried best first.  The children's table buckets are prefetched
 (all of them before the cutoff reads any; near the leaves, before the
@@ -58,6 +58,7 @@ from c4engine.kernels.bounds import (
     claimeven_bound,
     least_score,
     narrowed,
+    odd_threat_bound,
     static_window,
 )
 from c4engine.kernels.layout import (
@@ -258,12 +259,17 @@ def look_ahead(
     shape: Shape,
     look_up: bool,
     claim: bool,
+    odd: bool,
+    mthreats: np.ndarray,
+    d: int,
 ) -> Lookahead:
     """The children of a node, window ``[alpha, beta)``, cells ``mask``, moves ``possible``, looked at
     before any is searched: with ``look_up``, their table entries (in ``part``, keys in
-    ``child_hashes``: :func:`hash_children`) -- enhanced transposition cutoff --, and with
+    ``child_hashes``: :func:`hash_children`) -- enhanced transposition cutoff --, with
     ``claim`` their claimeven bounds (:func:`c4engine.kernels.bounds.claimeven_bound`, their side
-    to move having begun).
+    to move having begun), and with ``odd`` (and ``look_up``) their odd-threat bounds
+    (:func:`c4engine.kernels.bounds.odd_threat_bound`, their side to move not having begun; each
+    move's threats in ``mthreats[d + 1]`` by column, as the ranking of ply ``d`` left them).
 
     A child known to score at most ``-beta`` (for the opponent) refutes the node at once; one
     known to score at least ``-alpha``, which cannot raise alpha, is dropped.  Without
@@ -279,6 +285,8 @@ def look_ahead(
                 t = -data_upper(cdata) if cdata else UNKNOWN_LOW
                 if claim and t < beta:
                     t = max(t, -claimeven_bound(opponent, mask | move, shape))
+                if odd and t < beta:
+                    t = max(t, -odd_threat_bound(opponent, mask | move, get(mthreats, d + 1, i), shape))
             else:
                 cdata = np.uint64(0)
                 t = -claimeven_bound(opponent, mask | move, shape)
@@ -608,6 +616,15 @@ def _search(
                 ret = window.score
                 enter = 0
                 continue
+            if claimeven and stones & 1 and window.alpha >= -(height // 2):
+                # the side to move did not begin: the opponent's odd threat may win by zugzwang
+                window = narrowed(
+                    window.alpha, window.beta, window.alpha, odd_threat_bound(current, mask, threats, shape)
+                )
+                if window.score != OPEN:
+                    ret = window.score
+                    enter = 0
+                    continue
             key = table_key(current, mask, stones, width, height, kbits)
             part = part_of(parts, stones)
             first = -1
@@ -656,11 +673,14 @@ def _search(
                     kbits,
                 )
             low = least_score(cells, stones)
+            # a child's odd-threat bound (this node's side began) may refute it; the ranking above
+            # left each move's threats in row d + 1
+            odd = cutoff and claimeven and not stones & 1 and beta <= height // 2
             if cutoff or claim:
-                # the children's entries (with the cutoff) and claimeven bounds (with ``claim``)
+                # the children's entries (with the cutoff), claimeven and odd-threat bounds
                 ahead = look_ahead(
                     table, child, child_hashes, opponent, mask, possible, alpha, beta, low, shape,
-                    cutoff, claim,
+                    cutoff, claim, odd, mthreats, d,
                 )  # fmt: skip
                 if ahead.refuted >= 0:
                     ret = stored_refutation(table, part, key, ahead, width)
