@@ -217,14 +217,14 @@ def test_odd_threat_bound_holds_on_every_position(
 
 def test_odd_threat_bound_holds_on_solved_positions() -> None:
     exact = _exact_scorer(7, 6, 4)
-    bounds_seen: dict[int, int] = {}
+    bound_count = 0
     for plies in range(1, 7 * 6 - 2, 2):
         for board in random_positions(7, 6, 4, plies, 40, seed=plies):
             bound = _odd_threat_bound(board) if board.move_count % 2 else bounds.UNKNOWN_HIGH
             if bound != bounds.UNKNOWN_HIGH:
                 assert exact(board) <= bound <= -1, (board, bound)
-                bounds_seen[bound] = bounds_seen.get(bound, 0) + 1
-    assert sum(bounds_seen.values()) >= 10, bounds_seen
+                bound_count += 1
+    assert bound_count >= 10, bound_count
 
 
 @pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (4, 4, 4), (6, 4, 4), (3, 6, 3)])
