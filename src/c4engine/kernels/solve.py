@@ -12,7 +12,9 @@ negamax on an explicit stack, so the search can stop after any node and go
 on later exactly where it stopped.  The search stack, the batch's rows and
 the solve's own state are arrays laid out in :mod:`c4engine.kernels.layout`,
 so a Python caller can run a slice, poll, and run the next one.  Per node:
-forced replies and moves that lose at once are pruned, the window is
+moves that lose at once are pruned (a node left with one move, the block of the
+opponent's threat, goes straight to its child: that child's table entry holds all the node's
+would, so the node keeps none and ranks nothing), the window is
 clamped by the best and worst score still possible, on boards of even
 height by Allis' claimeven and the opponent's odd threats, and by the transposition
 table's bounds (:mod:`c4engine.kernels.bounds`), a child whose stored bound, claimeven
@@ -625,6 +627,21 @@ def _search(
                     ret = window.score
                     enter = 0
                     continue
+            if d > 0 and possible & threats:
+                # a forced block: its one child's entry holds all this node's would, so the node
+                # keeps none (its frame's key is 0, which no position's is) and ranks nothing
+                put(moves, d, 0, possible)
+                put(mthreats, d, 0, winning_cells(
+                    current | possible, mask, height, connect, shape.directions, board, shape.fast
+                ))  # fmt: skip
+                put(ustack, d, 3, zero)
+                open_frame(
+                    ustack, istack, d, Key(zero, 0), window.alpha, window.beta, 1, nodes,
+                    least_score(cells, stones),
+                )  # fmt: skip
+                enter_child(ustack, istack, d, opponent, mask | possible, window.alpha, window.beta)
+                d += 1
+                continue
             key = table_key(current, mask, stones, width, height, kbits)
             part = part_of(parts, stones)
             first = -1
@@ -758,9 +775,10 @@ def _search(
             best, upper, ret = -1, istack[d, I_BEST], istack[d, I_BEST]
             lower = alpha if alpha > istack[d, I_ALPHA0] else UNKNOWN_LOW
             istack[d, I_NEXT] = i
-        part = part_of(parts, stones0 + d)
-        work = bit_length(np.uint64(nodes - istack[d, I_NODES0]))
-        store(table, part.base, get(ustack, d, 2), part.shift, lower, upper, best, work, part.most)
+        if get(ustack, d, 2):  # not a forced block's frame
+            part = part_of(parts, stones0 + d)
+            work = bit_length(np.uint64(nodes - istack[d, I_NODES0]))
+            store(table, part.base, get(ustack, d, 2), part.shift, lower, upper, best, work, part.most)
 
     state[S_PHASE] = phase
     state[S_DEPTH] = d
