@@ -82,8 +82,9 @@ about 0.1 CPU s) before the analyst turns to the compiled solver, whose loading 
 
 QUICK_SEARCH_NODES_BESIDE_LIBRARY: Final = 1_000
 """The same where the solver's kernel has a shared library (:mod:`c4engine.kernels.library`):
-loading the solver then costs about 0.1 CPU s, mostly numpy's import, so a small search in
-Python pays only while it stays smaller (about 0.02 CPU s)."""
+loading the solver then costs about 0.01 CPU s (its modules' import, then the library's; no
+numpy), about what the search in Python takes for 1000 nodes, so it pays only while it stays
+that small (docs/benchmarks-log.md, "Threads on every set": where the process goes)."""
 
 QUICK_BUDGET_NODES: Final = 10_000
 """The nodes an analyst spends in pure-Python searches in all (about 0.07 CPU s): a long run of small
