@@ -84,12 +84,13 @@ millisecond) and the table grows in a race as it would on one thread (the module
 race costs a short search is the helpers' nodes, which buy less the shorter the search
 (docs/benchmarks-log.md, "Helpers that join at 1 M nodes": 500 000 took 0.93 of 1 M's wall on
 Test_L1_R3's first 5 and 0.88 on Test_L1_R2's first 20; 250 000, 1.06 and 0.91 of 500 000's)."""
-SHARED_PLIES = 8
+SHARED_PLIES = 20
 """In a race, nodes fewer plies than this from the root mark the positions they search busy and
 put off those another thread has marked (:attr:`c4engine.kernels.layout.KernelArgs.shared_until`):
-with today's kernel 8 took the fewest nodes on the weak empty board (4 % fewer than 12, on
-the busiest thread too) and about as many as 10 or 12 on the strong one and on ``Test_L1_R3``;
-20 more (docs/benchmarks-log.md, "Threads before a race")."""
+20 split one question at 5 stones into two halves where 8 searched most of it twice (13712 of
+``Test_L1_R3``, "at least 3": 9 M nodes in 0.28 s against 13.5 M in 0.42 s; one thread 7.4 M in
+0.44 s), and took 0.92 of 8's wall on ``Test_L1_R3``'s first 5 (20 pairs), 0.98 on the strong
+empty board and 1.02 on the weak one (docs/benchmarks-log.md, "Marks deeper: 20 plies shared")."""
 SIGN_FIRST_STONES = 6
 """Positions with fewer stones ask the score's sign first (the kernel's ``NEAR_SCORE_STONES``, in
 :mod:`c4engine.kernels.solve`, which this module does not import: it would load numba)."""
